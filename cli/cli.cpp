@@ -1,0 +1,131 @@
+// Argument parsing for llm-memory. Scenario flags come from core's settings table (the same keys as
+// the URL state); output flags (--format, --units) are the CLI's own.
+#include "cli.hpp"
+
+#include "../core/report.hpp"
+#include "../core/settings.hpp"
+
+#ifndef LLM_MEMORY_VERSION
+#define LLM_MEMORY_VERSION "0.1.0"
+#endif
+
+namespace llm_memory {
+namespace {
+
+enum class OutputFormat { table, json, markdown };
+
+struct CliOptions {
+    Scenario scenario;
+    OutputFormat format = OutputFormat::table;
+    UnitChoice units = UnitChoice::both;
+    bool help = false;
+    bool version = false;
+    std::vector<std::string> warnings;
+};
+
+std::string usage() {
+    std::string out =
+        "Usage: llm-memory [options]\n"
+        "Estimates the memory a large language model needs to run and to train.\n"
+        "  weight = N x b;  inference = weight x overhead;  gradient+optimizer = N_trainable x k x state-bytes;\n"
+        "  training = weight + gradient+optimizer.  GB = 10^9 bytes, GiB = 2^30 bytes.\n\n"
+        "Scenario options (the same keys work in --state and in the web page's URL):\n";
+    for (const SettingSpec& spec : setting_specs()) {
+        std::string flag = std::string("  --") + spec.key + " " + spec.value_hint;
+        if (flag.size() < 24) flag.append(24 - flag.size(), ' ');
+        out += flag + spec.help + "\n";
+    }
+    out +=
+        "  --state S             apply a URL-style state string: 'params=70B&bytes=2&trainable=1B'\n\n"
+        "Output options:\n"
+        "  --format F            table (default), json or markdown\n"
+        "  --units U             GB, GiB or both (default both; JSON is always in bytes)\n"
+        "  --help                this text\n"
+        "  --version             the version\n\n"
+        "Examples:\n"
+        "  llm-memory --params 13B                      # 26 GB weights, 31.2 GB inference, 104 GB training\n"
+        "  llm-memory --params 13B --trainable 1B       # 6 GB gradient+optimizer, 32 GB training\n"
+        "  llm-memory --params 7B --format json\n";
+    return out;
+}
+
+// Parses args into options; returns an error message ("" on success).
+std::string parse_args(const std::vector<std::string>& args, CliOptions& options) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string arg = args[i];
+        if (arg == "--help" || arg == "-h") {
+            options.help = true;
+            continue;
+        }
+        if (arg == "--version") {
+            options.version = true;
+            continue;
+        }
+        if (arg.rfind("--", 0) != 0) return "unexpected argument \"" + arg.substr(0, 40) + "\" (options start with --)";
+        std::string name = arg.substr(2);
+        std::string value;
+        bool has_value = false;
+        if (const std::size_t eq = name.find('='); eq != std::string::npos) {
+            value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+            has_value = true;
+        }
+        const bool known = name == "format" || name == "units" || name == "state" || find_setting(name) != nullptr;
+        if (!known) return "unknown option --" + name.substr(0, 40) + " (see --help)";
+        if (!has_value) {
+            if (i + 1 >= args.size()) return "--" + name + ": needs a value";
+            value = args[++i];
+        }
+        if (name == "format") {
+            if (value == "table") options.format = OutputFormat::table;
+            else if (value == "json") options.format = OutputFormat::json;
+            else if (value == "markdown" || value == "md") options.format = OutputFormat::markdown;
+            else return "--format: \"" + value.substr(0, 40) + "\" is not one of table, json, markdown";
+        } else if (name == "units") {
+            if (value == "GB" || value == "gb") options.units = UnitChoice::gb;
+            else if (value == "GiB" || value == "gib") options.units = UnitChoice::gib;
+            else if (value == "both") options.units = UnitChoice::both;
+            else return "--units: \"" + value.substr(0, 40) + "\" is not one of GB, GiB, both";
+        } else if (name == "state") {
+            StateResult state = apply_state(options.scenario, value);
+            options.scenario = state.scenario;
+            for (const std::string& problem : state.problems) options.warnings.push_back("--state: " + problem);
+        } else {
+            const Expected<bool> applied = apply_setting(options.scenario, name, value);
+            if (!applied) return "--" + applied.error();
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::string& out, std::string& err) {
+    CliOptions options;
+    if (std::string message = parse_args(args, options); !message.empty()) {
+        err = "error: " + message + "\n";
+        return 2;
+    }
+    if (options.help) {
+        out = usage();
+        return 0;
+    }
+    if (options.version) {
+        out = std::string("llm-memory ") + LLM_MEMORY_VERSION + "\n";
+        return 0;
+    }
+    const Expected<Estimate> result = estimate(options.scenario);
+    if (!result) {
+        err = "error: --" + result.error() + "\n";
+        return 2;
+    }
+    for (const std::string& warning : options.warnings) err += "warning: " + warning + "\n";
+    switch (options.format) {
+        case OutputFormat::json: out = report_json(options.scenario, *result) + "\n"; break;
+        case OutputFormat::markdown: out = report_markdown(options.scenario, *result, options.units); break;
+        case OutputFormat::table: out = report_table(options.scenario, *result, options.units); break;
+    }
+    return 0;
+}
+
+}  // namespace llm_memory

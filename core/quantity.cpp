@@ -1,0 +1,243 @@
+// Exact parsing and formatting of counts, fixed-point decimals and byte figures.
+// Numbers are read as a digit string times a power of ten and converted with integer arithmetic only,
+// so "6.7e9" is exactly 6700000000 and no figure ever shows float noise.
+#include "quantity.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace llm_memory {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (lower(a[i]) != lower(b[i])) return false;
+    return true;
+}
+
+// A number as written: value = digits x 10^power (digits without leading zeros, may be empty = 0).
+struct ScaledDigits {
+    std::string digits;
+    long long power = 0;
+};
+
+// Reads "[+]digits[,digits][.digits][e[+-]digits]" from the front of text; advances pos.
+// Returns an error message (empty on success).
+std::string read_number(std::string_view text, std::size_t& pos, ScaledDigits& out) {
+    std::size_t i = pos;
+    if (i < text.size() && text[i] == '+') ++i;
+    if (i < text.size() && text[i] == '-') return "must not be negative";
+    std::string digits;
+    std::size_t int_digits = 0;
+    std::size_t frac_digits = 0;
+    bool seen_digit = false;
+    bool last_was_comma = false;
+    while (i < text.size() && (is_digit(text[i]) || text[i] == ',')) {
+        if (text[i] == ',') {
+            if (!seen_digit || last_was_comma) return "is not a number";
+            last_was_comma = true;
+        } else {
+            digits.push_back(text[i]);
+            ++int_digits;
+            seen_digit = true;
+            last_was_comma = false;
+        }
+        ++i;
+    }
+    if (last_was_comma) return "is not a number";
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        while (i < text.size() && is_digit(text[i])) {
+            digits.push_back(text[i]);
+            ++frac_digits;
+            seen_digit = true;
+            ++i;
+        }
+    }
+    if (!seen_digit) return "is not a number";
+    long long exponent = 0;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        std::size_t j = i + 1;
+        bool negative_exp = false;
+        if (j < text.size() && (text[j] == '+' || text[j] == '-')) negative_exp = text[j++] == '-';
+        if (j >= text.size() || !is_digit(text[j])) return "is not a number (bad exponent)";
+        while (j < text.size() && is_digit(text[j])) {
+            if (exponent < 100000) exponent = exponent * 10 + (text[j] - '0');
+            ++j;
+        }
+        if (negative_exp) exponent = -exponent;
+        i = j;
+    }
+    (void)int_digits;
+    // Strip leading zeros: they do not change the value.
+    std::size_t first_nonzero = digits.find_first_not_of('0');
+    digits = first_nonzero == std::string::npos ? std::string() : digits.substr(first_nonzero);
+    out.digits = std::move(digits);
+    out.power = exponent - static_cast<long long>(frac_digits);
+    pos = i;
+    return {};
+}
+
+// Converts digits x 10^power to an integer rounded half up; false when above max.
+bool to_integer(const ScaledDigits& number, std::uint64_t max_value, std::uint64_t& out) {
+    if (number.digits.empty()) {
+        out = 0;
+        return true;
+    }
+    const long long length = static_cast<long long>(number.digits.size());
+    const long long integer_length = length + number.power;  // digits before the decimal point
+    if (integer_length > 20) return false;
+    u128 value = 0;
+    bool round_up = false;
+    if (integer_length >= 0) {
+        const long long kept = std::min(length, integer_length);
+        for (long long d = 0; d < kept; ++d) value = value * 10 + static_cast<unsigned>(number.digits[static_cast<std::size_t>(d)] - '0');
+        for (long long z = length; z < integer_length; ++z) value *= 10;
+        if (integer_length < length) round_up = number.digits[static_cast<std::size_t>(integer_length)] >= '5';
+    }
+    if (round_up) value += 1;
+    if (value > max_value) return false;
+    out = static_cast<std::uint64_t>(value);
+    return true;
+}
+
+// Suffix multipliers as powers of ten; -1 when not a known suffix.
+int suffix_power(std::string_view suffix) {
+    if (suffix.empty()) return 0;
+    if (iequals(suffix, "k") || iequals(suffix, "thousand")) return 3;
+    if (iequals(suffix, "m") || iequals(suffix, "million") || iequals(suffix, "mil")) return 6;
+    if (iequals(suffix, "b") || iequals(suffix, "g") || iequals(suffix, "billion") || iequals(suffix, "bn")) return 9;
+    if (iequals(suffix, "t") || iequals(suffix, "trillion")) return 12;
+    return -1;
+}
+
+bool looks_like_nan_or_inf(std::string_view t) {
+    std::string s;
+    for (char c : t)
+        if (c != '+' && c != '-') s.push_back(lower(c));
+    return s == "nan" || s == "inf" || s == "infinity" || s == "∞" || s.rfind("nan(", 0) == 0;
+}
+
+std::string describe_garbage(std::string_view rest) {
+    std::string shown(rest.substr(0, 12));
+    for (char& c : shown)
+        if (static_cast<unsigned char>(c) < 0x20) c = '?';
+    return "has unexpected text \"" + shown + (rest.size() > 12 ? "..." : "") + "\"";
+}
+
+void append_thousands(std::string& out, std::uint64_t value) {
+    std::string digits = std::to_string(value);
+    const std::size_t n = digits.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        out.push_back(digits[i]);
+        const std::size_t left = n - i - 1;
+        if (left > 0 && left % 3 == 0) out.push_back(',');
+    }
+}
+
+}  // namespace
+
+std::string_view trim(std::string_view text) {
+    std::size_t b = 0;
+    std::size_t e = text.size();
+    while (b < e && is_space(text[b])) ++b;
+    while (e > b && is_space(text[e - 1])) --e;
+    return text.substr(b, e - b);
+}
+
+Decimal Decimal::from_ratio(std::uint64_t numerator, std::uint64_t denominator) {
+    if (denominator == 0) return Decimal{0};
+    const u128 scaled = static_cast<u128>(numerator) * kScale;
+    return Decimal{static_cast<std::uint64_t>((scaled + denominator / 2) / denominator)};
+}
+
+Expected<std::uint64_t> parse_count(std::string_view text) {
+    const std::string_view t = trim(text);
+    if (t.empty()) return Error{"is empty"};
+    if (looks_like_nan_or_inf(t)) return Error{"is not a finite number"};
+    std::size_t pos = 0;
+    ScaledDigits number;
+    if (std::string message = read_number(t, pos, number); !message.empty()) return Error{message};
+    std::string_view rest = trim(t.substr(pos));
+    const int power = suffix_power(rest);
+    if (power < 0) return Error{describe_garbage(rest) + " (use a number with K, M, B or T)"};
+    number.power += power;
+    std::uint64_t value = 0;
+    if (!to_integer(number, kMaxParamCount, value)) return Error{"is too large (at most 1000T = 10^15)"};
+    return value;
+}
+
+Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros) {
+    const std::string_view t = trim(text);
+    if (t.empty()) return Error{"is empty"};
+    if (looks_like_nan_or_inf(t)) return Error{"is not a finite number"};
+    std::size_t pos = 0;
+    ScaledDigits number;
+    if (std::string message = read_number(t, pos, number); !message.empty()) return Error{message};
+    std::string_view rest = trim(t.substr(pos));
+    if (!rest.empty()) return Error{describe_garbage(rest)};
+    number.power += 6;
+    std::uint64_t micros = 0;
+    if (!to_integer(number, max_micros, micros))
+        return Error{"is too large (at most " + format_decimal(Decimal{max_micros}) + ")"};
+    return Decimal{micros};
+}
+
+std::string format_ratio(std::uint64_t count, std::uint64_t divisor, int decimals) {
+    if (divisor == 0) return "0";
+    u128 scale = 1;
+    for (int i = 0; i < decimals; ++i) scale *= 10;
+    const u128 scaled = (static_cast<u128>(count) * scale + divisor / 2) / divisor;
+    const auto whole = static_cast<std::uint64_t>(scaled / scale);
+    auto frac = static_cast<std::uint64_t>(scaled % scale);
+    std::string out = std::to_string(whole);
+    if (decimals > 0 && frac != 0) {
+        std::string frac_text = std::to_string(frac);
+        frac_text.insert(0, static_cast<std::size_t>(decimals) - frac_text.size(), '0');
+        while (!frac_text.empty() && frac_text.back() == '0') frac_text.pop_back();
+        out += "." + frac_text;
+    }
+    return out;
+}
+
+std::string format_decimal(Decimal value) { return format_ratio(value.micros, Decimal::kScale, 6); }
+
+std::string format_count_short(std::uint64_t count, int max_decimals) {
+    struct Unit { std::uint64_t size; const char* suffix; };
+    static constexpr Unit kUnits[] = {{1'000'000'000'000ULL, "T"}, {1'000'000'000ULL, "B"}, {1'000'000ULL, "M"}, {1'000ULL, "K"}};
+    for (const Unit& unit : kUnits)
+        if (count >= unit.size) return format_ratio(count, unit.size, max_decimals) + unit.suffix;
+    return std::to_string(count);
+}
+
+std::string format_count_exact(std::uint64_t count) {
+    std::string out;
+    append_thousands(out, count);
+    return out;
+}
+
+std::string format_gb(std::uint64_t bytes) { return format_ratio(bytes, 1'000'000'000ULL, 2) + " GB"; }
+std::string format_gib(std::uint64_t bytes) { return format_ratio(bytes, 1ULL << 30, 2) + " GiB"; }
+
+std::string format_bytes_decimal(std::uint64_t bytes) {
+    if (bytes >= 1'000'000'000ULL) return format_gb(bytes);
+    if (bytes >= 1'000'000ULL) return format_ratio(bytes, 1'000'000ULL, 2) + " MB";
+    if (bytes >= 1'000ULL) return format_ratio(bytes, 1'000ULL, 2) + " KB";
+    return std::to_string(bytes) + " bytes";
+}
+
+std::string format_bytes_binary(std::uint64_t bytes) {
+    if (bytes >= (1ULL << 30)) return format_gib(bytes);
+    if (bytes >= (1ULL << 20)) return format_ratio(bytes, 1ULL << 20, 2) + " MiB";
+    if (bytes >= (1ULL << 10)) return format_ratio(bytes, 1ULL << 10, 2) + " KiB";
+    return std::to_string(bytes) + " bytes";
+}
+
+}  // namespace llm_memory

@@ -1,0 +1,70 @@
+// Quantities as people write them, parsed exactly, and byte figures formatted without float noise.
+// Counts are integers; fractional inputs (bytes per parameter, factors) are fixed-point with six
+// decimals (Decimal), so 13B x 2 bytes x 1.2 is computed in integers and is exactly 31200000000.
+// Overflow policy: see kMaxParamCount and friends; nothing beyond them is accepted.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "result.hpp"
+
+namespace llm_memory {
+
+// A non-negative fixed-point number with six decimals: value = micros / 1'000'000.
+struct Decimal {
+    std::uint64_t micros = 0;
+
+    static constexpr std::uint64_t kScale = 1'000'000;
+    static constexpr Decimal from_int(std::uint64_t whole) { return Decimal{whole * kScale}; }
+    // Builds from a numerator and denominator, rounding half up to six decimals.
+    static Decimal from_ratio(std::uint64_t numerator, std::uint64_t denominator);
+    bool is_zero() const { return micros == 0; }
+    double to_double() const { return static_cast<double>(micros) / static_cast<double>(kScale); }
+    friend bool operator==(Decimal a, Decimal b) { return a.micros == b.micros; }
+    friend bool operator!=(Decimal a, Decimal b) { return a.micros != b.micros; }
+    friend bool operator<(Decimal a, Decimal b) { return a.micros < b.micros; }
+};
+
+// Limits that keep every product below 2^64 bytes (about 1.8e19). Inputs beyond them are errors.
+inline constexpr std::uint64_t kMaxParamCount = 1'000'000'000'000'000ULL;   // 10^15 = 1000T
+inline constexpr std::uint64_t kMaxBytesPerValueMicros = 64 * Decimal::kScale;  // 64 bytes
+inline constexpr std::uint64_t kMaxFactorMicros = 100 * Decimal::kScale;        // 100x / 100 values
+
+// Parses a count: "13B", "13b", "6.7e9", "350M", "1.5T", "70 billion", "7,000,000,000", "1200".
+// Suffixes K/M/B/T (also G = billion) and the words thousand/million/billion/trillion.
+// A fractional result is rounded half up. Errors: empty, not a number, negative, too large.
+Expected<std::uint64_t> parse_count(std::string_view text);
+
+// Parses a plain non-negative decimal ("2", "0.5", "1.2", "4.5e-1") into six-decimal fixed point,
+// rounding half up. Errors: empty, not a number, negative, above max_micros.
+Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros);
+
+// "2", "0.5", "1.2", "4.85": shortest exact decimal text of the value.
+std::string format_decimal(Decimal value);
+
+// "13B", "6.7B", "350M", "1.5T", "4.19M": a count with a suffix and at most max_decimals decimals
+// (trailing zeros trimmed; approximate when rounding was needed).
+std::string format_count_short(std::uint64_t count, int max_decimals = 2);
+
+// "7,000,000,000": the exact count with thousands separators.
+std::string format_count_exact(std::uint64_t count);
+
+// Rounds count / divisor (divisor > 0) half up to `decimals` decimals and prints it trimmed:
+// format_ratio(31200000000, 1000000000, 2) == "31.2". No floating point.
+std::string format_ratio(std::uint64_t count, std::uint64_t divisor, int decimals);
+
+// Decimal gigabytes (10^9 bytes), two decimals at most: "31.2 GB".
+std::string format_gb(std::uint64_t bytes);
+// Binary gibibytes (2^30 bytes), two decimals at most: "29.06 GiB".
+std::string format_gib(std::uint64_t bytes);
+// Picks B/KB/MB/GB/TB (powers of 10^3) so small figures stay readable: "4.19 MB".
+std::string format_bytes_decimal(std::uint64_t bytes);
+// Picks B/KiB/MiB/GiB/TiB (powers of 2^10): "4 MiB".
+std::string format_bytes_binary(std::uint64_t bytes);
+
+// The input text with surrounding ASCII whitespace removed.
+std::string_view trim(std::string_view text);
+
+}  // namespace llm_memory

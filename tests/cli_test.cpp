@@ -1,0 +1,97 @@
+// The CLI as a function: exit codes, error lines and the JSON figures the foundation issue lists.
+#include <catch_amalgamated.hpp>
+
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+
+using namespace llm_memory;
+
+namespace {
+struct Run {
+    int status;
+    std::string out;
+    std::string err;
+};
+Run cli(std::vector<std::string> args) {
+    Run r{0, {}, {}};
+    r.status = run_cli(args, r.out, r.err);
+    return r;
+}
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("cli: --params 13B --format json gives the seed's bytes", "[cli]") {
+    const Run r = cli({"--params", "13B", "--format", "json"});
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(has(r.out, "\"weight_bytes\":26000000000"));
+    CHECK(has(r.out, "\"inference_bytes\":31200000000"));
+    CHECK(has(r.out, "\"gradient_optimizer_bytes\":78000000000"));
+    CHECK(has(r.out, "\"training_bytes\":104000000000"));
+}
+
+TEST_CASE("cli: --trainable 1B gives 6 and 32 GB", "[cli]") {
+    const Run r = cli({"--params", "13B", "--trainable", "1B", "--format", "json"});
+    CHECK(has(r.out, "\"gradient_optimizer_bytes\":6000000000"));
+    CHECK(has(r.out, "\"training_bytes\":32000000000"));
+}
+
+TEST_CASE("cli: 70B weights and 13B at 1 byte", "[cli]") {
+    CHECK(has(cli({"--params", "70B", "--format", "json"}).out, "\"weight_bytes\":140000000000"));
+    CHECK(has(cli({"--params=13B", "--bytes=1", "--format=json"}).out, "\"weight_bytes\":13000000000"));
+}
+
+TEST_CASE("cli: the seed's 7B exercise", "[cli]") {
+    const Run r = cli({"--params", "7B", "--format", "json"});
+    CHECK(has(r.out, "\"weight_bytes\":14000000000"));
+    CHECK(has(r.out, "\"inference_bytes\":16800000000"));
+    CHECK(has(r.out, "\"gradient_optimizer_bytes\":42000000000"));
+    CHECK(has(r.out, "\"training_bytes\":56000000000"));
+    const Run f = cli({"--params", "7B", "--trainable", "1B", "--format", "json"});
+    CHECK(has(f.out, "\"gradient_optimizer_bytes\":6000000000"));
+    CHECK(has(f.out, "\"training_bytes\":20000000000"));
+}
+
+TEST_CASE("cli: table output shows GB and GiB side by side", "[cli]") {
+    const Run r = cli({"--params", "13B"});
+    CHECK(r.status == 0);
+    CHECK(has(r.out, "Inference total             31.2 GB (29.06 GiB)"));
+    CHECK(has(r.out, "Training total              104 GB (96.86 GiB)"));
+    CHECK(has(cli({"--params", "13B", "--format", "markdown", "--units", "GB"}).out, "| Weight memory | 26 GB |"));
+}
+
+TEST_CASE("cli: bad input exits 2 with one error line naming the flag", "[cli]") {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--params", "abc"}, "error: --params: is not a number\n"},
+        {{"--params", "-7B"}, "error: --params: must not be negative\n"},
+        {{"--params", "0"}, "error: --params: must be greater than zero\n"},
+        {{"--bytes", "0"}, "error: --bytes: must be greater than zero\n"},
+        {{"--params"}, "error: --params: needs a value\n"},
+        {{"--frobnicate", "1"}, "error: unknown option --frobnicate (see --help)\n"},
+        {{"--format", "xml"}, "error: --format: \"xml\" is not one of table, json, markdown\n"},
+        {{"--units", "MB"}, "error: --units: \"MB\" is not one of GB, GiB, both\n"},
+        {{"--params", "7B", "--trainable", "8B"}, "error: --trainable: 8,000,000,000 is more than the 7,000,000,000 parameters of the model\n"},
+        {{"13B"}, "error: unexpected argument \"13B\" (options start with --)\n"},
+    };
+    for (const auto& [args, message] : cases) {
+        const Run r = cli(args);
+        INFO(args[0]);
+        CHECK(r.status == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err == message);
+    }
+}
+
+TEST_CASE("cli: --state applies URL state; bad keys are warnings", "[cli]") {
+    const Run r = cli({"--state", "params=70B&bytes=2&nope=1", "--format", "json"});
+    CHECK(r.status == 0);
+    CHECK(has(r.out, "\"weight_bytes\":140000000000"));
+    CHECK(r.err == "warning: --state: unknown setting \"nope\"\n");
+}
+
+TEST_CASE("cli: --help and --version", "[cli]") {
+    CHECK(has(cli({"--help"}).out, "--trainable N|P%"));
+    CHECK(has(cli({"--version"}).out, "llm-memory 0.1.0"));
+}

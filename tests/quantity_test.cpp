@@ -1,0 +1,70 @@
+// Parsing counts and decimals as people write them, and formatting GB/GiB without float noise.
+// Expected values are exact arithmetic (e.g. 31.2e9 / 2^30 = 29.0573... -> 29.06).
+#include <catch_amalgamated.hpp>
+
+#include "quantity.hpp"
+
+using namespace llm_memory;
+
+TEST_CASE("parse_count reads the ways people write parameter counts", "[quantity]") {
+    CHECK(parse_count("13B").value() == 13'000'000'000ULL);
+    CHECK(parse_count("13b").value() == 13'000'000'000ULL);
+    CHECK(parse_count("6.7e9").value() == 6'700'000'000ULL);
+    CHECK(parse_count("350M").value() == 350'000'000ULL);
+    CHECK(parse_count("1.5T").value() == 1'500'000'000'000ULL);
+    CHECK(parse_count("70 billion").value() == 70'000'000'000ULL);
+    CHECK(parse_count("7,000,000,000").value() == 7'000'000'000ULL);
+    CHECK(parse_count("  125m ").value() == 125'000'000ULL);
+    CHECK(parse_count("6738415616").value() == 6'738'415'616ULL);
+    CHECK(parse_count("6.738415616B").value() == 6'738'415'616ULL);
+    CHECK(parse_count("2K").value() == 2'000ULL);
+    CHECK(parse_count("0").value() == 0ULL);
+    CHECK(parse_count("1.5").value() == 2ULL);  // rounded half up
+}
+
+TEST_CASE("parse_count rejects bad text with a message", "[quantity]") {
+    CHECK(parse_count("").error() == "is empty");
+    CHECK(parse_count("   ").error() == "is empty");
+    CHECK(parse_count("-5B").error() == "must not be negative");
+    CHECK(parse_count("abc").error() == "is not a number");
+    CHECK(parse_count("NaN").error() == "is not a finite number");
+    CHECK(parse_count("inf").error() == "is not a finite number");
+    CHECK(parse_count("1e30").error() == "is too large (at most 1000T = 10^15)");
+    CHECK(parse_count("1e400").error() == "is too large (at most 1000T = 10^15)");
+    CHECK(parse_count("13Bx").error().rfind("has unexpected text", 0) == 0);
+    CHECK(parse_count("13 apples").error().rfind("has unexpected text \"apples\"", 0) == 0);
+    CHECK(parse_count("1,,000").error() == "is not a number");
+    CHECK(parse_count("1e").error() == "is not a number (bad exponent)");
+    CHECK_FALSE(parse_count("\xd9\xa1\xd9\xa3").ok());  // Arabic-Indic digits are not accepted
+}
+
+TEST_CASE("parse_decimal reads factors and byte sizes exactly", "[quantity]") {
+    CHECK(parse_decimal("1.2", 100'000'000).value().micros == 1'200'000ULL);
+    CHECK(parse_decimal("0.5", 100'000'000).value().micros == 500'000ULL);
+    CHECK(parse_decimal("4.5e-1", 100'000'000).value().micros == 450'000ULL);
+    CHECK(parse_decimal("0.0000005", 100'000'000).value().micros == 1ULL);  // half up
+    CHECK(parse_decimal("2 GB", 100'000'000).error().rfind("has unexpected text", 0) == 0);
+    CHECK(parse_decimal("200", 100'000'000).error() == "is too large (at most 100)");
+}
+
+TEST_CASE("GB and GiB formatting is exact and labelled", "[quantity]") {
+    CHECK(format_gb(26'000'000'000ULL) == "26 GB");
+    CHECK(format_gb(31'200'000'000ULL) == "31.2 GB");
+    CHECK(format_gib(31'200'000'000ULL) == "29.06 GiB");
+    CHECK(format_gib(26'000'000'000ULL) == "24.21 GiB");  // the "24.21 GB" other tools mislabel
+    CHECK(format_gib(1ULL << 30) == "1 GiB");
+    CHECK(format_gb(16'800'000'000ULL) == "16.8 GB");
+    CHECK(format_gib(16'800'000'000ULL) == "15.65 GiB");
+    CHECK(format_bytes_decimal(8'388'608ULL) == "8.39 MB");
+    CHECK(format_bytes_binary(8'388'608ULL) == "8 MiB");
+    CHECK(format_bytes_decimal(999ULL) == "999 bytes");
+}
+
+TEST_CASE("counts format short and exact", "[quantity]") {
+    CHECK(format_count_short(13'000'000'000ULL) == "13B");
+    CHECK(format_count_short(6'738'415'616ULL) == "6.74B");
+    CHECK(format_count_short(350'000'000ULL) == "350M");
+    CHECK(format_count_exact(4'194'304ULL) == "4,194,304");
+    CHECK(format_decimal(Decimal{1'200'000}) == "1.2");
+    CHECK(format_decimal(Decimal{606'250}) == "0.60625");
+}
