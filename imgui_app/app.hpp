@@ -1,0 +1,42 @@
+// The app's UI: view state (text buffers, last valid scenario, messages) and one draw_frame().
+// Every figure shown comes from core's estimate(); this layer never computes a byte figure.
+// Shared unchanged by the native (GLFW + OpenGL 3) and web (Emscripten + WebGL2) drivers.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "estimator.hpp"
+
+namespace llm_memory {
+
+// One editable text input bound to a settings key (see core/settings.hpp).
+struct TextField {
+    TextField(const char* settings_key) : key(settings_key) {}  // NOLINT: implicit, for the field list
+    const char* key;          // settings key, e.g. "params"
+    std::array<char, 128> text{};
+    std::string error;        // shown under the field; empty when the text is valid
+};
+
+// Everything the UI remembers between frames.
+struct AppState {
+    Scenario scenario;   // the last valid scenario: results always show this one
+    Estimate estimate;   // core's estimate of `scenario`
+    std::array<TextField, 6> fields{{{"params"}, {"bytes"}, {"overhead"}, {"trainable"}, {"k"}, {"state-bytes"}}};
+    bool dark_theme = true;
+    float ui_scale = 1.0f;      // device pixel ratio x user zoom; set by the driver
+    bool scenario_changed = false;  // set when `scenario` changed this frame (drivers persist/sync it)
+};
+
+// Fills the text fields from a scenario and recomputes the estimate. Returns false (and keeps the
+// state) if the scenario does not validate.
+bool app_set_scenario(AppState& app, const Scenario& scenario);
+
+// Creates the fonts (Roboto at the given pixel size) and applies the theme. Call once per scale change,
+// before the renderer builds its font texture.
+void app_setup_style(AppState& app, float font_pixels);
+
+// Draws one frame of the whole UI into the current ImGui context, filling the display.
+void draw_frame(AppState& app);
+
+}  // namespace llm_memory

@@ -1,0 +1,128 @@
+// The desktop driver: GLFW window + OpenGL 3, calling draw_frame() only when the pacer owes a frame.
+// When idle the loop blocks in glfwWaitEvents, so the app uses about 0% CPU.
+// Flags: --frames N draws N frames and exits (smoke tests); --screenshot FILE.ppm saves the last frame.
+#include <GLFW/glfw3.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app.hpp"
+#include "frame_pacer.hpp"
+#include "imgui.h"
+#include "imgui_impl_glfw.h"
+#include "imgui_impl_opengl3.h"
+
+namespace {
+
+llm_memory::FramePacer* g_pacer = nullptr;
+
+void on_any_event() {
+    if (g_pacer != nullptr) g_pacer->notify_input();
+}
+
+// Writes the current framebuffer as a binary PPM (read by the smoke test and converted to PNG).
+bool save_ppm(const char* path, int width, int height) {
+    std::vector<unsigned char> pixels(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    std::FILE* file = std::fopen(path, "wb");
+    if (file == nullptr) return false;
+    std::fprintf(file, "P6\n%d %d\n255\n", width, height);
+    const std::size_t row = static_cast<std::size_t>(width) * 3;
+    for (int y = height - 1; y >= 0; --y) std::fwrite(&pixels[static_cast<std::size_t>(y) * row], 1, row, file);
+    std::fclose(file);
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    long max_frames = -1;
+    const char* screenshot_path = nullptr;
+    int window_width = 1280;
+    int window_height = 800;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--frames") == 0 && i + 1 < argc) max_frames = std::strtol(argv[++i], nullptr, 10);
+        else if (std::strcmp(argv[i], "--screenshot") == 0 && i + 1 < argc) screenshot_path = argv[++i];
+        else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) std::sscanf(argv[++i], "%dx%d", &window_width, &window_height);
+    }
+
+    glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
+    if (!glfwInit()) return 1;
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    GLFWwindow* window = glfwCreateWindow(window_width, window_height, "LLM Memory Estimator", nullptr, nullptr);
+    if (window == nullptr) {
+        glfwTerminate();
+        return 1;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(1);
+
+    float scale_x = 1.0f;
+    float scale_y = 1.0f;
+    glfwGetWindowContentScale(window, &scale_x, &scale_y);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+
+    llm_memory::AppState app;
+    app.ui_scale = scale_x;
+    llm_memory::app_set_scenario(app, llm_memory::Scenario{});
+    llm_memory::app_setup_style(app, 17.0f * scale_x);
+
+    // Our callbacks go in first; ImGui's backend chains to them, so every event owes frames.
+    llm_memory::FramePacer pacer;
+    g_pacer = &pacer;
+    glfwSetCursorPosCallback(window, [](GLFWwindow*, double, double) { on_any_event(); });
+    glfwSetMouseButtonCallback(window, [](GLFWwindow*, int, int, int) { on_any_event(); });
+    glfwSetScrollCallback(window, [](GLFWwindow*, double, double) { on_any_event(); });
+    glfwSetKeyCallback(window, [](GLFWwindow*, int, int, int, int) { on_any_event(); });
+    glfwSetCharCallback(window, [](GLFWwindow*, unsigned int) { on_any_event(); });
+    glfwSetWindowFocusCallback(window, [](GLFWwindow*, int) { on_any_event(); });
+    glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { on_any_event(); });
+    glfwSetWindowSizeCallback(window, [](GLFWwindow*, int, int) { on_any_event(); });
+    glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { on_any_event(); });
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330");
+
+    while (!glfwWindowShouldClose(window)) {
+        if (max_frames < 0 && !pacer.frame_owed()) {
+            glfwWaitEvents();  // blocks until an event; its callback owes frames
+            continue;
+        }
+        glfwPollEvents();
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        llm_memory::draw_frame(app);
+        ImGui::Render();
+        int fb_width = 0;
+        int fb_height = 0;
+        glfwGetFramebufferSize(window, &fb_width, &fb_height);
+        glViewport(0, 0, fb_width, fb_height);
+        const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+        glClearColor(clear.x, clear.y, clear.z, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        pacer.frame_drawn();
+        if (max_frames >= 0 && static_cast<long>(pacer.frames_drawn()) >= max_frames) {
+            if (screenshot_path != nullptr && !save_ppm(screenshot_path, fb_width, fb_height)) return 3;
+            break;
+        }
+        glfwSwapBuffers(window);
+    }
+
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return 0;
+}
