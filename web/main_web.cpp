@@ -45,7 +45,12 @@ void sync_canvas_size() {
     emscripten_get_element_css_size("#canvas", &css_width, &css_height);
     const auto dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
     const int width_px = static_cast<int>(std::lround(css_width * dpr));
-    const int height_px = static_cast<int>(std::lround(css_height * dpr));
+    int height_px = static_cast<int>(std::lround(css_height * dpr));
+    // Emscripten's GLFW turns a window size equal to the screen size into a fullscreen request
+    // (rejected without a user gesture, logged as an error): stay one pixel short of it.
+    const int screen_width = EM_ASM_INT({ return screen.width; });
+    const int screen_height = EM_ASM_INT({ return screen.height; });
+    if (width_px == screen_width && height_px == screen_height) height_px -= 1;
     if (dpr != g_web.dpr) {
         g_web.dpr = dpr;
         g_web.app.ui_scale = dpr;

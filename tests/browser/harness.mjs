@@ -1,0 +1,69 @@
+// Shared browser-test harness: serves build/web/site on a free port and launches Debian's Chromium
+// headless (WebGL2 through SwiftShader) with playwright-core. Collects console errors and requests.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../scripts/serve.mjs';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const siteDir = path.join(repoRoot, 'build/web/site');
+export const shotDir = path.join(repoRoot, 'build/screenshots');
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu',
+  '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+export async function launch() {
+  // playwright-core gives every launch a fresh temporary profile (the --user-data-dir of TOOLCHAIN.md).
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS.filter((a) => a !== '--headless'),
+    headless: true,
+  });
+  return browser;
+}
+
+export async function serveSite(dir = siteDir) {
+  return startServer(dir, 0);
+}
+
+// Opens a page and records console errors, page errors and every request URL.
+export async function openPage(browser, url, viewport = { width: 1280, height: 800 }, options = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: options.deviceScaleFactor ?? 1, colorScheme: options.colorScheme ?? 'dark' });
+  const page = await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('request', (req) => requests.push(req.url()));
+  await page.goto(url);
+  return { context, page, errors, requests };
+}
+
+// Waits until the wasm app has drawn at least `frames` frames.
+export async function waitForApp(page, frames = 2) {
+  await page.waitForFunction((n) => {
+    const m = window.Module;
+    return m && typeof m._llm_memory_frame_count === 'function' && m._llm_memory_frame_count() >= n;
+  }, frames, { timeout: 30000 });
+}
+
+// Fraction of canvas pixels that differ from the top-left pixel (0 = blank).
+export async function canvasInk(page) {
+  const png = await page.locator('#canvas').screenshot();
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,' + b64;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let differ = 0;
+    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 30) differ++;
+    return differ / (d.length / 4);
+  }, png.toString('base64'));
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# CLI tests against the built binary: exit codes, stdout/stderr separation, and the JSON figures of
+# the foundation issue (seed: 13B -> 26/31.2/78/104 GB; 1B trainable -> 6/32 GB; 7B exercise).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=./build/native/llm-memory
+fail=0
+check() {  # check NAME EXPECTED_STATUS EXPECTED_STDOUT_SUBSTRING EXPECTED_STDERR -- ARGS...
+  local name=$1 want_status=$2 want_out=$3 want_err=$4; shift 5
+  local out err status
+  out=$("$bin" "$@" 2>/tmp/llm-memory-cli-err); status=$?; err=$(cat /tmp/llm-memory-cli-err)
+  if [[ $status != "$want_status" ]]; then echo "FAIL $name: status $status, want $want_status"; fail=1; return; fi
+  if [[ -n "$want_out" && "$out" != *"$want_out"* ]]; then echo "FAIL $name: stdout lacks $want_out: $out"; fail=1; return; fi
+  if [[ "$want_err" == "EMPTY" && -n "$err" ]]; then echo "FAIL $name: stderr not empty: $err"; fail=1; return; fi
+  if [[ "$want_err" != "EMPTY" && "$err" != "$want_err" ]]; then echo "FAIL $name: stderr '$err', want '$want_err'"; fail=1; return; fi
+  if [[ $want_status == 2 && -n "$out" ]]; then echo "FAIL $name: stdout not empty on error"; fail=1; return; fi
+  echo "ok   $name"
+}
+check "seed 13B json"  0 '"weight_bytes":26000000000,"inference_bytes":31200000000,"gradient_optimizer_bytes":78000000000,"training_bytes":104000000000' EMPTY -- --params 13B --format json
+check "seed 1B trainable" 0 '"gradient_optimizer_bytes":6000000000,"training_bytes":32000000000' EMPTY -- --params 13B --trainable 1B --format json
+check "seed 70B" 0 '"weight_bytes":140000000000' EMPTY -- --params 70B --format json
+check "seed 13B at 1 byte" 0 '"weight_bytes":13000000000' EMPTY -- --params 13B --bytes 1 --format json
+check "seed 7B exercise" 0 '"weight_bytes":14000000000,"inference_bytes":16800000000,"gradient_optimizer_bytes":42000000000,"training_bytes":56000000000' EMPTY -- --params 7B --format json
+check "seed 7B, 1B trainable" 0 '"gradient_optimizer_bytes":6000000000,"training_bytes":20000000000' EMPTY -- --params 7B --trainable 1B --format json
+check "table default" 0 'Inference total             31.2 GB (29.06 GiB)' EMPTY --
+check "bad params" 2 '' 'error: --params: is not a number' -- --params banana
+check "negative" 2 '' 'error: --params: must not be negative' -- --params -1B
+check "unknown flag" 2 '' 'error: unknown option --gpu-count (see --help)' -- --gpu-count 3
+check "missing value" 2 '' 'error: --bytes: needs a value' -- --bytes
+check "help" 0 'Usage: llm-memory' EMPTY -- --help
+exit $fail
