@@ -23,9 +23,15 @@ struct AppState {
     Scenario scenario;   // the last valid scenario: results always show this one
     Estimate estimate;   // core's estimate of `scenario`
     std::array<TextField, 6> fields{{{"params"}, {"bytes"}, {"overhead"}, {"trainable"}, {"k"}, {"state-bytes"}}};
-    bool dark_theme = true;
+    bool dark_theme = true;     // the web driver sets it from prefers-color-scheme; the app has a toggle
+    bool theme_changed = false; // set by the driver after changing dark_theme; draw_frame re-applies the theme
     float ui_scale = 1.0f;      // device pixel ratio x user zoom; set by the driver
     bool scenario_changed = false;  // set when `scenario` changed this frame (drivers persist/sync it)
+    // Embedding (web, embed=1): a compact layout for an iframe of about 700x420 with a link to the full app.
+    bool embed_mode = false;
+    // Set for one frame when the embed's "Open the full app" link is pressed; the web driver opens the
+    // full page (same state, without embed=1) in a new tab.
+    bool open_full_app_requested = false;
 };
 
 // Fills the text fields from a scenario and recomputes the estimate. Returns false (and keeps the
