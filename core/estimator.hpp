@@ -7,11 +7,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "quantity.hpp"
 #include "result.hpp"
 
 namespace llm_memory {
+
+struct ModelSource;  // core/architecture.hpp: a preset or config.json with its exact counts
 
 // How many parameters train: all of them, an exact count, or a percentage of N.
 struct TrainableSpec {
@@ -36,6 +39,10 @@ struct Scenario {
     TrainableSpec trainable;                             // default: every parameter
     Decimal values_per_trainable = Decimal::from_int(3); // k
     Decimal bytes_per_value = Decimal::from_int(2);      // bytes per stored value
+    // The model N came from (a preset or a config.json), or null when N was typed in. When set,
+    // param_count == model->counts.total_count (the settings "model" key keeps them in step, and
+    // typing a different N clears it). Reports add its breakdown; KV-cache/LoRA read its architecture.
+    std::shared_ptr<const ModelSource> model;
 };
 
 // The seed's four results, plus the comparison with training every parameter.

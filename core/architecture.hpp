@@ -1,0 +1,173 @@
+// A transformer's architecture read from a Hugging Face config.json, and its exact parameter count.
+// Text in (no file I/O), Expected out: malformed, truncated, wrongly typed or absurd configs are errors
+// naming the key. Counts are what the checkpoint stores as parameters (not buffers), tied heads once.
+// The per-layer linear list is the contract for LoRA and KV-cache figures (issue 5).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "result.hpp"
+
+namespace llm_memory {
+
+// The layouts the counter knows. `generic` is an unknown model_type counted as a Llama-style decoder
+// (with warnings naming each assumption).
+enum class ModelFamily {
+    gpt2,         // GPT-2: Conv1D c_attn/c_proj/c_fc with biases, LayerNorm, learned positions, tied head
+    opt,          // OPT: q/k/v/out_proj + fc1/fc2 with biases, LayerNorm, learned positions (+2 rows)
+    llama,        // Llama 1/2/3.x (also mistral and qwen2 share this layout, see flags below)
+    mistral,      // Mistral: Llama layout, optional sliding window on every layer
+    mixtral,      // Mixtral: Llama attention, sparse MoE of w1/w2/w3 experts, linear router "gate"
+    qwen2,        // Qwen2/Qwen2.5: Llama layout with q/k/v biases
+    qwen2_moe,    // Qwen2-MoE / Qwen1.5-MoE: routed experts + one gated shared expert
+    gemma,        // Gemma: Llama layout, head_dim 256, tied head
+    gemma2,       // Gemma 2: four norms per layer, alternating sliding/global attention, tied head
+    phi3,         // Phi-3: fused qkv_proj and gate_up_proj
+    falcon,       // Falcon: fused query_key_value, multi-query or grouped KV, parallel attention/MLP
+    deepseek,     // DeepSeek-MoE (v1): shared + routed experts, first_k_dense_replace dense layers
+    deepseek_v2,  // DeepSeek-V2/V3: multi-head latent attention (MLA) + shared/routed experts
+    generic,      // unknown model_type, estimated from the standard fields
+};
+
+// Normalisation layers: RMSNorm stores a weight vector, LayerNorm a weight and a bias.
+enum class NormKind { rms_norm, layer_norm };
+
+// Everything the counters need from a config.json, with per-family defaults already applied.
+// Sizes are element counts (not bytes). Zero means "absent / not used" for the optional groups.
+struct Architecture {
+    std::string model_type;             // as written in the config ("llama", "qwen2_moe", ...)
+    ModelFamily family = ModelFamily::generic;
+
+    // Standard decoder fields (legacy names are accepted: n_embd, n_layer, n_head, n_positions, ...).
+    std::uint64_t hidden_size = 0;          // d_model
+    std::uint64_t num_hidden_layers = 0;    // decoder layers (DeepSeek-V3's MTP layer not included)
+    std::uint64_t num_attention_heads = 0;  // query heads
+    std::uint64_t num_key_value_heads = 0;  // KV heads (== num_attention_heads without GQA; 1 for MQA)
+    std::uint64_t head_dim = 0;             // explicit "head_dim", else hidden_size / num_attention_heads
+    std::uint64_t intermediate_size = 0;    // dense MLP width (GPT-2 n_inner, OPT ffn_dim; default 4 x hidden)
+    std::uint64_t vocab_size = 0;
+    std::uint64_t max_position_embeddings = 0;  // context the model was trained for (0 if absent)
+    bool tie_word_embeddings = false;       // output head shares the embedding matrix (counted once)
+
+    // Layout flags (set from the family, overridable by the config's own keys where it has them).
+    NormKind norm_kind = NormKind::rms_norm;
+    std::uint64_t norms_per_layer = 2;      // Gemma 2 has 4
+    bool gated_mlp = true;                  // gate/up/down (SwiGLU/GeGLU) vs fc1/fc2
+    bool qkv_bias = false;                  // biases on q/k/v (Qwen2, GPT-2, OPT, attention_bias)
+    bool out_proj_bias = false;             // bias on o_proj / dense / c_proj
+    bool mlp_bias = false;                  // biases on the MLP linears
+    std::uint64_t position_embedding_rows = 0;  // learned absolute positions (GPT-2 n_positions, OPT max+2)
+    std::uint64_t word_embed_proj_dim = 0;  // OPT: embedding width when != hidden (adds project_in/out)
+    bool parallel_attn = false;             // Falcon: attention and MLP read the same input
+    std::uint64_t falcon_ln_per_layer = 1;  // Falcon: 2 with new_decoder_architecture (ln_attn + ln_mlp)
+
+    // Sliding-window attention. sliding_window == 0: none. sliding_layers[i] is true when decoder layer
+    // i attends only to the last sliding_window tokens (Mistral v0.1 and Phi-3: all; Gemma 2: even
+    // layers 0, 2, 4, ...; Qwen2 with use_sliding_window: layers from max_window_layers on).
+    std::uint64_t sliding_window = 0;
+    std::vector<bool> sliding_layers;
+
+    // Mixture of experts. num_experts == 0: dense model.
+    std::uint64_t num_experts = 0;             // routed experts per MoE layer (n_routed_experts, num_local_experts)
+    std::uint64_t num_experts_per_tok = 0;     // routed experts active per token
+    std::uint64_t num_shared_experts = 0;      // DeepSeek n_shared_experts; Qwen2-MoE: 1 when it has one
+    std::uint64_t moe_intermediate_size = 0;   // width of one routed expert (Mixtral: intermediate_size)
+    std::uint64_t shared_expert_intermediate_size = 0;  // width of the shared block (DeepSeek: moe x n_shared)
+    std::uint64_t first_k_dense_replace = 0;   // the first k layers use a dense MLP (DeepSeek)
+    std::uint64_t moe_layer_freq = 1;          // every n-th layer after those is MoE (DeepSeek, Qwen2-MoE step)
+    std::vector<bool> dense_mlp_layers;        // Qwen2-MoE mlp_only_layers (extra dense layers), else empty
+    bool router_bias_vector = false;           // DeepSeek-V3 e_score_correction_bias (n_routed params/layer)
+
+    // Multi-head latent attention (DeepSeek-V2/V3). kv_lora_rank == 0: ordinary attention.
+    std::uint64_t q_lora_rank = 0;        // 0: queries use a plain q_proj
+    std::uint64_t kv_lora_rank = 0;
+    std::uint64_t qk_nope_head_dim = 0;
+    std::uint64_t qk_rope_head_dim = 0;
+    std::uint64_t v_head_dim = 0;
+    std::uint64_t num_nextn_predict_layers = 0;  // DeepSeek-V3 multi-token-prediction modules (not in total)
+
+    // What was assumed (unknown model_type, missing keys); empty for a fully known config.
+    std::vector<std::string> warnings;
+
+    bool is_moe() const { return num_experts > 0; }
+    bool uses_mla() const { return kv_lora_rank > 0; }
+    // True when decoder layer `layer` (0-based) has routed experts rather than a dense MLP.
+    bool layer_is_moe(std::uint64_t layer) const;
+    // How many decoder layers are MoE layers (0 for a dense model).
+    std::uint64_t moe_layer_count() const;
+    // How many decoder layers use sliding-window attention.
+    std::uint64_t sliding_layer_count() const;
+};
+
+// One kind of linear (nn.Linear or GPT-2's Conv1D) inside decoder layers, with its PEFT name.
+// LoRA of rank r on this target adds r x (in_features + out_features) x instance_count() parameters.
+struct LinearLayer {
+    std::string module_path;    // path inside one decoder layer: "self_attn.q_proj", "mlp.experts.*.gate_proj"
+    std::string target_name;    // PEFT target_modules name (last path component): "q_proj", "c_attn", "w1"
+    const char* part = "";      // breakdown part: "attention", "mlp", "experts", "shared_experts", "router"
+    std::uint64_t in_features = 0;
+    std::uint64_t out_features = 0;
+    bool has_bias = false;
+    std::uint64_t layer_count = 0;      // decoder layers that contain it
+    std::uint64_t per_layer_count = 1;  // copies per such layer (routed experts: num_experts)
+    std::uint64_t instance_count() const { return layer_count * per_layer_count; }
+};
+
+// Every linear inside the decoder layers (not embeddings or the output head), in module order.
+// Names: Llama-style q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj; GPT-2 c_attn, c_proj
+// (twice: attention and MLP), c_fc; OPT q/k/v/out_proj, fc1, fc2; Falcon query_key_value, dense,
+// dense_h_to_4h, dense_4h_to_h; Phi-3 qkv_proj, o_proj, gate_up_proj, down_proj; Mixtral experts w1
+// (gate), w3 (up), w2 (down) and router "gate"; Qwen2-MoE router "gate" and "shared_expert_gate";
+// MLA q_a_proj, q_b_proj (or q_proj), kv_a_proj_with_mqa, kv_b_proj, o_proj. DeepSeek's router
+// (MoEGate) is not an nn.Linear and is not listed.
+std::vector<LinearLayer> decoder_linear_layers(const Architecture& arch);
+
+// Exact parameter counts by part. total_count is what memory needs (every expert); active_count is
+// what one token uses (MoE: shared experts + num_experts_per_tok routed experts + everything else).
+struct ParamBreakdown {
+    std::uint64_t embedding_count = 0;       // token embeddings + learned positions (+ OPT project_in/out)
+    std::uint64_t attention_count = 0;       // q/k/v/o (or fused / MLA) weights and biases, MLA norms
+    std::uint64_t mlp_count = 0;             // dense MLP blocks
+    std::uint64_t expert_count = 0;          // routed experts, all of them
+    std::uint64_t shared_expert_count = 0;   // shared experts (+ Qwen2-MoE shared_expert_gate)
+    std::uint64_t router_count = 0;          // routers (gate weights, DeepSeek-V3 correction bias)
+    std::uint64_t norm_count = 0;            // every norm layer, including the final one
+    std::uint64_t output_head_count = 0;     // lm_head; 0 when tied to the embeddings
+    std::uint64_t total_count = 0;           // the sum of the parts above
+    std::uint64_t active_count = 0;          // per token; equals total_count for dense models
+    std::uint64_t mtp_count = 0;             // DeepSeek-V3 MTP module weights stored beside (not in total)
+};
+
+// One row of the breakdown table, in display order; rows with a zero count are left out.
+struct BreakdownRow {
+    const char* key;    // JSON key: "embeddings", "attention", "mlp", "experts", "shared_experts",
+                        // "router", "norms", "output_head"
+    const char* label;  // "Embeddings", "Attention", ...
+    std::uint64_t count;
+};
+std::vector<BreakdownRow> breakdown_rows(const ParamBreakdown& breakdown);
+
+// Parses config.json text. Errors name the key: "num_hidden_layers: must be at most 10000 (got 10000000)",
+// "hidden_size: must be a whole number", "config.json: not valid JSON (truncated?) at byte 812",
+// "config.json: nested deeper than 64 levels". Unknown model_type: a generic estimate plus warnings.
+Expected<Architecture> parse_config(std::string_view json_text);
+
+// Counts parameters exactly. Error when a part exceeds kMaxParamCount (10^15).
+Expected<ParamBreakdown> count_parameters(const Architecture& arch);
+
+// A model chosen by the user: a preset or a pasted/loaded config.json, with its counts.
+// Scenario::model points at one of these (shared, immutable).
+struct ModelSource {
+    std::string preset_key;   // "llama-2-7b" for a preset; empty for a config.json from the user
+    std::string display_name; // "meta-llama/Llama-2-7b-hf" or "config.json (llama)"
+    Architecture architecture;
+    ParamBreakdown counts;
+};
+
+// parse_config + count_parameters in one step; display_name defaults to "config.json (<model_type>)".
+Expected<ModelSource> model_from_config(std::string_view json_text, std::string display_name = {});
+
+}  // namespace llm_memory
