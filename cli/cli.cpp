@@ -61,7 +61,7 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             options.version = true;
             continue;
         }
-        if (arg.rfind("--", 0) != 0) return "unexpected argument \"" + arg.substr(0, 40) + "\" (options start with --)";
+        if (arg.rfind("--", 0) != 0) return "unexpected argument \"" + printable_excerpt(arg, 40) + "\" (options start with --)";
         std::string name = arg.substr(2);
         std::string value;
         bool has_value = false;
@@ -71,7 +71,7 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             has_value = true;
         }
         const bool known = name == "format" || name == "units" || name == "state" || find_setting(name) != nullptr;
-        if (!known) return "unknown option --" + name.substr(0, 40) + " (see --help)";
+        if (!known) return "unknown option --" + printable_excerpt(name, 40) + " (see --help)";
         if (!has_value) {
             if (i + 1 >= args.size()) return "--" + name + ": needs a value";
             value = args[++i];
@@ -80,12 +80,12 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             if (value == "table") options.format = OutputFormat::table;
             else if (value == "json") options.format = OutputFormat::json;
             else if (value == "markdown" || value == "md") options.format = OutputFormat::markdown;
-            else return "--format: \"" + value.substr(0, 40) + "\" is not one of table, json, markdown";
+            else return "--format: \"" + printable_excerpt(value, 40) + "\" is not one of table, json, markdown";
         } else if (name == "units") {
             if (value == "GB" || value == "gb") options.units = UnitChoice::gb;
             else if (value == "GiB" || value == "gib") options.units = UnitChoice::gib;
             else if (value == "both") options.units = UnitChoice::both;
-            else return "--units: \"" + value.substr(0, 40) + "\" is not one of GB, GiB, both";
+            else return "--units: \"" + printable_excerpt(value, 40) + "\" is not one of GB, GiB, both";
         } else if (name == "state") {
             StateResult state = apply_state(options.scenario, value);
             options.scenario = state.scenario;

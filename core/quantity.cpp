@@ -39,19 +39,28 @@ std::string read_number(std::string_view text, std::size_t& pos, ScaledDigits& o
     std::size_t frac_digits = 0;
     bool seen_digit = false;
     bool last_was_comma = false;
+    bool seen_comma = false;
+    std::size_t group_digits = 0;  // digits since the last comma (or the start)
+    // Commas only group thousands ("7,000,000,000"); "1,5" (a decimal comma) would silently be 15.
+    const char* const kBadGrouping = "is not a number (commas group thousands as in 7,000,000; decimals take a point)";
     while (i < text.size() && (is_digit(text[i]) || text[i] == ',')) {
         if (text[i] == ',') {
             if (!seen_digit || last_was_comma) return "is not a number";
+            if (seen_comma ? group_digits != 3 : group_digits > 3) return kBadGrouping;
+            seen_comma = true;
             last_was_comma = true;
+            group_digits = 0;
         } else {
             digits.push_back(text[i]);
             ++int_digits;
+            ++group_digits;
             seen_digit = true;
             last_was_comma = false;
         }
         ++i;
     }
     if (last_was_comma) return "is not a number";
+    if (seen_comma && group_digits != 3) return kBadGrouping;
     if (i < text.size() && text[i] == '.') {
         ++i;
         while (i < text.size() && is_digit(text[i])) {
@@ -126,10 +135,31 @@ bool looks_like_nan_or_inf(std::string_view t) {
 }
 
 std::string describe_garbage(std::string_view rest) {
-    std::string shown(rest.substr(0, 12));
-    for (char& c : shown)
-        if (static_cast<unsigned char>(c) < 0x20) c = '?';
-    return "has unexpected text \"" + shown + (rest.size() > 12 ? "..." : "") + "\"";
+    return "has unexpected text \"" + printable_excerpt(rest, 12) + "\"";
+}
+
+// Length of the valid UTF-8 sequence at text[i] (1-4), or 0 when the bytes there are not one.
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = byte(i);
+    std::size_t length = 0;
+    unsigned char min_second = 0x80, max_second = 0xBF;
+    if (lead < 0x80) return 1;
+    if (lead >= 0xC2 && lead <= 0xDF) length = 2;
+    else if (lead >= 0xE0 && lead <= 0xEF) {
+        length = 3;
+        if (lead == 0xE0) min_second = 0xA0;       // no overlong forms
+        if (lead == 0xED) max_second = 0x9F;       // no surrogates
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        length = 4;
+        if (lead == 0xF0) min_second = 0x90;
+        if (lead == 0xF4) max_second = 0x8F;       // nothing above U+10FFFF
+    } else return 0;
+    if (i + length > text.size()) return 0;
+    if (byte(i + 1) < min_second || byte(i + 1) > max_second) return 0;
+    for (std::size_t k = 2; k < length; ++k)
+        if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+    return length;
 }
 
 void append_thousands(std::string& out, std::uint64_t value) {
@@ -143,6 +173,22 @@ void append_thousands(std::string& out, std::uint64_t value) {
 }
 
 }  // namespace
+
+std::string printable_excerpt(std::string_view text, std::size_t max_bytes) {
+    std::string out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const std::size_t length = utf8_sequence_length(text, i);
+        const std::size_t shown_length = length == 0 ? 1 : length;
+        if (out.size() + shown_length > max_bytes) break;
+        const auto lead = static_cast<unsigned char>(text[i]);
+        if (length == 0 || lead < 0x20 || lead == 0x7F) out.push_back('?');
+        else out.append(text.substr(i, length));
+        i += shown_length;
+    }
+    if (i < text.size()) out += "...";
+    return out;
+}
 
 std::string_view trim(std::string_view text) {
     std::size_t b = 0;

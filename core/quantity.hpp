@@ -67,4 +67,8 @@ std::string format_bytes_binary(std::uint64_t bytes);
 // The input text with surrounding ASCII whitespace removed.
 std::string_view trim(std::string_view text);
 
+// Text from the user made safe to quote in a one-line message: control characters and invalid UTF-8
+// become '?', and it is cut to at most max_bytes on a character boundary with "..." appended.
+std::string printable_excerpt(std::string_view text, std::size_t max_bytes);
+
 }  // namespace llm_memory

@@ -100,8 +100,7 @@ const SettingSpec* find_setting(std::string_view key) {
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value) {
     const SettingSpec* spec = find_setting(key);
     if (spec == nullptr) {
-        std::string shown(key.substr(0, 40));
-        return Error{"unknown setting \"" + shown + "\""};
+        return Error{"unknown setting \"" + printable_excerpt(key, 40) + "\""};
     }
     std::string message = spec->apply(scenario, value);
     if (!message.empty()) return Error{std::string(spec->key) + ": " + message};
@@ -112,6 +111,7 @@ StateResult apply_state(const Scenario& base, std::string_view state) {
     StateResult result{base, {}};
     if (!state.empty() && (state.front() == '#' || state.front() == '?')) state.remove_prefix(1);
     std::size_t start = 0;
+    std::size_t unlisted_problems = 0;
     while (start <= state.size()) {
         std::size_t end = state.find('&', start);
         if (end == std::string_view::npos) end = state.size();
@@ -125,10 +125,14 @@ StateResult apply_state(const Scenario& base, std::string_view state) {
         const Expected<bool> applied = apply_setting(candidate, key, value);
         if (applied) {
             result.scenario = candidate;
-        } else {
+        } else if (result.problems.size() < kMaxListedStateProblems) {
             result.problems.push_back(applied.error());
+        } else {
+            ++unlisted_problems;
         }
     }
+    if (unlisted_problems > 0)
+        result.problems.push_back("and " + std::to_string(unlisted_problems) + " more bad settings (not listed)");
     const Expected<Estimate> check = estimate(result.scenario);
     if (!check) {
         result.problems.push_back(check.error());

@@ -38,9 +38,14 @@ struct StateResult {
     std::vector<std::string> problems;  // each names the key: "bytes: is not a number"
 };
 
+// How many bad settings apply_state lists one by one; the rest are counted in one more line, so a
+// hand-edited 1 MB link cannot flood the CLI's stderr or the app's message area.
+inline constexpr std::size_t kMaxListedStateProblems = 10;
+
 // Applies "key=value&key=value" (URL-encoded, a leading '#' or '?' ignored) on top of `base`.
 // Unknown keys and bad values are reported in problems and skipped; if the result does not
 // validate (e.g. trainable > params) the problem is reported and `base` is returned unchanged.
+// Repeated keys: the last good value wins.
 StateResult apply_state(const Scenario& base, std::string_view state);
 
 // "params=13B&trainable=1B": the scenario's non-default settings, URL-encoded, in table order.
