@@ -1,0 +1,194 @@
+// The scaling table, its copies, and chart figures. Byte figures come from estimate(); the only
+// arithmetic here is on axes, slider positions and unit prefixes, never on the seed's formulas.
+#include "scaling.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "settings.hpp"
+
+namespace llm_memory {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+constexpr std::uint64_t kMaxCapacityBytes = 1'000'000'000'000'000ULL;  // 10^15 bytes = 1 PB
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::vector<AxisTick> nice_ticks(std::uint64_t max_value, std::string (*label)(std::uint64_t)) {
+    if (max_value == 0) max_value = 1;
+    std::uint64_t step = 1;
+    for (std::uint64_t decade = 1;; decade *= 10) {
+        bool found = false;
+        for (std::uint64_t mantissa : {1ULL, 2ULL, 5ULL}) {
+            step = mantissa * decade;
+            if ((max_value + step - 1) / step <= 6) {
+                found = true;
+                break;
+            }
+        }
+        if (found || decade > UINT64_MAX / 100) break;
+    }
+    const std::uint64_t intervals = (max_value + step - 1) / step;
+    std::vector<AxisTick> ticks;
+    for (std::uint64_t i = 0; i <= intervals; ++i) ticks.push_back({i * step, label(i * step)});
+    return ticks;
+}
+
+std::string byte_label(std::uint64_t bytes) { return bytes == 0 ? std::string("0") : format_bytes_decimal(bytes); }
+std::string count_label(std::uint64_t count) { return format_count_short(count); }
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+    return true;
+}
+
+}  // namespace
+
+std::vector<ScalingRow> seed_scaling_rows() {
+    std::vector<ScalingRow> rows;
+    const struct {
+        const char* label;
+        std::uint64_t param_count;
+        std::uint64_t bytes;
+    } kSeed[] = {
+        {"13B model", 13'000'000'000ULL, 2},
+        {"70B model", 70'000'000'000ULL, 2},
+        {"13B model (hypothetical 1-byte storage)", 13'000'000'000ULL, 1},
+    };
+    for (const auto& seed : kSeed) {
+        Expected<ScalingRow> row = make_scaling_row(seed.label, seed.param_count, Decimal::from_int(seed.bytes));
+        if (row) rows.push_back(*row);
+    }
+    return rows;
+}
+
+Expected<ScalingRow> make_scaling_row(std::string label, std::uint64_t param_count, Decimal bytes_per_param) {
+    Scenario s;
+    s.param_count = param_count;
+    s.bytes_per_param = bytes_per_param;
+    const Expected<Estimate> e = estimate(s);
+    if (!e) return Error{e.error()};
+    return ScalingRow{std::move(label), param_count, bytes_per_param, e->weight_bytes};
+}
+
+std::string scaling_row_label(std::uint64_t param_count, Decimal bytes_per_param) {
+    const std::string b = format_decimal(bytes_per_param);
+    return format_count_state(param_count) + " at " + b + (b == "1" ? " byte" : " bytes");
+}
+
+void sort_scaling_rows(std::vector<ScalingRow>& rows, ScalingColumn column, bool ascending) {
+    auto key_less = [column](const ScalingRow& a, const ScalingRow& b) {
+        switch (column) {
+            case ScalingColumn::model: return a.label < b.label;
+            case ScalingColumn::params: return a.param_count < b.param_count;
+            case ScalingColumn::bytes_per_param: return a.bytes_per_param < b.bytes_per_param;
+            case ScalingColumn::weight: return a.weight_bytes < b.weight_bytes;
+        }
+        return false;
+    };
+    std::stable_sort(rows.begin(), rows.end(), [&](const ScalingRow& a, const ScalingRow& b) {
+        return ascending ? key_less(a, b) : key_less(b, a);
+    });
+}
+
+std::string scaling_markdown(const std::vector<ScalingRow>& rows) {
+    std::string out = "| Model | Parameters | Bytes per parameter | Weight memory |\n|---|---|---|---|\n";
+    for (const ScalingRow& row : rows) {
+        std::string label = row.label;
+        std::replace(label.begin(), label.end(), '|', '/');
+        out += "| " + label + " | " + format_count_state(row.param_count) + " | " + format_decimal(row.bytes_per_param) +
+               " | " + format_gb(row.weight_bytes) + " |\n";
+    }
+    return out;
+}
+
+std::string scaling_csv(const std::vector<ScalingRow>& rows) {
+    std::string out = "model,parameters,bytes_per_parameter,weight_bytes,weight_gb,weight_gib\n";
+    for (const ScalingRow& row : rows) {
+        out += csv_field(row.label) + "," + std::to_string(row.param_count) + "," + format_decimal(row.bytes_per_param) +
+               "," + std::to_string(row.weight_bytes) + "," + format_ratio(row.weight_bytes, 1'000'000'000ULL, 2) + "," +
+               format_ratio(row.weight_bytes, 1ULL << 30, 2) + "\n";
+    }
+    return out;
+}
+
+std::vector<PlotPoint> weight_line(std::uint64_t max_param_count, Decimal bytes_per_param, int point_count) {
+    std::vector<PlotPoint> points;
+    if (point_count < 1 || max_param_count == 0) return points;
+    points.push_back({0, 0});  // no parameters, no weights
+    const auto count = static_cast<std::uint64_t>(point_count);
+    for (std::uint64_t i = 1; i <= count; ++i) {
+        const auto n = static_cast<std::uint64_t>(static_cast<u128>(max_param_count) * i / count);
+        Scenario s;
+        s.param_count = n == 0 ? 1 : n;
+        s.bytes_per_param = bytes_per_param;
+        const Expected<Estimate> e = estimate(s);
+        if (!e) return {};
+        points.push_back({n, e->weight_bytes});
+    }
+    return points;
+}
+
+std::vector<AxisTick> byte_axis_ticks(std::uint64_t max_bytes) { return nice_ticks(max_bytes, byte_label); }
+std::vector<AxisTick> count_axis_ticks(std::uint64_t max_count) { return nice_ticks(max_count, count_label); }
+
+std::uint64_t log_slider_param_count(double position) {
+    const double p = std::clamp(position, 0.0, 1.0);
+    const double lo = std::log10(static_cast<double>(kSliderMinParamCount));
+    const double hi = std::log10(static_cast<double>(kSliderMaxParamCount));
+    const double value = std::pow(10.0, lo + p * (hi - lo));
+    const double magnitude = std::pow(10.0, std::floor(std::log10(value)) - 1.0);
+    const auto rounded = static_cast<std::uint64_t>(std::llround(value / magnitude) * static_cast<long long>(magnitude));
+    return std::clamp(rounded, kSliderMinParamCount, kSliderMaxParamCount);
+}
+
+double log_slider_position(std::uint64_t param_count) {
+    const std::uint64_t n = std::clamp(param_count, kSliderMinParamCount, kSliderMaxParamCount);
+    const double lo = std::log10(static_cast<double>(kSliderMinParamCount));
+    const double hi = std::log10(static_cast<double>(kSliderMaxParamCount));
+    return (std::log10(static_cast<double>(n)) - lo) / (hi - lo);
+}
+
+Expected<std::uint64_t> parse_capacity_bytes(std::string_view text) {
+    const std::string_view t = trim(text);
+    if (t.empty()) return Error{"is empty (type a size such as 24 GB or 80 GiB)"};
+    std::size_t unit_start = 0;
+    while (unit_start < t.size() && !std::isalpha(static_cast<unsigned char>(t[unit_start]))) ++unit_start;
+    // An exponent ("1e3") is part of the number, not a unit.
+    while (unit_start < t.size() && (t[unit_start] == 'e' || t[unit_start] == 'E') && unit_start + 1 < t.size() &&
+           (std::isdigit(static_cast<unsigned char>(t[unit_start + 1])) || t[unit_start + 1] == '-' || t[unit_start + 1] == '+')) {
+        ++unit_start;
+        while (unit_start < t.size() && !std::isalpha(static_cast<unsigned char>(t[unit_start]))) ++unit_start;
+    }
+    const std::string_view unit = trim(t.substr(unit_start));
+    const struct {
+        const char* name;
+        std::uint64_t bytes;
+    } kUnits[] = {{"GB", 1'000'000'000ULL}, {"TB", 1'000'000'000'000ULL}, {"MB", 1'000'000ULL},
+                  {"GiB", 1ULL << 30},      {"TiB", 1ULL << 40},            {"MiB", 1ULL << 20}};
+    std::uint64_t unit_bytes = unit.empty() ? 1'000'000'000ULL : 0;
+    for (const auto& u : kUnits)
+        if (equals_ignoring_case(unit, u.name)) unit_bytes = u.bytes;
+    if (unit_bytes == 0) return Error{"has an unknown unit \"" + std::string(unit.substr(0, 12)) + "\" (use GB, GiB, TB, TiB, MB or MiB)"};
+    const Expected<Decimal> number = parse_decimal(t.substr(0, unit_start), 1'000'000'000'000ULL * Decimal::kScale);
+    if (!number) return Error{number.error()};
+    const u128 bytes = (static_cast<u128>(number->micros) * unit_bytes + Decimal::kScale / 2) / Decimal::kScale;
+    if (bytes == 0) return Error{"must be greater than zero"};
+    if (bytes > kMaxCapacityBytes) return Error{"is too large (at most 1,000,000 GB)"};
+    return static_cast<std::uint64_t>(bytes);
+}
+
+}  // namespace llm_memory
