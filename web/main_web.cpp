@@ -1,12 +1,15 @@
-// The web driver: Emscripten main loop over the same draw_frame() as the desktop app.
-// Sizes the GLFW window to the canvas's CSS box x devicePixelRatio, and mirrors the results into
-// the page's #results-summary element for screen readers and tests.
+// The web driver: Emscripten main loop over the same draw_frame() as the desktop app, plus the glue
+// the page needs: URL/stored state (through core's settings table), the exported JS API, idle pausing
+// (the main loop is paused when no frame is owed and resumed by input), canvas = CSS box x DPR,
+// clipboard via navigator.clipboard, cursor shapes and an embed-friendly wheel. JS side: web/api.js.
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "app.hpp"
 #include "frame_pacer.hpp"
@@ -16,25 +19,67 @@
 #include "report.hpp"
 #include "settings.hpp"
 
+// --- JS calls into web/api.js (all names quoted: the page is built with closure) ---
+EM_JS(void, js_publish_text, (const char* summary, const char* state, const char* table), {
+    Module['llmMemoryPublish'](UTF8ToString(summary), UTF8ToString(state), UTF8ToString(table));
+});
+EM_JS(int, js_screen_width, (), { return screen['width']; });
+EM_JS(int, js_screen_height, (), { return screen['height']; });
+EM_JS(void, js_set_cursor, (const char* css), { Module['canvas']['style']['cursor'] = UTF8ToString(css); });
+EM_JS(void, js_theme, (int dark), { Module['llmMemoryTheme'](dark); });
+EM_JS(void, js_open_full_app, (), { Module['llmMemoryOpenFullApp'](); });
+EM_JS(void, js_copy_text, (const char* text), { Module['llmMemoryCopyText'](UTF8ToString(text)); });
+EM_JS(int, js_embed_mode, (), { return Module['llmMemoryEmbed'] ? 1 : 0; });
+EM_JS(int, js_prefers_dark, (), { return Module['llmMemoryPrefersDark'] ? 1 : 0; });
+EM_JS(void, js_start, (int webgl), { Module['llmMemoryStart'](webgl); });
+
 namespace {
 
 struct WebApp {
     GLFWwindow* window = nullptr;
+    bool renderer_ready = false;  // ImGui's OpenGL backend is initialised (WebGL 2 exists)
     llm_memory::AppState app;
     llm_memory::FramePacer pacer;
     int width_px = 0;
     int height_px = 0;
     float dpr = 0.0f;
+    bool loop_paused = false;  // emscripten_pause_main_loop() is in effect
+    bool suspended = false;    // tab hidden or canvas off screen: draw nothing until visible again
+    bool wheel_engaged = true; // the wheel goes to the app (embeds: only after a click inside)
+    bool last_dark_theme = true;
+    ImGuiMouseCursor last_cursor = ImGuiMouseCursor_COUNT;
+    std::string clipboard_text;
 };
 
 WebApp g_web;
 
-void publish_summary() {
-    const std::string summary = llm_memory::report_summary(g_web.app.estimate);
-    EM_ASM({
-        var el = document.getElementById('results-summary');
-        if (el) el.textContent = UTF8ToString($0);
-    }, summary.c_str());
+// Clamp for io.DeltaTime after a pause: long enough that two clicks separated by a pause never look
+// like a double click (ImGui's MouseDoubleClickTime is 0.30 s), short enough that nothing jumps.
+constexpr float kMaxFrameSeconds = 0.5f;
+
+
+void js_publish(const llm_memory::Scenario& scenario, const llm_memory::Estimate& estimate) {
+    const std::string summary = llm_memory::report_summary(estimate);
+    const std::string state = llm_memory::to_state(scenario);
+    const std::string table = llm_memory::report_table(scenario, estimate, llm_memory::UnitChoice::both);
+    js_publish_text(summary.c_str(), state.c_str(), table.c_str());
+}
+
+// Everything that follows a scenario change: summary, URL, storage.
+void on_scenario_changed() { js_publish(g_web.app.scenario, g_web.app.estimate); }
+
+void wake() {
+    g_web.pacer.notify_input();
+    if (g_web.loop_paused && !g_web.suspended) {
+        g_web.loop_paused = false;
+        emscripten_resume_main_loop();
+    }
+}
+
+void pause_loop() {
+    if (g_web.loop_paused) return;
+    g_web.loop_paused = true;
+    emscripten_pause_main_loop();
 }
 
 // Matches the GLFW window (= canvas backbuffer) to the CSS box x devicePixelRatio; rebuilds fonts on
@@ -44,18 +89,21 @@ void sync_canvas_size() {
     double css_height = 0;
     emscripten_get_element_css_size("#canvas", &css_width, &css_height);
     const auto dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
-    const int width_px = static_cast<int>(std::lround(css_width * dpr));
-    int height_px = static_cast<int>(std::lround(css_height * dpr));
+    const int width_px = std::max(1, static_cast<int>(std::lround(css_width * dpr)));
+    int height_px = std::max(1, static_cast<int>(std::lround(css_height * dpr)));
     // Emscripten's GLFW turns a window size equal to the screen size into a fullscreen request
     // (rejected without a user gesture, logged as an error): stay one pixel short of it.
-    const int screen_width = EM_ASM_INT({ return screen.width; });
-    const int screen_height = EM_ASM_INT({ return screen.height; });
-    if (width_px == screen_width && height_px == screen_height) height_px -= 1;
+    if (width_px == js_screen_width() && height_px == js_screen_height()) height_px -= 1;
     if (dpr != g_web.dpr) {
         g_web.dpr = dpr;
         g_web.app.ui_scale = dpr;
         llm_memory::app_setup_style(g_web.app, 17.0f * dpr);
-        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        if (g_web.renderer_ready) {
+            // 1.90.1's NewFrame recreates device objects only when the shader is missing, so the font
+            // texture must be rebuilt here.
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+        }
         g_web.pacer.notify_input();
     }
     if (width_px != g_web.width_px || height_px != g_web.height_px) {
@@ -66,12 +114,32 @@ void sync_canvas_size() {
     }
 }
 
+// Mirrors ImGui's cursor into canvas.style.cursor (this GLFW's glfwSetCursor does nothing).
+void sync_cursor() {
+    const ImGuiMouseCursor cursor = ImGui::GetMouseCursor();
+    if (cursor == g_web.last_cursor) return;
+    g_web.last_cursor = cursor;
+    static const char* const kCss[ImGuiMouseCursor_COUNT] = {
+        "default", "text", "move", "ns-resize", "ew-resize", "nesw-resize", "nwse-resize", "pointer", "not-allowed"};
+    const char* css = cursor >= 0 && cursor < ImGuiMouseCursor_COUNT ? kCss[cursor] : "none";
+    js_set_cursor(css);
+}
+
 void tick() {
+    if (g_web.suspended) {
+        pause_loop();
+        return;
+    }
     sync_canvas_size();
-    if (!g_web.pacer.frame_owed()) return;
+    if (!g_web.pacer.frame_owed()) {
+        pause_loop();
+        return;
+    }
     glfwPollEvents();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DeltaTime = std::min(io.DeltaTime, kMaxFrameSeconds);
     ImGui::NewFrame();
     llm_memory::draw_frame(g_web.app);
     ImGui::Render();
@@ -81,10 +149,52 @@ void tick() {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     g_web.pacer.frame_drawn();
-    if (g_web.app.scenario_changed) publish_summary();
+    sync_cursor();
+    if (g_web.app.scenario_changed) on_scenario_changed();
+    if (g_web.app.dark_theme != g_web.last_dark_theme) {
+        g_web.last_dark_theme = g_web.app.dark_theme;
+        js_theme(g_web.app.dark_theme ? 1 : 0);
+    }
+    if (g_web.app.open_full_app_requested) {
+        g_web.app.open_full_app_requested = false;
+        js_open_full_app();
+    }
 }
 
-void on_event() { g_web.pacer.notify_input(); }
+void on_event() { wake(); }
+
+// Replaces ImGui's document-wide wheel handler (which always calls preventDefault): an embed lets the
+// host page scroll until the user clicks into it.
+EM_BOOL on_wheel(int, const EmscriptenWheelEvent* event, void*) {
+    if (!g_web.wheel_engaged) return EM_FALSE;
+    // Same scaling as ImGui_ImplEmscripten_WheelCallback (imgui_impl_glfw.cpp, ImGui issue #6096).
+    float multiplier = 1.0f / 100.0f;
+    if (event->deltaMode == DOM_DELTA_LINE) multiplier = 1.0f / 3.0f;
+    else if (event->deltaMode == DOM_DELTA_PAGE) multiplier = 80.0f;
+    ImGui::GetIO().AddMouseWheelEvent(static_cast<float>(event->deltaX) * -multiplier,
+                                      static_cast<float>(event->deltaY) * -multiplier);
+    wake();
+    return EM_TRUE;
+}
+
+const char* clipboard_get(void*) { return g_web.clipboard_text.c_str(); }
+
+void clipboard_set(void*, const char* text) {
+    g_web.clipboard_text = text;
+    js_copy_text(text);
+}
+
+// {"ok":true} or {"ok":false,"error":"..."}; `problems` lists every problem found.
+std::string ok_json(const std::vector<std::string>& problems) {
+    if (problems.empty()) return "{\"ok\":true,\"error\":null,\"problems\":[]}";
+    std::string error;
+    std::string list;
+    for (const std::string& problem : problems) {
+        error += (error.empty() ? "" : "; ") + problem;
+        list += (list.empty() ? "\"" : ",\"") + llm_memory::json_escape(problem) + "\"";
+    }
+    return "{\"ok\":false,\"error\":\"" + llm_memory::json_escape(error) + "\",\"problems\":[" + list + "]}";
+}
 
 }  // namespace
 
@@ -105,36 +215,104 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_estimate_json(const char* state) {
 // Frames drawn since start.
 EMSCRIPTEN_KEEPALIVE unsigned long llm_memory_frame_count() { return g_web.pacer.frames_drawn(); }
 
+// The current scenario as a state string ("params=70B&trainable=1B"; "" for the defaults).
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_get_state() {
+    static std::string out;
+    out = llm_memory::to_state(g_web.app.scenario);
+    return out.c_str();
+}
+
+// Sets the scenario from a state string read on top of the defaults. partial = 0 (JS API, stored
+// state): any problem rejects the whole string and keeps the current scenario. partial = 1 (the
+// page's URL): valid keys apply, the others are reported. Returns {"ok","error","problems"} JSON.
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_set_state(const char* state, int partial) {
+    static std::string out;
+    const llm_memory::StateResult result = llm_memory::apply_state(llm_memory::Scenario{}, state);
+    if (result.problems.empty() || partial != 0) {
+        if (llm_memory::app_set_scenario(g_web.app, result.scenario)) on_scenario_changed();
+    }
+    out = ok_json(result.problems);
+    wake();
+    return out.c_str();
+}
+
+// Input from a DOM listener (resize, DPR change, focus): owe frames and resume the loop.
+EMSCRIPTEN_KEEPALIVE void llm_memory_wake() { wake(); }
+
+// Tab hidden or canvas scrolled off screen (0), or visible again (1).
+EMSCRIPTEN_KEEPALIVE void llm_memory_set_visible(int visible) {
+    g_web.suspended = visible == 0;
+    if (g_web.suspended) pause_loop();
+    else wake();
+}
+
+// Whether wheel events go to the app (1) or are left to the page (0).
+EMSCRIPTEN_KEEPALIVE void llm_memory_set_wheel_engaged(int engaged) { g_web.wheel_engaged = engaged != 0; }
+
+// Text of a DOM paste event: what ImGui's next Ctrl+V reads.
+EMSCRIPTEN_KEEPALIVE void llm_memory_set_clipboard(const char* text) { g_web.clipboard_text = text; }
+
+// Theme from prefers-color-scheme (1 dark, 0 light).
+EMSCRIPTEN_KEEPALIVE void llm_memory_set_dark_theme(int dark) {
+    if ((dark != 0) == g_web.app.dark_theme) return;
+    g_web.app.dark_theme = dark != 0;
+    g_web.app.theme_changed = true;
+    wake();
+}
+
 }  // extern "C"
 
 int main() {
+    const bool embed = js_embed_mode() != 0;
+    g_web.app.embed_mode = embed;
+    g_web.wheel_engaged = !embed;
+    g_web.app.dark_theme = js_prefers_dark() != 0;
+    g_web.last_dark_theme = g_web.app.dark_theme;
+    llm_memory::app_set_scenario(g_web.app, llm_memory::Scenario{});
+
     if (!glfwInit()) return 1;
     glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
     g_web.window = glfwCreateWindow(800, 600, "LLM Memory Estimator", nullptr, nullptr);
     if (g_web.window == nullptr) {
-        EM_ASM({ if (Module['onNoWebGL']) Module['onNoWebGL'](); });
-        return 1;
+        // No WebGL 2: the page shows the figures as HTML; the JS API keeps working.
+        js_start(0);
+        on_scenario_changed();
+        return 0;
     }
     glfwMakeContextCurrent(g_web.window);
 
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
-    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-    llm_memory::app_set_scenario(g_web.app, llm_memory::Scenario{});
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    io.ConfigFlags |= ImGuiConfigFlags_NoMouseCursorChange;  // sync_cursor() sets the CSS cursor instead
+    io.ConfigInputTextCursorBlink = false;                   // a blinking caret would need 60 frames/s
 
     glfwSetCursorPosCallback(g_web.window, [](GLFWwindow*, double, double) { on_event(); });
     glfwSetMouseButtonCallback(g_web.window, [](GLFWwindow*, int, int, int) { on_event(); });
-    glfwSetScrollCallback(g_web.window, [](GLFWwindow*, double, double) { on_event(); });
     glfwSetKeyCallback(g_web.window, [](GLFWwindow*, int, int, int, int) { on_event(); });
     glfwSetCharCallback(g_web.window, [](GLFWwindow*, unsigned int) { on_event(); });
+    glfwSetCursorEnterCallback(g_web.window, [](GLFWwindow*, int) { on_event(); });
     ImGui_ImplGlfw_InitForOpenGL(g_web.window, true);
     ImGui_ImplOpenGL3_Init("#version 300 es");
+    g_web.renderer_ready = true;
+    // GLFW's own wheel listener calls preventDefault whenever a scroll callback is set, and ImGui's
+    // backend takes every wheel event of the document: replace both with on_wheel on the canvas.
+    glfwSetScrollCallback(g_web.window, nullptr);
+    emscripten_set_wheel_callback(EMSCRIPTEN_EVENT_TARGET_DOCUMENT, nullptr, false, nullptr);
+    emscripten_set_wheel_callback("#canvas", nullptr, false, on_wheel);
+    // This GLFW's clipboard functions are stubs: keep the text here and mirror it to the system
+    // clipboard from JS (navigator.clipboard; paste arrives as a DOM paste event).
+    io.SetClipboardTextFn = clipboard_set;
+    io.GetClipboardTextFn = clipboard_get;
+    io.ClipboardUserData = nullptr;
 
     sync_canvas_size();
-    publish_summary();
+    js_start(1);  // applies the URL or stored state, resolves `ready`
+    on_scenario_changed();                          // summary and canonical URL even for the defaults
     emscripten_set_main_loop(tick, 0, true);
     return 0;
 }

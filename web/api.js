@@ -1,0 +1,310 @@
+// The page's JS bridge (linked with --post-js, so it shares the Emscripten module's scope): the
+// window.llmMemory API, URL state (fragment + query, replaceState), localStorage, notices, the
+// Copy link / Copy embed code buttons, idle wake-up listeners and GLFW's keyboard scoping.
+// Every property shared with C++, the shell or other pages is QUOTED: the page is built with --closure 1.
+(function () {
+  var STORAGE_KEY = 'llm-memory:state';
+  var PAGE_KEYS = { 'embed': 1, 'theme': 1 };  // page options in the URL that are not scenario settings
+  var doc = document;
+  var canvas = Module['canvas'];
+  var readyResolve;
+  var readyReject;
+  var started = false;
+  var lastHash = null;    // the fragment this page wrote last (to tell our writes from the user's)
+  var pageOptions = readPageOptions();
+  var lastTable = '';
+
+  // --- URL parsing: "a=1&b=2" -> [[key, value-as-written]] (values stay encoded for core) ---
+  function pairs(text) {
+    var out = [];
+    if (!text) return out;
+    if (text.charAt(0) === '#' || text.charAt(0) === '?') text = text.substring(1);
+    text.split('&').forEach(function (pair) {
+      if (!pair) return;
+      var eq = pair.indexOf('=');
+      var key = eq < 0 ? pair : pair.substring(0, eq);
+      var value = eq < 0 ? '' : pair.substring(eq + 1);
+      try { key = decodeURIComponent(key); } catch (e) { /* keep as written */ }
+      out.push([key, value]);
+    });
+    return out;
+  }
+  function joinPairs(list) {
+    return list.map(function (p) { return encodeURIComponent(p[0]) + '=' + p[1]; }).join('&');
+  }
+  function decodeValue(value) {
+    try { return decodeURIComponent(value.replace(/\+/g, ' ')); } catch (e) { return value; }
+  }
+  // Page options (embed=1, theme=dark|light): the fragment wins over the query.
+  function readPageOptions() {
+    var options = {};
+    pairs(location.search).concat(pairs(location.hash)).forEach(function (p) {
+      if (PAGE_KEYS[p[0]]) options[p[0]] = decodeValue(p[1]);
+    });
+    return options;
+  }
+  function isEmbed() { return pageOptions['embed'] === '1' || pageOptions['embed'] === 'true'; }
+  // The scenario keys of the query, then of the fragment: applied in that order, the fragment wins.
+  function urlState() {
+    var settings = function (p) { return !PAGE_KEYS[p[0]]; };
+    var list = pairs(location.search).filter(settings).concat(pairs(location.hash).filter(settings));
+    return joinPairs(list);
+  }
+  // This page's address for `state` (scenario keys only in the fragment; page options kept).
+  function pageUrl(state, withEmbed) {
+    var query = pairs(location.search).filter(function (p) { return PAGE_KEYS[p[0]] && (withEmbed || p[0] !== 'embed'); });
+    var hashOptions = pairs(location.hash).filter(function (p) { return PAGE_KEYS[p[0]] && (withEmbed || p[0] !== 'embed'); });
+    var fragment = state + (state && hashOptions.length ? '&' : '') + joinPairs(hashOptions);
+    var base = location.href.split('#')[0].split('?')[0];
+    return base + (query.length ? '?' + joinPairs(query) : '') + (fragment ? '#' + fragment : '');
+  }
+  function fullAppUrl(state) {
+    var url = pageUrl(state, false);
+    return url;
+  }
+  function embedUrl(state) {
+    var base = location.href.split('#')[0].split('?')[0];
+    return base + '#' + (state ? state + '&' : '') + 'embed=1';
+  }
+  function embedCode(state) {
+    return '<iframe src="' + embedUrl(state).replace(/&/g, '&amp;').replace(/"/g, '&quot;') +
+      '" width="700" height="420" style="border:0;max-width:100%" loading="lazy" title="LLM memory estimate"></iframe>';
+  }
+
+  // --- storage (absent or throwing in sandboxed frames: then nothing is kept) ---
+  function storageGet() {
+    try { return window.localStorage.getItem(STORAGE_KEY); } catch (e) { return null; }
+  }
+  function storageSet(value) {
+    try { window.localStorage.setItem(STORAGE_KEY, value); } catch (e) { /* not kept */ }
+  }
+  function storageRemove() {
+    try { window.localStorage.removeItem(STORAGE_KEY); } catch (e) { /* nothing kept */ }
+  }
+
+  // --- notices and status (the bar under the canvas) ---
+  function byId(id) { return doc.getElementById(id); }
+  function notice(text) {
+    var el = byId('notice');
+    if (!el) return;
+    byId('notice-text').textContent = text;
+    el.hidden = false;
+    wake();
+  }
+  function status(text) {
+    var el = byId('status');
+    if (el) el.textContent = text;
+  }
+
+  // --- wasm calls ---
+  function call(name, returnType, argTypes, args) {
+    return ccall(name, returnType, argTypes, args);
+  }
+  function wake() {
+    if (started && Module['_llm_memory_wake']) Module['_llm_memory_wake']();
+  }
+  function setState(state, partial) {
+    return JSON.parse(call('llm_memory_set_state', 'string', ['string', 'number'], [String(state), partial ? 1 : 0]));
+  }
+
+  // --- clipboard: ImGui's copies and the page buttons go through navigator.clipboard ---
+  function copyText(text) {
+    var done = function () { return true; };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      return navigator.clipboard.writeText(text).then(done, function () { return legacyCopy(text); });
+    }
+    return Promise.resolve(legacyCopy(text));
+  }
+  function legacyCopy(text) {
+    var area = doc.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    doc.body.appendChild(area);
+    area.select();
+    var ok = false;
+    try { ok = doc.execCommand('copy'); } catch (e) { ok = false; }
+    doc.body.removeChild(area);
+    return ok;
+  }
+  Module['llmMemoryCopyText'] = function (text) { copyText(text); };
+
+  // --- called by the driver ---
+  // After every scenario change: the summary, the URL (replaceState: no history entry per edit), storage.
+  Module['llmMemoryPublish'] = function (summary, state, table) {
+    var el = byId('results-summary');
+    if (el && el.textContent !== summary) el.textContent = summary;
+    lastTable = table;
+    var fallbackTable = byId('fallback-table');
+    if (fallbackTable) fallbackTable.textContent = table;
+    var fallbackState = byId('fallback-state');
+    if (fallbackState && doc.activeElement !== fallbackState) fallbackState.value = state;
+    if (!started) return;
+    var url = pageUrl(state, true);
+    lastHash = url.indexOf('#') < 0 ? '' : url.substring(url.indexOf('#'));
+    if (url !== location.href) {
+      try { history.replaceState(history.state, '', url); } catch (e) { /* file:// in some browsers */ }
+    }
+    if (!isEmbed()) storageSet(state);
+  };
+  Module['llmMemoryTheme'] = function (dark) {
+    doc.documentElement.setAttribute('data-theme', dark ? 'dark' : 'light');
+  };
+  Module['llmMemoryOpenFullApp'] = function () {
+    window.open(fullAppUrl(api['getState']()), '_blank', 'noopener');
+  };
+  // Once, from main(): webgl = 0 when WebGL 2 is missing (the HTML fallback shows the figures).
+  Module['llmMemoryStart'] = function (webgl) {
+    started = true;
+    var fromUrl = urlState();
+    if (fromUrl) {
+      var result = setState(fromUrl, true);
+      if (!result['ok']) notice('Ignored in the link: ' + result['error'] + '.');
+    } else if (!isEmbed()) {
+      var stored = storageGet();
+      if (stored) {
+        var restored = setState(stored, false);
+        if (!restored['ok']) {
+          storageRemove();
+          notice('The saved scenario could not be read and was ignored (' + restored['error'] + ').');
+        }
+      }
+    }
+    if (!webgl) showFallback();
+    lastHash = location.hash;
+    installListeners(webgl);
+    readyResolve(api);
+  };
+  Module['onAbort'] = function (what) { readyReject(new Error('llm-memory failed to start: ' + what)); };
+
+  function showFallback() {
+    doc.documentElement.classList.add('no-webgl');
+    var fallback = byId('fallback');
+    fallback.hidden = false;
+    var input = byId('fallback-state');
+    input.value = api['getState']();
+    byId('fallback-table').textContent = lastTable;
+    input.addEventListener('change', function () {
+      var result = setState(input.value, false);
+      byId('fallback-error').textContent = result['ok'] ? '' : result['error'];
+    });
+  }
+
+  // --- the public API (documented in README.md, "Embedding and the JS API") ---
+  var api = {};
+  api['ready'] = new Promise(function (resolve, reject) { readyResolve = resolve; readyReject = reject; });
+  function requireStarted() {
+    if (!started) throw new Error('llm-memory is not ready yet: await window.llmMemory.ready');
+  }
+  // The CLI's JSON for a state string (`llm-memory --state S --format json`), or {error: "..."}.
+  api['estimate'] = function (state) {
+    requireStarted();
+    return JSON.parse(call('llm_memory_estimate_json', 'string', ['string'], [String(state == null ? '' : state)]));
+  };
+  api['getState'] = function () {
+    requireStarted();
+    return call('llm_memory_get_state', 'string', [], []);
+  };
+  // Replaces the scenario; on any problem keeps the current one. Returns {ok, error}.
+  api['setState'] = function (state) {
+    requireStarted();
+    var result = setState(state == null ? '' : state, false);
+    return { 'ok': result['ok'], 'error': result['error'] };
+  };
+  api['frameCount'] = function () {
+    requireStarted();
+    return Module['_llm_memory_frame_count']();
+  };
+  // Practice answers (issue 7): JSON from core, only when the page exports the checker.
+  api['checkAnswer'] = function (questionId, state, answer) {
+    requireStarted();
+    if (!Module['_llm_memory_check_answer']) throw new Error('this build has no practice questions');
+    return JSON.parse(call('llm_memory_check_answer', 'string', ['string', 'string', 'string'],
+                           [String(questionId), String(state == null ? '' : state), String(answer)]));
+  };
+  window['llmMemory'] = api;
+
+  // --- page wiring ---
+  Module['llmMemoryEmbed'] = isEmbed();
+  var theme = pageOptions['theme'];
+  Module['llmMemoryPrefersDark'] = theme === 'light' ? false : theme === 'dark' ? true :
+    !(window.matchMedia && window.matchMedia('(prefers-color-scheme: light)').matches);
+  doc.documentElement.setAttribute('data-theme', Module['llmMemoryPrefersDark'] ? 'dark' : 'light');
+  if (isEmbed()) doc.documentElement.classList.add('embed');
+
+  // GLFW listens for keys on the whole window and calls preventDefault on Backspace and Tab, which
+  // breaks the text fields of a page that shares the document (emscripten issues #6143, #22866):
+  // only let key events through while the canvas has focus. Dot access on purpose: GLFW's methods
+  // are renamed together with this file by closure.
+  var keydown = GLFW.onKeydown;
+  var keypress = GLFW.onKeyPress;
+  var keyup = GLFW.onKeyup;
+  var mine = function () { return doc.activeElement === canvas; };
+  GLFW.onKeydown = function (event) { if (mine()) keydown(event); };
+  GLFW.onKeyPress = function (event) { if (mine()) keypress(event); };
+  GLFW.onKeyup = function (event) { if (mine()) keyup(event); };
+
+  function installListeners(webgl) {
+    byId('copy-link').addEventListener('click', function () {
+      copyText(fullAppUrl(api['getState']())).then(function (ok) { status(ok ? 'Link copied.' : 'Could not copy.'); });
+    });
+    byId('copy-embed').addEventListener('click', function () {
+      copyText(embedCode(api['getState']())).then(function (ok) { status(ok ? 'Embed code copied.' : 'Could not copy.'); });
+    });
+    byId('notice-close').addEventListener('click', function () { byId('notice').hidden = true; wake(); });
+    // The fragment edited by hand (or by the host page of an iframe): apply it.
+    window.addEventListener('hashchange', function () {
+      if (location.hash === lastHash) return;
+      lastHash = location.hash;
+      var state = urlState();
+      var result = setState(state, true);
+      if (!result['ok']) notice('Ignored in the link: ' + result['error'] + '.');
+    });
+    if (window.matchMedia && !pageOptions['theme']) {
+      window.matchMedia('(prefers-color-scheme: light)').addEventListener('change', function (e) {
+        Module['_llm_memory_set_dark_theme'](e.matches ? 0 : 1);
+      });
+    }
+    if (!webgl) return;
+    // Paste: the DOM event fires before ImGui's next frame reads the clipboard for Ctrl+V.
+    doc.addEventListener('paste', function (e) {
+      if (doc.activeElement !== canvas || !e.clipboardData) return;
+      var text = e.clipboardData.getData('text/plain');
+      call('llm_memory_set_clipboard', null, ['string'], [text]);
+      wake();
+    });
+    // Wake-ups while the main loop is paused (GLFW's mouse and key callbacks wake it from C++).
+    ['resize', 'focus'].forEach(function (type) { window.addEventListener(type, wake); });
+    canvas.addEventListener('focus', wake);
+    if (window.ResizeObserver) new ResizeObserver(wake).observe(canvas);
+    var watchDpr = function () {
+      if (!window.matchMedia) return;
+      var query = window.matchMedia('(resolution: ' + window.devicePixelRatio + 'dppx)');
+      var onChange = function () { query.removeEventListener('change', onChange); wake(); watchDpr(); };
+      query.addEventListener('change', onChange);
+    };
+    watchDpr();
+    // Embeds take the wheel only after a click inside, and give it back when focus leaves.
+    if (isEmbed()) {
+      canvas.addEventListener('mousedown', function () { Module['_llm_memory_set_wheel_engaged'](1); });
+      var release = function () { Module['_llm_memory_set_wheel_engaged'](0); };
+      window.addEventListener('blur', release);
+      canvas.addEventListener('blur', release);
+    }
+    // Release held keys when the canvas loses focus (its keyups are no longer let through).
+    canvas.addEventListener('blur', function (e) { GLFW.onBlur(e); });
+    // No drawing while the tab is hidden or the canvas is scrolled out of view.
+    var intersecting = true;
+    var updateVisible = function () {
+      Module['_llm_memory_set_visible'](!doc.hidden && intersecting ? 1 : 0);
+    };
+    doc.addEventListener('visibilitychange', updateVisible);
+    if (window.IntersectionObserver) {
+      new IntersectionObserver(function (entries) {
+        intersecting = entries[entries.length - 1].isIntersecting;
+        updateVisible();
+      }).observe(canvas);
+    }
+  }
+})();
