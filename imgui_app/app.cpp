@@ -1,35 +1,27 @@
-// The app's panels: inputs on the left (or on top when narrow), results in GB and GiB on the right.
-// Text edits go through core's settings table; a bad value shows its message under the field and
-// the results keep the last valid scenario.
+// The app's frame: a header with the theme toggle, then a tab bar (Calculator, Scaling, Practice) whose
+// Calculator reflows from one column (phones, 360 px) to three (2560 px desktops). Embed mode (web, ~700x420
+// iframe) shows a compact calculator with a link to the full app. Panels live in panels_*.cpp.
 #include "app.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
 #include "embedded_font.hpp"
 #include "imgui.h"
+#include "panels.hpp"
 #include "quantity.hpp"
-#include "report.hpp"
 #include "settings.hpp"
+#include "theme.hpp"
+
+#if __has_include("practice_panel.hpp")
+#include "practice_panel.hpp"
+#define LLM_MEMORY_HAS_PRACTICE_PANEL 1
+#endif
 
 namespace llm_memory {
 namespace {
-
-struct FieldInfo {
-    const char* label;
-    const char* hint;
-    const char* explanation;
-};
-
-// Labels and one-line explanations, in the order of AppState::fields.
-constexpr FieldInfo kFieldInfo[] = {
-    {"Parameters (N)", "13B, 6.7e9, 70 billion", "How many parameters the model has."},
-    {"Bytes per parameter (b)", "2", "4 fp32, 2 fp16/bf16, 1 int8/fp8, 0.5 int4."},
-    {"Overhead factor", "1.2", "Multiplies the weights to give the inference total (20% margin)."},
-    {"Trainable parameters", "all, 1B or 7.7%", "Only these store gradients and optimizer states."},
-    {"Values per trainable (k)", "3", "k = 3 is the seed's Adam: a gradient and two optimizer states."},
-    {"Bytes per stored value", "2", "Bytes for each gradient or optimizer value."},
-};
 
 std::string field_text_for(const Scenario& s, const char* key) {
     const SettingSpec* spec = find_setting(key);
@@ -45,117 +37,98 @@ std::string field_text_for(const Scenario& s, const char* key) {
     return {};
 }
 
-void copy_into(std::array<char, 128>& buffer, const std::string& text) {
-    std::snprintf(buffer.data(), buffer.size(), "%s", text.c_str());
+// Layout widths are compared in logical pixels (framebuffer pixels / ui_scale).
+constexpr float kTwoColumnMin = 760.0f;
+constexpr float kThreeColumnMin = 1400.0f;
+constexpr float kEmbedTwoColumnMin = 560.0f;
+
+// A scrolling column; keyboard navigation passes through it as if it were part of the window.
+template <typename Draw>
+void column(const char* id, float width, Draw draw) {
+    ImGui::BeginChild(id, ImVec2(width, 0.0f), ImGuiChildFlags_None, ImGuiWindowFlags_NavFlattened);
+    draw();
+    ImGui::Dummy(ImVec2(0.0f, ImGui::GetStyle().ItemSpacing.y));
+    ImGui::EndChild();
 }
 
-// Re-reads every field on top of the defaults; on success the scenario becomes the new valid one.
-void apply_fields(AppState& app) {
-    Scenario candidate = app.scenario;
-    bool all_parse = true;
-    for (TextField& field : app.fields) {
-        const Expected<bool> applied = apply_setting(candidate, field.key, field.text.data());
-        field.error = applied ? std::string() : applied.error().substr(std::strlen(field.key) + 2);
-        all_parse = all_parse && applied.ok();
-    }
-    if (!all_parse) return;
-    const Expected<Estimate> result = estimate(candidate);
-    if (!result) {
-        // A cross-field problem (e.g. trainable > params): show it under the field it names.
-        for (TextField& field : app.fields) {
-            const std::string prefix = std::string(field.key) + ": ";
-            if (result.error().rfind(prefix, 0) == 0) field.error = result.error().substr(prefix.size());
-        }
-        return;
-    }
-    app.scenario = candidate;
-    app.estimate = *result;
-    app.scenario_changed = true;
+bool right_aligned_button(const char* label) {
+    const float w = ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+    ImGui::SameLine(std::max(ImGui::GetWindowContentRegionMax().x - w, ImGui::GetCursorPosX()));
+    return ImGui::Button(label);
 }
 
-void draw_inputs(AppState& app) {
-    ImGui::SeparatorText("Inputs");
-    bool edited = false;
-    for (std::size_t i = 0; i < app.fields.size(); ++i) {
-        TextField& field = app.fields[i];
-        const FieldInfo& info = kFieldInfo[i];
-        ImGui::PushID(field.key);
-        ImGui::TextUnformatted(info.label);
-        ImGui::SetNextItemWidth(-1.0f);
-        if (ImGui::InputTextWithHint("##value", info.hint, field.text.data(), field.text.size())) edited = true;
-        if (!field.error.empty()) {
-            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.95f, 0.35f, 0.30f, 1.0f));
-            ImGui::TextWrapped("%s", field.error.c_str());
-            ImGui::PopStyleColor();
-        } else {
-            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-            ImGui::TextWrapped("%s", info.explanation);
-            ImGui::PopStyleColor();
-        }
-        ImGui::Spacing();
-        ImGui::PopID();
+void draw_header(AppState& app, float logical_width) {
+    ImGui::TextUnformatted(app.embed_mode ? "LLM memory" : "LLM Memory Estimator");
+    const bool subtitle_inline = logical_width >= 900.0f && !app.embed_mode;
+    if (subtitle_inline) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("how much memory a model needs to run and to train, step by step");
     }
-    if (edited) apply_fields(app);
+    if (app.embed_mode) {
+        if (right_aligned_button("Open the full app →")) app.open_full_app_requested = true;
+    } else if (right_aligned_button(app.dark_theme ? "Light theme##theme" : "Dark theme##theme")) {
+        app.dark_theme = !app.dark_theme;
+        apply_theme(app.dark_theme, app.ui_scale);
+    }
+    if (!subtitle_inline && !app.embed_mode) muted_text("How much memory a model needs to run and to train, step by step.");
 }
 
-void draw_results(const AppState& app) {
-    ImGui::SeparatorText("Results");
-    const Estimate& e = app.estimate;
-    struct Row {
-        const char* label;
-        std::uint64_t bytes;
-        const char* formula;
-    };
-    const Row rows[] = {
-        {"Weight memory", e.weight_bytes, "N x b"},
-        {"Inference total", e.inference_bytes, "weights x overhead"},
-        {"Gradient+optimizer", e.gradient_optimizer_bytes, "N_trainable x k x bytes"},
-        {"Training total", e.training_bytes, "weights + gradient+optimizer"},
-    };
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (ImGui::BeginTable("results##table", 3, flags)) {
-        ImGui::TableSetupColumn("Result", ImGuiTableColumnFlags_WidthStretch, 2.0f);
-        ImGui::TableSetupColumn("GB", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-        ImGui::TableSetupColumn("GiB", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-        ImGui::TableHeadersRow();
-        for (const Row& row : rows) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(row.label);
-            ImGui::TextDisabled("%s", row.formula);
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(format_gb(row.bytes).c_str());
-            ImGui::TableNextColumn();
-            ImGui::TextUnformatted(format_gib(row.bytes).c_str());
-        }
-        ImGui::EndTable();
-    }
-    ImGui::TextDisabled("GB = 10^9 bytes, GiB = 2^30 bytes.");
-    if (e.trainable_count != e.param_count) {
-        ImGui::Spacing();
-        ImGui::TextWrapped("Training %s of %s parameters saves %s of gradient+optimizer memory; the weights keep their %s.",
-                           format_count_short(e.trainable_count).c_str(), format_count_short(e.param_count).c_str(),
-                           format_gb(e.reduction_bytes).c_str(), format_gb(e.weight_bytes).c_str());
-    }
-}
-
-void apply_theme(bool dark, float scale) {
-    ImGuiStyle style;
-    if (dark) {
-        ImGui::StyleColorsDark(&style);
-        style.Colors[ImGuiCol_WindowBg] = ImVec4(0.10f, 0.11f, 0.13f, 1.0f);
+void draw_calculator(AppState& app, float logical_width) {
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float gap = ImGui::GetStyle().ItemSpacing.x * 2.0f;
+    if (logical_width >= kThreeColumnMin) {
+        const float w1 = std::floor(avail * 0.26f);
+        const float w2 = std::floor(avail * 0.36f);
+        column("inputs##col", w1, [&] { draw_inputs_panel(app, false); });
+        ImGui::SameLine(0.0f, gap);
+        column("results##col", w2, [&] {
+            draw_results_panel(app);
+            draw_steps_panel(app);
+        });
+        ImGui::SameLine(0.0f, gap);
+        column("charts##col", 0.0f, [&] {
+            draw_diagram_panel(app);
+            draw_bars_panel(app);
+            draw_before_after_panel(app);
+        });
+    } else if (logical_width >= kTwoColumnMin) {
+        const float w1 = std::floor(std::max(avail * 0.36f, 300.0f * app.ui_scale));
+        column("inputs##col", w1, [&] { draw_inputs_panel(app, false); });
+        ImGui::SameLine(0.0f, gap);
+        column("results##col", 0.0f, [&] {
+            draw_results_panel(app);
+            draw_diagram_panel(app);
+            draw_bars_panel(app);
+            draw_before_after_panel(app);
+            draw_steps_panel(app);
+        });
     } else {
-        ImGui::StyleColorsLight(&style);
-        style.Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.98f, 1.0f);
+        column("single##col", 0.0f, [&] {
+            draw_inputs_panel(app, false);
+            draw_results_panel(app);
+            draw_diagram_panel(app);
+            draw_steps_panel(app);
+            draw_bars_panel(app);
+            draw_before_after_panel(app);
+        });
     }
-    style.WindowPadding = ImVec2(16, 14);
-    style.FramePadding = ImVec2(8, 5);
-    style.ItemSpacing = ImVec2(10, 6);
-    style.FrameRounding = 4.0f;
-    style.WindowRounding = 0.0f;
-    style.CellPadding = ImVec2(8, 6);
-    style.ScaleAllSizes(scale);
-    ImGui::GetStyle() = style;
+}
+
+void draw_embed(AppState& app, float logical_width) {
+    if (logical_width >= kEmbedTwoColumnMin) {
+        const float avail = ImGui::GetContentRegionAvail().x;
+        column("inputs##embed", std::floor(avail * 0.42f), [&] { draw_inputs_panel(app, true); });
+        ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 2.0f);
+        column("results##embed", 0.0f, [&] {
+            draw_results_panel(app);
+            draw_bars_panel(app);
+        });
+    } else {
+        column("single##embed", 0.0f, [&] {
+            draw_results_panel(app);
+            draw_inputs_panel(app, true);
+        });
+    }
 }
 
 }  // namespace
@@ -165,8 +138,10 @@ bool app_set_scenario(AppState& app, const Scenario& scenario) {
     if (!result) return false;
     app.scenario = scenario;
     app.estimate = *result;
+    app.scenario_changed = true;
+    app.copied_message.clear();
     for (TextField& field : app.fields) {
-        copy_into(field.text, field_text_for(scenario, field.key));
+        std::snprintf(field.text.data(), field.text.size(), "%s", field_text_for(scenario, field.key).c_str());
         field.error.clear();
     }
     return true;
@@ -179,45 +154,54 @@ void app_setup_style(AppState& app, float font_pixels) {
     config.FontDataOwnedByAtlas = false;  // the TTF is static data
     config.OversampleH = 2;
     config.OversampleV = 1;
-    io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kUiFontTtf), static_cast<int>(kUiFontTtfSize),
-                                   font_pixels, &config);
+    // Broad ranges: the embedded font is already subset to font_glyphs.txt, so only glyphs it holds are baked.
+    static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x2000, 0x206F, 0x2190, 0x21FF,
+                                      0x2200, 0x22FF, 0x2500, 0x25FF, 0x2700, 0x27BF, 0};
+    io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kUiFontTtf), static_cast<int>(kUiFontTtfSize), font_pixels,
+                                   &config, kRanges);
     apply_theme(app.dark_theme, app.ui_scale);
 }
 
 void draw_frame(AppState& app) {
     app.scenario_changed = false;
+    app.open_full_app_requested = false;
+    if (app.theme_changed) {
+        apply_theme(app.dark_theme, app.ui_scale);
+        app.theme_changed = false;
+    }
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->WorkPos);
     ImGui::SetNextWindowSize(viewport->WorkSize);
-    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse;
     ImGui::Begin("llm-memory##main", nullptr, flags);
-    ImGui::Text("LLM Memory Estimator");
-    ImGui::SameLine();
-    ImGui::TextDisabled("how much memory a model needs to run and to train");
-    ImGui::SameLine(ImGui::GetContentRegionAvail().x + ImGui::GetCursorStartPos().x - ImGui::CalcTextSize("Light theme").x -
-                    ImGui::GetStyle().FramePadding.x * 2);
-    if (ImGui::SmallButton(app.dark_theme ? "Light theme" : "Dark theme")) {
-        app.dark_theme = !app.dark_theme;
-        apply_theme(app.dark_theme, app.ui_scale);
-    }
-    ImGui::Separator();
+    const float logical_width = ImGui::GetContentRegionAvail().x / std::max(app.ui_scale, 0.25f);
+    draw_header(app, logical_width);
 
-    const float width = ImGui::GetContentRegionAvail().x;
-    const bool wide = width > 640.0f * app.ui_scale;
-    if (wide) {
-        if (ImGui::BeginTable("layout##columns", 2, ImGuiTableFlags_SizingStretchProp)) {
-            ImGui::TableSetupColumn("inputs", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-            ImGui::TableSetupColumn("results", ImGuiTableColumnFlags_WidthStretch, 1.4f);
-            ImGui::TableNextColumn();
-            draw_inputs(app);
-            ImGui::TableNextColumn();
-            draw_results(app);
-            ImGui::EndTable();
+    if (app.embed_mode) {
+        draw_embed(app, logical_width);
+        ImGui::End();
+        return;
+    }
+    if (ImGui::BeginTabBar("views##tabs")) {
+        if (ImGui::BeginTabItem("Calculator")) {
+            app.active_tab = 0;
+            draw_calculator(app, logical_width);
+            ImGui::EndTabItem();
         }
-    } else {
-        draw_results(app);
-        draw_inputs(app);
+        if (ImGui::BeginTabItem("Scaling")) {
+            app.active_tab = 1;
+            column("scaling##col", 0.0f, [&] { draw_scaling_panel(app); });
+            ImGui::EndTabItem();
+        }
+#ifdef LLM_MEMORY_HAS_PRACTICE_PANEL
+        if (ImGui::BeginTabItem("Practice")) {
+            app.active_tab = 2;
+            column("practice##col", 0.0f, [&] { draw_practice_panel(app); });
+            ImGui::EndTabItem();
+        }
+#endif
+        ImGui::EndTabBar();
     }
     ImGui::End();
 }

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "estimator.hpp"
+#include "scaling.hpp"
 
 namespace llm_memory {
 
@@ -32,6 +35,19 @@ struct AppState {
     // Set for one frame when the embed's "Open the full app" link is pressed; the web driver opens the
     // full page (same state, without embed=1) in a new tab.
     bool open_full_app_requested = false;
+
+    // ---- View state of the explorable (the seed document's sections) ----
+    int active_tab = 0;                      // 0 Calculator, then the others in tab order
+    float param_slider_position = 0.0f;      // the log slider (1M..2T) as a position in [0, 1]
+    float trainable_slider_percent = 100.0f; // the trainable slider, in percent of N
+    std::array<bool, 4> mistake_dismissed{}; // the seed's four common mistakes, in the seed's order
+    std::vector<ScalingRow> scaling_rows = seed_scaling_rows();
+    int scaling_sort_column = -1;            // ScalingColumn as int; -1 = insertion order
+    bool scaling_sort_ascending = true;
+    std::array<char, 32> capacity_text{};    // the GPU capacity line ("24 GB"); empty = no line
+    std::uint64_t capacity_bytes = 0;        // parsed from capacity_text by core; 0 = no line
+    std::string capacity_error;
+    std::string copied_message;              // "Steps copied as Markdown"; cleared by the next change
 };
 
 // Fills the text fields from a scenario and recomputes the estimate. Returns false (and keeps the

@@ -1,0 +1,40 @@
+// Internal to imgui_app: the explorable's panels, each drawing one section of the seed document into
+// the current window at whatever width it is given, and the small widgets they share.
+#pragma once
+
+#include <string>
+
+#include "app.hpp"
+#include "theme.hpp"
+
+namespace llm_memory {
+
+// ---- Shared widgets and actions (panels_common.cpp) ----
+
+// Re-reads every text field; on success the scenario and estimate become the new valid ones.
+void apply_fields(AppState& app);
+// Sets one field's text (by settings key) and re-applies all fields.
+void set_field_and_apply(AppState& app, const char* key, const std::string& text);
+// A heading line with a rule (ImGui SeparatorText).
+void section_heading(const char* title);
+// Wrapped text in the muted colour.
+void muted_text(const std::string& text);
+// Wrapped text in the error colour.
+void error_text(const std::string& text, const Palette& palette);
+// One of the seed's four common mistakes as a short dismissible card, shown where it bites.
+// index: 0 weights-as-inference, 1 one-value-per-trainable, 2 freezing-removes-weights,
+// 3 wrong-bytes-per-parameter.
+void mistake_guard(AppState& app, int index, const std::string& text);
+// Copies text to the clipboard and remembers what was copied for the confirmation line.
+void copy_to_clipboard(AppState& app, const std::string& text, const char* what);
+
+// ---- Panels ----
+void draw_inputs_panel(AppState& app, bool compact);     // panels_inputs.cpp
+void draw_results_panel(AppState& app);                  // panels_results.cpp
+void draw_steps_panel(AppState& app);
+void draw_diagram_panel(AppState& app);
+void draw_bars_panel(AppState& app);
+void draw_before_after_panel(AppState& app);
+void draw_scaling_panel(AppState& app);                  // panels_scaling.cpp
+
+}  // namespace llm_memory

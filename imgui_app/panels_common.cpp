@@ -1,0 +1,117 @@
+// Shared panel widgets: applying text fields through core's settings table, headings, wrapped muted and
+// error text, the dismissible mistake guards and the clipboard confirmation.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "imgui.h"
+#include "panels.hpp"
+#include "settings.hpp"
+
+namespace llm_memory {
+
+void apply_fields(AppState& app) {
+    app.copied_message.clear();
+    Scenario candidate = app.scenario;
+    bool all_parse = true;
+    for (TextField& field : app.fields) {
+        const Expected<bool> applied = apply_setting(candidate, field.key, field.text.data());
+        field.error = applied ? std::string() : applied.error().substr(std::strlen(field.key) + 2);
+        all_parse = all_parse && applied.ok();
+    }
+    if (!all_parse) return;
+    const Expected<Estimate> result = estimate(candidate);
+    if (!result) {
+        // A cross-field problem (e.g. trainable > params): show it under the field it names.
+        for (TextField& field : app.fields) {
+            const std::string prefix = std::string(field.key) + ": ";
+            if (result.error().rfind(prefix, 0) == 0) field.error = result.error().substr(prefix.size());
+        }
+        return;
+    }
+    if (!(candidate.param_count == app.scenario.param_count && candidate.bytes_per_param == app.scenario.bytes_per_param &&
+          candidate.overhead_factor == app.scenario.overhead_factor && candidate.trainable == app.scenario.trainable &&
+          candidate.values_per_trainable == app.scenario.values_per_trainable &&
+          candidate.bytes_per_value == app.scenario.bytes_per_value))
+        app.scenario_changed = true;
+    app.scenario = candidate;
+    app.estimate = *result;
+}
+
+void set_field_and_apply(AppState& app, const char* key, const std::string& text) {
+    for (TextField& field : app.fields) {
+        if (std::strcmp(field.key, key) != 0) continue;
+        std::snprintf(field.text.data(), field.text.size(), "%s", text.c_str());
+    }
+    apply_fields(app);
+}
+
+void section_heading(const char* title) {
+    ImGui::Spacing();
+    ImGui::SeparatorText(title);
+}
+
+void muted_text(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+void error_text(const std::string& text, const Palette& palette) {
+    ImGui::PushStyleColor(ImGuiCol_Text, palette.error_text);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+void mistake_guard(AppState& app, int index, const std::string& text) {
+    if (index < 0 || index >= static_cast<int>(app.mistake_dismissed.size())) return;
+    if (app.mistake_dismissed[static_cast<std::size_t>(index)]) return;
+    const Palette& palette = theme_palette(app.dark_theme);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ImGui::PushID("mistake_guard");
+    ImGui::PushID(index);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    ImDrawListSplitter splitter;
+    splitter.Split(draw, 2);
+    splitter.SetCurrentChannel(draw, 1);
+
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float start_local_x = ImGui::GetCursorPosX();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float pad = style.FramePadding.x;
+    const float accent_w = std::max(3.0f, pad * 0.4f);
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + pad * 0.5f);
+    ImGui::Indent(pad + accent_w);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette.guard_accent));
+    ImGui::TextUnformatted("Common mistake");
+    ImGui::PopStyleColor();
+    const char* dismiss = "×";
+    const float button_w = ImGui::CalcTextSize(dismiss).x + style.FramePadding.x * 2.0f;
+    ImGui::SameLine(std::max(start_local_x + width - button_w - pad, ImGui::GetCursorPosX()));
+    if (ImGui::SmallButton(dismiss)) app.mistake_dismissed[static_cast<std::size_t>(index)] = true;
+    if (ImGui::IsItemHovered() || ImGui::IsItemFocused()) ImGui::SetTooltip("Dismiss this note");
+    ImGui::PushTextWrapPos(start_local_x + width - pad);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::Unindent(pad + accent_w);
+    const float end_y = ImGui::GetCursorScreenPos().y + pad * 0.5f - style.ItemSpacing.y;
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + pad * 0.5f);
+
+    splitter.SetCurrentChannel(draw, 0);
+    const ImVec2 end(start.x + width, end_y);
+    draw->AddRectFilled(start, end, palette.card_bg, style.ChildRounding);
+    draw->AddRect(start, end, palette.card_border, style.ChildRounding);
+    draw->AddRectFilled(start, ImVec2(start.x + accent_w, end.y), palette.guard_accent, style.ChildRounding,
+                        ImDrawFlags_RoundCornersLeft);
+    splitter.Merge(draw);
+    ImGui::PopID();
+    ImGui::PopID();
+    ImGui::Spacing();
+}
+
+void copy_to_clipboard(AppState& app, const std::string& text, const char* what) {
+    ImGui::SetClipboardText(text.c_str());
+    app.copied_message = std::string("Copied ") + what + " to the clipboard.";
+}
+
+}  // namespace llm_memory

@@ -1,0 +1,157 @@
+// The inputs: parameter count as text or on a logarithmic slider, bytes per parameter as a named format
+// or a custom value, trainable parameters as a count, a percentage or a slider, the overhead factor, k
+// and bytes per stored value, each with its one-line meaning. Text goes through core's settings table;
+// a bad value shows its message under the field while the results keep the last valid scenario.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "imgui.h"
+#include "panels.hpp"
+#include "quantity.hpp"
+#include "settings.hpp"
+
+#if __has_include("model_panel.hpp")
+#include "model_panel.hpp"
+#define LLM_MEMORY_HAS_MODEL_PANEL 1
+#endif
+#if __has_include("runtime_panel.hpp")
+#include "runtime_panel.hpp"
+#define LLM_MEMORY_HAS_RUNTIME_PANEL 1
+#endif
+
+namespace llm_memory {
+namespace {
+
+TextField& field_by_key(AppState& app, const char* key) {
+    for (TextField& field : app.fields)
+        if (std::strcmp(field.key, key) == 0) return field;
+    return app.fields[0];
+}
+
+// A labelled text input bound to a settings key. Returns true when the text changed.
+bool field_input(AppState& app, const char* key, const char* label, const char* hint, float width) {
+    TextField& field = field_by_key(app, key);
+    ImGui::PushID(key);
+    if (label != nullptr) ImGui::TextUnformatted(label);
+    ImGui::SetNextItemWidth(width);
+    const bool changed = ImGui::InputTextWithHint("##value", hint, field.text.data(), field.text.size());
+    ImGui::PopID();
+    return changed;
+}
+
+// The field's inline message: its error if any, else its explanation.
+void field_note(AppState& app, const char* key, const std::string& explanation) {
+    const TextField& field = field_by_key(app, key);
+    if (!field.error.empty()) error_text(field.error + " (results show the last valid value)", theme_palette(app.dark_theme));
+    else if (!explanation.empty()) muted_text(explanation);
+}
+
+struct NamedFormat {
+    const char* label;
+    const char* bytes_text;
+};
+constexpr NamedFormat kFormats[] = {
+    {"fp32 (4 bytes)", "4"}, {"fp16 / bf16 (2 bytes)", "2"}, {"fp8 / int8 (1 byte)", "1"}, {"int4 (0.5 bytes)", "0.5"},
+};
+constexpr int kCustomFormat = 4;
+
+int current_format(const Scenario& s) {
+    for (int i = 0; i < kCustomFormat; ++i) {
+        const Expected<Decimal> d = parse_decimal(kFormats[i].bytes_text, 64 * Decimal::kScale);
+        if (d && *d == s.bytes_per_param) return i;
+    }
+    return kCustomFormat;
+}
+
+void params_input(AppState& app, float width) {
+    if (field_input(app, "params", "Parameters (N)", "13B, 6.7e9, 70 billion", width)) apply_fields(app);
+    // The slider shows the last valid count; dragging writes a rounded count into the text field.
+    float position = static_cast<float>(log_slider_position(app.scenario.param_count));
+    const std::string shown = format_count_short(app.scenario.param_count);
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::SliderFloat("##param_slider", &position, 0.0f, 1.0f, shown.c_str(), ImGuiSliderFlags_NoInput))
+        set_field_and_apply(app, "params", format_count_state(log_slider_param_count(position)));
+    field_note(app, "params", "How many parameters the model has (B = 10^9). The slider spans 1M to 2T on a log scale.");
+}
+
+void bytes_input(AppState& app, float width) {
+    ImGui::TextUnformatted("Bytes per parameter (b)");
+    const int selected = current_format(app.scenario);
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float combo_w = std::max(width * 0.6f - spacing, 1.0f);
+    ImGui::SetNextItemWidth(combo_w);
+    const char* preview = selected == kCustomFormat ? "custom" : kFormats[selected].label;
+    if (ImGui::BeginCombo("##format", preview)) {
+        for (int i = 0; i < kCustomFormat; ++i) {
+            if (ImGui::Selectable(kFormats[i].label, i == selected)) set_field_and_apply(app, "bytes", kFormats[i].bytes_text);
+            if (i == selected) ImGui::SetItemDefaultFocus();
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    if (field_input(app, "bytes", nullptr, "2", std::max(width - combo_w - spacing, 1.0f))) apply_fields(app);
+    field_note(app, "bytes", "How each weight is stored: fp32 4, fp16/bf16 2, fp8/int8 1, int4 0.5 (custom: type it).");
+    mistake_guard(app, 3,
+                  "Using 2 bytes for every model. b depends on the storage format, and halving b halves the weight "
+                  "memory: check it before calculating.");
+}
+
+void trainable_input(AppState& app, float width) {
+    if (field_input(app, "trainable", "Trainable parameters", "all, 1B or 7.7%", width)) apply_fields(app);
+    // The slider position follows the valid scenario (a view value; the count comes from core).
+    const Estimate& e = app.estimate;
+    float percent = e.param_count == 0 ? 100.0f
+                                       : static_cast<float>(100.0 * static_cast<double>(e.trainable_count) /
+                                                            static_cast<double>(e.param_count));
+    const std::string shown = format_count_short(e.trainable_count) + " trainable (" +
+                              (app.scenario.trainable.kind == TrainableSpec::Kind::all ? std::string("all") : "%.1f%%") + ")";
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::SliderFloat("##trainable_slider", &percent, 0.0f, 100.0f, shown.c_str(), ImGuiSliderFlags_NoInput)) {
+        char text[32];
+        if (percent >= 99.95f) std::snprintf(text, sizeof text, "all");
+        else std::snprintf(text, sizeof text, "%.1f%%", static_cast<double>(percent));
+        set_field_and_apply(app, "trainable", text);
+    }
+    app.trainable_slider_percent = percent;
+    field_note(app, "trainable", "Only these store gradients and optimizer states: a count (1B), a percentage (7.7%) or all.");
+    mistake_guard(app, 2,
+                  "Believing that freezing removes weight memory. Frozen parameters are still stored: the weights keep their " +
+                      format_gb(e.weight_bytes) + " whatever trains.");
+}
+
+}  // namespace
+
+void draw_inputs_panel(AppState& app, bool compact) {
+    section_heading("Inputs");
+    const float width = ImGui::GetContentRegionAvail().x;
+    params_input(app, width);
+#ifdef LLM_MEMORY_HAS_MODEL_PANEL
+    if (!compact && ImGui::CollapsingHeader("Model: pick a preset or paste config.json##model_section")) draw_model_panel(app);
+#endif
+    ImGui::Spacing();
+    bytes_input(app, width);
+    ImGui::Spacing();
+    trainable_input(app, width);
+    if (compact) return;
+    ImGui::Spacing();
+    if (field_input(app, "overhead", "Overhead factor", "1.2", width)) apply_fields(app);
+    field_note(app, "overhead", "Multiplies the weights to give the inference total; 1.2 adds a 20% margin.");
+    ImGui::Spacing();
+    if (field_input(app, "k", "Values per trainable parameter (k)", "3", width)) apply_fields(app);
+    field_note(app, "k", "k = 3 is the seed's Adam example: a gradient and two optimizer states.");
+    mistake_guard(app, 1,
+                  "Counting one value per trainable parameter (N × b). Adam stores a gradient and two optimizer "
+                  "states: k = 3.");
+    ImGui::Spacing();
+    if (field_input(app, "state-bytes", "Bytes per stored value", "2", width)) apply_fields(app);
+    field_note(app, "state-bytes", "Bytes for each gradient or optimizer value (2 in the seed's example).");
+#ifdef LLM_MEMORY_HAS_RUNTIME_PANEL
+    ImGui::Spacing();
+    if (ImGui::CollapsingHeader("Runtime: formats, recipes, LoRA, KV cache, GPU##runtime_section")) draw_runtime_panel(app);
+#endif
+    ImGui::Spacing();
+    if (ImGui::Button("Reset to the seed's 13B example")) app_set_scenario(app, Scenario{});
+}
+
+}  // namespace llm_memory
