@@ -1,0 +1,624 @@
+// Practice: the seed's exercises as data, generated exercises, and answer checking by recomputing each
+// known wrong path with estimate() on a changed scenario. Text quotes the seed where the seed has words.
+// Determinism: the generator uses splitmix64 on 64-bit integers only, so a seed number means one
+// exercise everywhere.
+#include "practice.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+#include "quantity.hpp"
+#include "report.hpp"
+#include "settings.hpp"
+
+namespace llm_memory {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+constexpr std::uint64_t kBytesPerGb = 1'000'000'000ULL;
+constexpr std::uint64_t kBytesPerGib = 1ULL << 30;
+
+std::string count_text(std::uint64_t count) { return format_count_state(count); }
+std::string gb(std::uint64_t bytes) { return format_gb(bytes); }
+std::string dec(Decimal value) { return format_decimal(value); }
+
+std::uint64_t scale_bytes(std::uint64_t bytes, std::uint64_t numerator, std::uint64_t denominator) {
+    const u128 value = (static_cast<u128>(bytes) * numerator + denominator / 2) / denominator;
+    return value > static_cast<u128>(~std::uint64_t{0}) ? ~std::uint64_t{0} : static_cast<std::uint64_t>(value);
+}
+
+const char* format_name(Decimal bytes_per_param) {
+    switch (bytes_per_param.micros) {
+        case 4 * Decimal::kScale: return "fp32";
+        case 2 * Decimal::kScale: return "fp16/bf16";
+        case 1 * Decimal::kScale: return "int8/fp8";
+        case Decimal::kScale / 2: return "int4";
+        default: return nullptr;
+    }
+}
+
+std::string bytes_with_format(Decimal bytes_per_param) {
+    const char* name = format_name(bytes_per_param);
+    return dec(bytes_per_param) + (bytes_per_param.micros == Decimal::kScale ? " byte" : " bytes") +
+           (name ? std::string(" (") + name + ")" : std::string());
+}
+
+// The seed's wrong bytes per parameter: the common formats, plus the bit count mistaken for bytes.
+std::vector<Decimal> wrong_byte_candidates(Decimal actual) {
+    std::vector<Decimal> out;
+    const Decimal common[] = {Decimal::from_int(4), Decimal::from_int(2), Decimal::from_int(1), Decimal{Decimal::kScale / 2}};
+    for (Decimal c : common)
+        if (c != actual) out.push_back(c);
+    const Decimal bits{actual.micros * 8};
+    if (bits.micros <= kMaxBytesPerValueMicros && std::find(out.begin(), out.end(), bits) == out.end()) out.push_back(bits);
+    return out;
+}
+
+std::string k_values_text(Decimal k) {
+    return "k = " + dec(k) + (k == Decimal::from_int(3) ? " values (a gradient and two optimizer states)" : " values");
+}
+
+struct QuestionInfo {
+    QuestionId id;
+    const char* key;
+    const char* title;
+};
+
+constexpr QuestionInfo kQuestions[] = {
+    {QuestionId::weight, "weight", "Weight memory"},
+    {QuestionId::inference, "inference", "Inference total"},
+    {QuestionId::gradient_optimizer, "gradient-optimizer", "Gradient+optimizer memory"},
+    {QuestionId::training, "training", "Training total"},
+    {QuestionId::reduction, "reduction", "Reduction from freezing"},
+};
+
+struct MistakeInfo {
+    MistakeId id;
+    const char* key;
+};
+
+constexpr MistakeInfo kMistakes[] = {
+    {MistakeId::weights_as_inference, "weights-as-inference"},
+    {MistakeId::one_value_per_trainable, "one-value-per-trainable"},
+    {MistakeId::freezing_removes_weights, "freezing-removes-weights"},
+    {MistakeId::training_without_weights, "training-without-weights"},
+    {MistakeId::overhead_on_training, "overhead-on-training"},
+    {MistakeId::wrong_bytes_per_parameter, "wrong-bytes-per-parameter"},
+    {MistakeId::gib_gb_mixup, "gib-gb-mixup"},
+};
+
+// The seed's four hints for its 7B exercise, word for word.
+const std::vector<std::string>& seed_hints() {
+    static const std::vector<std::string> kHints = {
+        "Start with the weight memory formula: parameters multiplied by bytes per parameter.",
+        "The inference total multiplies the weight memory by 1.2.",
+        "For training, multiply the trainable parameter count by k and by b, and keep that result separate from the weights.",
+        "Only the gradient and optimizer term depends on the trainable count; the weight memory stays the same.",
+    };
+    return kHints;
+}
+
+// splitmix64: a tiny, well-mixed generator with a 64-bit state; identical results on every platform.
+struct SplitMix64 {
+    std::uint64_t state;
+    std::uint64_t next() {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        return z ^ (z >> 31);
+    }
+    std::size_t pick(std::size_t count) { return static_cast<std::size_t>(next() % count); }
+};
+
+// True when two figures are too close to tell apart (within twice the tolerance).
+bool too_close(std::uint64_t a, std::uint64_t b) {
+    const std::uint64_t high = std::max(a, b);
+    const std::uint64_t low = std::min(a, b);
+    return static_cast<u128>(high - low) * 100 <= static_cast<u128>(high) * (2 * kAnswerTolerancePercent);
+}
+
+// An exercise is unambiguous when, for each question, the right figure and the wrong paths with
+// different mistakes are all at least twice the tolerance apart (one designed pair excepted).
+bool unambiguous(const Exercise& exercise) {
+    for (const PracticeQuestion& q : exercise.questions) {
+        const Expected<Estimate> e = estimate(q.scenario);
+        const Expected<std::vector<WrongPath>> paths = wrong_paths(q.id, q.scenario);
+        if (!e || !paths) return false;
+        const std::uint64_t right = question_bytes(q.id, *e);
+        for (std::size_t i = 0; i < paths->size(); ++i) {
+            if (too_close((*paths)[i].bytes, right)) return false;
+            for (std::size_t j = i + 1; j < paths->size(); ++j) {
+                const MistakeId a = (*paths)[i].mistake;
+                const MistakeId b = (*paths)[j].mistake;
+                // With frozen parameters, "freezing removes the weights" and "training without weights"
+                // are the same arithmetic; check_answer names the seed's mistake and notes the other.
+                const bool designed_pair = a == MistakeId::freezing_removes_weights && b == MistakeId::training_without_weights;
+                if (a != b && !designed_pair && too_close((*paths)[i].bytes, (*paths)[j].bytes)) return false;
+            }
+        }
+    }
+    return true;
+}
+
+std::string question_prompt(QuestionId id, const Scenario& s, const Estimate& e) {
+    const std::string nt = count_text(e.trainable_count);
+    switch (id) {
+        case QuestionId::weight: return "What is its weight memory?";
+        case QuestionId::inference:
+            return "What is its total inference memory with the overhead factor of " + dec(s.overhead_factor) + "?";
+        case QuestionId::gradient_optimizer:
+            return "With " + nt + " trainable parameters, k = " + dec(s.values_per_trainable) + " and " +
+                   dec(s.bytes_per_value) + " bytes per value, how much gradient and optimizer memory is needed?";
+        case QuestionId::training: return "What is the training total: weights plus gradient and optimizer memory?";
+        case QuestionId::reduction:
+            return "How much gradient and optimizer memory does training only " + nt + " parameters save, compared with training all " +
+                   count_text(e.param_count) + "?";
+    }
+    return {};
+}
+
+PracticeQuestion make_question(QuestionId id, const Scenario& s, std::string prompt) {
+    PracticeQuestion q;
+    q.id = id;
+    q.scenario = s;
+    q.prompt = std::move(prompt);
+    const Expected<std::string> step = right_step(id, s);
+    q.reveal = step ? *step : std::string();
+    return q;
+}
+
+}  // namespace
+
+const std::vector<QuestionId>& all_questions() {
+    static const std::vector<QuestionId> kAll = {QuestionId::weight, QuestionId::inference, QuestionId::gradient_optimizer,
+                                                 QuestionId::training, QuestionId::reduction};
+    return kAll;
+}
+
+const std::vector<MistakeId>& all_mistakes() {
+    static const std::vector<MistakeId> kAll = [] {
+        std::vector<MistakeId> out;
+        for (const MistakeInfo& m : kMistakes) out.push_back(m.id);
+        return out;
+    }();
+    return kAll;
+}
+
+const char* question_key(QuestionId id) {
+    for (const QuestionInfo& q : kQuestions)
+        if (q.id == id) return q.key;
+    return "";
+}
+
+const char* question_title(QuestionId id) {
+    for (const QuestionInfo& q : kQuestions)
+        if (q.id == id) return q.title;
+    return "";
+}
+
+Expected<QuestionId> parse_question_id(std::string_view key) {
+    const std::string_view t = trim(key);
+    for (const QuestionInfo& q : kQuestions)
+        if (t == q.key) return q.id;
+    std::string shown(t.substr(0, 40));
+    return Error{"question: \"" + shown + "\" is not one of weight, inference, gradient-optimizer, training, reduction"};
+}
+
+const char* mistake_key(MistakeId id) {
+    for (const MistakeInfo& m : kMistakes)
+        if (m.id == id) return m.key;
+    return "";
+}
+
+std::optional<MistakeId> parse_mistake_id(std::string_view key) {
+    for (const MistakeInfo& m : kMistakes)
+        if (key == m.key) return m.id;
+    return std::nullopt;
+}
+
+std::uint64_t question_bytes(QuestionId id, const Estimate& e) {
+    switch (id) {
+        case QuestionId::weight: return e.weight_bytes;
+        case QuestionId::inference: return e.inference_bytes;
+        case QuestionId::gradient_optimizer: return e.gradient_optimizer_bytes;
+        case QuestionId::training: return e.training_bytes;
+        case QuestionId::reduction: return e.reduction_bytes;
+    }
+    return 0;
+}
+
+Expected<std::string> right_step(QuestionId id, const Scenario& s) {
+    const Expected<Estimate> result = estimate(s);
+    if (!result) return Error{result.error()};
+    const Estimate& e = *result;
+    const std::string n = count_text(e.param_count);
+    const std::string nt = count_text(e.trainable_count);
+    const std::string b = dec(s.bytes_per_param);
+    const std::string k = dec(s.values_per_trainable);
+    const std::string sb = dec(s.bytes_per_value);
+    switch (id) {
+        case QuestionId::weight: return n + " × " + b + " bytes = " + gb(e.weight_bytes) + ".";
+        case QuestionId::inference:
+            return n + " × " + b + " bytes = " + gb(e.weight_bytes) + ", and " + gb(e.weight_bytes) + " × " + dec(s.overhead_factor) +
+                   " = " + gb(e.inference_bytes) + ".";
+        case QuestionId::gradient_optimizer:
+            return nt + " trainable × " + k + " values × " + sb + " bytes = " + gb(e.gradient_optimizer_bytes) + ".";
+        case QuestionId::training:
+            return gb(e.weight_bytes) + " of weights (" + n + " × " + b + " bytes) + " + gb(e.gradient_optimizer_bytes) +
+                   " of gradient+optimizer memory (" + nt + " × " + k + " × " + sb + " bytes) = " + gb(e.training_bytes) + ".";
+        case QuestionId::reduction:
+            return n + " × " + k + " × " + sb + " bytes = " + gb(e.full_gradient_optimizer_bytes) + " with every parameter trainable, " +
+                   nt + " × " + k + " × " + sb + " bytes = " + gb(e.gradient_optimizer_bytes) + " now: " +
+                   gb(e.full_gradient_optimizer_bytes) + " − " + gb(e.gradient_optimizer_bytes) + " = " + gb(e.reduction_bytes) +
+                   "; the weights keep their " + gb(e.weight_bytes) + ".";
+    }
+    return Error{"question: unknown"};
+}
+
+bool within_tolerance(std::uint64_t answer_bytes, std::uint64_t target_bytes) {
+    const std::uint64_t diff = answer_bytes > target_bytes ? answer_bytes - target_bytes : target_bytes - answer_bytes;
+    return static_cast<u128>(diff) * 100 <= static_cast<u128>(target_bytes) * kAnswerTolerancePercent;
+}
+
+Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& s) {
+    const Expected<Estimate> base = estimate(s);
+    if (!base) return Error{base.error()};
+    const Estimate& e = *base;
+    const std::uint64_t right = question_bytes(id, e);
+    const bool frozen = e.trainable_count < e.param_count;
+    const bool training_kind = id == QuestionId::gradient_optimizer || id == QuestionId::training || id == QuestionId::reduction;
+    const std::string n = count_text(e.param_count);
+    const std::string nt = count_text(e.trainable_count);
+    std::vector<WrongPath> paths;
+
+    auto add = [&](MistakeId mistake, std::uint64_t bytes, std::string what) {
+        if (within_tolerance(bytes, right)) return;  // this slip happens to give the right figure here
+        paths.push_back({mistake, bytes, std::move(what)});
+    };
+    // The question's figure for the scenario changed by `change`, via the estimator; nullopt if invalid.
+    auto recompute = [&](auto change) -> std::optional<Estimate> {
+        Scenario changed = s;
+        changed.model = nullptr;  // the changed scenario is no longer the named model
+        change(changed);
+        const Expected<Estimate> r = estimate(changed);
+        if (!r) return std::nullopt;
+        return *r;
+    };
+    // The same model cut down to its trainable parameters, as if frozen ones were gone.
+    auto trainable_only = [&]() {
+        return recompute([&](Scenario& c) {
+            c.param_count = e.trainable_count;
+            c.trainable = TrainableSpec::all_params();
+        });
+    };
+
+    // 1. The seed's first mistake: the weights reported as the inference total.
+    if (id == QuestionId::inference)
+        add(MistakeId::weights_as_inference, e.weight_bytes,
+            "That is the weight memory, not the inference total: the overhead factor of " + dec(s.overhead_factor) +
+                " is applied to the weights before the inference total is known.");
+
+    // 2. One value per trainable parameter (k = 1).
+    if (training_kind && s.values_per_trainable != Decimal::from_int(1)) {
+        if (auto k1 = recompute([](Scenario& c) { c.values_per_trainable = Decimal::from_int(1); }))
+            add(MistakeId::one_value_per_trainable, question_bytes(id, *k1),
+                "That counts one value per trainable parameter (N_trainable × b); training stores " +
+                    k_values_text(s.values_per_trainable) + " per trainable parameter, the k term of the formula.");
+    }
+
+    // 3. Freezing taken to remove weight memory (only when some parameters are frozen).
+    if (frozen) {
+        const std::string keep = "freezing does not remove weight memory: the model still has all " + n +
+                                 " parameters, so the weights still need their full " + gb(e.weight_bytes) + ".";
+        if (id == QuestionId::weight || id == QuestionId::inference) {
+            if (auto cut = trainable_only())
+                add(MistakeId::freezing_removes_weights, question_bytes(id, *cut),
+                    "That counts weights only for the " + nt + " trainable parameters; " + keep);
+        }
+        if (id == QuestionId::training) {
+            add(MistakeId::freezing_removes_weights, e.gradient_optimizer_bytes,
+                "That is the gradient+optimizer memory alone, as if freezing removed the weights; " + keep);
+            if (auto cut = trainable_only())
+                add(MistakeId::freezing_removes_weights, cut->weight_bytes + e.gradient_optimizer_bytes,
+                    "That counts weights only for the " + nt + " trainable parameters; " + keep);
+        }
+        if (id == QuestionId::reduction) {
+            add(MistakeId::freezing_removes_weights, e.full_training_bytes - e.gradient_optimizer_bytes,
+                "That is the fall of the training total from " + gb(e.full_training_bytes) + " to " + gb(e.gradient_optimizer_bytes) +
+                    ", as if freezing removed the weights; " + keep);
+            if (auto cut = trainable_only())
+                add(MistakeId::freezing_removes_weights, e.full_training_bytes - (cut->weight_bytes + e.gradient_optimizer_bytes),
+                    "That also takes the frozen parameters' weights off the training total; " + keep);
+        }
+    }
+
+    // 4. The weights left out of the training total.
+    if (id == QuestionId::training)
+        add(MistakeId::training_without_weights, e.gradient_optimizer_bytes,
+            "That is the gradient+optimizer memory alone; the training total adds it to the weight memory (" +
+                gb(e.weight_bytes) + "), which stays in memory while the model trains.");
+
+    // 5. The inference overhead factor applied to training figures.
+    if (s.overhead_factor != Decimal::from_int(1)) {
+        const std::string only = "the overhead factor of " + dec(s.overhead_factor) +
+                                 " belongs to the inference total only; training is weights plus gradient+optimizer memory.";
+        if (id == QuestionId::training) {
+            add(MistakeId::overhead_on_training, scale_bytes(e.training_bytes, s.overhead_factor.micros, Decimal::kScale),
+                "That multiplies the training total by the overhead factor; " + only);
+            add(MistakeId::overhead_on_training, e.inference_bytes + e.gradient_optimizer_bytes,
+                "That starts from the inference total (" + gb(e.inference_bytes) + ") instead of the weight memory; " + only);
+        }
+        if (id == QuestionId::gradient_optimizer)
+            add(MistakeId::overhead_on_training, scale_bytes(e.gradient_optimizer_bytes, s.overhead_factor.micros, Decimal::kScale),
+                "That multiplies the gradient+optimizer memory by the overhead factor; " + only);
+    }
+
+    // 6. The wrong bytes per parameter (weights) or per stored value (gradient and optimizer states).
+    if (id == QuestionId::weight || id == QuestionId::inference || id == QuestionId::training) {
+        for (Decimal wrong : wrong_byte_candidates(s.bytes_per_param)) {
+            auto changed = recompute([&](Scenario& c) { c.bytes_per_param = wrong; });
+            if (!changed) continue;
+            const bool bits = wrong.micros == s.bytes_per_param.micros * 8;
+            add(MistakeId::wrong_bytes_per_parameter, question_bytes(id, *changed),
+                bits ? "That uses " + dec(wrong) + " bytes per parameter, which is the number of bits: " + dec(wrong) +
+                           " bits are " + dec(s.bytes_per_param) + " bytes, so b = " + dec(s.bytes_per_param) + "."
+                     : "That uses " + dec(wrong) + " bytes per parameter, but this model stores " +
+                           bytes_with_format(s.bytes_per_param) + " per parameter; b scales the weight memory directly.");
+        }
+    }
+    if (training_kind) {
+        for (Decimal wrong : wrong_byte_candidates(s.bytes_per_value)) {
+            auto changed = recompute([&](Scenario& c) { c.bytes_per_value = wrong; });
+            if (!changed) continue;
+            add(MistakeId::wrong_bytes_per_parameter, question_bytes(id, *changed),
+                "That uses " + dec(wrong) + " bytes per stored value, but each gradient and optimizer value takes " +
+                    dec(s.bytes_per_value) + " bytes here.");
+        }
+    }
+
+    // 7. GiB written as GB, or GB as GiB.
+    add(MistakeId::gib_gb_mixup, scale_bytes(right, kBytesPerGb, kBytesPerGib),
+        "That is the figure in GiB (2^30 bytes) written as GB (10^9 bytes): " + gb(right) + " = " + format_gib(right) + ".");
+    add(MistakeId::gib_gb_mixup, scale_bytes(right, kBytesPerGib, kBytesPerGb),
+        "That is the figure in GB (10^9 bytes) written as GiB (2^30 bytes): " + gb(right) + " = " + format_gib(right) + ".");
+
+    std::stable_sort(paths.begin(), paths.end(), [](const WrongPath& a, const WrongPath& b) { return a.mistake < b.mistake; });
+    return paths;
+}
+
+Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string_view answer_text) {
+    const Expected<ParsedAnswer> parsed = parse_answer(answer_text);
+    if (!parsed) return Error{parsed.error()};
+    const Expected<Estimate> e = estimate(s);
+    if (!e) return Error{e.error()};
+    const Expected<std::vector<WrongPath>> paths = wrong_paths(id, s);
+    if (!paths) return Error{paths.error()};
+    const Expected<std::string> step = right_step(id, s);
+    if (!step) return Error{step.error()};
+
+    CheckResult result;
+    result.question = id;
+    result.answer = *parsed;
+    result.expected_bytes = question_bytes(id, *e);
+    const std::string read_note = parsed->unit == AnswerUnit::none
+                                      ? " (" + parsed->number_text + " has no unit, so it was read as " +
+                                            (parsed->read_as == AnswerUnit::gb ? gb(parsed->bytes) : format_count_exact(parsed->bytes) + " bytes") + ".)"
+                                      : std::string();
+    if (within_tolerance(parsed->bytes, result.expected_bytes)) {
+        result.correct = true;
+        result.explanation = "Right: " + gb(result.expected_bytes) + " (" + format_gib(result.expected_bytes) + "). " + *step;
+        return result;
+    }
+    const WrongPath* match = nullptr;
+    for (const WrongPath& path : *paths) {
+        if (!within_tolerance(parsed->bytes, path.bytes)) continue;
+        if (match == nullptr) {
+            match = &path;
+        } else if (path.mistake != match->mistake &&
+                   std::find(result.also_matches.begin(), result.also_matches.end(), path.mistake) == result.also_matches.end()) {
+            result.also_matches.push_back(path.mistake);
+        }
+    }
+    if (match != nullptr) {
+        result.mistake = match->mistake;
+        result.explanation = match->what + " Right step: " + *step;
+        if (!result.also_matches.empty()) {
+            std::string others;
+            for (MistakeId other : result.also_matches) others += (others.empty() ? "" : ", ") + std::string(mistake_key(other));
+            result.explanation += " (The same figure also comes from " + others + "; " + mistake_key(match->mistake) +
+                                  " is named because it comes first in the list of known mistakes.)";
+        }
+    } else {
+        result.explanation = "Not within " + std::to_string(kAnswerTolerancePercent) + "% of " + gb(result.expected_bytes) +
+                             ", and not one of the known mistakes. Right step: " + *step;
+    }
+    result.explanation += read_note;
+    return result;
+}
+
+std::string check_result_json(const CheckResult& r) {
+    std::string out = "{\"question\":\"";
+    out += question_key(r.question);
+    out += "\",\"correct\":";
+    out += r.correct ? "true" : "false";
+    out += ",\"mistake\":";
+    out += r.mistake ? "\"" + std::string(mistake_key(*r.mistake)) + "\"" : std::string("null");
+    out += ",\"also_matches\":[";
+    for (std::size_t i = 0; i < r.also_matches.size(); ++i) {
+        if (i) out += ",";
+        out += "\"" + std::string(mistake_key(r.also_matches[i])) + "\"";
+    }
+    out += "],\"explanation\":\"" + json_escape(r.explanation) + "\"";
+    out += ",\"expected_bytes\":" + std::to_string(r.expected_bytes);
+    out += ",\"answer_bytes\":" + std::to_string(r.answer.bytes);
+    out += ",\"answer_read_as\":\"" + std::string(answer_unit_name(r.answer.read_as)) + "\"";
+    out += ",\"tolerance_percent\":" + std::to_string(kAnswerTolerancePercent) + "}";
+    return out;
+}
+
+std::string check_answer_json(std::string_view question_key_text, std::string_view state, std::string_view answer_text) {
+    auto error_json = [](const std::string& message) { return "{\"error\":\"" + json_escape(message) + "\"}"; };
+    const Expected<QuestionId> id = parse_question_id(question_key_text);
+    if (!id) return error_json(id.error());
+    const StateResult applied = apply_state(Scenario{}, state);
+    if (!applied.problems.empty()) return error_json("state: " + applied.problems.front());
+    const Expected<CheckResult> result = check_answer(*id, applied.scenario, answer_text);
+    if (!result) return error_json(result.error());
+    return check_result_json(*result);
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+Exercise predict_70b_exercise() {
+    Exercise ex;
+    ex.ref = "predict-70b";
+    ex.title = "What do you think happens?";
+    ex.setup = "A 13B-parameter model stores its weights at 2 bytes per parameter and needs 26 GB.";
+    Scenario s;
+    s.param_count = 70'000'000'000ULL;
+    PracticeQuestion q = make_question(
+        QuestionId::weight, s, "How much memory do the weights of a 70B-parameter model need at the same 2 bytes per parameter?");
+    // The seed's reveal, word for word; tests check that core computes the same 140 GB.
+    q.reveal = "140 GB. Multiply the parameter count by the bytes per parameter: 70B × 2 bytes = 140 GB. "
+               "Because the calculation is linear, the answer scales directly with the parameter count.";
+    ex.questions.push_back(std::move(q));
+    return ex;
+}
+
+Exercise seed_7b_exercise() {
+    Exercise ex;
+    ex.ref = "seed-7b";
+    ex.title = "Estimating a 7B Model";
+    ex.setup =
+        "A 7B-parameter model stores each parameter in 2 bytes. First, calculate its weight memory and its total "
+        "inference memory with the overhead factor of 1.2. Then suppose all 7B parameters are trainable with the Adam "
+        "example (k = 3) at 2 bytes per value, and calculate the gradient and optimizer memory. Explain which of your "
+        "totals would change if only 1B parameters were trainable.";
+    Scenario all;
+    all.param_count = 7'000'000'000ULL;
+    Scenario one_b = all;
+    one_b.trainable = TrainableSpec::exact(1'000'000'000ULL);
+    ex.questions.push_back(make_question(QuestionId::weight, all, "What is the weight memory of the 7B model at 2 bytes per parameter?"));
+    ex.questions.push_back(make_question(QuestionId::inference, all, "What is its total inference memory with the overhead factor of 1.2?"));
+    ex.questions.push_back(make_question(QuestionId::gradient_optimizer, all,
+                                         "All 7B parameters are trainable with the Adam example (k = 3) at 2 bytes per value. "
+                                         "How much gradient and optimizer memory is needed?"));
+    ex.questions.push_back(make_question(QuestionId::training, all,
+                                         "What is the training total with all 7B parameters trainable: weights plus gradient and optimizer memory?"));
+    ex.questions.push_back(make_question(QuestionId::training, one_b, "Now only 1B parameters are trainable. What is the training total?"));
+    ex.questions.push_back(make_question(QuestionId::reduction, one_b,
+                                         "By how much does the gradient and optimizer memory shrink when only 1B of the 7B parameters train?"));
+    ex.hints = seed_hints();
+    const Expected<Estimate> full = estimate(all);
+    const Expected<Estimate> part = estimate(one_b);
+    if (full && part)
+        ex.closing = "Only the gradient and optimizer term depends on the trainable count: with 1B trainable it falls from " +
+                     gb(full->gradient_optimizer_bytes) + " to " + gb(part->gradient_optimizer_bytes) +
+                     ", so the training total falls from " + gb(full->training_bytes) + " to " + gb(part->training_bytes) +
+                     ". The weight memory (" + gb(full->weight_bytes) + ") and the inference total (" + gb(full->inference_bytes) +
+                     ") do not change.";
+    return ex;
+}
+
+Expected<Exercise> generate_exercise(std::uint32_t seed_number) {
+    if (seed_number == 0) return Error{"practice: the exercise number must be 1 or more"};
+    static constexpr std::uint64_t kParamCounts[] = {
+        1'000'000'000ULL,  1'300'000'000ULL,  2'700'000'000ULL,  3'000'000'000ULL,  6'700'000'000ULL,
+        7'000'000'000ULL,  8'000'000'000ULL,  13'000'000'000ULL, 14'000'000'000ULL, 30'000'000'000ULL,
+        34'000'000'000ULL, 40'000'000'000ULL, 65'000'000'000ULL, 70'000'000'000ULL, 180'000'000'000ULL};
+    static constexpr std::uint64_t kBytesMicros[] = {2 * Decimal::kScale, 2 * Decimal::kScale, 1 * Decimal::kScale,
+                                                     Decimal::kScale / 2, 4 * Decimal::kScale};
+    static constexpr std::uint64_t kTrainableCounts[] = {100'000'000ULL, 250'000'000ULL, 500'000'000ULL, 1'000'000'000ULL,
+                                                         2'000'000'000ULL, 5'000'000'000ULL};
+    static constexpr std::uint64_t kTrainablePercents[] = {1, 5, 10, 25};
+
+    SplitMix64 rng{seed_number};
+    Exercise ex;
+    for (int attempt = 0; attempt < 64; ++attempt) {
+        Scenario s;
+        s.param_count = kParamCounts[rng.pick(std::size(kParamCounts))];
+        s.bytes_per_param = Decimal{kBytesMicros[rng.pick(std::size(kBytesMicros))]};
+        // An fp32 model trains with fp32 gradient and optimizer values.
+        if (s.bytes_per_param == Decimal::from_int(4)) s.bytes_per_value = Decimal::from_int(4);
+        switch (rng.pick(3)) {
+            case 0: break;  // every parameter trains
+            case 1: {
+                const std::uint64_t count = kTrainableCounts[rng.pick(std::size(kTrainableCounts))];
+                if (count * 2 <= s.param_count) s.trainable = TrainableSpec::exact(count);
+                break;
+            }
+            default:
+                s.trainable = TrainableSpec::percent_of(Decimal::from_int(kTrainablePercents[rng.pick(std::size(kTrainablePercents))]));
+                break;
+        }
+        const Expected<Estimate> e = estimate(s);
+        if (!e) continue;
+        const bool frozen = e->trainable_count < e->param_count;
+
+        ex = Exercise{};
+        ex.ref = std::to_string(seed_number);
+        ex.title = "Exercise " + ex.ref + ": a " + count_text(s.param_count) + " model";
+        ex.setup = "A " + count_text(s.param_count) + "-parameter model stores each parameter in " + bytes_with_format(s.bytes_per_param) +
+                   ". Use the overhead factor of " + dec(s.overhead_factor) + " for inference. For training, use the Adam example (k = " +
+                   dec(s.values_per_trainable) + ") at " + dec(s.bytes_per_value) + " bytes per value, with " +
+                   (frozen ? count_text(e->trainable_count) + " of its parameters trainable" +
+                                 (s.trainable.kind == TrainableSpec::Kind::percent ? " (" + dec(s.trainable.percent) + "%)" : std::string())
+                           : std::string("all of its parameters trainable")) +
+                   ".";
+        for (QuestionId id : all_questions()) {
+            if (id == QuestionId::reduction && !frozen) continue;
+            ex.questions.push_back(make_question(id, s, question_prompt(id, s, *e)));
+        }
+        ex.hints = seed_hints();
+        ex.closing = frozen ? "Freezing changed only the gradient and optimizer term (" + gb(e->full_gradient_optimizer_bytes) + " → " +
+                                  gb(e->gradient_optimizer_bytes) + "); the weights keep their " + gb(e->weight_bytes) + "."
+                            : "Training needs " + gb(e->training_bytes) + ", " + format_ratio(e->training_bytes, e->inference_bytes, 1) +
+                                  " times the " + gb(e->inference_bytes) + " inference total.";
+        if (unambiguous(ex)) return ex;
+    }
+    return ex;  // every attempt was ambiguous (not seen in tests): the last one is still a valid exercise
+}
+
+Expected<Exercise> find_exercise(std::string_view ref) {
+    const std::string_view t = trim(ref);
+    if (t == "seed-7b") return seed_7b_exercise();
+    if (t == "predict-70b") return predict_70b_exercise();
+    std::uint64_t number = 0;
+    bool digits = !t.empty() && t.size() <= 10;
+    for (char c : t) {
+        if (c < '0' || c > '9') {
+            digits = false;
+            break;
+        }
+        number = number * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    if (digits && number >= 1 && number <= 0xFFFFFFFFULL) return generate_exercise(static_cast<std::uint32_t>(number));
+    std::string shown(t.substr(0, 40));
+    return Error{"practice: \"" + shown + "\" is not an exercise (seed-7b, predict-70b or a number such as 42)"};
+}
+
+const std::vector<MistakeCard>& seed_mistake_cards() {
+    // The seed's "Mistakes in Memory Estimates" section, word for word (its LaTeX written out as text).
+    static const std::vector<MistakeCard> kCards = {
+        {MistakeId::weights_as_inference, "Reporting the weight memory as the total inference memory",
+         "Stopping at 26 GB for the 13B model.",
+         "The overhead factor of 1.2 is applied to the weights before the inference total is known.",
+         "Multiply the weight memory by 1.2 to get 31.2 GB for the 13B example."},
+        {MistakeId::one_value_per_trainable, "Counting only one value per trainable parameter during training",
+         "Computing training memory as N × b, which gives 26 GB for 13B at 2 bytes.",
+         "The Adam example stores three gradient and optimizer values per trainable parameter, which is the k term in the formula.",
+         "Use N_trainable × k × b with k = 3 to get 78 GB for the gradient and optimizer states."},
+        {MistakeId::freezing_removes_weights, "Believing that freezing parameters removes the weight memory",
+         "Assuming that training only 1B parameters brings the total down to 6 GB.",
+         "The model still has all of its parameters, so the weights still need their full storage.",
+         "Add the 26 GB of weights to the 6 GB of gradient and optimizer storage for a total of 32 GB in that case."},
+        {MistakeId::wrong_bytes_per_parameter, "Forgetting that bytes per parameter changes the result",
+         "Using 2 bytes per parameter for every model, whatever the storage format.",
+         "Halving b halves the weight memory, so the same parameter count can have very different footprints.",
+         "Check the bytes-per-parameter value for the storage format before calculating."},
+    };
+    return kCards;
+}
+
+}  // namespace llm_memory
