@@ -3,7 +3,7 @@
 # the foundation issue (seed: 13B -> 26/31.2/78/104 GB; 1B trainable -> 6/32 GB; 7B exercise).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bin=./build/native/llm-memory
+bin=${LLM_MEMORY_BIN:-./build/native/llm-memory}  # tests/sanitize.sh points this at build/asan
 fail=0
 check() {  # check NAME EXPECTED_STATUS EXPECTED_STDOUT_SUBSTRING EXPECTED_STDERR -- ARGS...
   local name=$1 want_status=$2 want_out=$3 want_err=$4; shift 5
@@ -28,4 +28,6 @@ check "negative" 2 '' 'error: --params: must not be negative' -- --params -1B
 check "unknown flag" 2 '' 'error: unknown option --gpu-count (see --help)' -- --gpu-count 3
 check "missing value" 2 '' 'error: --bytes: needs a value' -- --bytes
 check "help" 0 'Usage: llm-memory' EMPTY -- --help
+hardening=$(tests/cli_hardening.sh "$bin") || fail=1  # the table of bad inputs (issue 9)
+grep -v "^ok " <<<"$hardening"
 exit $fail

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Bad CLI input, table-driven: each row must exit 2 with exactly one "error: ..." line naming the flag
+# on stderr and nothing on stdout. Usage: tests/cli_hardening.sh [BINARY] (default build/native/llm-memory;
+# tests/sanitize.sh runs it against the ASan+UBSan build). Arguments above 128 KB cannot be passed at all
+# (Linux MAX_ARG_STRLEN), so the long-string rows use 100 KB; 1 MB strings are in tests/hardening_test.cpp.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-${LLM_MEMORY_BIN:-./build/native/llm-memory}}
+[[ -x "$bin" ]] || { echo "cli_hardening: no binary at $bin"; exit 1; }
+fail=0
+count=0
+errfile=$(mktemp)
+trap 'rm -f "$errfile"' EXIT
+use=' (use a number with K, M, B or T)'
+big_digits=$(head -c 100000 /dev/zero | tr '\0' '9')
+big_garbage=$(head -c 100000 /dev/zero | tr '\0' 'x')
+grouping='is not a number (commas group thousands as in 7,000,000; decimals take a point)'
+
+bad() {  # bad NAME EXPECTED_STDERR -- ARGS...
+  local name=$1 want_err=$2; shift 3
+  local out status err
+  count=$((count + 1))
+  out=$("$bin" "$@" 2>"$errfile"); status=$?; err=$(cat "$errfile")
+  if [[ $status != 2 ]]; then echo "FAIL $name: status $status, want 2"; fail=1; return; fi
+  if [[ -n "$out" ]]; then echo "FAIL $name: stdout not empty: ${out:0:200}"; fail=1; return; fi
+  if [[ "$err" != "$want_err" ]]; then echo "FAIL $name: stderr '${err:0:300}', want '$want_err'"; fail=1; return; fi
+  echo "ok   $name"
+}
+
+bad "params empty"            'error: --params: is empty' -- --params ''
+bad "params whitespace"       'error: --params: is empty' -- --params '   '
+bad "params = empty"          'error: --params: is empty' -- --params=
+bad "params negative"         'error: --params: must not be negative' -- --params -7B
+bad "params zero"             'error: --params: must be greater than zero' -- --params 0
+bad "params nan"              'error: --params: is not a finite number' -- --params nan
+bad "params NaN"              'error: --params: is not a finite number' -- --params NaN
+bad "params -nan"             'error: --params: is not a finite number' -- --params -nan
+bad "params inf"              'error: --params: is not a finite number' -- --params inf
+bad "params +Infinity"        'error: --params: is not a finite number' -- --params +Infinity
+bad "params 1e999"            'error: --params: is too large (at most 1000T = 10^15)' -- --params 1e999
+bad "params 1e30"             'error: --params: is too large (at most 1000T = 10^15)' -- --params 1e30
+bad "params 2^64"             'error: --params: is too large (at most 1000T = 10^15)' -- --params 18446744073709551616
+bad "params trailing garbage" "error: --params: has unexpected text \"Bx\"$use" -- --params 13Bx
+bad "params decimal comma"    "error: --params: $grouping" -- --params 1,5B
+bad "params fullwidth digits" 'error: --params: is not a number' -- --params $'\uff11\uff13B'
+bad "params Arabic-Indic"     'error: --params: is not a number' -- --params $'\u0661\u0663B'
+bad "params U+2212 minus"     'error: --params: is not a number' -- --params $'\u221213B'
+bad "params no-break space"   $'error: --params: has unexpected text "\u00a0B"'"$use" -- --params $'13\u00a0B'
+bad "params letter O"         "error: --params: has unexpected text \"O\"$use" -- --params 1O
+bad "params control char"     "error: --params: has unexpected text \"?B\"$use" -- --params $'13\x01B'
+bad "params 100 KB digits"    'error: --params: is too large (at most 1000T = 10^15)' -- --params "$big_digits"
+bad "params 100 KB garbage"   "error: --params: has unexpected text \"Bxxxxxxxxxxx...\"$use" -- --params "13B$big_garbage"
+bad "params missing value"    'error: --params: needs a value' -- --params
+bad "bytes zero"              'error: --bytes: must be greater than zero' -- --bytes 0
+bad "bytes 65"                'error: --bytes: is too large (at most 64)' -- --bytes 65
+bad "bytes with unit"         'error: --bytes: has unexpected text "bytes"' -- --bytes '2 bytes'
+bad "bytes -Infinity"         'error: --bytes: is not a finite number' -- --bytes -Infinity
+bad "overhead below 1"        'error: --overhead: must be at least 1 (it multiplies the weights)' -- --overhead 0.5
+bad "overhead 101"            'error: --overhead: is too large (at most 100)' -- --overhead 101
+bad "k negative"              'error: --k: must not be negative' -- --k -1
+bad "k 1e999"                 'error: --k: is too large (at most 100)' -- --k 1e999
+bad "state-bytes zero"        'error: --state-bytes: must be greater than zero' -- --state-bytes 0
+bad "trainable 101%"          'error: --trainable: is more than 100%' -- --trainable 101%
+bad "trainable nan%"          'error: --trainable: is not a finite number' -- --trainable nan%
+bad "trainable above params"  'error: --trainable: 14,000,000,000 is more than the 13,000,000,000 parameters of the model' -- --trainable 14B
+bad "format unknown"          'error: --format: "xml" is not one of table, json, markdown' -- --format xml
+bad "format with newline"     'error: --format: "x?y" is not one of table, json, markdown' -- --format $'x\ny'
+bad "units unknown"           'error: --units: "TB" is not one of GB, GiB, both' -- --units TB
+bad "unknown option"          'error: unknown option --gpu-count (see --help)' -- --gpu-count 3
+bad "unknown 100 KB option"   "error: unknown option --${big_garbage:0:40}... (see --help)" -- "--$big_garbage"
+bad "bare double dash"        'error: unknown option -- (see --help)' -- --
+bad "positional argument"     'error: unexpected argument "13B" (options start with --)' -- 13B
+bad "single dash option"      'error: unexpected argument "-p" (options start with --)' -- -p 13B
+bad "first error wins"        'error: --params: is not a number' -- --params x --bytes y
+
+# --state is lenient by design (a link's good pairs still count): bad pairs are warnings, exit 0.
+count=$((count + 1))
+out=$("$bin" --state 'params=7B&bytes=nan&colour=blue' --format json 2>"$errfile"); status=$?; err=$(cat "$errfile")
+want_err=$'warning: --state: bytes: is not a finite number\nwarning: --state: unknown setting "colour"'
+if [[ $status == 0 && "$out" == *'"parameters":7000000000,'* && "$err" == "$want_err" ]]; then echo "ok   state warnings"
+else echo "FAIL state warnings: status $status, stderr '$err', stdout ${out:0:100}"; fail=1; fi
+
+# The largest accepted inputs: exact bytes, no negative, NaN or inf anywhere (overflow policy).
+count=$((count + 1))
+out=$("$bin" --params 1000T --bytes 64 --overhead 100 --k 100 --state-bytes 64 --format json 2>"$errfile"); status=$?
+want='"weight_bytes":64000000000000000,"inference_bytes":6400000000000000000,"gradient_optimizer_bytes":6400000000000000000,"training_bytes":6464000000000000000'
+if [[ $status == 0 && "$out" == *"$want"* && "$out" != *:-* && "$out" != *:nan* && "$out" != *:inf* ]]; then echo "ok   largest inputs"
+else echo "FAIL largest inputs: status $status: ${out:0:400}"; fail=1; fi
+
+echo "cli_hardening: $count cases"
+exit $fail

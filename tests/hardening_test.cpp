@@ -1,0 +1,336 @@
+// Bad input on every core surface, table by table: the quantity parsers, the settings keys that the
+// CLI flags, URL state, JS API, stored state and the app's text fields all share, apply_state (which
+// must keep the last good scenario), and the estimator's overflow limits. Each row asserts the exact
+// outcome: the value, or the exact error message naming the field. Sources: issue 9 (the case list),
+// core/quantity.hpp (the overflow policy: N <= 10^15, b <= 64, factors <= 100), the seed (13B x 2 bytes).
+#include <catch_amalgamated.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "estimator.hpp"
+#include "quantity.hpp"
+#include "settings.hpp"
+
+using namespace llm_memory;
+
+namespace {
+
+constexpr std::size_t kOneMegabyte = 1'000'000;
+constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+
+const std::string kTooLargeCount = "is too large (at most 1000T = 10^15)";
+const std::string kUseSuffix = " (use a number with K, M, B or T)";
+const std::string kBadGrouping = "is not a number (commas group thousands as in 7,000,000; decimals take a point)";
+
+// One row: the input and either the value it gives or the exact error.
+struct CountCase {
+    const char* what;
+    std::string input;
+    std::uint64_t value;  // when error is empty
+    std::string error;
+};
+
+std::string repeat(const std::string& unit, std::size_t times) {
+    std::string out;
+    out.reserve(unit.size() * times);
+    for (std::size_t i = 0; i < times; ++i) out += unit;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("parse_count: every kind of bad input gives the exact error; odd good input the exact value", "[hardening]") {
+    const std::vector<CountCase> cases = {
+        // empty and whitespace
+        {"empty", "", 0, "is empty"},
+        {"spaces", "   ", 0, "is empty"},
+        {"tabs and newlines", "\t\n\r\v\f", 0, "is empty"},
+        {"surrounding whitespace is ignored", " \t13B\n", 13'000'000'000ULL, ""},
+        // signs and zero (zero is a valid count; the params key rejects it, see below)
+        {"negative", "-1", 0, "must not be negative"},
+        {"negative with suffix", "-13B", 0, "must not be negative"},
+        {"negative zero", "-0", 0, "must not be negative"},
+        {"plus sign", "+13B", 13'000'000'000ULL, ""},
+        {"two plus signs", "++13B", 0, "is not a number"},
+        {"zero", "0", 0, ""},
+        {"rounds to zero", "0.4", 0, ""},
+        {"tiny exponent rounds to zero", "1e-999999999999", 0, ""},
+        // NaN and infinity spelled several ways
+        {"nan", "nan", 0, "is not a finite number"},
+        {"NaN", "NaN", 0, "is not a finite number"},
+        {"-nan", "-nan", 0, "is not a finite number"},
+        {"nan(payload)", "nan(0x7ff)", 0, "is not a finite number"},
+        {"inf", "inf", 0, "is not a finite number"},
+        {"-inf", "-inf", 0, "is not a finite number"},
+        {"+Infinity", "+Infinity", 0, "is not a finite number"},
+        {"INFINITY", "INFINITY", 0, "is not a finite number"},
+        {"infinity sign", "\xE2\x88\x9E", 0, "is not a finite number"},
+        {"1e999 (inf as a double)", "1e999", 0, kTooLargeCount},
+        // overflow: the limit is 10^15 (1000T); above it is an error, never wrapped or clamped
+        {"1e30 parameters", "1e30", 0, kTooLargeCount},
+        {"the limit exactly", "1000T", 1'000'000'000'000'000ULL, ""},
+        {"the limit plus one", "1000000000000001", 0, kTooLargeCount},
+        {"2^64", "18446744073709551616", 0, kTooLargeCount},
+        {"rounds down to the limit", "1000.0000000000004T", 1'000'000'000'000'000ULL, ""},
+        {"huge exponent", "1e99999999999999999999", 0, kTooLargeCount},
+        {"zero times a huge exponent", "0e99999999999", 0, ""},
+        // rounding is half up, in integers
+        {"half rounds up", "2.5", 3, ""},
+        {"just below half", "2.4999999999", 2, ""},
+        {"exact 6.7e9", "6.7e9", 6'700'000'000ULL, ""},
+        {"exponent and suffix", "1E3K", 1'000'000ULL, ""},
+        // trailing garbage
+        {"trailing word", "13B garbage", 0, "has unexpected text \"B garbage\"" + kUseSuffix},
+        {"double suffix", "13BB", 0, "has unexpected text \"BB\"" + kUseSuffix},
+        {"percent", "13B%", 0, "has unexpected text \"B%\"" + kUseSuffix},
+        {"hex", "0x10", 0, "has unexpected text \"x10\"" + kUseSuffix},
+        {"bad exponent", "1e", 0, "is not a number (bad exponent)"},
+        {"only a point", ".", 0, "is not a number"},
+        {"control character shown as ?", std::string("13\x01" "B"), 0, "has unexpected text \"?B\"" + kUseSuffix},
+        {"NUL byte shown as ?", std::string("13\0B", 4), 0, "has unexpected text \"?B\"" + kUseSuffix},
+        {"garbage cut on a character boundary", "13B\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xE2\x82\xAC", 0,
+         "has unexpected text \"B\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9...\"" + kUseSuffix},
+        {"invalid UTF-8 shown as ?", "13\xFF\xFE", 0, "has unexpected text \"??\"" + kUseSuffix},
+        // commas group thousands only; a decimal comma must not read as a bigger number
+        {"thousands separators", "7,000,000,000", 7'000'000'000ULL, ""},
+        {"decimal comma", "1,5B", 0, kBadGrouping},
+        {"short group", "1,00", 0, kBadGrouping},
+        {"long first group", "1000,000", 0, kBadGrouping},
+        {"double comma", "1,,000", 0, "is not a number"},
+        {"trailing comma", "1,000,", 0, "is not a number"},
+        {"leading comma", ",100", 0, "is not a number"},
+        // unicode digits and lookalikes: none is a digit here
+        {"fullwidth digits", "\xEF\xBC\x91\xEF\xBC\x93" "B", 0, "is not a number"},
+        {"Arabic-Indic digits", "\xD9\xA1\xD9\xA3" "B", 0, "is not a number"},
+        {"U+2212 minus sign", "\xE2\x88\x92" "13B", 0, "is not a number"},
+        {"non-breaking space before the suffix", "13\xC2\xA0" "B", 0, "has unexpected text \"\xC2\xA0" "B\"" + kUseSuffix},
+        {"letter O for zero", "1O0", 0, "has unexpected text \"O0\"" + kUseSuffix},
+        {"only the letter O", "O", 0, "is not a number"},
+        {"Cyrillic B", "13\xD0\x92", 0, "has unexpected text \"\xD0\x92\"" + kUseSuffix},
+        // 1 MB strings
+        {"1 MB of digits", std::string(kOneMegabyte, '9'), 0, kTooLargeCount},
+        {"1 MB of leading zeros", std::string(kOneMegabyte, '0') + "13B", 13'000'000'000ULL, ""},
+        {"1 MB of decimals", "0." + std::string(kOneMegabyte, '0') + "1", 0, ""},
+        {"1 MB of spaces", std::string(kOneMegabyte, ' '), 0, "is empty"},
+        {"1 MB of letters", std::string(kOneMegabyte, 'x'), 0, "is not a number"},
+        {"13B then 1 MB of garbage", "13B" + std::string(kOneMegabyte, 'x'), 0, "has unexpected text \"Bxxxxxxxxxxx...\"" + kUseSuffix},
+        {"1 MB of exponent digits", "1e" + std::string(kOneMegabyte, '9'), 0, kTooLargeCount},
+    };
+    for (const CountCase& c : cases) {
+        INFO(c.what);
+        const Expected<std::uint64_t> got = parse_count(c.input);
+        if (c.error.empty()) {
+            REQUIRE(got.ok());
+            CHECK(*got == c.value);
+        } else {
+            REQUIRE_FALSE(got.ok());
+            CHECK(got.error() == c.error);
+        }
+    }
+}
+
+// The settings keys: the CLI's --key value, the URL's key=value, the app's text fields and the JS API
+// all go through apply_setting, so these rows are the exact errors every surface shows.
+TEST_CASE("apply_setting: each key rejects bad values with an error naming the key", "[hardening]") {
+    struct SettingCase {
+        std::string key;
+        std::string value;
+        std::string error;  // "" = accepted
+    };
+    const std::vector<SettingCase> cases = {
+        {"params", "", "params: is empty"},
+        {"params", "0", "params: must be greater than zero"},
+        {"params", "0.4", "params: must be greater than zero"},
+        {"params", "-7B", "params: must not be negative"},
+        {"params", "1e30", "params: " + kTooLargeCount},
+        {"params", "7B", ""},
+        {"bytes", "", "bytes: is empty"},
+        {"bytes", "  ", "bytes: is empty"},
+        {"bytes", "0", "bytes: must be greater than zero"},
+        {"bytes", "0.0000004", "bytes: must be greater than zero"},
+        {"bytes", "0.0000005", ""},
+        {"bytes", "-2", "bytes: must not be negative"},
+        {"bytes", "nan", "bytes: is not a finite number"},
+        {"bytes", "-Infinity", "bytes: is not a finite number"},
+        {"bytes", "64", ""},
+        {"bytes", "64.000001", "bytes: is too large (at most 64)"},
+        {"bytes", "1e999", "bytes: is too large (at most 64)"},
+        {"bytes", "2B", "bytes: has unexpected text \"B\""},
+        {"bytes", "2 bytes", "bytes: has unexpected text \"bytes\""},
+        {"bytes", "0,5", "bytes: " + kBadGrouping},
+        {"bytes", "\xEF\xBC\x92", "bytes: is not a number"},
+        {"bytes", std::string(kOneMegabyte, '1'), "bytes: is too large (at most 64)"},
+        {"overhead", "0.99", "overhead: must be at least 1 (it multiplies the weights)"},
+        {"overhead", "0", "overhead: must be greater than zero"},
+        {"overhead", "1", ""},
+        {"overhead", "100", ""},
+        {"overhead", "100.5", "overhead: is too large (at most 100)"},
+        {"overhead", "-1.2", "overhead: must not be negative"},
+        {"overhead", "inf", "overhead: is not a finite number"},
+        {"k", "0", ""},
+        {"k", "-0", "k: must not be negative"},
+        {"k", "101", "k: is too large (at most 100)"},
+        {"k", "3x", "k: has unexpected text \"x\""},
+        {"state-bytes", "0", "state-bytes: must be greater than zero"},
+        {"state-bytes", "65", "state-bytes: is too large (at most 64)"},
+        {"trainable", "all", ""},
+        {"trainable", " all ", ""},
+        {"trainable", "ALL", "trainable: is not a number (a count such as 1B, or a percentage such as 7.7%)"},
+        {"trainable", "100%", ""},
+        {"trainable", "50 %", ""},
+        {"trainable", "101%", "trainable: is more than 100%"},
+        {"trainable", "%", "trainable: is empty"},
+        {"trainable", "-5%", "trainable: must not be negative"},
+        {"trainable", "nan%", "trainable: is not a finite number"},
+        {"trainable", "1e30", "trainable: " + kTooLargeCount + " (a count such as 1B, or a percentage such as 7.7%)"},
+        {"trainable", "0", ""},
+        {"colour", "blue", "unknown setting \"colour\""},
+        {"", "1", "unknown setting \"\""},
+        {"a\nb", "1", "unknown setting \"a?b\""},
+        {"PARAMS", "7B", "unknown setting \"PARAMS\""},
+        {std::string(kOneMegabyte, 'k'), "1", "unknown setting \"" + std::string(40, 'k') + "...\""},
+    };
+    for (const SettingCase& c : cases) {
+        INFO("key " << c.key.substr(0, 40) << ", value " << c.value.substr(0, 40));
+        Scenario scenario;
+        const Scenario before = scenario;
+        const Expected<bool> applied = apply_setting(scenario, c.key, c.value);
+        if (c.error.empty()) {
+            CHECK(applied.ok());
+        } else {
+            REQUIRE_FALSE(applied.ok());
+            CHECK(applied.error() == c.error);
+            // A rejected value leaves the scenario as it was.
+            CHECK(to_state(scenario) == to_state(before));
+        }
+    }
+}
+
+// URL state, stored state, the JS API and the CLI's --state: apply_state keeps every good pair, reports
+// each bad one, and returns the base unchanged when the combination does not validate. The app's
+// "keeps the last valid figures" rests on this: the base is the last good scenario.
+TEST_CASE("apply_state: bad links keep the last good scenario and name each problem", "[hardening]") {
+    Scenario base;  // the last good scenario on screen: 70B
+    base.param_count = 70'000'000'000ULL;
+    struct StateCase {
+        const char* what;
+        std::string state;
+        std::uint64_t param_count;           // of the resulting scenario
+        std::vector<std::string> problems;   // exact, in order
+    };
+    const std::vector<StateCase> cases = {
+        {"empty", "", 70'000'000'000ULL, {}},
+        {"only a hash", "#", 70'000'000'000ULL, {}},
+        {"only separators", "&&&", 70'000'000'000ULL, {}},
+        {"key without value", "params", 70'000'000'000ULL, {"params: is empty"}},
+        {"value without key", "=13B", 70'000'000'000ULL, {"unknown setting \"\""}},
+        {"two equals signs", "params=13B=14B", 70'000'000'000ULL, {"params: has unexpected text \"B=14B\"" + kUseSuffix}},
+        {"bad escape kept as text", "params=%ZZ", 70'000'000'000ULL, {"params: is not a number"}},
+        {"escape cut short", "params=7B%2", 70'000'000'000ULL, {"params: has unexpected text \"B%2\"" + kUseSuffix}},
+        {"decoded once only", "params=%2537", 70'000'000'000ULL, {"params: is not a number"}},
+        {"encoded plus sign", "params=%2B7B", 7'000'000'000ULL, {}},
+        {"plus is a space", "params=7+billion", 7'000'000'000ULL, {}},
+        {"NUL in a value", "params=13%00B", 70'000'000'000ULL, {"params: has unexpected text \"?B\"" + kUseSuffix}},
+        {"newline in a key", "x%0Ay=1", 70'000'000'000ULL, {"unknown setting \"x?y\""}},
+        {"1e30 parameters keeps the base", "params=1e30", 70'000'000'000ULL, {"params: " + kTooLargeCount}},
+        {"NaN keeps the base", "params=NaN&bytes=-inf", 70'000'000'000ULL, {"params: is not a finite number", "bytes: is not a finite number"}},
+        {"duplicate keys: the last good value wins", "params=7B&params=13B", 13'000'000'000ULL, {}},
+        {"duplicate keys: a bad repeat is skipped", "params=7B&params=banana", 7'000'000'000ULL, {"params: is not a number"}},
+        {"good and bad pairs", "params=7B&colour=blue&bytes=abc", 7'000'000'000ULL,
+         {"unknown setting \"colour\"", "bytes: is not a number"}},
+        {"an invalid combination returns the base", "params=1000&trainable=2000", 70'000'000'000ULL,
+         {"trainable: 2,000 is more than the 1,000 parameters of the model"}},
+        {"a leading ?", "?params=7B", 7'000'000'000ULL, {}},
+        {"a second hash is part of the key", "##params=7B", 70'000'000'000ULL, {"unknown setting \"#params\""}},
+        {"unicode digits", "params=%EF%BC%91%EF%BC%93B", 70'000'000'000ULL, {"params: is not a number"}},
+        {"1 MB value", "params=" + std::string(kOneMegabyte, '9'), 70'000'000'000ULL, {"params: " + kTooLargeCount}},
+        {"1 MB of bad pairs: ten listed, the rest counted", repeat("x=1&", kOneMegabyte / 4), 70'000'000'000ULL,
+         {"unknown setting \"x\"", "unknown setting \"x\"", "unknown setting \"x\"", "unknown setting \"x\"",
+          "unknown setting \"x\"", "unknown setting \"x\"", "unknown setting \"x\"", "unknown setting \"x\"",
+          "unknown setting \"x\"", "unknown setting \"x\"", "and 249990 more bad settings (not listed)"}},
+        {"1 MB of good pairs", repeat("params=7B&", kOneMegabyte / 10), 7'000'000'000ULL, {}},
+    };
+    const Estimate base_estimate = *estimate(base);
+    REQUIRE(base_estimate.weight_bytes == 140'000'000'000ULL);  // 70B x 2 bytes (seed README table)
+    for (const StateCase& c : cases) {
+        INFO(c.what);
+        const StateResult result = apply_state(base, c.state);
+        CHECK(result.problems == c.problems);
+        CHECK(result.scenario.param_count == c.param_count);
+        // Whatever came in, the scenario estimates: the UI never has nothing (or NaN) to show.
+        const Expected<Estimate> figures = estimate(result.scenario);
+        REQUIRE(figures.ok());
+        if (c.param_count == base.param_count && !c.problems.empty())
+            CHECK(figures->weight_bytes == base_estimate.weight_bytes);
+    }
+}
+
+TEST_CASE("overflow policy: the largest accepted inputs give exact figures below 2^64", "[hardening]") {
+    // Every input at its limit: N = 10^15, b = 64, overhead 100, k = 100, 64 bytes per value.
+    const StateResult r = apply_state(Scenario{}, "params=1000T&bytes=64&overhead=100&k=100&state-bytes=64");
+    REQUIRE(r.problems.empty());
+    const Expected<Estimate> e = estimate(r.scenario);
+    REQUIRE(e.ok());
+    CHECK(e->weight_bytes == 64'000'000'000'000'000ULL);               // 10^15 x 64
+    CHECK(e->inference_bytes == 6'400'000'000'000'000'000ULL);         // x 100
+    CHECK(e->gradient_optimizer_bytes == 6'400'000'000'000'000'000ULL);  // 10^15 x 100 x 64
+    CHECK(e->training_bytes == 6'464'000'000'000'000'000ULL);          // below 2^64 - 1 = 1.8e19
+    CHECK(e->training_bytes < kU64Max);
+    CHECK(format_gb(e->training_bytes) == "6464000000 GB");
+    // Fractional inputs are exact too: 1000T x 0.000001 bytes = 10^9 bytes, 7 x 0.5 = 3.5 -> 4 bytes.
+    Scenario tiny;
+    tiny.param_count = 7;
+    tiny.bytes_per_param = Decimal{500'000};
+    CHECK(estimate(tiny)->weight_bytes == 4);  // rounded half up once
+    tiny.param_count = 1;
+    tiny.bytes_per_param = Decimal{1};
+    CHECK(estimate(tiny)->weight_bytes == 0);  // 0.000001 bytes rounds to 0, never negative
+}
+
+TEST_CASE("overflow policy: values beyond the limits set directly are errors naming the field", "[hardening]") {
+    struct LimitCase {
+        const char* what;
+        void (*change)(Scenario&);
+        const char* error;
+    };
+    const std::vector<LimitCase> cases = {
+        {"params 10^15 + 1", [](Scenario& s) { s.param_count = kMaxParamCount + 1; }, "params: is too large (at most 1000T = 10^15)"},
+        {"params 2^64 - 1", [](Scenario& s) { s.param_count = kU64Max; }, "params: is too large (at most 1000T = 10^15)"},
+        {"params 0", [](Scenario& s) { s.param_count = 0; }, "params: must be greater than zero"},
+        {"bytes 0", [](Scenario& s) { s.bytes_per_param = Decimal{0}; }, "bytes: must be greater than zero"},
+        {"bytes 2^64 - 1 micros", [](Scenario& s) { s.bytes_per_param = Decimal{kU64Max}; }, "bytes: is too large (at most 64)"},
+        {"overhead below 1", [](Scenario& s) { s.overhead_factor = Decimal{999'999}; }, "overhead: must be at least 1 (it multiplies the weights)"},
+        {"overhead 2^64 - 1 micros", [](Scenario& s) { s.overhead_factor = Decimal{kU64Max}; }, "overhead: is too large (at most 100)"},
+        {"k 2^64 - 1 micros", [](Scenario& s) { s.values_per_trainable = Decimal{kU64Max}; }, "k: is too large (at most 100)"},
+        {"state-bytes 0", [](Scenario& s) { s.bytes_per_value = Decimal{0}; }, "state-bytes: must be greater than zero"},
+        {"state-bytes 64.000001", [](Scenario& s) { s.bytes_per_value = Decimal{64'000'001}; }, "state-bytes: is too large (at most 64)"},
+        {"trainable 2^64 - 1", [](Scenario& s) { s.trainable = TrainableSpec::exact(kU64Max); },
+         "trainable: 18,446,744,073,709,551,615 is more than the 13,000,000,000 parameters of the model"},
+        {"trainable 100.000001%", [](Scenario& s) { s.trainable = TrainableSpec::percent_of(Decimal{100'000'001}); },
+         "trainable: 100.000001% is more than 100%"},
+    };
+    for (const LimitCase& c : cases) {
+        INFO(c.what);
+        Scenario s;
+        c.change(s);
+        const Expected<Estimate> e = estimate(s);
+        REQUIRE_FALSE(e.ok());
+        CHECK(e.error() == c.error);
+    }
+}
+
+TEST_CASE("printable_excerpt: one printable line of valid UTF-8, cut on a character boundary", "[hardening]") {
+    CHECK(printable_excerpt("", 12) == "");
+    CHECK(printable_excerpt("abc", 12) == "abc");
+    CHECK(printable_excerpt("abcdefghijklm", 12) == "abcdefghijkl...");
+    CHECK(printable_excerpt("a\nb\tc\x7F", 12) == "a?b?c?");
+    CHECK(printable_excerpt("\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC", 4) == "\xE2\x82\xAC...");
+    CHECK(printable_excerpt("\xC3", 12) == "?");                   // cut-off sequence
+    CHECK(printable_excerpt("\xC0\xAF", 12) == "??");              // overlong '/'
+    CHECK(printable_excerpt("\xED\xA0\x80", 12) == "???");         // a UTF-16 surrogate
+    CHECK(printable_excerpt("\xF4\x90\x80\x80", 12) == "????");    // above U+10FFFF
+    CHECK(printable_excerpt("\xF0\x9F\x98\x80", 12) == "\xF0\x9F\x98\x80");  // an emoji is kept whole
+}
