@@ -1,6 +1,7 @@
 // Argument parsing for llm-memory. Scenario flags come from core's settings table (the same keys as
 // the URL state); output flags (--format, --units) are the CLI's own.
 #include "cli.hpp"
+#include "check.hpp"
 
 #include "../core/report.hpp"
 #include "../core/settings.hpp"
@@ -45,7 +46,8 @@ std::string usage() {
         "Examples:\n"
         "  llm-memory --params 13B                      # 26 GB weights, 31.2 GB inference, 104 GB training\n"
         "  llm-memory --params 13B --trainable 1B       # 6 GB gradient+optimizer, 32 GB training\n"
-        "  llm-memory --params 7B --format json\n";
+        "  llm-memory --params 7B --format json\n"
+        "  llm-memory check --question inference --state 'params=7B' --answer '14 GB'   # names the mistake\n";
     return out;
 }
 
@@ -101,6 +103,8 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::string& out, std::string& err) {
+    if (!args.empty() && args[0] == "check")  // practice answers: cli/check.cpp
+        return run_check(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
     CliOptions options;
     if (std::string message = parse_args(args, options); !message.empty()) {
         err = "error: " + message + "\n";

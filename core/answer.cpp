@@ -14,11 +14,7 @@ __extension__ typedef unsigned __int128 u128;
 constexpr std::size_t kMaxSignificantDigits = 24;  // 10^24 x 2^40 stays below 2^128
 constexpr u128 kMaxU64 = static_cast<u128>(~std::uint64_t{0});
 
-std::string quoted(std::string_view text) {
-    std::string shown(text.substr(0, 40));
-    if (text.size() > 40) shown += "...";
-    return "\"" + shown + "\"";
-}
+std::string quoted(std::string_view text) { return "\"" + printable_excerpt(text, 40) + "\""; }
 
 std::string lower(std::string_view text) {
     std::string out;

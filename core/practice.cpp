@@ -201,7 +201,7 @@ Expected<QuestionId> parse_question_id(std::string_view key) {
     const std::string_view t = trim(key);
     for (const QuestionInfo& q : kQuestions)
         if (t == q.key) return q.id;
-    std::string shown(t.substr(0, 40));
+    const std::string shown = printable_excerpt(t, 40);
     return Error{"question: \"" + shown + "\" is not one of weight, inference, gradient-optimizer, training, reduction"};
 }
 
@@ -309,27 +309,27 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& s) {
 
     // 3. Freezing taken to remove weight memory (only when some parameters are frozen).
     if (frozen) {
-        const std::string keep = "freezing does not remove weight memory: the model still has all " + n +
-                                 " parameters, so the weights still need their full " + gb(e.weight_bytes) + ".";
+        const std::string keep = "the model still has all " + n + " parameters, so the weights still need their full " +
+                                 gb(e.weight_bytes) + ".";
         if (id == QuestionId::weight || id == QuestionId::inference) {
             if (auto cut = trainable_only())
                 add(MistakeId::freezing_removes_weights, question_bytes(id, *cut),
-                    "That counts weights only for the " + nt + " trainable parameters; " + keep);
+                    "That counts weights only for the " + nt + " trainable parameters, as if freezing removed the rest: " + keep);
         }
         if (id == QuestionId::training) {
             add(MistakeId::freezing_removes_weights, e.gradient_optimizer_bytes,
-                "That is the gradient+optimizer memory alone, as if freezing removed the weights; " + keep);
+                "That leaves the weights out, as if freezing removed them: " + keep);
             if (auto cut = trainable_only())
                 add(MistakeId::freezing_removes_weights, cut->weight_bytes + e.gradient_optimizer_bytes,
-                    "That counts weights only for the " + nt + " trainable parameters; " + keep);
+                    "That counts weights only for the " + nt + " trainable parameters, as if freezing removed the rest: " + keep);
         }
         if (id == QuestionId::reduction) {
             add(MistakeId::freezing_removes_weights, e.full_training_bytes - e.gradient_optimizer_bytes,
                 "That is the fall of the training total from " + gb(e.full_training_bytes) + " to " + gb(e.gradient_optimizer_bytes) +
-                    ", as if freezing removed the weights; " + keep);
+                    ", as if freezing removed the weights: " + keep);
             if (auto cut = trainable_only())
                 add(MistakeId::freezing_removes_weights, e.full_training_bytes - (cut->weight_bytes + e.gradient_optimizer_bytes),
-                    "That also takes the frozen parameters' weights off the training total; " + keep);
+                    "That also takes the frozen parameters' weights off the training total, as if freezing removed them: " + keep);
         }
     }
 
@@ -423,7 +423,12 @@ Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string
     if (match != nullptr) {
         result.mistake = match->mistake;
         result.explanation = match->what + " Right step: " + *step;
-        if (!result.also_matches.empty()) {
+        const bool designed_pair = match->mistake == MistakeId::freezing_removes_weights && result.also_matches.size() == 1 &&
+                                   result.also_matches[0] == MistakeId::training_without_weights;
+        if (designed_pair) {
+            result.explanation += " (Leaving the weights out of the training total, training-without-weights, gives the same "
+                                  "figure; with frozen parameters it is the seed's freezing mistake.)";
+        } else if (!result.also_matches.empty()) {
             std::string others;
             for (MistakeId other : result.also_matches) others += (others.empty() ? "" : ", ") + std::string(mistake_key(other));
             result.explanation += " (The same figure also comes from " + others + "; " + mistake_key(match->mistake) +
@@ -594,7 +599,7 @@ Expected<Exercise> find_exercise(std::string_view ref) {
         number = number * 10 + static_cast<std::uint64_t>(c - '0');
     }
     if (digits && number >= 1 && number <= 0xFFFFFFFFULL) return generate_exercise(static_cast<std::uint32_t>(number));
-    std::string shown(t.substr(0, 40));
+    const std::string shown = printable_excerpt(t, 40);
     return Error{"practice: \"" + shown + "\" is not an exercise (seed-7b, predict-70b or a number such as 42)"};
 }
 

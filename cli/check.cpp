@@ -1,0 +1,111 @@
+// The `check` subcommand: --question ID --answer TEXT, the scenario from --state and/or the settings
+// table's flags (--params 7B ...), output as text (default) or --format json.
+// A bad state is an error here (not a warning as in the estimate command): checking an answer against
+// a scenario the learner did not mean would diagnose the wrong thing.
+#include "check.hpp"
+
+#include "../core/practice.hpp"
+#include "../core/quantity.hpp"
+#include "../core/settings.hpp"
+
+namespace llm_memory {
+namespace {
+
+std::string check_usage() {
+    return "Usage: llm-memory check --question ID --answer TEXT [--state S] [scenario options] [--format text|json]\n"
+           "Checks an answer to one practice question and names the mistake behind a wrong one.\n"
+           "  --question ID   weight, inference, gradient-optimizer, training or reduction\n"
+           "  --answer TEXT   16.8, 16.8 GB, 15.65 GiB, 1.68e10 bytes, 16,800 MB (a bare number is GB;\n"
+           "                  a bare number of a million or more is bytes). Right within 1%.\n"
+           "  --state S       the scenario as URL state: 'params=7B&trainable=1B' (default: the seed's 13B)\n"
+           "  --KEY VALUE     any scenario option of llm-memory (--params 7B --bytes 1 ...)\n"
+           "  --format F      text (default) or json:\n"
+           "                  {\"correct\":…,\"mistake\":ID or null,\"explanation\":…,\"expected_bytes\":…,…}\n"
+           "Mistake ids: weights-as-inference, one-value-per-trainable, freezing-removes-weights,\n"
+           "  training-without-weights, overhead-on-training, wrong-bytes-per-parameter, gib-gb-mixup.\n"
+           "Exit status: 0 when the answer was checked (right or wrong); 2 for bad input, including an\n"
+           "answer that is not an amount of memory.\n"
+           "Example: llm-memory check --question inference --state 'params=7B' --answer '14 GB' --format json\n";
+}
+
+std::string text_report(const CheckResult& r) {
+    std::string out;
+    if (r.correct) {
+        out += "Right.\n";
+    } else {
+        out += r.mistake ? std::string("Wrong: ") + mistake_key(*r.mistake) + "\n" : std::string("Wrong.\n");
+    }
+    out += "Your answer: " + format_gb(r.answer.bytes) + " (" + format_count_exact(r.answer.bytes) + " bytes)\n";
+    out += "Expected:    " + format_gb(r.expected_bytes) + " (" + format_gib(r.expected_bytes) + ", " +
+           format_count_exact(r.expected_bytes) + " bytes)\n";
+    out += r.explanation + "\n";
+    return out;
+}
+
+}  // namespace
+
+int run_check(const std::vector<std::string>& args, std::string& out, std::string& err) {
+    Scenario scenario;
+    std::string question_text;
+    std::string answer_text;
+    bool have_question = false;
+    bool have_answer = false;
+    bool json = false;
+    auto fail = [&](const std::string& message) {
+        out.clear();
+        err = "error: " + message + "\n";
+        return 2;
+    };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg == "--help" || arg == "-h") {
+            out = check_usage();
+            return 0;
+        }
+        if (arg.rfind("--", 0) != 0)
+            return fail("check: unexpected argument \"" + printable_excerpt(arg, 40) + "\" (options start with --)");
+        std::string name = arg.substr(2);
+        std::string value;
+        bool has_value = false;
+        if (const std::size_t eq = name.find('='); eq != std::string::npos) {
+            value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+            has_value = true;
+        }
+        const bool known = name == "question" || name == "answer" || name == "state" || name == "format" ||
+                           find_setting(name) != nullptr;
+        if (!known) return fail("check: unknown option --" + printable_excerpt(name, 40) + " (see llm-memory check --help)");
+        if (!has_value) {
+            if (i + 1 >= args.size()) return fail("--" + name + ": needs a value");
+            value = args[++i];
+        }
+        if (name == "question") {
+            question_text = value;
+            have_question = true;
+        } else if (name == "answer") {
+            answer_text = value;
+            have_answer = true;
+        } else if (name == "format") {
+            if (value == "json") json = true;
+            else if (value == "text") json = false;
+            else return fail("--format: \"" + printable_excerpt(value, 40) + "\" is not one of text, json");
+        } else if (name == "state") {
+            const StateResult state = apply_state(scenario, value);
+            if (!state.problems.empty()) return fail("--state: " + state.problems.front());
+            scenario = state.scenario;
+        } else {
+            const Expected<bool> applied = apply_setting(scenario, name, value);
+            if (!applied) return fail("--" + applied.error());
+        }
+    }
+    if (!have_question) return fail("check: --question is required (weight, inference, gradient-optimizer, training, reduction)");
+    if (!have_answer) return fail("check: --answer is required (e.g. --answer '16.8 GB')");
+    const Expected<QuestionId> question = parse_question_id(question_text);
+    if (!question) return fail("--" + question.error());
+    const Expected<CheckResult> result = check_answer(*question, scenario, answer_text);
+    if (!result) return fail("--" + result.error());
+    out = json ? check_result_json(*result) + "\n" : text_report(*result);
+    return 0;
+}
+
+}  // namespace llm_memory
