@@ -240,10 +240,15 @@
   var keydown = GLFW.onKeydown;
   var keypress = GLFW.onKeyPress;
   var keyup = GLFW.onKeyup;
-  var mine = function () { return doc.activeElement === canvas; };
-  GLFW.onKeydown = function (event) { if (mine()) keydown(event); };
-  GLFW.onKeyPress = function (event) { if (mine()) keypress(event); };
-  GLFW.onKeyup = function (event) { if (mine()) keyup(event); };
+  // Tab is left to the browser unless a text field is being edited, so keyboard users are never trapped
+  // in the canvas (Escape ends the edit, then Tab or Shift+Tab leaves).
+  var mine = function (event) {
+    if (doc.activeElement !== canvas) return false;
+    return event.keyCode !== 9 || (started && Module['_llm_memory_wants_text_input']() === 1);
+  };
+  GLFW.onKeydown = function (event) { if (mine(event)) keydown(event); };
+  GLFW.onKeyPress = function (event) { if (mine(event)) keypress(event); };
+  GLFW.onKeyup = function (event) { if (mine(event)) keyup(event); };
 
   function installListeners(webgl) {
     byId('copy-link').addEventListener('click', function () {
@@ -277,7 +282,11 @@
     // Wake-ups while the main loop is paused (GLFW's mouse and key callbacks wake it from C++).
     ['resize', 'focus'].forEach(function (type) { window.addEventListener(type, wake); });
     canvas.addEventListener('focus', wake);
-    if (window.ResizeObserver) new ResizeObserver(wake).observe(canvas);
+    if (window.ResizeObserver) {
+      // device-pixel-content-box also reports DPR changes (zoom); older browsers only know the CSS box.
+      var observer = new ResizeObserver(wake);
+      try { observer.observe(canvas, { 'box': 'device-pixel-content-box' }); } catch (e) { observer.observe(canvas); }
+    }
     var watchDpr = function () {
       if (!window.matchMedia) return;
       var query = window.matchMedia('(resolution: ' + window.devicePixelRatio + 'dppx)');

@@ -252,6 +252,11 @@ EMSCRIPTEN_KEEPALIVE void llm_memory_set_wheel_engaged(int engaged) { g_web.whee
 // Text of a DOM paste event: what ImGui's next Ctrl+V reads.
 EMSCRIPTEN_KEEPALIVE void llm_memory_set_clipboard(const char* text) { g_web.clipboard_text = text; }
 
+// 1 while an ImGui text field is being edited (then Tab moves between fields instead of leaving the canvas).
+EMSCRIPTEN_KEEPALIVE int llm_memory_wants_text_input() {
+    return g_web.renderer_ready && ImGui::GetIO().WantTextInput ? 1 : 0;
+}
+
 // Theme from prefers-color-scheme (1 dark, 0 light).
 EMSCRIPTEN_KEEPALIVE void llm_memory_set_dark_theme(int dark) {
     if ((dark != 0) == g_web.app.dark_theme) return;

@@ -1,5 +1,7 @@
 // Shared browser-test harness: serves build/web/site on a free port and launches Debian's Chromium
 // headless (WebGL2 through SwiftShader) with playwright-core. Collects console errors and requests.
+// Environment: LLM_MEMORY_SITE_DIR (default build/web/site), LLM_MEMORY_SINGLE_FILE (default
+// build/web/llm-memory.html), LLM_MEMORY_CLI (default build/native/llm-memory).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from '../../scripts/serve.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const siteDir = path.join(repoRoot, 'build/web/site');
+export const siteDir = path.resolve(process.env.LLM_MEMORY_SITE_DIR || path.join(repoRoot, 'build/web/site'));
+export const singleFile = path.resolve(process.env.LLM_MEMORY_SINGLE_FILE || path.join(siteDir, '..', 'llm-memory.html'));
+export const cliPath = path.resolve(process.env.LLM_MEMORY_CLI || path.join(repoRoot, 'build/native/llm-memory'));
 export const shotDir = path.join(repoRoot, 'build/screenshots');
 
 export const CHROMIUM_ARGS = [
@@ -66,4 +70,33 @@ export async function canvasInk(page) {
     for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 30) differ++;
     return differ / (d.length / 4);
   }, png.toString('base64'));
+}
+
+// The page's JS API once it is ready (window.llmMemory.ready resolved).
+export async function waitForApi(page) {
+  await page.waitForFunction(() => window.llmMemory && window.llmMemory.ready, null, { timeout: 30000 });
+  await page.evaluate(() => window.llmMemory.ready.then(() => true));
+}
+
+// Frames drawn so far (window.llmMemory.frameCount()).
+export async function frameCount(page) {
+  return page.evaluate(() => window.llmMemory.frameCount());
+}
+
+// Waits until the page has drawn no frame for `quietMs` (the main loop paused itself), at most 10 s.
+export async function waitForIdle(page, quietMs = 600) {
+  const deadline = Date.now() + 10000;
+  let last = await frameCount(page);
+  while (Date.now() < deadline) {
+    await page.waitForTimeout(quietMs);
+    const now = await frameCount(page);
+    if (now === last) return now;
+    last = now;
+  }
+  throw new Error(`the page never went idle (${last} frames drawn)`);
+}
+
+// True when every request went to `origin` (http) or was a data:/blob: URL.
+export function foreignRequests(requests, origin) {
+  return requests.filter((u) => !(u.startsWith(origin) || u.startsWith('data:') || u.startsWith('blob:')));
 }

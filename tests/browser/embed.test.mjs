@@ -1,0 +1,181 @@
+// Embedding and the page's own controls (issue 6, points 1, 2 and 6): the example docs page embeds two
+// scenarios; the iframes leave the host's keyboard focus and wheel alone until clicked, and stop drawing
+// off screen. Same-document key scoping, Copy link / Copy embed code, cursor shapes, typing into the app.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fs from 'node:fs';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, frameCount, foreignRequests, shotDir } from './harness.mjs';
+
+let browser;
+let server;
+before(async () => { server = await serveSite(); browser = await launch(); fs.mkdirSync(shotDir, { recursive: true }); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function embedFrame(page, id) {
+  const handle = await page.waitForSelector('#' + id);
+  await handle.scrollIntoViewIfNeeded();
+  const frame = await handle.contentFrame();
+  await frame.waitForFunction(() => window.llmMemory && window.llmMemory.ready, null, { timeout: 30000 });
+  await frame.evaluate(() => window.llmMemory.ready.then(() => true));
+  return { frame, handle };
+}
+
+test('the example page embeds two scenarios in compact iframes', async () => {
+  const { page, errors, requests, context } = await openPage(browser, server.url + 'embed-example.html', { width: 1280, height: 900 });
+  const a = await embedFrame(page, 'embed-70b');
+  const b = await embedFrame(page, 'embed-13b');
+  assert.equal(await a.frame.evaluate(() => window.llmMemory.getState()), 'params=70B');
+  assert.match(await a.frame.locator('#results-summary').textContent(), /^Weight memory 140 GB \(130\.39 GiB\)\. Inference total 168 GB/);
+  assert.equal(await b.frame.evaluate(() => window.llmMemory.getState()), 'params=13B&trainable=1B');
+  assert.match(await b.frame.locator('#results-summary').textContent(), /Training total 32 GB/);
+  // Embed mode: the iframe keeps embed=1 in its address and hides the full page's button bar.
+  assert.match(await a.frame.evaluate(() => location.hash), /&embed=1$/);
+  assert.equal(await a.frame.locator('#bar').isVisible(), false);
+  const box = await a.handle.boundingBox();
+  assert.equal(Math.round(box.width), 700);
+  assert.equal(Math.round(box.height), 420);
+  await waitForIdle(a.frame);
+  await a.handle.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shotDir, 'embed-example.png') });
+  await a.handle.screenshot({ path: path.join(shotDir, 'embed-70b.png') });
+  await b.handle.scrollIntoViewIfNeeded();
+  await b.handle.screenshot({ path: path.join(shotDir, 'embed-13b.png') });
+  assert.deepEqual(foreignRequests(requests, server.url), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('embeds do not take the host page focus; typing in the host field works', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + 'embed-example.html', { width: 1280, height: 900 });
+  await page.click('#search');
+  await page.keyboard.type('kv ');
+  const a = await embedFrame(page, 'embed-70b');
+  await embedFrame(page, 'embed-13b');
+  await page.locator('#search').scrollIntoViewIfNeeded();
+  await page.keyboard.type('cache');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.locator('#search').inputValue(), 'kv cach');
+  assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'search');
+  assert.equal(await a.frame.evaluate(() => document.hasFocus()), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the wheel over an embed scrolls the host page until the user clicks into it', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + 'embed-example.html', { width: 1280, height: 800 });
+  const a = await embedFrame(page, 'embed-70b');
+  await page.evaluate(() => window.scrollTo(0, document.getElementById('embed-70b').offsetTop - 150));
+  await page.waitForTimeout(200);
+  const box = await a.handle.boundingBox();
+  const x = box.x + box.width * 0.75;
+  const y = box.y + 200;
+  await page.mouse.move(x, y);
+  let scrollBefore = await page.evaluate(() => scrollY);
+  await page.mouse.wheel(0, 240);
+  await page.waitForFunction((s) => scrollY > s, scrollBefore, { timeout: 5000 });
+  // Click inside (on the results side): now the wheel belongs to the embed.
+  const box2 = await a.handle.boundingBox();
+  await page.mouse.click(box2.x + box2.width * 0.75, box2.y + 200);
+  assert.equal(await a.frame.evaluate(() => document.hasFocus()), true);
+  scrollBefore = await page.evaluate(() => scrollY);
+  await page.mouse.wheel(0, 240);
+  await page.waitForTimeout(600);
+  assert.equal(await page.evaluate(() => scrollY), scrollBefore, 'the host scrolled while the embed had focus');
+  // Clicking the host page gives the wheel back.
+  await page.mouse.click(20, 20);
+  const box3 = await a.handle.boundingBox();
+  await page.mouse.move(box3.x + box3.width * 0.75, box3.y + 200);
+  scrollBefore = await page.evaluate(() => scrollY);
+  await page.mouse.wheel(0, 240);
+  await page.waitForFunction((s) => scrollY > s, scrollBefore, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an embed scrolled out of view draws nothing, and draws again when scrolled back', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + 'embed-example.html', { width: 1280, height: 800 });
+  const a = await embedFrame(page, 'embed-70b');
+  const frames = () => a.frame.evaluate(() => window.llmMemory.frameCount());
+  await waitForIdle(a.frame);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.waitForTimeout(300);
+  const hidden = await frames();
+  await a.frame.evaluate(() => window.llmMemory.setState('params=7B'));
+  await page.waitForTimeout(800);
+  assert.equal(await frames(), hidden, 'the off-screen embed kept drawing');
+  assert.match(await a.frame.locator('#results-summary').textContent(), /^Weight memory 14 GB/);
+  await a.handle.scrollIntoViewIfNeeded();
+  await a.frame.waitForFunction((n) => window.llmMemory.frameCount() > n, hidden, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('same-document keys: GLFW leaves Backspace and Tab of other page fields alone', async () => {
+  const { page, errors, context } = await openPage(browser, server.url);
+  await waitForApi(page);
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.id = 'host-field';
+    input.value = 'abc';
+    input.style.cssText = 'position:fixed;top:4px;left:300px;z-index:9';
+    document.body.appendChild(input);
+  });
+  await page.click('#host-field');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('XY');
+  assert.equal(await page.locator('#host-field').inputValue(), 'abXY');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Finds the first text field of the inputs column by its I-beam cursor (the page mirrors ImGui's cursor).
+async function findTextField(page, x) {
+  for (let y = 40; y < 500; y += 6) {
+    await page.mouse.move(x, y);
+    await page.waitForTimeout(40);
+    if (await page.evaluate(() => document.getElementById('canvas').style.cursor) === 'text') return y + 3;
+  }
+  return null;
+}
+
+test('cursor shapes follow ImGui; typing into the app rewrites the link', async () => {
+  const { page, errors, context } = await openPage(browser, server.url, { width: 1280, height: 800 });
+  await waitForApi(page);
+  await waitForIdle(page);
+  await page.mouse.move(1100, 700);
+  await page.waitForTimeout(100);
+  assert.equal(await page.evaluate(() => document.getElementById('canvas').style.cursor), 'default');
+  const y = await findTextField(page, 200);
+  assert.ok(y !== null, 'no text field found in the inputs column (cursor never became "text")');
+  await page.mouse.click(200, y);
+  await page.keyboard.down('Control');
+  await page.keyboard.down('a');
+  await page.waitForTimeout(100);
+  await page.keyboard.up('a');
+  await page.keyboard.up('Control');
+  await page.keyboard.type('70B', { delay: 30 });
+  await page.waitForFunction(() => location.hash === '#params=70B', null, { timeout: 5000 });
+  assert.match(await page.locator('#results-summary').textContent(), /^Weight memory 140 GB/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Copy link and Copy embed code put the scenario on the clipboard', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + '#params=70B&trainable=1B');
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
+  await waitForApi(page);
+  await page.click('#copy-link');
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Link copied.');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), server.url + '#params=70B&trainable=1B');
+  await page.click('#copy-embed');
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Embed code copied.');
+  const snippet = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(snippet, `<iframe src="${server.url}#params=70B&amp;trainable=1B&amp;embed=1" width="700" height="420" ` +
+    'style="border:0;max-width:100%" loading="lazy" title="LLM memory estimate"></iframe>');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,130 @@
+// Idle at zero cost and canvas sizing (issue 6, points 6 and 7): no frames without input (at most 2
+// in 5 s), drawing resumes on input and stops while the tab is hidden; the canvas backbuffer is its CSS
+// box x devicePixelRatio at DPR 1 and 2 and follows window resizes and DPR changes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, frameCount, canvasInk, shotDir } from './harness.mjs';
+
+let browser;
+let server;
+before(async () => { server = await serveSite(); browser = await launch(); fs.mkdirSync(shotDir, { recursive: true }); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+// { width, height } of the canvas backbuffer and round(CSS box x DPR).
+async function canvasSizes(page) {
+  return page.evaluate(() => {
+    const c = document.getElementById('canvas');
+    const r = c.getBoundingClientRect();
+    return { width: c.width, height: c.height, expectedWidth: Math.round(r.width * devicePixelRatio),
+             expectedHeight: Math.round(r.height * devicePixelRatio), dpr: devicePixelRatio };
+  });
+}
+
+async function waitForCanvasMatch(page) {
+  await page.waitForFunction(() => {
+    const c = document.getElementById('canvas');
+    const r = c.getBoundingClientRect();
+    return c.width === Math.round(r.width * devicePixelRatio) &&
+      Math.abs(c.height - Math.round(r.height * devicePixelRatio)) <= 1;  // 1 px: GLFW's fullscreen guard
+  }, null, { timeout: 10000 });
+}
+
+test('idle: at most 2 frames in 5 s without input; input resumes drawing, then it stops again', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + '#params=70B');
+  await waitForApi(page);
+  await waitForIdle(page);
+  const start = await frameCount(page);
+  await page.waitForTimeout(5000);
+  const idleFrames = (await frameCount(page)) - start;
+  assert.ok(idleFrames <= 2, `${idleFrames} frames drawn in 5 s without input`);
+  // Pointer input wakes the loop.
+  await page.mouse.move(300, 300);
+  await page.mouse.move(320, 310);
+  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, start + idleFrames, { timeout: 5000 });
+  // A change through the API wakes it too, and it pauses again afterwards.
+  const before = await waitForIdle(page);
+  await page.evaluate(() => window.llmMemory.setState('params=7B'));
+  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, before, { timeout: 5000 });
+  const settled = await waitForIdle(page);
+  await page.waitForTimeout(1500);
+  assert.equal(await frameCount(page), settled, 'frames kept coming after the change');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('no frames while the tab is hidden; drawing resumes when it is shown', async () => {
+  const { page, errors, context } = await openPage(browser, server.url);
+  await waitForApi(page);
+  const idle = await waitForIdle(page);
+  // Headless tabs are always visible: fake the hidden state and send the event the page listens to.
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await page.evaluate(() => window.llmMemory.setState('params=30B'));
+  await page.mouse.move(200, 200);
+  await page.mouse.move(260, 240);
+  await page.waitForTimeout(800);
+  assert.equal(await frameCount(page), idle, 'frames were drawn while hidden');
+  // The summary does not wait for a frame.
+  assert.match(await page.locator('#results-summary').textContent(), /^Weight memory 60 GB/);
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, idle, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const dpr of [1, 2]) {
+  test(`canvas backbuffer = CSS box x DPR at deviceScaleFactor ${dpr}, following resizes`, async () => {
+    const { page, errors, context } = await openPage(browser, server.url + '#params=13B&trainable=1B',
+      { width: 1100, height: 720 }, { deviceScaleFactor: dpr });
+    await waitForApi(page);
+    await waitForCanvasMatch(page);
+    let sizes = await canvasSizes(page);
+    assert.equal(sizes.dpr, dpr);
+    assert.equal(sizes.width, 1100 * dpr);
+    assert.equal(sizes.width, sizes.expectedWidth);
+    await waitForIdle(page);
+    assert.ok(await canvasInk(page) > 0.01, 'blank canvas');
+    await page.screenshot({ path: path.join(shotDir, `web-dpr${dpr}.png`) });
+    // A window resize while paused: the ResizeObserver wakes the loop and the backbuffer follows.
+    await page.setViewportSize({ width: 760, height: 540 });
+    await waitForCanvasMatch(page);
+    sizes = await canvasSizes(page);
+    assert.equal(sizes.width, 760 * dpr);
+    assert.equal(sizes.width, sizes.expectedWidth);
+    await waitForIdle(page);
+    assert.ok(await canvasInk(page) > 0.01, 'blank canvas after resize');
+    await page.screenshot({ path: path.join(shotDir, `web-dpr${dpr}-760x540.png`) });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('a DPR change at run time rebuilds the backbuffer (and the font) at the new scale', async () => {
+  const { page, errors, context } = await openPage(browser, server.url, { width: 900, height: 600 });
+  await waitForApi(page);
+  await waitForCanvasMatch(page);
+  assert.equal((await canvasSizes(page)).width, 900);
+  await waitForIdle(page);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 900, height: 600, deviceScaleFactor: 2, mobile: false });
+  await page.waitForFunction(() => devicePixelRatio === 2);
+  // CDP's emulated DPR change fires neither the media query nor resize events that a real zoom or a
+  // move to another monitor fires, so send the resize event the page listens for.
+  await page.evaluate(() => window.dispatchEvent(new Event('resize')));
+  await waitForCanvasMatch(page);
+  assert.equal((await canvasSizes(page)).width, 1800);
+  await waitForIdle(page);
+  assert.ok(await canvasInk(page) > 0.01, 'blank canvas after the DPR change');
+  await page.screenshot({ path: path.join(shotDir, 'web-dpr-change.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

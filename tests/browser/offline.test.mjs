@@ -1,0 +1,79 @@
+// Offline and no-network guarantees (issue 6, points 3, 5 and 9): the single file works opened from
+// disk with no request but its own, the CSP forbids other origins, and without WebGL 2 the page still
+// shows the figures as HTML with a working JS API.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, canvasInk, singleFile, shotDir } from './harness.mjs';
+
+let browser;
+let server;
+before(async () => { server = await serveSite(); browser = await launch(); fs.mkdirSync(shotDir, { recursive: true }); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('the single-file page works from file:// with no network', async () => {
+  assert.ok(fs.existsSync(singleFile), `single file not built: ${singleFile}`);
+  const url = pathToFileURL(singleFile).href + '#params=70B&bytes=2&trainable=1B';
+  const { page, errors, requests, context } = await openPage(browser, url);
+  await waitForApi(page);
+  assert.equal(await page.evaluate(() => window.llmMemory.getState()), 'params=70B&trainable=1B');
+  assert.match(await page.locator('#results-summary').textContent(), /^Weight memory 140 GB \(130\.39 GiB\)\. .*Training total 146 GB/);
+  assert.equal((await page.evaluate(() => window.llmMemory.estimate('params=13B'))).training_bytes, 104000000000);
+  await waitForIdle(page);
+  assert.ok(await canvasInk(page) > 0.01, 'blank canvas');
+  await page.screenshot({ path: path.join(shotDir, 'single-file.png') });
+  // Only the file itself (and data: URLs decoded in place).
+  const other = requests.filter((u) => !u.startsWith('data:') && u.split('#')[0] !== pathToFileURL(singleFile).href);
+  assert.deepEqual(other, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the CSP allows only the page\'s own files', async () => {
+  const { page, context } = await openPage(browser, server.url);
+  await waitForApi(page);
+  const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /connect-src 'self' data:/);
+  // A request to another origin is refused by the browser (and reported as a violation).
+  const blocked = await page.evaluate(() => new Promise((resolve) => {
+    document.addEventListener('securitypolicyviolation', (e) => resolve(e.blockedURI), { once: true });
+    fetch('http://203.0.113.9/probe').catch(() => {});
+  }));
+  assert.match(blocked, /^http:\/\/203\.0\.113\.9/);
+  await context.close();
+});
+
+test('without WebGL 2 the page says so and still shows the figures as HTML', async () => {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+  await context.addInitScript(() => {
+    const getContext = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+      return String(type).startsWith('webgl') ? null : getContext.call(this, type, ...rest);
+    };
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url + '#params=13B&trainable=1B');
+  await waitForApi(page);
+  assert.equal(await page.locator('#fallback').isVisible(), true);
+  assert.match(await page.locator('#fallback').textContent(), /needs WebGL 2/);
+  const table = await page.locator('#fallback-table').textContent();
+  assert.match(table, /Weight memory\s+26 GB/);
+  assert.match(table, /Training total\s+32 GB/);
+  assert.equal(await page.locator('#results-summary').isVisible(), true);
+  // The state field edits the scenario; the API still works.
+  await page.fill('#fallback-state', 'params=70B');
+  await page.press('#fallback-state', 'Enter');
+  await page.waitForFunction(() => /Weight memory\s+140 GB/.test(document.getElementById('fallback-table').textContent));
+  assert.equal(await page.evaluate(() => location.hash), '#params=70B');
+  assert.deepEqual(await page.evaluate(() => window.llmMemory.setState('params=-1')), { ok: false, error: 'params: ' +
+    (await page.evaluate(() => window.llmMemory.estimate('params=-1'))).error.replace(/^params: /, '') });
+  await page.screenshot({ path: path.join(shotDir, 'web-no-webgl.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
