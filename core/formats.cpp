@@ -1,0 +1,105 @@
+// The format table. Sizes are per block so they stay exact; sources are named per entry.
+// GGUF block sizes are ggml's (ggml/src/ggml-common.h: block_q8_0, block_q4_0, block_q2_K ...);
+// the _M mixes are the average bits per weight llama.cpp publishes for Llama 2 7B
+// (tools/quantize/README.md, "Llama 2 7B" table), since a mix uses different types per tensor.
+#include "formats.hpp"
+
+namespace llm_memory {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+std::string normalise(std::string_view name) {
+    std::string out;
+    for (char c : trim(name)) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c == '-') c = '_';
+        out.push_back(c);
+    }
+    return out;
+}
+
+}  // namespace
+
+const std::vector<WeightFormat>& weight_formats() {
+    static const std::vector<WeightFormat> kFormats = {
+        {"fp32", "FP32", 4, 1, "32-bit float: full precision, 4 bytes.", "IEEE 754 binary32", false},
+        {"fp16", "FP16", 2, 1, "16-bit float, 2 bytes: the usual checkpoint precision.", "IEEE 754 binary16", false},
+        {"bf16", "BF16", 2, 1, "bfloat16, 2 bytes: fp32's range with fewer mantissa bits.",
+         "Google brain floating point; 1 sign, 8 exponent, 7 mantissa bits", false},
+        {"fp8", "FP8", 1, 1, "8-bit float (E4M3/E5M2), 1 byte; per-tensor scales are negligible.",
+         "Micikevicius et al. 2022, FP8 Formats for Deep Learning", false},
+        {"int8", "INT8", 1, 1, "8-bit integers, 1 byte (LLM.int8(), per-row scales negligible).",
+         "Dettmers et al. 2022, LLM.int8(); bitsandbytes load_in_8bit", false},
+        {"int4", "INT4", 1, 2, "4-bit integers, half a byte; group scales (GPTQ/AWQ) not counted.",
+         "two 4-bit values per byte (scales excluded)", false},
+        {"nf4", "NF4", 36, 64, "bitsandbytes 4-bit NormalFloat: 0.5 byte + an fp32 absmax per 64 = 4.5 bits.",
+         "Dettmers et al. 2023, QLoRA sec. 2: blocksize 64, 32/64 = 0.5 bits of fp32 constants per parameter", false},
+        {"nf4_dq", "NF4 + double quant", 8452, 16384,
+         "NF4 with 8-bit absmax per 64 and an fp32 scale per 256 blocks = 4.127 bits (QLoRA's default).",
+         "Dettmers et al. 2023, QLoRA sec. 2: 8/64 + 32/(64*256) = 0.127 bits per parameter", false},
+        {"q8_0", "Q8_0 (GGUF)", 34, 32, "GGUF Q8_0: 32 int8 values + an fp16 scale = 8.5 bits.",
+         "ggml block_q8_0: fp16 d + 32 x int8 = 34 bytes per 32", true},
+        {"q6_k", "Q6_K (GGUF)", 210, 256, "GGUF Q6_K: 6.5625 bits per weight.",
+         "ggml block_q6_K: 210 bytes per 256-weight super-block", true},
+        {"q5_k", "Q5_K (GGUF)", 176, 256, "GGUF Q5_K type: 5.5 bits per weight.",
+         "ggml block_q5_K: 176 bytes per 256-weight super-block", true},
+        {"q5_k_m", "Q5_K_M (GGUF)", 568, 800, "GGUF Q5_K_M mix: 5.68 bits per weight on average.",
+         "llama.cpp tools/quantize/README.md, Llama 2 7B: Q5_K_M 5.68 bpw", true},
+        {"q4_k", "Q4_K (GGUF)", 144, 256, "GGUF Q4_K type: 4.5 bits per weight.",
+         "ggml block_q4_K: 144 bytes per 256-weight super-block", true},
+        {"q4_k_m", "Q4_K_M (GGUF)", 484, 800, "GGUF Q4_K_M mix: 4.84 bits per weight on average.",
+         "llama.cpp tools/quantize/README.md, Llama 2 7B: Q4_K_M 4.84 bpw", true},
+        {"q4_0", "Q4_0 (GGUF)", 18, 32, "GGUF Q4_0: 32 4-bit values + an fp16 scale = 4.5 bits.",
+         "ggml block_q4_0: fp16 d + 16 bytes of nibbles = 18 bytes per 32", true},
+        {"q3_k", "Q3_K (GGUF)", 110, 256, "GGUF Q3_K type: 3.4375 bits per weight.",
+         "ggml block_q3_K: 110 bytes per 256-weight super-block", true},
+        {"q3_k_m", "Q3_K_M (GGUF)", 391, 800, "GGUF Q3_K_M mix: 3.91 bits per weight on average.",
+         "llama.cpp tools/quantize/README.md, Llama 2 7B: Q3_K_M 3.91 bpw", true},
+        {"q2_k", "Q2_K (GGUF)", 84, 256,
+         "GGUF Q2_K type: 2.625 bits per weight (llama.cpp's Q2_K file mix averages 3.35 on Llama 2 7B).",
+         "ggml block_q2_K: 84 bytes per 256-weight super-block", true},
+    };
+    return kFormats;
+}
+
+Expected<WeightFormat> find_weight_format(std::string_view name) {
+    const std::string key = normalise(name);
+    if (key.empty()) return Error{"is empty (one of " + weight_format_keys() + ", or bits such as 4.65bpw)"};
+    for (const WeightFormat& format : weight_formats())
+        if (format.key == key) return format;
+    if (key == "float32") return *find_weight_format("fp32");
+    if (key == "float16") return *find_weight_format("fp16");
+    if (key == "bfloat16") return *find_weight_format("bf16");
+    if (key == "nf4_double_quant" || key == "nf4dq") return *find_weight_format("nf4_dq");
+    if (key.size() > 3 && key.compare(key.size() - 3, 3, "bpw") == 0) {
+        const Expected<Decimal> bits = parse_decimal(std::string_view(key).substr(0, key.size() - 3), 64 * Decimal::kScale);
+        if (!bits) return Error{"custom bits per weight " + bits.error()};
+        if (bits->is_zero()) return Error{"custom bits per weight must be greater than zero"};
+        WeightFormat custom{key, format_decimal(*bits) + " bits per weight (custom)", bits->micros, 8 * Decimal::kScale,
+                            "A custom size in bits per weight.", "entered by the user", false};
+        return custom;
+    }
+    return Error{"\"" + std::string(trim(name).substr(0, 40)) + "\" is not a known format (" + weight_format_keys() +
+                 ", or bits such as 4.65bpw)"};
+}
+
+std::string format_bits_per_weight(const WeightFormat& format) {
+    return format_ratio(format.block_bytes * 8, format.block_weights, 6);
+}
+
+std::uint64_t format_bytes(const WeightFormat& format, std::uint64_t count) {
+    const u128 numerator = static_cast<u128>(count) * format.block_bytes;
+    return static_cast<std::uint64_t>((numerator + format.block_weights / 2) / format.block_weights);
+}
+
+std::string weight_format_keys() {
+    std::string out;
+    for (const WeightFormat& format : weight_formats()) {
+        if (!out.empty()) out += ", ";
+        out += format.key;
+    }
+    return out;
+}
+
+}  // namespace llm_memory

@@ -1,0 +1,137 @@
+// The GPU catalogue and ZeRO arithmetic. Capacities: vendor nominal memory read as binary units
+// (memory chips come in powers of two; nvidia-smi shows the A100 80GB as 81920 MiB), except where a
+// note says otherwise. Integers only.
+#include "gpus.hpp"
+
+#include "quantity.hpp"
+
+namespace llm_memory {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+constexpr std::uint64_t kGiB = 1ULL << 30;
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+std::string lower(std::string_view text) {
+    std::string out;
+    for (char c : trim(text)) {
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c == '_' || c == ' ') c = '-';
+        out.push_back(c);
+    }
+    return out;
+}
+
+}  // namespace
+
+const std::vector<Gpu>& gpu_catalogue() {
+    static const std::string kBinary = "vendor GB read as GiB (memory chips are binary-sized)";
+    static const std::vector<Gpu> kGpus = {
+        // Consumer.
+        {"rtx-3090", "NVIDIA GeForce RTX 3090", "24 GB GDDR6X", 24 * kGiB, kBinary + "; nvidia-smi: 24576 MiB"},
+        {"rtx-4090", "NVIDIA GeForce RTX 4090", "24 GB GDDR6X", 24 * kGiB, kBinary},
+        {"rtx-5090", "NVIDIA GeForce RTX 5090", "32 GB GDDR7", 32 * kGiB, kBinary},
+        // Workstation.
+        {"rtx-a6000", "NVIDIA RTX A6000", "48 GB GDDR6", 48 * kGiB, kBinary},
+        {"l40s", "NVIDIA L40S", "48 GB GDDR6", 48 * kGiB, kBinary},
+        // Data centre.
+        {"t4", "NVIDIA T4", "16 GB GDDR6", 16 * kGiB, kBinary + "; with ECC on, about 15 GiB is usable"},
+        {"l4", "NVIDIA L4", "24 GB GDDR6", 24 * kGiB, kBinary},
+        {"v100-16gb", "NVIDIA V100 16GB", "16 GB HBM2", 16 * kGiB, kBinary},
+        {"v100-32gb", "NVIDIA V100 32GB", "32 GB HBM2", 32 * kGiB, kBinary},
+        {"a100-40gb", "NVIDIA A100 40GB", "40 GB HBM2", 40 * kGiB, kBinary + "; nvidia-smi: 40960 MiB"},
+        {"a100-80gb", "NVIDIA A100 80GB", "80 GB HBM2e", 80 * kGiB, kBinary + "; nvidia-smi: 81920 MiB"},
+        {"h100-80gb", "NVIDIA H100 80GB", "80 GB HBM3", 80 * kGiB, kBinary},
+        {"h200", "NVIDIA H200", "141 GB HBM3e", 141 * kGiB, kBinary},
+        {"mi300x", "AMD Instinct MI300X", "192 GB HBM3", 192 * kGiB, kBinary},
+        // Apple unified memory: shared with the CPU; macOS lets the GPU use about 75% by default.
+        {"apple-64gb", "Apple M-series, 64 GB unified", "64 GB unified", 64 * kGiB,
+         "Apple's GB is GiB; shared with the system, the GPU gets about 75% by default"},
+        {"apple-128gb", "Apple M-series, 128 GB unified", "128 GB unified", 128 * kGiB,
+         "Apple's GB is GiB; shared with the system, the GPU gets about 75% by default"},
+        {"apple-192gb", "Apple M2 Ultra, 192 GB unified", "192 GB unified", 192 * kGiB,
+         "Apple's GB is GiB; shared with the system, the GPU gets about 75% by default"},
+    };
+    return kGpus;
+}
+
+std::string gpu_keys() {
+    std::string out;
+    for (const Gpu& gpu : gpu_catalogue()) {
+        if (!out.empty()) out += ", ";
+        out += gpu.key;
+    }
+    return out;
+}
+
+Expected<Gpu> find_gpu(std::string_view key) {
+    const std::string k = lower(key);
+    if (k.empty()) return Error{"is empty (one of " + gpu_keys() + ")"};
+    for (const Gpu& gpu : gpu_catalogue())
+        if (gpu.key == k) return gpu;
+    // Common short names.
+    if (k == "3090") return *find_gpu("rtx-3090");
+    if (k == "4090") return *find_gpu("rtx-4090");
+    if (k == "5090") return *find_gpu("rtx-5090");
+    if (k == "a100") return *find_gpu("a100-80gb");
+    if (k == "h100") return *find_gpu("h100-80gb");
+    if (k == "a6000") return *find_gpu("rtx-a6000");
+    return Error{"\"" + std::string(trim(key).substr(0, 40)) + "\" is not a known GPU (" + gpu_keys() +
+                 "; or give --gpu-memory)"};
+}
+
+const char* verdict_text(FitVerdict verdict) {
+    switch (verdict) {
+        case FitVerdict::fits: return "fits";
+        case FitVerdict::tight: return "tight";
+        case FitVerdict::does_not_fit: return "does not fit";
+    }
+    return "does not fit";
+}
+
+FitVerdict fit_verdict(std::uint64_t needed_bytes, std::uint64_t capacity_bytes) {
+    if (needed_bytes > capacity_bytes) return FitVerdict::does_not_fit;
+    const std::uint64_t margin = capacity_bytes - needed_bytes;
+    // Tight: margin < 10% of capacity, compared in integers (margin x 10 < capacity).
+    if (static_cast<u128>(margin) * 10 < capacity_bytes) return FitVerdict::tight;
+    return FitVerdict::fits;
+}
+
+ModelStates per_gpu_states(const ModelStates& s, int stage, std::uint64_t gpu_count) {
+    if (gpu_count == 0) gpu_count = 1;
+    ModelStates out = s;
+    if (stage >= 1) out.optimizer_bytes = ceil_div(s.optimizer_bytes, gpu_count);
+    if (stage >= 2) out.gradient_bytes = ceil_div(s.gradient_bytes, gpu_count);
+    if (stage >= 3) out.weight_bytes = ceil_div(s.weight_bytes, gpu_count);
+    return out;
+}
+
+std::uint64_t gpus_needed(const ModelStates& s, int stage, std::uint64_t capacity_bytes) {
+    if (capacity_bytes == 0) return 0;
+    // The part every GPU keeps whole, and the part divided by N.
+    std::uint64_t whole = s.total();
+    std::uint64_t divided = 0;
+    if (stage >= 1) { whole -= s.optimizer_bytes; divided += s.optimizer_bytes; }
+    if (stage >= 2) { whole -= s.gradient_bytes; divided += s.gradient_bytes; }
+    if (stage >= 3) { whole -= s.weight_bytes; divided += s.weight_bytes; }
+    if (whole + divided <= capacity_bytes) return 1;
+    if (divided == 0 || whole >= capacity_bytes) return 0;
+    // Smallest N with whole + ceil-divided parts <= capacity; start from the even split and step up
+    // (each part rounds up separately, so the bound can be off by a GPU or two).
+    std::uint64_t n = ceil_div(divided, capacity_bytes - whole);
+    if (n == 0) n = 1;
+    for (; n <= kMaxGpuCount; ++n)
+        if (per_gpu_states(s, stage, n).total() <= capacity_bytes) return n;
+    return 0;
+}
+
+std::uint64_t gpus_needed_split(std::uint64_t needed_bytes, std::uint64_t capacity_bytes) {
+    if (capacity_bytes == 0) return 0;
+    if (needed_bytes == 0) return 1;
+    const std::uint64_t n = ceil_div(needed_bytes, capacity_bytes);
+    return n;
+}
+
+}  // namespace llm_memory

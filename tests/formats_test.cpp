@@ -1,0 +1,85 @@
+// Weight formats: each built-in size against its named source, exact byte figures, custom bpw, errors.
+#include <catch_amalgamated.hpp>
+
+#include "estimator.hpp"
+#include "formats.hpp"
+
+using namespace llm_memory;
+
+namespace {
+WeightFormat get(const char* key) {
+    const Expected<WeightFormat> f = find_weight_format(key);
+    REQUIRE(f.ok());
+    return *f;
+}
+}  // namespace
+
+TEST_CASE("formats: float and integer sizes in bits per weight", "[formats]") {
+    // IEEE 754 binary32/binary16; bfloat16; FP8 (Micikevicius et al. 2022); int8; two int4 per byte.
+    CHECK(format_bits_per_weight(get("fp32")) == "32");
+    CHECK(format_bits_per_weight(get("fp16")) == "16");
+    CHECK(format_bits_per_weight(get("bf16")) == "16");
+    CHECK(format_bits_per_weight(get("fp8")) == "8");
+    CHECK(format_bits_per_weight(get("int8")) == "8");
+    CHECK(format_bits_per_weight(get("int4")) == "4");
+}
+
+TEST_CASE("formats: bitsandbytes NF4 with and without double quantization (QLoRA paper sec. 2)", "[formats]") {
+    // QLoRA: blocksize 64 with an fp32 absmax = 32/64 = 0.5 extra bits; double quant: 8/64 + 32/(64*256).
+    CHECK(format_bits_per_weight(get("nf4")) == "4.5");
+    CHECK(format_bits_per_weight(get("nf4_dq")) == "4.126953");  // 4.126953125 exactly, shown to 6 decimals
+    CHECK(format_bytes(get("nf4_dq"), 16384) == 8452);             // 8192 + 256 + 4 bytes
+    CHECK(format_bytes(get("NF4-DQ"), 16384) == 8452);
+}
+
+TEST_CASE("formats: GGUF type sizes from ggml's block structs", "[formats]") {
+    // ggml-common.h: block_q8_0 34 B / 32, block_q6_K 210 B / 256, block_q5_K 176, block_q4_K 144,
+    // block_q4_0 18 B / 32, block_q3_K 110, block_q2_K 84 (per 256).
+    CHECK(format_bits_per_weight(get("q8_0")) == "8.5");
+    CHECK(format_bits_per_weight(get("Q6_K")) == "6.5625");
+    CHECK(format_bits_per_weight(get("q5_k")) == "5.5");
+    CHECK(format_bits_per_weight(get("q4_k")) == "4.5");
+    CHECK(format_bits_per_weight(get("q4_0")) == "4.5");
+    CHECK(format_bits_per_weight(get("q3_k")) == "3.4375");
+    CHECK(format_bits_per_weight(get("q2_k")) == "2.625");
+}
+
+TEST_CASE("formats: GGUF _M mixes use llama.cpp's published averages for Llama 2 7B", "[formats]") {
+    // llama.cpp tools/quantize/README.md, "Llama 2 7B" table: Q3_K_M 3.91, Q4_K_M 4.84, Q5_K_M 5.68 bpw.
+    CHECK(format_bits_per_weight(get("Q3_K_M")) == "3.91");
+    CHECK(format_bits_per_weight(get("q4_k_m")) == "4.84");
+    CHECK(format_bits_per_weight(get("q5-k-m")) == "5.68");
+}
+
+TEST_CASE("formats: weight bytes of the seed's 13B in several formats", "[formats]") {
+    // 13B x 4.84 / 8 = 7.865 GB; 13B x 6.5625 / 8 = 10.6640625 GB; 13B x 8.5 / 8 = 13.8125 GB.
+    CHECK(format_bytes(get("q4_k_m"), 13'000'000'000ULL) == 7'865'000'000ULL);
+    CHECK(format_bytes(get("q6_k"), 13'000'000'000ULL) == 10'664'062'500ULL);
+    CHECK(format_bytes(get("q8_0"), 13'000'000'000ULL) == 13'812'500'000ULL);
+    CHECK(format_bytes(get("fp32"), 13'000'000'000ULL) == 52'000'000'000ULL);
+    Scenario s;
+    s.dtype = "int4";
+    CHECK(estimate(s)->weight_bytes == 6'500'000'000ULL);
+    CHECK(estimate(s)->inference_bytes == 7'800'000'000ULL);  // x 1.2, the seed's overhead
+    s.dtype = "fp16";
+    CHECK(estimate(s)->weight_bytes == 26'000'000'000ULL);  // the seed's 26 GB
+}
+
+TEST_CASE("formats: a custom size in bits per weight", "[formats]") {
+    const WeightFormat custom = get("4.65bpw");
+    CHECK(format_bits_per_weight(custom) == "4.65");
+    CHECK(format_bytes(custom, 8'000'000'000ULL) == 4'650'000'000ULL);
+}
+
+TEST_CASE("formats: unknown names and bad custom values are errors that list the choices", "[formats]") {
+    const Expected<WeightFormat> bad = find_weight_format("q9_k");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().find("\"q9_k\" is not a known format (fp32, fp16, bf16") == 0);
+    CHECK_FALSE(find_weight_format("").ok());
+    CHECK_FALSE(find_weight_format("0bpw").ok());
+    CHECK_FALSE(find_weight_format("65bpw").ok());
+    CHECK_FALSE(find_weight_format("-4bpw").ok());
+    Scenario s;
+    s.dtype = "nope";
+    CHECK(estimate(s).error().rfind("dtype: ", 0) == 0);
+}

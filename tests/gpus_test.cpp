@@ -1,0 +1,113 @@
+// GPU catalogue, fit verdicts and ZeRO stages. ZeRO figures are the paper's own example.
+#include <catch_amalgamated.hpp>
+
+#include "estimator.hpp"
+#include "gpus.hpp"
+
+using namespace llm_memory;
+
+namespace {
+constexpr std::uint64_t GB = 1'000'000'000ULL;
+constexpr std::uint64_t GiB = 1ULL << 30;
+
+Estimate run(const Scenario& s) {
+    const Expected<Estimate> e = estimate(s);
+    INFO(e.error());
+    REQUIRE(e.ok());
+    return *e;
+}
+}  // namespace
+
+TEST_CASE("gpus: catalogue capacities follow the binary convention", "[gpus]") {
+    // nvidia-smi reports the A100 80GB as 81920 MiB = 85,899,345,920 bytes = 80 GiB.
+    CHECK(find_gpu("a100-80gb")->capacity_bytes == 81920ULL * 1024 * 1024);
+    CHECK(find_gpu("A100-80GB")->capacity_bytes == 85'899'345'920ULL);
+    CHECK(find_gpu("rtx-4090")->capacity_bytes == 24 * GiB);
+    CHECK(find_gpu("h200")->capacity_bytes == 141 * GiB);
+    CHECK(find_gpu("mi300x")->capacity_bytes == 192 * GiB);
+    CHECK(find_gpu("apple-128gb")->capacity_bytes == 128 * GiB);
+    CHECK(find_gpu("h100")->key == "h100-80gb");
+    CHECK(gpu_catalogue().size() >= 15);
+    const Expected<Gpu> bad = find_gpu("rtx-9999");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().find("is not a known GPU (rtx-3090, rtx-4090") != std::string::npos);
+}
+
+TEST_CASE("gpus: verdict is fits, tight under a 10% margin, or does not fit", "[gpus]") {
+    CHECK(fit_verdict(72 * GiB, 80 * GiB) == FitVerdict::fits);       // 8 GiB free = exactly 10%
+    CHECK(fit_verdict(72 * GiB + 1, 80 * GiB) == FitVerdict::tight);  // just under 10% free
+    CHECK(fit_verdict(80 * GiB, 80 * GiB) == FitVerdict::tight);
+    CHECK(fit_verdict(80 * GiB + 1, 80 * GiB) == FitVerdict::does_not_fit);
+    CHECK(std::string(verdict_text(FitVerdict::does_not_fit)) == "does not fit");
+}
+
+TEST_CASE("gpus: ZeRO stages reproduce the ZeRO paper's Figure 1 (7.5B, 64 GPUs, K = 12)", "[gpus][zero]") {
+    // Rajbhandari et al. 2019, Fig. 1: baseline 120 GB, P_os 31.4 GB, P_os+g 16.6 GB, P_os+g+p 1.9 GB per GPU.
+    Scenario s;
+    s.param_count = 7'500'000'000ULL;
+    s.recipe = "adamw-mixed";  // 2 + 2 + 12 bytes
+    s.gpu_count = 64;
+    s.gpu_memory_bytes = 80 * GiB;
+    s.zero_stage = 0;
+    CHECK(run(s).gpu.training_per_gpu.total() == 120 * GB);
+    s.zero_stage = 1;
+    CHECK(run(s).gpu.training_per_gpu.total() == 31'406'250'000ULL);
+    s.zero_stage = 2;
+    CHECK(run(s).gpu.training_per_gpu.total() == 16'640'625'000ULL);
+    s.zero_stage = 3;
+    const Estimate e = run(s);
+    CHECK(e.gpu.training_per_gpu.total() == 1'875'000'000ULL);
+    CHECK(e.gpu.training_per_gpu.weight_bytes == 234'375'000ULL);
+    CHECK(e.gpu.training_verdict == FitVerdict::fits);
+}
+
+TEST_CASE("gpus: GPUs needed per ZeRO stage (7.5B, adamw-mixed, 120 GB of model states)", "[gpus][zero]") {
+    const ModelStates states{15 * GB, 15 * GB, 90 * GB};
+    // 80 GiB: stage 0 cannot (replicated 120 GB); stage 1: 30 + 90/N <= 85.9 -> N = 2; stage 3: ceil(120/85.9) = 2.
+    CHECK(gpus_needed(states, 0, 80 * GiB) == 0);
+    CHECK(gpus_needed(states, 1, 80 * GiB) == 2);
+    CHECK(gpus_needed(states, 2, 80 * GiB) == 2);
+    CHECK(gpus_needed(states, 3, 80 * GiB) == 2);
+    // 24 GiB (25.77 GB): stage 1 cannot (30 GB unsharded); stage 2: 15 + 105/N -> N = 10; stage 3: 5.
+    CHECK(gpus_needed(states, 1, 24 * GiB) == 0);
+    CHECK(gpus_needed(states, 2, 24 * GiB) == 10);
+    CHECK(gpus_needed(states, 3, 24 * GiB) == 5);
+    CHECK(per_gpu_states(states, 2, 10).total() <= 24 * GiB);
+    CHECK(per_gpu_states(states, 2, 9).total() > 24 * GiB);
+    // Everything fits on one: 1.
+    CHECK(gpus_needed(ModelStates{GB, GB, GB}, 0, 80 * GiB) == 1);
+    CHECK(gpus_needed_split(31'200'000'000ULL, 24 * GiB) == 2);
+}
+
+TEST_CASE("gpus: the seed's 13B on one RTX 4090 and on eight H100s", "[gpus]") {
+    Scenario s;  // seed: inference 31.2 GB, training 104 GB
+    s.gpu = "rtx-4090";
+    Estimate e = run(s);
+    REQUIRE(e.gpu.requested);
+    CHECK(e.gpu.capacity_bytes == 24 * GiB);
+    CHECK(e.gpu.inference_verdict == FitVerdict::does_not_fit);
+    CHECK(e.gpu.inference_margin_bytes == 31'200'000'000ULL - 24 * GiB);
+    CHECK(e.gpu.inference_gpus_needed == 2);
+    CHECK(e.gpu.training_verdict == FitVerdict::does_not_fit);
+    CHECK(e.gpu.training_gpus_needed == 0);  // ZeRO 0 replicates 104 GB on every GPU
+    s.gpu = "h100-80gb";
+    s.gpu_count = 8;
+    s.zero_stage = 3;
+    e = run(s);
+    CHECK(e.gpu.training_per_gpu.total() == 13 * GB);  // 104 GB / 8
+    CHECK(e.gpu.training_verdict == FitVerdict::fits);
+    CHECK(e.gpu.training_gpus_needed == 2);
+    CHECK(e.inference_bytes == 31'200'000'000ULL);  // the seed's figure is untouched
+}
+
+TEST_CASE("gpus: bad GPU settings are errors naming the key", "[gpus]") {
+    Scenario s;
+    s.gpu = "nope";
+    CHECK(estimate(s).error().rfind("gpu: ", 0) == 0);
+    s.gpu.clear();
+    s.gpu_count = 0;
+    CHECK(estimate(s).error() == "gpus: must be at least 1");
+    s.gpu_count = 1;
+    s.zero_stage = 4;
+    CHECK(estimate(s).error() == "zero: must be 0, 1, 2 or 3");
+}
