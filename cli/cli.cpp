@@ -3,6 +3,12 @@
 #include "cli.hpp"
 #include "check.hpp"
 
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "../core/architecture.hpp"
+#include "../core/model_presets.hpp"
 #include "../core/report.hpp"
 #include "../core/settings.hpp"
 
@@ -21,8 +27,49 @@ struct CliOptions {
     UnitChoice units = UnitChoice::both;
     bool help = false;
     bool version = false;
+    bool list_models = false;
     std::vector<std::string> warnings;
 };
+
+// "--config FILE": reads the file and makes its model the scenario's; returns an error message or "".
+std::string load_config_file(const std::string& path, CliOptions& options) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return "--config: cannot read \"" + printable_excerpt(path, 80) + "\"";
+    std::ostringstream text;
+    text << file.rdbuf();
+    const std::string shown = printable_excerpt(path, 80);
+    Expected<ModelSource> source = model_from_config(text.str());
+    if (!source) {
+        std::string problem = source.error();
+        if (problem.rfind("config.json: ", 0) == 0) problem.erase(0, 13);  // the path already names the file
+        return "--config: " + shown + ": " + problem;
+    }
+    source.value().display_name = shown + " (" + (source->architecture.model_type.empty() ? std::string("unknown type") : source->architecture.model_type) + ")";
+    for (const std::string& warning : source->architecture.warnings) options.warnings.push_back("--config: " + warning);
+    options.scenario.param_count = source->counts.total_count;
+    options.scenario.model = std::make_shared<const ModelSource>(std::move(source.value()));
+    return {};
+}
+
+// "--list-models": one line per preset with its exact total (and active) parameter count.
+std::string list_models() {
+    std::string out = "Built-in models (--model NAME; counts from each model's config.json fields):\n";
+    for (const ModelPreset& preset : model_presets()) {
+        const Expected<ModelSource> source = preset_model(preset);
+        std::string line = std::string("  ") + preset.key;
+        if (line.size() < 22) line.append(22 - line.size(), ' ');
+        line += " " + std::string(preset.hf_id);
+        if (line.size() < 60) line.append(60 - line.size(), ' ');
+        if (!source) {
+            out += line + " error: " + source.error() + "\n";
+            continue;
+        }
+        line += " " + format_count_exact(source->counts.total_count);
+        if (source->architecture.is_moe()) line += " (" + format_count_exact(source->counts.active_count) + " active)";
+        out += line + "\n";
+    }
+    return out;
+}
 
 std::string usage() {
     std::string out =
@@ -37,7 +84,9 @@ std::string usage() {
         out += flag + spec.help + "\n";
     }
     out +=
-        "  --state S             apply a URL-style state string: 'params=70B&bytes=2&trainable=1B'\n\n"
+        "  --state S             apply a URL-style state string: 'params=70B&bytes=2&trainable=1B'\n"
+        "  --config FILE         a Hugging Face config.json: N becomes the model's exact parameter count\n"
+        "  --list-models         the built-in models for --model, with their exact parameter counts\n\n"
         "Output options:\n"
         "  --format F            table (default), json or markdown\n"
         "  --units U             GB, GiB or both (default both; JSON is always in bytes)\n"
@@ -59,6 +108,10 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             options.help = true;
             continue;
         }
+        if (arg == "--list-models") {
+            options.list_models = true;
+            continue;
+        }
         if (arg == "--version") {
             options.version = true;
             continue;
@@ -72,7 +125,7 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             name = name.substr(0, eq);
             has_value = true;
         }
-        const bool known = name == "format" || name == "units" || name == "state" || find_setting(name) != nullptr;
+        const bool known = name == "format" || name == "units" || name == "state" || name == "config" || find_setting(name) != nullptr;
         if (!known) return "unknown option --" + printable_excerpt(name, 40) + " (see --help)";
         if (!has_value) {
             if (i + 1 >= args.size()) return "--" + name + ": needs a value";
@@ -88,6 +141,8 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             else if (value == "GiB" || value == "gib") options.units = UnitChoice::gib;
             else if (value == "both") options.units = UnitChoice::both;
             else return "--units: \"" + printable_excerpt(value, 40) + "\" is not one of GB, GiB, both";
+        } else if (name == "config") {
+            if (std::string message = load_config_file(value, options); !message.empty()) return message;
         } else if (name == "state") {
             StateResult state = apply_state(options.scenario, value);
             options.scenario = state.scenario;
@@ -112,6 +167,10 @@ int run_cli(const std::vector<std::string>& args, std::string& out, std::string&
     }
     if (options.help) {
         out = usage();
+        return 0;
+    }
+    if (options.list_models) {
+        out = list_models();
         return 0;
     }
     if (options.version) {

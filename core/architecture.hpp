@@ -54,7 +54,7 @@ struct Architecture {
 
     // Layout flags (set from the family, overridable by the config's own keys where it has them).
     NormKind norm_kind = NormKind::rms_norm;
-    std::uint64_t norms_per_layer = 2;      // Gemma 2 has 4
+    std::uint64_t norms_per_layer = 2;      // Gemma 2 has 4; Falcon 1 (parallel) or 2
     bool gated_mlp = true;                  // gate/up/down (SwiGLU/GeGLU) vs fc1/fc2
     bool qkv_bias = false;                  // biases on q/k/v (Qwen2, GPT-2, OPT, attention_bias)
     bool out_proj_bias = false;             // bias on o_proj / dense / c_proj
@@ -62,7 +62,7 @@ struct Architecture {
     std::uint64_t position_embedding_rows = 0;  // learned absolute positions (GPT-2 n_positions, OPT max+2)
     std::uint64_t word_embed_proj_dim = 0;  // OPT: embedding width when != hidden (adds project_in/out)
     bool parallel_attn = false;             // Falcon: attention and MLP read the same input
-    std::uint64_t falcon_ln_per_layer = 1;  // Falcon: 2 with new_decoder_architecture (ln_attn + ln_mlp)
+    bool has_final_norm = true;             // OPT without do_layer_norm_before has none
 
     // Sliding-window attention. sliding_window == 0: none. sliding_layers[i] is true when decoder layer
     // i attends only to the last sliding_window tokens (Mistral v0.1 and Phi-3: all; Gemma 2: even

@@ -1,6 +1,8 @@
 // Text reports of an estimate. Every figure is formatted by quantity.hpp; nothing is recomputed here.
 #include "report.hpp"
 
+#include "architecture.hpp"
+
 #include <vector>
 
 namespace llm_memory {
@@ -62,6 +64,15 @@ std::string json_escape(const std::string& text) {
     return out;
 }
 
+// The chosen model (issue 4), when N is still its count: one line for the text reports.
+static std::string model_line(const Scenario& s, const Estimate& e) {
+    if (!s.model || s.model->counts.total_count != e.param_count) return {};
+    const ModelSource& m = *s.model;
+    std::string line = "Model " + m.display_name + ": " + format_count_exact(m.counts.total_count) + " parameters";
+    if (m.architecture.is_moe()) line += ", " + format_count_exact(m.counts.active_count) + " active per token";
+    return line + "\n";
+}
+
 std::string report_json(const Scenario& s, const Estimate& e) {
     std::string out = "{";
     auto field = [&out](const char* key, const std::string& raw) {
@@ -83,12 +94,33 @@ std::string report_json(const Scenario& s, const Estimate& e) {
     field("training_bytes", std::to_string(e.training_bytes));
     field("full_training_bytes", std::to_string(e.full_training_bytes));
     field("reduction_bytes", std::to_string(e.reduction_bytes));
+    // The model N came from (issue 4): present only when a model is chosen and N is still its count.
+    if (s.model && s.model->counts.total_count == e.param_count) {
+        const ModelSource& m = *s.model;
+        field("model", "\"" + json_escape(m.preset_key.empty() ? m.display_name : m.preset_key) + "\"");
+        field("model_name", "\"" + json_escape(m.display_name) + "\"");
+        if (m.architecture.is_moe()) field("active_parameters", std::to_string(m.counts.active_count));
+        const ParamBreakdown& c = m.counts;
+        field("breakdown", "{\"embeddings\":" + std::to_string(c.embedding_count) + ",\"attention\":" +
+                               std::to_string(c.attention_count) + ",\"mlp\":" + std::to_string(c.mlp_count) +
+                               ",\"experts\":" + std::to_string(c.expert_count) + ",\"shared_experts\":" +
+                               std::to_string(c.shared_expert_count) + ",\"router\":" + std::to_string(c.router_count) +
+                               ",\"norms\":" + std::to_string(c.norm_count) + ",\"output_head\":" +
+                               std::to_string(c.output_head_count) + "}");
+        if (c.mtp_count > 0) field("mtp_parameters", std::to_string(c.mtp_count));
+        if (!m.architecture.warnings.empty()) {
+            std::string list = "[";
+            for (const std::string& w : m.architecture.warnings) list += (list.size() > 1 ? ",\"" : "\"") + json_escape(w) + "\"";
+            field("model_warnings", list + "]");
+        }
+    }
     out += "}";
     return out;
 }
 
 std::string report_table(const Scenario& s, const Estimate& e, UnitChoice units) {
     std::string out = describe_inputs(s, e) + "\n";
+    out += model_line(s, e);
     for (const Line& line : result_lines(e)) out += pad(std::string(line.label), 28) + in_units(line.bytes, units) + "\n";
     out += "(GB = 10^9 bytes, GiB = 2^30 bytes)\n";
     return out;

@@ -2,6 +2,8 @@
 // The same table drives the CLI flags, URL state, the JS API and stored state.
 #include "settings.hpp"
 
+#include "model_presets.hpp"
+
 namespace llm_memory {
 namespace {
 
@@ -9,8 +11,29 @@ std::string apply_params(Scenario& s, std::string_view text) {
     const Expected<std::uint64_t> n = parse_count(text);
     if (!n) return n.error();
     if (*n == 0) return "must be greater than zero";
+    if (s.model && *n != s.param_count) s.model.reset();  // a typed N that differs is no longer that model
     s.param_count = *n;
     return {};
+}
+
+// A built-in model (core/model_presets.hpp): N becomes its exact count. "" or "none" forgets the model.
+std::string apply_model(Scenario& s, std::string_view text) {
+    const std::string_view t = trim(text);
+    if (t.empty() || t == "none") {
+        s.model.reset();
+        return {};
+    }
+    Expected<ModelSource> source = load_preset(t);
+    if (!source) return source.error();
+    s.param_count = source->counts.total_count;
+    s.model = std::make_shared<const ModelSource>(std::move(source.value()));
+    return {};
+}
+
+// The preset key while N is still that preset's count; "" for no model or a user's config.json.
+std::string show_model(const Scenario& s) {
+    if (!s.model || s.model->preset_key.empty() || s.model->counts.total_count != s.param_count) return {};
+    return s.model->preset_key;
 }
 
 std::string apply_decimal(Decimal& field, std::string_view text, std::uint64_t max_micros, bool allow_zero) {
@@ -64,6 +87,8 @@ int hex_value(char c) {
 const std::vector<SettingSpec>& setting_specs() {
     static const Scenario kDefaults;
     static const std::vector<SettingSpec> kSpecs = {
+        {"model", "NAME", "a built-in model (see --list-models); sets N to its exact parameter count",
+         apply_model, show_model},
         {"params", "N", "parameter count N: 13B, 6.7e9, 350M, 70 billion (default 13B)",
          apply_params, [](const Scenario& s) { return format_count_state(s.param_count); }},
         {"bytes", "B", "bytes per parameter b: 4 fp32, 2 fp16/bf16, 1 int8, 0.5 int4 (default 2)",

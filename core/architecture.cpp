@@ -1,0 +1,687 @@
+// config.json -> Architecture -> exact parameter counts. JSON is read with nlohmann/json through its
+// non-throwing API only (parse with allow_exceptions=false, type-checked access), so the same code runs
+// in the -fno-exceptions web build. Nesting depth and text size are checked before parsing.
+// Linear weights are counted from decoder_linear_layers(), the same list LoRA figures use.
+#include "architecture.hpp"
+
+#include <cmath>
+#include <initializer_list>
+
+#include <nlohmann/json.hpp>
+
+#include "quantity.hpp"
+
+namespace llm_memory {
+namespace {
+
+using nlohmann::json;
+__extension__ typedef unsigned __int128 u128;
+
+constexpr std::size_t kMaxConfigBytes = 4 * 1024 * 1024;
+constexpr int kMaxDepth = 64;
+
+// Bounds for sizes: far beyond any published model, small enough that no product overflows u128.
+constexpr std::uint64_t kMaxLayers = 10'000;
+constexpr std::uint64_t kMaxHidden = 1'000'000;
+constexpr std::uint64_t kMaxHeads = 100'000;
+constexpr std::uint64_t kMaxIntermediate = 10'000'000;
+constexpr std::uint64_t kMaxVocab = 10'000'000;
+constexpr std::uint64_t kMaxPositions = 100'000'000;
+constexpr std::uint64_t kMaxExperts = 100'000;
+
+// Depth of [ and { nesting outside strings. nlohmann's parser recurses per level, so 100,000 nested
+// brackets would overflow the stack (the wasm stack is 64 KB by default); check before parsing.
+int max_nesting_depth(std::string_view text) {
+    int depth = 0;
+    int max_depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        else if (c == '[' || c == '{') {
+            if (++depth > max_depth) max_depth = depth;
+            if (max_depth > kMaxDepth) return max_depth;
+        } else if (c == ']' || c == '}') --depth;
+    }
+    return max_depth;
+}
+
+// A SAX consumer that accepts everything and remembers where the first syntax error is.
+struct SyntaxChecker : nlohmann::json_sax<json> {
+    std::size_t error_position = 0;
+    bool failed = false;
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t&) override { return true; }
+    bool string(string_t&) override { return true; }
+    bool binary(binary_t&) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+        failed = true;
+        error_position = position;
+        return false;
+    }
+};
+
+const char* type_word(const json& value) {
+    switch (value.type()) {
+        case json::value_t::string: return "a string";
+        case json::value_t::boolean: return "true/false";
+        case json::value_t::array: return "a list";
+        case json::value_t::object: return "an object";
+        case json::value_t::null: return "null";
+        default: return "a number";
+    }
+}
+
+// Reads typed fields from one JSON object. The first problem is kept in `error` (naming the key);
+// later reads are skipped once an error is set.
+class FieldReader {
+public:
+    explicit FieldReader(const json& object) : object_(object) {}
+
+    std::string error;
+    std::vector<std::string> warnings;
+
+    // The value of the first present, non-null key among `keys`, or nullptr.
+    const json* find(std::initializer_list<const char*> keys, const char** found_key = nullptr) const {
+        for (const char* key : keys) {
+            const auto it = object_.find(key);
+            if (it != object_.end() && !it->is_null()) {
+                if (found_key != nullptr) *found_key = key;
+                return &*it;
+            }
+        }
+        return nullptr;
+    }
+
+    bool has(std::initializer_list<const char*> keys) const { return find(keys) != nullptr; }
+
+    // A whole number in [minimum, maximum]; `fallback` when absent (or null).
+    std::uint64_t count(std::initializer_list<const char*> keys, std::uint64_t fallback, std::uint64_t minimum,
+                        std::uint64_t maximum) {
+        const char* key = *keys.begin();
+        const json* value = find(keys, &key);
+        if (value == nullptr || !error.empty()) return fallback;
+        std::uint64_t result = 0;
+        if (value->is_number_unsigned()) {
+            result = value->get<std::uint64_t>();
+        } else if (value->is_number_integer()) {
+            fail(key, "must not be negative (got " + std::to_string(value->get<std::int64_t>()) + ")");
+            return fallback;
+        } else if (value->is_number_float()) {
+            const double d = value->get<double>();
+            if (!std::isfinite(d) || d < 0 || d != std::floor(d) || d > 1e18) {
+                fail(key, d < 0 ? "must not be negative" : "must be a whole number");
+                return fallback;
+            }
+            result = static_cast<std::uint64_t>(d);
+        } else {
+            fail(key, std::string("must be a number (got ") + type_word(*value) + ")");
+            return fallback;
+        }
+        if (result < minimum) {
+            fail(key, "must be at least " + std::to_string(minimum) + " (got " + std::to_string(result) + ")");
+            return fallback;
+        }
+        if (result > maximum) {
+            fail(key, "must be at most " + format_count_exact(maximum) + " (got " + format_count_exact(result) + ")");
+            return fallback;
+        }
+        return result;
+    }
+
+    // A required whole number; error "key: is missing" when absent.
+    std::uint64_t required(std::initializer_list<const char*> keys, std::uint64_t minimum, std::uint64_t maximum) {
+        if (error.empty() && find(keys) == nullptr) {
+            fail(*keys.begin(), "is missing");
+            return 0;
+        }
+        return count(keys, 0, minimum, maximum);
+    }
+
+    bool flag(std::initializer_list<const char*> keys, bool fallback) {
+        const char* key = *keys.begin();
+        const json* value = find(keys, &key);
+        if (value == nullptr || !error.empty()) return fallback;
+        if (!value->is_boolean()) {
+            fail(key, std::string("must be true or false (got ") + type_word(*value) + ")");
+            return fallback;
+        }
+        return value->get<bool>();
+    }
+
+    std::string text(const char* key) {
+        const json* value = find({key});
+        if (value == nullptr || !error.empty()) return {};
+        if (!value->is_string()) {
+            fail(key, std::string("must be a string (got ") + type_word(*value) + ")");
+            return {};
+        }
+        return value->get<std::string>();
+    }
+
+    // A list of layer indices below layer_count (Qwen2-MoE mlp_only_layers).
+    std::vector<bool> layer_set(const char* key, std::uint64_t layer_count) {
+        std::vector<bool> layers;
+        const json* value = find({key});
+        if (value == nullptr || !error.empty()) return layers;
+        if (!value->is_array()) {
+            fail(key, std::string("must be a list of layer numbers (got ") + type_word(*value) + ")");
+            return layers;
+        }
+        if (value->empty()) return layers;
+        layers.assign(static_cast<std::size_t>(layer_count), false);
+        for (const json& item : *value) {
+            if (!item.is_number_unsigned() || item.get<std::uint64_t>() >= layer_count) {
+                fail(key, "must list layer numbers from 0 to " + std::to_string(layer_count - 1));
+                return {};
+            }
+            layers[static_cast<std::size_t>(item.get<std::uint64_t>())] = true;
+        }
+        return layers;
+    }
+
+    void fail(const std::string& key, const std::string& problem) {
+        if (error.empty()) error = key + ": " + problem;
+    }
+
+private:
+    const json& object_;
+};
+
+struct FamilyName {
+    const char* model_type;
+    ModelFamily family;
+};
+
+constexpr FamilyName kFamilies[] = {
+    {"gpt2", ModelFamily::gpt2},         {"opt", ModelFamily::opt},
+    {"llama", ModelFamily::llama},       {"mistral", ModelFamily::mistral},
+    {"mixtral", ModelFamily::mixtral},   {"qwen2", ModelFamily::qwen2},
+    {"qwen2_moe", ModelFamily::qwen2_moe}, {"gemma", ModelFamily::gemma},
+    {"gemma2", ModelFamily::gemma2},     {"phi3", ModelFamily::phi3},
+    {"falcon", ModelFamily::falcon},     {"RefinedWeb", ModelFamily::falcon},
+    {"RefinedWebModel", ModelFamily::falcon}, {"deepseek", ModelFamily::deepseek},
+    {"deepseek_v2", ModelFamily::deepseek_v2}, {"deepseek_v3", ModelFamily::deepseek_v2},
+};
+
+ModelFamily family_of(const std::string& model_type) {
+    for (const FamilyName& f : kFamilies)
+        if (model_type == f.model_type) return f.family;
+    return ModelFamily::generic;
+}
+
+// Fills `a` from the reader; returns false (with reader.error set) on a problem.
+bool read_fields(FieldReader& r, Architecture& a) {
+    const ModelFamily f = a.family;
+    const bool is_gpt2 = f == ModelFamily::gpt2;
+    const bool is_falcon = f == ModelFamily::falcon;
+
+    a.hidden_size = r.required({"hidden_size", "n_embd", "n_embed", "d_model"}, 1, kMaxHidden);
+    a.num_hidden_layers = r.required({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 1, kMaxLayers);
+    a.num_attention_heads = r.required({"num_attention_heads", "n_head", "n_heads", "num_heads"}, 1, kMaxHeads);
+    a.vocab_size = r.required({"vocab_size"}, 1, kMaxVocab);
+    if (!r.error.empty()) return false;
+
+    // Head size: explicit head_dim (Gemma's 256 is not hidden/heads), else hidden / heads.
+    const bool mla = f == ModelFamily::deepseek_v2 && r.count({"kv_lora_rank"}, 0, 0, kMaxHidden) > 0;
+    if (!mla) {
+        a.head_dim = r.count({"head_dim"}, 0, 1, kMaxHidden);
+        if (a.head_dim == 0 && f == ModelFamily::gemma) a.head_dim = 256;  // GemmaConfig default
+        if (a.head_dim == 0) {
+            if (a.hidden_size % a.num_attention_heads != 0) {
+                r.fail("num_attention_heads", std::to_string(a.num_attention_heads) + " does not divide hidden_size " +
+                                                  std::to_string(a.hidden_size) + " and head_dim is absent");
+                return false;
+            }
+            a.head_dim = a.hidden_size / a.num_attention_heads;
+        }
+    }
+
+    // Key/value heads: GQA key, Falcon's multi_query / n_head_kv, else one per query head.
+    if (is_falcon) {
+        const bool new_arch = r.flag({"new_decoder_architecture"}, false);
+        const bool multi_query = r.flag({"multi_query"}, true);
+        const std::uint64_t kv = r.count({"num_kv_heads", "n_head_kv"}, 0, 1, kMaxHeads);
+        if (new_arch) a.num_key_value_heads = kv != 0 ? kv : a.num_attention_heads;
+        else a.num_key_value_heads = multi_query ? 1 : a.num_attention_heads;
+        a.parallel_attn = r.flag({"parallel_attn"}, true);
+        const std::uint64_t ln_count = new_arch ? r.count({"num_ln_in_parallel_attn"}, 2, 1, 2) : 1;
+        a.norms_per_layer = (new_arch && ln_count == 2 ? 2 : 1) + (a.parallel_attn ? 0 : 1);
+        const bool bias = r.flag({"bias"}, false);
+        a.qkv_bias = a.out_proj_bias = a.mlp_bias = bias;
+    } else {
+        a.num_key_value_heads =
+            r.count({"num_key_value_heads", "num_kv_heads", "n_head_kv"}, a.num_attention_heads, 1, kMaxHeads);
+    }
+    if (!r.error.empty()) return false;
+    if (a.num_key_value_heads > a.num_attention_heads || a.num_attention_heads % a.num_key_value_heads != 0) {
+        r.fail("num_key_value_heads", std::to_string(a.num_key_value_heads) + " must divide num_attention_heads " +
+                                          std::to_string(a.num_attention_heads));
+        return false;
+    }
+
+    // MLP width. GPT-2's n_inner and Falcon's ffn_hidden_size default to 4 x hidden.
+    if (is_gpt2) a.intermediate_size = r.count({"n_inner", "intermediate_size"}, 4 * a.hidden_size, 1, kMaxIntermediate);
+    else if (f == ModelFamily::opt) a.intermediate_size = r.required({"ffn_dim", "intermediate_size"}, 1, kMaxIntermediate);
+    else if (is_falcon) a.intermediate_size = r.count({"ffn_hidden_size", "intermediate_size"}, 4 * a.hidden_size, 1, kMaxIntermediate);
+    else if (f == ModelFamily::generic && !r.has({"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"})) {
+        a.intermediate_size = 4 * a.hidden_size;
+        r.warnings.push_back("intermediate_size is missing: assumed 4 x hidden_size = " + std::to_string(a.intermediate_size));
+    } else {
+        a.intermediate_size = r.required({"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"}, 1, kMaxIntermediate);
+    }
+    a.max_position_embeddings =
+        r.count({"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"}, 0, 0, kMaxPositions);
+
+    // Tied output head: GPT-2, OPT, Falcon, Gemma tie by default; Llama, Mistral, Qwen2, Phi-3, DeepSeek do not.
+    const bool ties_by_default = is_gpt2 || f == ModelFamily::opt || is_falcon || f == ModelFamily::gemma ||
+                                 f == ModelFamily::gemma2;
+    a.tie_word_embeddings = r.flag({"tie_word_embeddings"}, ties_by_default);
+
+    // Per-family layout.
+    switch (f) {
+        case ModelFamily::gpt2:
+            a.norm_kind = NormKind::layer_norm;
+            a.gated_mlp = false;
+            a.qkv_bias = a.out_proj_bias = a.mlp_bias = true;
+            a.position_embedding_rows = r.count({"n_positions", "max_position_embeddings"}, 1024, 1, kMaxPositions);
+            break;
+        case ModelFamily::opt: {
+            a.norm_kind = NormKind::layer_norm;
+            a.gated_mlp = false;
+            const bool bias = r.flag({"enable_bias"}, true);
+            a.qkv_bias = a.out_proj_bias = a.mlp_bias = bias;
+            // OPTLearnedPositionalEmbedding keeps 2 extra rows (offset 2).
+            a.position_embedding_rows = r.count({"max_position_embeddings"}, 2048, 1, kMaxPositions) + 2;
+            a.word_embed_proj_dim = r.count({"word_embed_proj_dim"}, a.hidden_size, 1, kMaxHidden);
+            a.has_final_norm = r.flag({"do_layer_norm_before"}, true) && !r.flag({"_remove_final_layer_norm"}, false);
+            break;
+        }
+        case ModelFamily::falcon:
+            a.norm_kind = NormKind::layer_norm;
+            a.gated_mlp = false;
+            break;
+        case ModelFamily::qwen2:
+        case ModelFamily::qwen2_moe:
+            a.qkv_bias = true;  // Qwen2Attention: q/k/v with bias, o_proj without
+            break;
+        case ModelFamily::gemma2:
+            a.norms_per_layer = 4;  // input, post_attention, pre_feedforward, post_feedforward
+            break;
+        default:
+            a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
+            a.mlp_bias = r.flag({"mlp_bias"}, false);
+            break;
+    }
+
+    // Sliding-window attention.
+    const std::size_t layers = static_cast<std::size_t>(a.num_hidden_layers);
+    if (f == ModelFamily::gemma2) {
+        a.sliding_window = r.count({"sliding_window"}, 4096, 1, kMaxPositions);
+        a.sliding_layers.assign(layers, false);
+        for (std::size_t i = 0; i < layers; i += 2) a.sliding_layers[i] = true;  // Gemma2: not layer_idx % 2
+    } else if (f == ModelFamily::qwen2 || f == ModelFamily::qwen2_moe) {
+        if (r.flag({"use_sliding_window"}, false)) {
+            a.sliding_window = r.count({"sliding_window"}, 0, 1, kMaxPositions);
+            const std::uint64_t from = r.count({"max_window_layers"}, 0, 0, kMaxLayers);
+            a.sliding_layers.assign(layers, false);
+            for (std::size_t i = static_cast<std::size_t>(from); i < layers; ++i) a.sliding_layers[i] = true;
+        }
+    } else if (f == ModelFamily::mistral || f == ModelFamily::mixtral || f == ModelFamily::phi3 ||
+               f == ModelFamily::generic) {
+        a.sliding_window = r.count({"sliding_window"}, 0, 1, kMaxPositions);
+        if (a.sliding_window > 0) a.sliding_layers.assign(layers, true);
+    }
+
+    // Mixture of experts.
+    if (f == ModelFamily::mixtral) {
+        a.num_experts = r.count({"num_local_experts"}, 8, 1, kMaxExperts);
+        a.num_experts_per_tok = r.count({"num_experts_per_tok"}, 2, 1, kMaxExperts);
+        a.moe_intermediate_size = a.intermediate_size;
+    } else if (f == ModelFamily::qwen2_moe) {
+        a.num_experts = r.count({"num_experts"}, 60, 1, kMaxExperts);
+        a.num_experts_per_tok = r.count({"num_experts_per_tok"}, 4, 1, kMaxExperts);
+        a.moe_intermediate_size = r.required({"moe_intermediate_size"}, 1, kMaxIntermediate);
+        a.shared_expert_intermediate_size = r.count({"shared_expert_intermediate_size"}, 0, 0, kMaxIntermediate);
+        a.num_shared_experts = a.shared_expert_intermediate_size > 0 ? 1 : 0;
+        a.moe_layer_freq = r.count({"decoder_sparse_step"}, 1, 1, kMaxLayers);
+        a.dense_mlp_layers = r.layer_set("mlp_only_layers", a.num_hidden_layers);
+    } else if (f == ModelFamily::deepseek || f == ModelFamily::deepseek_v2) {
+        a.num_experts = r.count({"n_routed_experts"}, 0, 0, kMaxExperts);
+        if (a.num_experts > 0) {
+            a.num_experts_per_tok = r.required({"num_experts_per_tok"}, 1, kMaxExperts);
+            a.moe_intermediate_size = r.required({"moe_intermediate_size"}, 1, kMaxIntermediate);
+            a.num_shared_experts = r.count({"n_shared_experts"}, 0, 0, kMaxExperts);
+            a.shared_expert_intermediate_size = a.moe_intermediate_size * a.num_shared_experts;
+            a.first_k_dense_replace = r.count({"first_k_dense_replace"}, 0, 0, kMaxLayers);
+            a.moe_layer_freq = r.count({"moe_layer_freq"}, 1, 1, kMaxLayers);
+            const std::string topk_method = r.text("topk_method");
+            a.router_bias_vector = topk_method == "noaux_tc";  // DeepSeek-V3 MoEGate.e_score_correction_bias
+        }
+        if (f == ModelFamily::deepseek_v2) {
+            a.q_lora_rank = r.count({"q_lora_rank"}, 0, 0, kMaxHidden);
+            a.kv_lora_rank = r.required({"kv_lora_rank"}, 1, kMaxHidden);
+            a.qk_nope_head_dim = r.required({"qk_nope_head_dim"}, 1, kMaxHidden);
+            a.qk_rope_head_dim = r.required({"qk_rope_head_dim"}, 1, kMaxHidden);
+            a.v_head_dim = r.required({"v_head_dim"}, 1, kMaxHidden);
+            a.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
+            a.num_nextn_predict_layers = r.count({"num_nextn_predict_layers"}, 0, 0, 16);
+        }
+    }
+    if (a.num_experts > 0 && a.num_experts_per_tok > a.num_experts)
+        r.fail("num_experts_per_tok", std::to_string(a.num_experts_per_tok) + " is more than the " +
+                                          std::to_string(a.num_experts) + " experts");
+    return r.error.empty();
+}
+
+void add_linear(std::vector<LinearLayer>& out, std::string path, const char* part, std::uint64_t in,
+                std::uint64_t out_features, bool bias, std::uint64_t layers, std::uint64_t per_layer = 1) {
+    if (layers == 0 || per_layer == 0) return;
+    LinearLayer l;
+    const std::size_t dot = path.rfind('.');
+    l.target_name = dot == std::string::npos ? path : path.substr(dot + 1);
+    l.module_path = std::move(path);
+    l.part = part;
+    l.in_features = in;
+    l.out_features = out_features;
+    l.has_bias = bias;
+    l.layer_count = layers;
+    l.per_layer_count = per_layer;
+    out.push_back(std::move(l));
+}
+
+std::uint64_t norm_size(const Architecture& a, std::uint64_t width) {
+    return a.norm_kind == NormKind::layer_norm ? 2 * width : width;
+}
+
+// Routed-expert linears of one MoE layer (per expert), shared-expert and router linears.
+void add_moe_linears(std::vector<LinearLayer>& out, const Architecture& a, std::uint64_t moe_layers) {
+    const std::uint64_t h = a.hidden_size;
+    const std::uint64_t e = a.num_experts;
+    const std::uint64_t w = a.moe_intermediate_size;
+    if (a.family == ModelFamily::mixtral) {
+        add_linear(out, "block_sparse_moe.gate", "router", h, e, false, moe_layers);
+        add_linear(out, "block_sparse_moe.experts.*.w1", "experts", h, w, false, moe_layers, e);
+        add_linear(out, "block_sparse_moe.experts.*.w3", "experts", h, w, false, moe_layers, e);
+        add_linear(out, "block_sparse_moe.experts.*.w2", "experts", w, h, false, moe_layers, e);
+        return;
+    }
+    if (a.family == ModelFamily::qwen2_moe) add_linear(out, "mlp.gate", "router", h, e, false, moe_layers);
+    add_linear(out, "mlp.experts.*.gate_proj", "experts", h, w, false, moe_layers, e);
+    add_linear(out, "mlp.experts.*.up_proj", "experts", h, w, false, moe_layers, e);
+    add_linear(out, "mlp.experts.*.down_proj", "experts", w, h, false, moe_layers, e);
+    const std::uint64_t s = a.shared_expert_intermediate_size;
+    if (s > 0) {
+        const char* prefix = a.family == ModelFamily::qwen2_moe ? "mlp.shared_expert." : "mlp.shared_experts.";
+        add_linear(out, std::string(prefix) + "gate_proj", "shared_experts", h, s, false, moe_layers);
+        add_linear(out, std::string(prefix) + "up_proj", "shared_experts", h, s, false, moe_layers);
+        add_linear(out, std::string(prefix) + "down_proj", "shared_experts", s, h, false, moe_layers);
+        if (a.family == ModelFamily::qwen2_moe)
+            add_linear(out, "mlp.shared_expert_gate", "shared_experts", h, 1, false, moe_layers);
+    }
+}
+
+struct Totals {
+    u128 embedding = 0, attention = 0, mlp = 0, experts = 0, shared = 0, router = 0, norms = 0, head = 0;
+    u128 one_expert_per_layer = 0;  // weights+biases of one routed expert in one layer
+};
+
+// Counts one stack of decoder layers (or the MTP layer) into `t` from the linear list plus norms.
+void count_decoder(const Architecture& a, const std::vector<LinearLayer>& linears, Totals& t) {
+    for (const LinearLayer& l : linears) {
+        const u128 one = static_cast<u128>(l.in_features) * l.out_features + (l.has_bias ? l.out_features : 0);
+        const u128 all = one * l.instance_count();
+        const std::string part = l.part;
+        if (part == "attention") t.attention += all;
+        else if (part == "mlp") t.mlp += all;
+        else if (part == "experts") {
+            t.experts += all;
+            t.one_expert_per_layer += one;
+        } else if (part == "shared_experts") t.shared += all;
+        else t.router += all;
+    }
+    const std::uint64_t layers = a.num_hidden_layers;
+    t.norms += static_cast<u128>(layers) * a.norms_per_layer * norm_size(a, a.hidden_size);
+    if (a.uses_mla()) t.attention += static_cast<u128>(layers) * (a.q_lora_rank + a.kv_lora_rank);  // q_a/kv_a_layernorm
+    if (a.family == ModelFamily::deepseek || a.family == ModelFamily::deepseek_v2) {
+        // MoEGate is a bare nn.Parameter (n_routed x hidden), plus V3's e_score_correction_bias.
+        const std::uint64_t moe_layers = a.moe_layer_count();
+        t.router += static_cast<u128>(moe_layers) * a.num_experts * (a.hidden_size + (a.router_bias_vector ? 1 : 0));
+    }
+}
+
+}  // namespace
+
+bool Architecture::layer_is_moe(std::uint64_t layer) const {
+    if (num_experts == 0 || layer >= num_hidden_layers) return false;
+    switch (family) {
+        case ModelFamily::mixtral: return true;
+        case ModelFamily::qwen2_moe:
+            if (!dense_mlp_layers.empty() && dense_mlp_layers[static_cast<std::size_t>(layer)]) return false;
+            return (layer + 1) % moe_layer_freq == 0;
+        case ModelFamily::deepseek:
+        case ModelFamily::deepseek_v2:
+            return layer >= first_k_dense_replace && layer % moe_layer_freq == 0;
+        default: return true;
+    }
+}
+
+std::uint64_t Architecture::moe_layer_count() const {
+    std::uint64_t n = 0;
+    for (std::uint64_t i = 0; i < num_hidden_layers && num_experts > 0; ++i) n += layer_is_moe(i) ? 1 : 0;
+    return n;
+}
+
+std::uint64_t Architecture::sliding_layer_count() const {
+    if (sliding_window == 0) return 0;
+    std::uint64_t n = 0;
+    for (bool sliding : sliding_layers) n += sliding ? 1 : 0;
+    return n;
+}
+
+std::vector<LinearLayer> decoder_linear_layers(const Architecture& a) {
+    std::vector<LinearLayer> out;
+    const std::uint64_t h = a.hidden_size;
+    const std::uint64_t layers = a.num_hidden_layers;
+    const std::uint64_t q_out = a.num_attention_heads * a.head_dim;
+    const std::uint64_t kv_out = a.num_key_value_heads * a.head_dim;
+    const std::uint64_t i = a.intermediate_size;
+    const std::uint64_t moe_layers = a.moe_layer_count();
+    const std::uint64_t dense_layers = layers - moe_layers;
+
+    switch (a.family) {
+        case ModelFamily::gpt2:
+            add_linear(out, "attn.c_attn", "attention", h, 3 * h, true, layers);
+            add_linear(out, "attn.c_proj", "attention", h, h, true, layers);
+            add_linear(out, "mlp.c_fc", "mlp", h, i, true, layers);
+            add_linear(out, "mlp.c_proj", "mlp", i, h, true, layers);
+            return out;
+        case ModelFamily::opt:
+            for (const char* name : {"self_attn.k_proj", "self_attn.v_proj", "self_attn.q_proj", "self_attn.out_proj"})
+                add_linear(out, name, "attention", h, h, a.qkv_bias, layers);
+            add_linear(out, "fc1", "mlp", h, i, a.mlp_bias, layers);
+            add_linear(out, "fc2", "mlp", i, h, a.mlp_bias, layers);
+            return out;
+        case ModelFamily::falcon:
+            add_linear(out, "self_attention.query_key_value", "attention", h, q_out + 2 * kv_out, a.qkv_bias, layers);
+            add_linear(out, "self_attention.dense", "attention", q_out, h, a.out_proj_bias, layers);
+            add_linear(out, "mlp.dense_h_to_4h", "mlp", h, i, a.mlp_bias, layers);
+            add_linear(out, "mlp.dense_4h_to_h", "mlp", i, h, a.mlp_bias, layers);
+            return out;
+        case ModelFamily::phi3:
+            add_linear(out, "self_attn.qkv_proj", "attention", h, q_out + 2 * kv_out, a.qkv_bias, layers);
+            add_linear(out, "self_attn.o_proj", "attention", q_out, h, a.out_proj_bias, layers);
+            add_linear(out, "mlp.gate_up_proj", "mlp", h, 2 * i, a.mlp_bias, layers);
+            add_linear(out, "mlp.down_proj", "mlp", i, h, a.mlp_bias, layers);
+            return out;
+        default:
+            break;
+    }
+
+    if (a.uses_mla()) {
+        const std::uint64_t qk_head = a.qk_nope_head_dim + a.qk_rope_head_dim;
+        const std::uint64_t heads = a.num_attention_heads;
+        if (a.q_lora_rank > 0) {
+            add_linear(out, "self_attn.q_a_proj", "attention", h, a.q_lora_rank, a.qkv_bias, layers);
+            add_linear(out, "self_attn.q_b_proj", "attention", a.q_lora_rank, heads * qk_head, false, layers);
+        } else {
+            add_linear(out, "self_attn.q_proj", "attention", h, heads * qk_head, false, layers);
+        }
+        add_linear(out, "self_attn.kv_a_proj_with_mqa", "attention", h, a.kv_lora_rank + a.qk_rope_head_dim, a.qkv_bias,
+                   layers);
+        add_linear(out, "self_attn.kv_b_proj", "attention", a.kv_lora_rank,
+                   heads * (a.qk_nope_head_dim + a.v_head_dim), false, layers);
+        add_linear(out, "self_attn.o_proj", "attention", heads * a.v_head_dim, h, a.out_proj_bias, layers);
+    } else {
+        add_linear(out, "self_attn.q_proj", "attention", h, q_out, a.qkv_bias, layers);
+        add_linear(out, "self_attn.k_proj", "attention", h, kv_out, a.qkv_bias, layers);
+        add_linear(out, "self_attn.v_proj", "attention", h, kv_out, a.qkv_bias, layers);
+        add_linear(out, "self_attn.o_proj", "attention", q_out, h, a.out_proj_bias, layers);
+    }
+    if (a.gated_mlp) {
+        add_linear(out, "mlp.gate_proj", "mlp", h, i, a.mlp_bias, dense_layers);
+        add_linear(out, "mlp.up_proj", "mlp", h, i, a.mlp_bias, dense_layers);
+        add_linear(out, "mlp.down_proj", "mlp", i, h, a.mlp_bias, dense_layers);
+    } else {
+        add_linear(out, "mlp.fc1", "mlp", h, i, a.mlp_bias, dense_layers);
+        add_linear(out, "mlp.fc2", "mlp", i, h, a.mlp_bias, dense_layers);
+    }
+    if (moe_layers > 0) add_moe_linears(out, a, moe_layers);
+    return out;
+}
+
+std::vector<BreakdownRow> breakdown_rows(const ParamBreakdown& b) {
+    const BreakdownRow all[] = {
+        {"embeddings", "Embeddings", b.embedding_count},
+        {"attention", "Attention", b.attention_count},
+        {"mlp", "MLP", b.mlp_count},
+        {"experts", "Routed experts", b.expert_count},
+        {"shared_experts", "Shared experts", b.shared_expert_count},
+        {"router", "Router", b.router_count},
+        {"norms", "Norms", b.norm_count},
+        {"output_head", "Output head", b.output_head_count},
+    };
+    std::vector<BreakdownRow> rows;
+    for (const BreakdownRow& row : all)
+        if (row.count > 0) rows.push_back(row);
+    return rows;
+}
+
+Expected<Architecture> parse_config(std::string_view json_text) {
+    if (json_text.size() > kMaxConfigBytes) return Error{"config.json: is larger than 4 MB"};
+    if (trim(json_text).empty()) return Error{"config.json: is empty"};
+    if (max_nesting_depth(json_text) > kMaxDepth)
+        return Error{"config.json: nested deeper than " + std::to_string(kMaxDepth) + " levels"};
+
+    SyntaxChecker checker;
+    json::sax_parse(json_text, &checker);
+    if (checker.failed)
+        return Error{"config.json: not valid JSON (truncated or malformed) at byte " +
+                     std::to_string(checker.error_position)};
+    const json document = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+    if (document.is_discarded()) return Error{"config.json: not valid JSON"};
+    if (!document.is_object()) return Error{"config.json: must be a JSON object ({...})"};
+
+    // Multimodal configs keep the language model under text_config.
+    const json* object = &document;
+    const auto text_config = document.find("text_config");
+    if (document.find("hidden_size") == document.end() && text_config != document.end() && text_config->is_object())
+        object = &*text_config;
+
+    Architecture a;
+    FieldReader r(*object);
+    a.model_type = r.text("model_type");
+    if (a.model_type.empty() && object != &document) {
+        FieldReader top(document);
+        a.model_type = top.text("model_type");
+    }
+    if (!r.error.empty()) return Error{r.error};
+    a.family = family_of(a.model_type);
+    if (a.family == ModelFamily::generic) {
+        r.warnings.push_back(
+            (a.model_type.empty() ? std::string("model_type is missing") : "model_type \"" + a.model_type.substr(0, 40) + "\" is not known") +
+            ": counted as a Llama-style decoder (q/k/v/o attention, gated MLP gate/up/down, RMSNorm, no biases " +
+            "unless attention_bias/mlp_bias say so, untied head unless tie_word_embeddings)");
+    }
+    if (!read_fields(r, a)) return Error{r.error};
+    a.warnings = std::move(r.warnings);
+    return a;
+}
+
+Expected<ParamBreakdown> count_parameters(const Architecture& a) {
+    if (a.hidden_size == 0 || a.num_hidden_layers == 0 || a.vocab_size == 0 || a.num_attention_heads == 0)
+        return Error{"config.json: hidden_size, num_hidden_layers, num_attention_heads and vocab_size are needed"};
+    Totals t;
+    const std::vector<LinearLayer> linears = decoder_linear_layers(a);
+    count_decoder(a, linears, t);
+
+    const std::uint64_t h = a.hidden_size;
+    const std::uint64_t embed_width = a.word_embed_proj_dim > 0 ? a.word_embed_proj_dim : h;
+    t.embedding = static_cast<u128>(a.vocab_size) * embed_width + static_cast<u128>(a.position_embedding_rows) * h;
+    if (embed_width != h) t.embedding += 2 * static_cast<u128>(embed_width) * h;  // OPT project_in + project_out
+    if (a.has_final_norm) t.norms += norm_size(a, h);
+    if (!a.tie_word_embeddings) t.head = static_cast<u128>(a.vocab_size) * embed_width;
+
+    const u128 total = t.embedding + t.attention + t.mlp + t.experts + t.shared + t.router + t.norms + t.head;
+    if (total > kMaxParamCount)
+        return Error{"config.json: the model has more than 10^15 parameters (" + format_count_short(kMaxParamCount, 0) +
+                     " is the limit)"};
+
+    ParamBreakdown b;
+    b.embedding_count = static_cast<std::uint64_t>(t.embedding);
+    b.attention_count = static_cast<std::uint64_t>(t.attention);
+    b.mlp_count = static_cast<std::uint64_t>(t.mlp);
+    b.expert_count = static_cast<std::uint64_t>(t.experts);
+    b.shared_expert_count = static_cast<std::uint64_t>(t.shared);
+    b.router_count = static_cast<std::uint64_t>(t.router);
+    b.norm_count = static_cast<std::uint64_t>(t.norms);
+    b.output_head_count = static_cast<std::uint64_t>(t.head);
+    b.total_count = static_cast<std::uint64_t>(total);
+    // Per token: every routed expert of a layer is replaced by num_experts_per_tok of them.
+    const u128 active_experts = t.one_expert_per_layer * a.moe_layer_count() * a.num_experts_per_tok;
+    b.active_count = static_cast<std::uint64_t>(total - t.experts + active_experts);
+
+    if (a.num_nextn_predict_layers > 0) {
+        // DeepSeek-V3 MTP module (model.layers.61 in the checkpoint): its own embed_tokens and
+        // shared_head.head copies, enorm, hnorm, eh_proj (2h -> h), shared_head.norm and one MoE decoder layer.
+        Architecture one = a;
+        one.num_hidden_layers = 1;
+        one.first_k_dense_replace = 0;
+        one.moe_layer_freq = 1;
+        Totals m;
+        count_decoder(one, decoder_linear_layers(one), m);
+        const u128 layer = m.attention + m.mlp + m.experts + m.shared + m.router + m.norms;
+        const u128 module = layer + 2 * static_cast<u128>(a.vocab_size) * h + 3 * static_cast<u128>(h) +
+                            2 * static_cast<u128>(h) * h;
+        b.mtp_count = static_cast<std::uint64_t>(module * a.num_nextn_predict_layers);
+    }
+    return b;
+}
+
+Expected<ModelSource> model_from_config(std::string_view json_text, std::string display_name) {
+    Expected<Architecture> arch = parse_config(json_text);
+    if (!arch) return Error{arch.error()};
+    Expected<ParamBreakdown> counts = count_parameters(*arch);
+    if (!counts) return Error{counts.error()};
+    ModelSource source;
+    source.display_name = display_name.empty() ? "config.json (" + (arch->model_type.empty() ? std::string("unknown") : arch->model_type) + ")"
+                                               : std::move(display_name);
+    source.architecture = std::move(arch.value());
+    source.counts = *counts;
+    return source;
+}
+
+}  // namespace llm_memory

@@ -1,0 +1,214 @@
+// The built-in presets: each is the counting-relevant subset of the model's published config.json
+// (values copied from the Hugging Face repository named in hf_id), parsed by parse_config like any
+// user config. Search ignores case and separators so "llama2 7b" and "Llama-2-7B" both match.
+#include "model_presets.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include "quantity.hpp"
+
+namespace llm_memory {
+namespace {
+
+#define LLAMA2(h, i, heads, layers, kv)                                                                          \
+    "{\"model_type\":\"llama\",\"hidden_size\":" #h ",\"intermediate_size\":" #i ",\"num_attention_heads\":" #heads \
+    ",\"num_hidden_layers\":" #layers ",\"num_key_value_heads\":" #kv                                              \
+    ",\"vocab_size\":32000,\"max_position_embeddings\":4096,\"tie_word_embeddings\":false}"
+
+const std::vector<ModelPreset>& preset_table() {
+    static const std::vector<ModelPreset> kPresets = {
+        // GPT-2 (openai-community): n_positions 1024, vocab 50257, tied head.
+        {"gpt2", "openai-community/gpt2", "GPT-2",
+         R"({"model_type":"gpt2","n_embd":768,"n_layer":12,"n_head":12,"n_positions":1024,"vocab_size":50257})"},
+        {"gpt2-medium", "openai-community/gpt2-medium", "GPT-2",
+         R"({"model_type":"gpt2","n_embd":1024,"n_layer":24,"n_head":16,"n_positions":1024,"vocab_size":50257})"},
+        {"gpt2-large", "openai-community/gpt2-large", "GPT-2",
+         R"({"model_type":"gpt2","n_embd":1280,"n_layer":36,"n_head":20,"n_positions":1024,"vocab_size":50257})"},
+        {"gpt2-xl", "openai-community/gpt2-xl", "GPT-2",
+         R"({"model_type":"gpt2","n_embd":1600,"n_layer":48,"n_head":25,"n_positions":1024,"vocab_size":50257})"},
+        // OPT (facebook): vocab 50272, 2048 positions (+2 offset rows), tied head.
+        {"opt-125m", "facebook/opt-125m", "OPT",
+         R"({"model_type":"opt","hidden_size":768,"ffn_dim":3072,"num_attention_heads":12,"num_hidden_layers":12,"vocab_size":50272,"max_position_embeddings":2048,"word_embed_proj_dim":768,"do_layer_norm_before":true})"},
+        {"opt-350m", "facebook/opt-350m", "OPT",
+         R"({"model_type":"opt","hidden_size":1024,"ffn_dim":4096,"num_attention_heads":16,"num_hidden_layers":24,"vocab_size":50272,"max_position_embeddings":2048,"word_embed_proj_dim":512,"do_layer_norm_before":false})"},
+        {"opt-1.3b", "facebook/opt-1.3b", "OPT",
+         R"({"model_type":"opt","hidden_size":2048,"ffn_dim":8192,"num_attention_heads":32,"num_hidden_layers":24,"vocab_size":50272,"max_position_embeddings":2048,"word_embed_proj_dim":2048,"do_layer_norm_before":true})"},
+        {"opt-6.7b", "facebook/opt-6.7b", "OPT",
+         R"({"model_type":"opt","hidden_size":4096,"ffn_dim":16384,"num_attention_heads":32,"num_hidden_layers":32,"vocab_size":50272,"max_position_embeddings":2048,"word_embed_proj_dim":4096,"do_layer_norm_before":true})"},
+        {"opt-13b", "facebook/opt-13b", "OPT",
+         R"({"model_type":"opt","hidden_size":5120,"ffn_dim":20480,"num_attention_heads":40,"num_hidden_layers":40,"vocab_size":50272,"max_position_embeddings":2048,"word_embed_proj_dim":5120,"do_layer_norm_before":true})"},
+        {"opt-30b", "facebook/opt-30b", "OPT",
+         R"({"model_type":"opt","hidden_size":7168,"ffn_dim":28672,"num_attention_heads":56,"num_hidden_layers":48,"vocab_size":50272,"max_position_embeddings":2048,"word_embed_proj_dim":7168,"do_layer_norm_before":true})"},
+        // Llama 2 (meta-llama, *-hf): vocab 32000, untied; 70B uses 8 KV heads.
+        {"llama-2-7b", "meta-llama/Llama-2-7b-hf", "Llama 2", LLAMA2(4096, 11008, 32, 32, 32)},
+        {"llama-2-13b", "meta-llama/Llama-2-13b-hf", "Llama 2", LLAMA2(5120, 13824, 40, 40, 40)},
+        {"llama-2-70b", "meta-llama/Llama-2-70b-hf", "Llama 2", LLAMA2(8192, 28672, 64, 80, 8)},
+        // Llama 3 / 3.1 / 3.2 (meta-llama): vocab 128256, 8 KV heads; 3.2 1B/3B tie the head.
+        {"llama-3-8b", "meta-llama/Meta-Llama-3-8B", "Llama 3",
+         R"({"model_type":"llama","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":128256,"max_position_embeddings":8192,"tie_word_embeddings":false})"},
+        {"llama-3-70b", "meta-llama/Meta-Llama-3-70B", "Llama 3",
+         R"({"model_type":"llama","hidden_size":8192,"intermediate_size":28672,"num_attention_heads":64,"num_hidden_layers":80,"num_key_value_heads":8,"vocab_size":128256,"max_position_embeddings":8192,"tie_word_embeddings":false})"},
+        {"llama-3.1-8b", "meta-llama/Llama-3.1-8B", "Llama 3.1",
+         R"({"model_type":"llama","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":128256,"max_position_embeddings":131072,"tie_word_embeddings":false})"},
+        {"llama-3.1-70b", "meta-llama/Llama-3.1-70B", "Llama 3.1",
+         R"({"model_type":"llama","hidden_size":8192,"intermediate_size":28672,"num_attention_heads":64,"num_hidden_layers":80,"num_key_value_heads":8,"vocab_size":128256,"max_position_embeddings":131072,"tie_word_embeddings":false})"},
+        {"llama-3.1-405b", "meta-llama/Llama-3.1-405B", "Llama 3.1",
+         R"({"model_type":"llama","hidden_size":16384,"intermediate_size":53248,"num_attention_heads":128,"num_hidden_layers":126,"num_key_value_heads":8,"vocab_size":128256,"max_position_embeddings":131072,"tie_word_embeddings":false})"},
+        {"llama-3.2-1b", "meta-llama/Llama-3.2-1B", "Llama 3.2",
+         R"({"model_type":"llama","hidden_size":2048,"intermediate_size":8192,"num_attention_heads":32,"num_hidden_layers":16,"num_key_value_heads":8,"head_dim":64,"vocab_size":128256,"max_position_embeddings":131072,"tie_word_embeddings":true})"},
+        {"llama-3.2-3b", "meta-llama/Llama-3.2-3B", "Llama 3.2",
+         R"({"model_type":"llama","hidden_size":3072,"intermediate_size":8192,"num_attention_heads":24,"num_hidden_layers":28,"num_key_value_heads":8,"head_dim":128,"vocab_size":128256,"max_position_embeddings":131072,"tie_word_embeddings":true})"},
+        // Mistral AI: v0.1 slides a 4096-token window on every layer; Mixtral has 8 experts, 2 per token.
+        {"mistral-7b-v0.1", "mistralai/Mistral-7B-v0.1", "Mistral",
+         R"({"model_type":"mistral","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":32000,"max_position_embeddings":32768,"sliding_window":4096,"tie_word_embeddings":false})"},
+        {"mixtral-8x7b", "mistralai/Mixtral-8x7B-v0.1", "Mixtral",
+         R"({"model_type":"mixtral","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"num_local_experts":8,"num_experts_per_tok":2,"vocab_size":32000,"max_position_embeddings":32768,"sliding_window":null,"tie_word_embeddings":false})"},
+        {"mixtral-8x22b", "mistralai/Mixtral-8x22B-v0.1", "Mixtral",
+         R"({"model_type":"mixtral","hidden_size":6144,"intermediate_size":16384,"num_attention_heads":48,"num_hidden_layers":56,"num_key_value_heads":8,"num_local_experts":8,"num_experts_per_tok":2,"vocab_size":32768,"max_position_embeddings":65536,"sliding_window":null,"tie_word_embeddings":false})"},
+        // Qwen (Qwen): q/k/v biases; 0.5B ties its head.
+        {"qwen2.5-0.5b", "Qwen/Qwen2.5-0.5B", "Qwen2.5",
+         R"({"model_type":"qwen2","hidden_size":896,"intermediate_size":4864,"num_attention_heads":14,"num_hidden_layers":24,"num_key_value_heads":2,"vocab_size":151936,"max_position_embeddings":32768,"tie_word_embeddings":true,"use_sliding_window":false})"},
+        {"qwen2-7b", "Qwen/Qwen2-7B", "Qwen2",
+         R"({"model_type":"qwen2","hidden_size":3584,"intermediate_size":18944,"num_attention_heads":28,"num_hidden_layers":28,"num_key_value_heads":4,"vocab_size":152064,"max_position_embeddings":131072,"tie_word_embeddings":false,"use_sliding_window":false})"},
+        {"qwen2.5-7b", "Qwen/Qwen2.5-7B", "Qwen2.5",
+         R"({"model_type":"qwen2","hidden_size":3584,"intermediate_size":18944,"num_attention_heads":28,"num_hidden_layers":28,"num_key_value_heads":4,"vocab_size":152064,"max_position_embeddings":131072,"tie_word_embeddings":false,"use_sliding_window":false})"},
+        {"qwen2.5-14b", "Qwen/Qwen2.5-14B", "Qwen2.5",
+         R"({"model_type":"qwen2","hidden_size":5120,"intermediate_size":13824,"num_attention_heads":40,"num_hidden_layers":48,"num_key_value_heads":8,"vocab_size":152064,"max_position_embeddings":131072,"tie_word_embeddings":false,"use_sliding_window":false})"},
+        {"qwen2.5-72b", "Qwen/Qwen2.5-72B", "Qwen2.5",
+         R"({"model_type":"qwen2","hidden_size":8192,"intermediate_size":29568,"num_attention_heads":64,"num_hidden_layers":80,"num_key_value_heads":8,"vocab_size":152064,"max_position_embeddings":131072,"tie_word_embeddings":false,"use_sliding_window":false})"},
+        {"qwen1.5-moe-a2.7b", "Qwen/Qwen1.5-MoE-A2.7B", "Qwen MoE",
+         R"({"model_type":"qwen2_moe","hidden_size":2048,"intermediate_size":5632,"num_attention_heads":16,"num_hidden_layers":24,"num_key_value_heads":16,"vocab_size":151936,"max_position_embeddings":8192,"tie_word_embeddings":false,"decoder_sparse_step":1,"moe_intermediate_size":1408,"shared_expert_intermediate_size":5632,"num_experts_per_tok":4,"num_experts":60,"use_sliding_window":false})"},
+        // Gemma (google): head_dim 256 (27B: 128), vocab 256000, tied head; Gemma 2 has four norms per layer.
+        {"gemma-2b", "google/gemma-2b", "Gemma",
+         R"({"model_type":"gemma","hidden_size":2048,"intermediate_size":16384,"num_attention_heads":8,"num_hidden_layers":18,"num_key_value_heads":1,"head_dim":256,"vocab_size":256000,"max_position_embeddings":8192})"},
+        {"gemma-7b", "google/gemma-7b", "Gemma",
+         R"({"model_type":"gemma","hidden_size":3072,"intermediate_size":24576,"num_attention_heads":16,"num_hidden_layers":28,"num_key_value_heads":16,"head_dim":256,"vocab_size":256000,"max_position_embeddings":8192})"},
+        {"gemma-2-2b", "google/gemma-2-2b", "Gemma 2",
+         R"({"model_type":"gemma2","hidden_size":2304,"intermediate_size":9216,"num_attention_heads":8,"num_hidden_layers":26,"num_key_value_heads":4,"head_dim":256,"vocab_size":256000,"max_position_embeddings":8192,"sliding_window":4096})"},
+        {"gemma-2-9b", "google/gemma-2-9b", "Gemma 2",
+         R"({"model_type":"gemma2","hidden_size":3584,"intermediate_size":14336,"num_attention_heads":16,"num_hidden_layers":42,"num_key_value_heads":8,"head_dim":256,"vocab_size":256000,"max_position_embeddings":8192,"sliding_window":4096})"},
+        {"gemma-2-27b", "google/gemma-2-27b", "Gemma 2",
+         R"({"model_type":"gemma2","hidden_size":4608,"intermediate_size":36864,"num_attention_heads":32,"num_hidden_layers":46,"num_key_value_heads":16,"head_dim":128,"vocab_size":256000,"max_position_embeddings":8192,"sliding_window":4096})"},
+        // Phi-3 (microsoft): fused qkv_proj and gate_up_proj, vocab 32064.
+        {"phi-3-mini-4k", "microsoft/Phi-3-mini-4k-instruct", "Phi-3",
+         R"({"model_type":"phi3","hidden_size":3072,"intermediate_size":8192,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":32,"vocab_size":32064,"max_position_embeddings":4096,"sliding_window":2047,"tie_word_embeddings":false})"},
+        {"phi-3-medium-4k", "microsoft/Phi-3-medium-4k-instruct", "Phi-3",
+         R"({"model_type":"phi3","hidden_size":5120,"intermediate_size":17920,"num_attention_heads":40,"num_hidden_layers":40,"num_key_value_heads":10,"vocab_size":32064,"max_position_embeddings":4096,"sliding_window":2047,"tie_word_embeddings":false})"},
+        // Falcon (tiiuae): 7B multi-query with parallel attention; 40B the new decoder (8 KV groups, 2 norms).
+        {"falcon-7b", "tiiuae/falcon-7b", "Falcon",
+         R"({"model_type":"falcon","hidden_size":4544,"num_attention_heads":71,"num_hidden_layers":32,"vocab_size":65024,"multi_query":true,"new_decoder_architecture":false,"parallel_attn":true,"bias":false})"},
+        {"falcon-40b", "tiiuae/falcon-40b", "Falcon",
+         R"({"model_type":"falcon","hidden_size":8192,"num_attention_heads":128,"num_hidden_layers":60,"num_kv_heads":8,"vocab_size":65024,"new_decoder_architecture":true,"parallel_attn":true,"bias":false})"},
+        // DeepSeek (deepseek-ai): shared + routed experts, dense first layers; V2/V3 use MLA.
+        {"deepseek-moe-16b", "deepseek-ai/deepseek-moe-16b-base", "DeepSeek",
+         R"({"model_type":"deepseek","hidden_size":2048,"intermediate_size":10944,"moe_intermediate_size":1408,"num_attention_heads":16,"num_hidden_layers":28,"num_key_value_heads":16,"n_routed_experts":64,"n_shared_experts":2,"num_experts_per_tok":6,"first_k_dense_replace":1,"moe_layer_freq":1,"vocab_size":102400,"max_position_embeddings":4096,"tie_word_embeddings":false})"},
+        {"deepseek-v2-lite", "deepseek-ai/DeepSeek-V2-Lite", "DeepSeek",
+         R"({"model_type":"deepseek_v2","hidden_size":2048,"intermediate_size":10944,"moe_intermediate_size":1408,"num_attention_heads":16,"num_hidden_layers":27,"num_key_value_heads":16,"n_routed_experts":64,"n_shared_experts":2,"num_experts_per_tok":6,"first_k_dense_replace":1,"moe_layer_freq":1,"q_lora_rank":null,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"topk_method":"greedy","vocab_size":102400,"max_position_embeddings":163840,"tie_word_embeddings":false})"},
+        {"deepseek-v2", "deepseek-ai/DeepSeek-V2", "DeepSeek",
+         R"({"model_type":"deepseek_v2","hidden_size":5120,"intermediate_size":12288,"moe_intermediate_size":1536,"num_attention_heads":128,"num_hidden_layers":60,"num_key_value_heads":128,"n_routed_experts":160,"n_shared_experts":2,"num_experts_per_tok":6,"first_k_dense_replace":1,"moe_layer_freq":1,"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"topk_method":"group_limited_greedy","vocab_size":102400,"max_position_embeddings":163840,"tie_word_embeddings":false})"},
+        {"deepseek-v3", "deepseek-ai/DeepSeek-V3", "DeepSeek",
+         R"({"model_type":"deepseek_v3","hidden_size":7168,"intermediate_size":18432,"moe_intermediate_size":2048,"num_attention_heads":128,"num_hidden_layers":61,"num_key_value_heads":128,"n_routed_experts":256,"n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":3,"moe_layer_freq":1,"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"topk_method":"noaux_tc","num_nextn_predict_layers":1,"vocab_size":129280,"max_position_embeddings":163840,"tie_word_embeddings":false})"},
+    };
+    return kPresets;
+}
+
+#undef LLAMA2
+
+// Lower-case letters and digits only: "Llama-2_7B" -> "llama27b".
+std::string fold(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) != 0) out.push_back(static_cast<char>(std::tolower(u)));
+    }
+    return out;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+    return true;
+}
+
+// Edit distance between folded names, for "did you mean".
+std::size_t distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0u : 1u)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+}  // namespace
+
+const std::vector<ModelPreset>& model_presets() { return preset_table(); }
+
+const ModelPreset* find_preset(std::string_view name) {
+    const std::string_view wanted = trim(name);
+    for (const ModelPreset& preset : preset_table())
+        if (equal_ignoring_case(wanted, preset.key) || equal_ignoring_case(wanted, preset.hf_id)) return &preset;
+    // The id without its organisation: "Llama-2-7b-hf".
+    for (const ModelPreset& preset : preset_table()) {
+        const std::string_view id = preset.hf_id;
+        const std::size_t slash = id.find('/');
+        if (slash != std::string_view::npos && equal_ignoring_case(wanted, id.substr(slash + 1))) return &preset;
+    }
+    return nullptr;
+}
+
+std::vector<const ModelPreset*> search_presets(std::string_view query) {
+    std::vector<std::string> words;
+    std::size_t start = 0;
+    while (start < query.size()) {
+        std::size_t end = query.find_first_of(" \t", start);
+        if (end == std::string_view::npos) end = query.size();
+        std::string word = fold(query.substr(start, end - start));
+        if (!word.empty()) words.push_back(std::move(word));
+        start = end + 1;
+    }
+    std::vector<const ModelPreset*> found;
+    for (const ModelPreset& preset : preset_table()) {
+        const std::string haystack = fold(preset.key) + " " + fold(preset.hf_id) + " " + fold(preset.family);
+        bool all = true;
+        for (const std::string& word : words) all = all && haystack.find(word) != std::string::npos;
+        if (all) found.push_back(&preset);
+    }
+    return found;
+}
+
+Expected<ModelSource> preset_model(const ModelPreset& preset) {
+    Expected<ModelSource> source = model_from_config(preset.config_json, preset.hf_id);
+    if (!source) return Error{std::string("model ") + preset.key + ": " + source.error()};
+    source.value().preset_key = preset.key;
+    return source;
+}
+
+Expected<ModelSource> load_preset(std::string_view name) {
+    if (const ModelPreset* preset = find_preset(name)) return preset_model(*preset);
+    const std::string shown(trim(name).substr(0, 60));
+    const std::string folded = fold(shown);
+    const ModelPreset* best = nullptr;
+    std::size_t best_distance = 0;
+    for (const ModelPreset& preset : preset_table()) {
+        const std::size_t d = distance(folded, fold(preset.key));
+        if (best == nullptr || d < best_distance) {
+            best = &preset;
+            best_distance = d;
+        }
+    }
+    std::string message = "unknown model \"" + shown + "\" (";
+    if (best != nullptr && best_distance <= 3) message += std::string("did you mean ") + best->key + "? ";
+    return Error{message + "see --list-models)"};
+}
+
+}  // namespace llm_memory

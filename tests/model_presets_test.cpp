@@ -1,0 +1,148 @@
+// Built-in presets: enough of them, each counted by the same config.json path, findable by name, and
+// wired into the settings table (--model / #model=) and the JSON report (parameters, breakdown).
+#include <catch_amalgamated.hpp>
+
+#include <set>
+#include <string>
+
+#include "model_presets.hpp"
+#include "report.hpp"
+#include "settings.hpp"
+
+using namespace llm_memory;
+
+namespace {
+
+std::uint64_t preset_total(const char* key) {
+    const Expected<ModelSource> m = load_preset(key);
+    INFO(key << ": " << m.error());
+    REQUIRE(m.ok());
+    return m->counts.total_count;
+}
+
+}  // namespace
+
+TEST_CASE("at least 20 presets, unique keys, each parses and counts", "[presets]") {
+    const auto& presets = model_presets();
+    CHECK(presets.size() >= 20);
+    std::set<std::string> keys;
+    std::set<std::string> families;
+    for (const ModelPreset& p : presets) {
+        INFO(p.key);
+        CHECK(keys.insert(p.key).second);
+        families.insert(p.family);
+        const Expected<ModelSource> m = preset_model(p);
+        REQUIRE(m.ok());
+        CHECK(m->preset_key == p.key);
+        CHECK(m->display_name == p.hf_id);
+        CHECK(m->architecture.warnings.empty());
+        CHECK(m->counts.total_count > 100'000'000ULL);
+    }
+    CHECK(families.size() >= 12);
+}
+
+// Published totals (each model's Hugging Face page shows the safetensors parameter count; model cards
+// give the rounded figure). These presets reproduce them from their config fields.
+TEST_CASE("preset totals match the published counts", "[presets]") {
+    CHECK(preset_total("gpt2-medium") == 354'823'168ULL);     // "355M"
+    CHECK(preset_total("gpt2-xl") == 1'557'611'200ULL);       // "1.5B"
+    CHECK(preset_total("opt-350m") == 331'196'416ULL);        // "350M": 512-wide embeddings + project_in/out
+    CHECK(preset_total("llama-3.1-405b") == 405'853'388'800ULL);  // "405B"
+    CHECK(preset_total("llama-3-70b") == 70'553'706'496ULL);  // "70.6B"
+    CHECK(preset_total("llama-3.2-3b") == 3'212'749'824ULL);  // "3.21B", tied head
+    CHECK(preset_total("qwen2.5-0.5b") == 494'032'768ULL);    // Qwen2.5 card: "0.49B", tied head
+    CHECK(preset_total("qwen2.5-72b") == 72'706'203'648ULL);  // Qwen2.5 card: "72.7B"
+    CHECK(preset_total("gemma-2b") == 2'506'172'416ULL);      // "2.51B": multi-query (1 KV head)
+    CHECK(preset_total("gemma-2-27b") == 27'227'128'320ULL);  // "27.2B": head_dim 128
+    CHECK(preset_total("mixtral-8x22b") == 140'630'071'296ULL);  // Mistral: "141B" total, "39B" active
+    CHECK(load_preset("mixtral-8x22b")->counts.active_count == 39'161'468'928ULL);
+    CHECK(preset_total("phi-3-medium-4k") == 13'960'238'080ULL);  // "14B"
+    // DeepSeek-V2 paper: 236B total, 21B activated per token.
+    const ModelSource v2 = *load_preset("deepseek-v2");
+    CHECK(v2.counts.total_count == 235'741'434'880ULL);
+    CHECK(v2.counts.active_count == 21'375'800'320ULL);
+    // DeepSeekMoE 16B paper: 16.4B total, 2.8B activated.
+    const ModelSource moe16 = *load_preset("deepseek-moe-16b");
+    CHECK(moe16.counts.total_count == 16'375'728'128ULL);
+    CHECK(moe16.counts.active_count == 2'828'650'496ULL);
+    // DeepSeek-V2-Lite model card: 15.7B total.
+    CHECK(preset_total("deepseek-v2-lite") == 15'706'484'224ULL);
+}
+
+TEST_CASE("presets and fixtures agree: same fields, same code path", "[presets]") {
+    CHECK(preset_total("llama-2-7b") == 6'738'415'616ULL);
+    CHECK(preset_total("mixtral-8x7b") == 46'702'792'704ULL);
+    CHECK(preset_total("deepseek-v3") == 671'026'419'200ULL);
+    CHECK(preset_total("qwen2-7b") == preset_total("qwen2.5-7b"));  // identical shapes
+}
+
+TEST_CASE("presets are found by key, Hugging Face id or search words", "[presets]") {
+    REQUIRE(find_preset("LLAMA-2-7B") != nullptr);
+    CHECK(std::string(find_preset("LLAMA-2-7B")->key) == "llama-2-7b");
+    REQUIRE(find_preset("meta-llama/Llama-2-7b-hf") != nullptr);
+    CHECK(std::string(find_preset("Llama-2-7b-hf")->key) == "llama-2-7b");
+    CHECK(find_preset("llama-9") == nullptr);
+
+    const auto llama2_7b = search_presets("llama2 7b");
+    REQUIRE(llama2_7b.size() == 1);
+    CHECK(std::string(llama2_7b[0]->key) == "llama-2-7b");
+    CHECK(search_presets("mixtral").size() == 2);
+    CHECK(search_presets("qwen").size() == 6);
+    CHECK(search_presets("").size() == model_presets().size());
+    CHECK(search_presets("no such model").empty());
+
+    const Expected<ModelSource> typo = load_preset("llama2-7b");
+    REQUIRE_FALSE(typo.ok());
+    CHECK(typo.error() == "unknown model \"llama2-7b\" (did you mean llama-2-7b? see --list-models)");
+}
+
+TEST_CASE("the model setting sets N exactly and round-trips through the URL state", "[presets][settings]") {
+    Scenario s;
+    REQUIRE(apply_setting(s, "model", "llama-2-7b").ok());
+    CHECK(s.param_count == 6'738'415'616ULL);
+    REQUIRE(s.model != nullptr);
+    const std::string state = to_state(s);
+    CHECK(state.find("model=llama-2-7b") != std::string::npos);
+    const StateResult back = apply_state(Scenario{}, state);
+    CHECK(back.problems.empty());
+    CHECK(back.scenario.param_count == 6'738'415'616ULL);
+    REQUIRE(back.scenario.model != nullptr);
+    CHECK(back.scenario.model->preset_key == "llama-2-7b");
+    // #model= alone works as a link.
+    CHECK(apply_state(Scenario{}, "#model=mixtral-8x7b").scenario.param_count == 46'702'792'704ULL);
+    // Typing a different N forgets the model; the same N keeps it.
+    Scenario same = s;
+    REQUIRE(apply_setting(same, "params", "6738415616").ok());
+    CHECK(same.model != nullptr);
+    REQUIRE(apply_setting(s, "params", "13B").ok());
+    CHECK(s.model == nullptr);
+    CHECK(to_state(s).find("model=") == std::string::npos);
+    // An unknown name is an error and leaves the scenario alone.
+    Scenario kept;
+    const Expected<bool> bad = apply_setting(kept, "model", "gpt-5");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().rfind("model: unknown model \"gpt-5\"", 0) == 0);
+    CHECK(kept.param_count == Scenario{}.param_count);
+}
+
+TEST_CASE("the JSON report carries parameters, active parameters and the breakdown", "[presets][report]") {
+    Scenario s;
+    REQUIRE(apply_setting(s, "model", "mixtral-8x7b").ok());
+    const Expected<Estimate> e = estimate(s);
+    REQUIRE(e.ok());
+    const std::string json = report_json(s, *e);
+    CHECK(json.find("\"parameters\":46702792704") != std::string::npos);
+    CHECK(json.find("\"active_parameters\":12879925248") != std::string::npos);
+    CHECK(json.find("\"breakdown\":{\"embeddings\":131072000,") != std::string::npos);
+    CHECK(json.find("\"experts\":45097156608") != std::string::npos);
+    // 46,702,792,704 parameters x 2 bytes.
+    CHECK(e->weight_bytes == 93'405'585'408ULL);
+
+    Scenario dense;
+    REQUIRE(apply_setting(dense, "model", "llama-2-7b").ok());
+    const std::string dense_json = report_json(dense, *estimate(dense));
+    CHECK(dense_json.find("\"parameters\":6738415616") != std::string::npos);
+    CHECK(dense_json.find("active_parameters") == std::string::npos);
+    // Without a model the seed's object is unchanged.
+    CHECK(report_json(Scenario{}, *estimate(Scenario{})).find("breakdown") == std::string::npos);
+}
