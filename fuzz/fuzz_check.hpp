@@ -25,14 +25,28 @@ inline bool is_clean_message(const std::string& message, std::size_t max_bytes =
     return printable_excerpt(message, message.size()) == message;
 }
 
-// No NaN, infinity or negative value after any ':' of a flat JSON object made by report_json.
+// No NaN, infinity or negative value in JSON made by report_json / check_result_json: every value
+// position (after ':' or '[' or ',' outside strings) starts with a digit, '"', '{', '[', t, f or n(ull).
 inline bool json_numbers_are_sane(std::string_view json) {
-    for (std::size_t i = json.find(':'); i != std::string_view::npos; i = json.find(':', i + 1)) {
-        const std::string_view after = json.substr(i + 1, 3);
-        if (!after.empty() && after[0] == '-') return false;
-        if (after == "nan" || after == "NaN" || after == "inf" || after == "Inf") return false;
+    bool in_string = false;
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+        } else if (c == ':' || c == '[' || c == ',') {
+            const std::string_view after = json.substr(i + 1, 4);
+            if (after.empty()) return false;
+            const char v = after[0];
+            if (v == '-' || v == 'N' || v == 'I' || v == 'i') return false;
+            if (v == 'n' && after != "null") return false;
+        }
     }
-    return true;
+    return !in_string;
 }
 
 }  // namespace llm_memory::fuzz
