@@ -8,6 +8,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
+
+#include "gpus.hpp"
+#include "recipes.hpp"
 
 #include "quantity.hpp"
 #include "result.hpp"
@@ -43,6 +48,47 @@ struct Scenario {
     // param_count == model->counts.total_count (the settings "model" key keeps them in step, and
     // typing a different N clears it). Reports add its breakdown; KV-cache/LoRA read its architecture.
     std::shared_ptr<const ModelSource> model;
+
+    // How it runs (issue 5). The defaults reproduce the seed's figures exactly.
+    std::string dtype;                 // weight format key (core/formats.hpp); "" = use bytes_per_param
+    std::string recipe = "seed-adam";  // training recipe (core/recipes.hpp); seed-adam = k x bytes per value
+    std::uint64_t lora_rank = 0;       // > 0: LoRA; trainable = the adapter's count (needs `model`)
+    std::string lora_targets = "q,v";  // PEFT target modules: q,k,v,o,gate,up,down or all-linear
+    bool qlora = false;                // QLoRA: the frozen base in 4-bit NF4 (double quant unless dtype=nf4)
+    std::uint64_t context_tokens = 0;  // KV-cache tokens per sequence; 0 = no KV cache (needs `model`)
+    std::uint64_t batch_size = 1;      // sequences decoded together
+    std::string kv_dtype = "fp16";     // KV-cache format (core/formats.hpp)
+    bool detailed_inference = false;   // inference-mode: simple (weights x overhead) or detailed
+    std::string gpu;                   // GPU catalogue key (core/gpus.hpp); "" = none
+    std::uint64_t gpu_memory_bytes = 0;  // custom capacity per GPU; > 0 replaces the catalogue's
+    std::uint64_t gpu_count = 1;       // GPUs the model states are spread over
+    int zero_stage = 0;                // ZeRO/FSDP stage 0-3
+};
+
+// One stored value of the training recipe, for the whole trainable count.
+struct TrainingComponent {
+    std::string name;                  // "master weights (fp32)"
+    std::uint64_t bytes_per_trainable_pico = 0;  // per trainable parameter, x 10^12
+    std::uint64_t bytes = 0;           // N_trainable x bytes per trainable, rounded once
+    StateKind kind = StateKind::optimizer;
+};
+
+// Whether the estimate fits the chosen GPU(s). Model states only for training (weights, gradients,
+// optimizer states); inference is the chosen inference total split evenly over the GPUs.
+struct GpuFit {
+    bool requested = false;            // a GPU or a custom capacity was given
+    std::uint64_t capacity_bytes = 0;  // per GPU
+    std::uint64_t gpu_count = 1;
+    int zero_stage = 0;
+    ModelStates training_states;       // whole model states (weights incl. adapter, gradients, optimizer)
+    ModelStates training_per_gpu;      // per GPU under the stage
+    FitVerdict training_verdict = FitVerdict::fits;
+    std::uint64_t training_margin_bytes = 0;     // capacity - per GPU when it fits, else per GPU - capacity
+    std::uint64_t training_gpus_needed = 0;      // fewest GPUs at this stage; 0 = no number of GPUs suffices
+    std::uint64_t inference_per_gpu_bytes = 0;   // ceil(inference total / gpu_count)
+    FitVerdict inference_verdict = FitVerdict::fits;
+    std::uint64_t inference_margin_bytes = 0;
+    std::uint64_t inference_gpus_needed = 0;     // ceil(inference total / capacity)
 };
 
 // The seed's four results, plus the comparison with training every parameter.
@@ -57,7 +103,28 @@ struct Estimate {
     std::uint64_t full_gradient_optimizer_bytes = 0;  // the same term with every parameter trainable
     std::uint64_t full_training_bytes = 0;            // weight + full gradient+optimizer
     std::uint64_t reduction_bytes = 0;                // full - current gradient+optimizer
+
+    // How it runs (issue 5); zero / empty when the feature is not in use.
+    std::string weight_format;               // format key used for N x b ("" = the seed's b); "nf4_dq" for QLoRA
+    std::uint64_t lora_trainable_count = 0;  // LoRA adapter parameters (equals trainable_count with LoRA)
+    std::uint64_t adapter_weight_bytes = 0;  // the adapter's own 16-bit weights, in training_bytes
+    std::vector<TrainingComponent> training_components;  // the recipe's values; they sum to gradient+optimizer
+    std::uint64_t kv_cache_bytes = 0;        // 2 x layers x kv_heads x head_dim x tokens x batch x bytes (or MLA)
+    std::uint64_t activation_bytes = 0;      // detailed mode: one layer's prefill activations + last logits
+    std::uint64_t runtime_reserve_bytes = 0; // detailed mode: CUDA context and allocator allowance
+    std::uint64_t detailed_inference_bytes = 0;  // detailed mode: weights + KV + activation + reserve
+    bool detailed_inference = false;         // which inference total the GPU verdict used
+    GpuFit gpu;
 };
+
+// The inference total of the chosen mode: detailed_inference_bytes in detailed mode, else inference_bytes.
+inline std::uint64_t chosen_inference_bytes(const Estimate& e) {
+    return e.detailed_inference ? e.detailed_inference_bytes : e.inference_bytes;
+}
+
+// Detailed mode's runtime reserve: 1 GiB, a round allowance for the CUDA context, library workspaces and
+// allocator slack (not measured; a CUDA context alone typically takes a few hundred MiB).
+inline constexpr std::uint64_t kRuntimeReserveBytes = 1ULL << 30;
 
 // Resolves the trainable spec against N: a percentage is rounded half up to a whole count.
 // Errors: count above N, percentage above 100.
@@ -65,7 +132,9 @@ Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64
 
 // Checks every field (the message names the field as the CLI spells it) and computes the estimate.
 // Errors: params zero or above 10^15, bytes zero or above 64, overhead below 1 or above 100,
-// trainable above params, k above 100, state-bytes zero or above 64.
+// trainable above params, k above 100, state-bytes zero or above 64; unknown dtype, recipe, kv-dtype or
+// gpu; lora-rank or context without a model architecture; qlora without lora-rank or with a non-NF4
+// dtype; gpus 0 or above 100000; zero above 3.
 Expected<Estimate> estimate(const Scenario& scenario);
 
 }  // namespace llm_memory

@@ -5,11 +5,15 @@
 
 #include <vector>
 
+#include "formats.hpp"
+#include "gpus.hpp"
+#include "recipes.hpp"
+
 namespace llm_memory {
 namespace {
 
 struct Line {
-    const char* label;
+    std::string label;
     std::uint64_t bytes;
 };
 
@@ -18,10 +22,54 @@ std::vector<Line> result_lines(const Estimate& e) {
         {"Weight memory", e.weight_bytes},
         {"Inference total", e.inference_bytes},
         {"Gradient+optimizer memory", e.gradient_optimizer_bytes},
-        {"Training total", e.training_bytes},
     };
+    // How it runs (issue 5): lines only for the features in use, so the seed's report stays as it was.
+    const bool seed_recipe = e.training_components.size() == 3 && e.training_components[0].name == "gradient";
+    if (!seed_recipe && e.training_components.size() > 1)
+        for (const TrainingComponent& c : e.training_components) lines.push_back({"  " + c.name, c.bytes});
+    if (e.lora_trainable_count > 0) lines.push_back({"LoRA adapter weights", e.adapter_weight_bytes});
+    lines.push_back({"Training total", e.training_bytes});
     if (e.trainable_count != e.param_count) lines.push_back({"Reduction vs all trainable", e.reduction_bytes});
+    if (e.kv_cache_bytes > 0) lines.push_back({"KV cache", e.kv_cache_bytes});
+    if (e.detailed_inference) {
+        lines.push_back({"Activation workspace", e.activation_bytes});
+        lines.push_back({"Runtime reserve", e.runtime_reserve_bytes});
+        lines.push_back({"Inference total (detailed)", e.detailed_inference_bytes});
+    }
     return lines;
+}
+
+// "fits with 12.5 GB to spare" / "does not fit: 40 GB short".
+std::string verdict_phrase(FitVerdict verdict, std::uint64_t margin_bytes) {
+    if (verdict == FitVerdict::does_not_fit) return "does not fit: " + format_gb(margin_bytes) + " short";
+    return std::string(verdict_text(verdict)) + ", " + format_gb(margin_bytes) + " to spare";
+}
+
+// The GPU verdict sentences (empty without a GPU): training model states under ZeRO, then inference.
+std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
+    std::vector<std::string> out;
+    const GpuFit& g = e.gpu;
+    if (!g.requested) return out;
+    std::string name = "custom GPU";
+    if (s.gpu_memory_bytes == 0 && !s.gpu.empty()) {
+        const Expected<Gpu> gpu = find_gpu(s.gpu);
+        if (gpu) name = gpu->label;
+    }
+    out.push_back("GPU: " + std::to_string(g.gpu_count) + " x " + name + ", " + format_gb(g.capacity_bytes) + " (" +
+                  format_gib(g.capacity_bytes) + ") each, ZeRO stage " + std::to_string(g.zero_stage));
+    std::string training = "Training model states per GPU " + format_gb(g.training_per_gpu.total()) + ": " +
+                           verdict_phrase(g.training_verdict, g.training_margin_bytes) + "; ";
+    if (g.training_gpus_needed == 0)
+        training += "no number of GPUs fits at ZeRO stage " + std::to_string(g.zero_stage);
+    else
+        training += std::to_string(g.training_gpus_needed) + " GPU" + (g.training_gpus_needed == 1 ? "" : "s") +
+                    " needed at ZeRO stage " + std::to_string(g.zero_stage);
+    out.push_back(training + " (weights, gradients, optimizer states only; no activations)");
+    out.push_back(std::string("Inference ") + (e.detailed_inference ? "(detailed)" : "(simple)") + " per GPU " +
+                  format_gb(g.inference_per_gpu_bytes) + ": " + verdict_phrase(g.inference_verdict, g.inference_margin_bytes) +
+                  "; " + std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
+                  " needed if split evenly");
+    return out;
 }
 
 std::string in_units(std::uint64_t bytes, UnitChoice units) {
@@ -39,10 +87,27 @@ std::string pad(std::string text, std::size_t width) {
 }
 
 std::string describe_inputs(const Scenario& s, const Estimate& e) {
-    return "N = " + format_count_short(e.param_count, 3) + " parameters, b = " + format_decimal(s.bytes_per_param) +
-           " bytes, overhead " + format_decimal(s.overhead_factor) + ", trainable " +
-           format_count_short(e.trainable_count, 3) + ", k = " + format_decimal(s.values_per_trainable) + " x " +
-           format_decimal(s.bytes_per_value) + " bytes";
+    std::string b = format_decimal(s.bytes_per_param) + " bytes";
+    if (!e.weight_format.empty()) {
+        const Expected<WeightFormat> format = find_weight_format(e.weight_format);
+        if (format) b = format_bits_per_weight(*format) + " bits (" + format->label + ")";
+    }
+    std::string training = "k = " + format_decimal(s.values_per_trainable) + " x " + format_decimal(s.bytes_per_value) + " bytes";
+    if (s.recipe != "seed-adam") {
+        std::uint64_t pico = 0;
+        for (const TrainingComponent& c : e.training_components) pico += c.bytes_per_trainable_pico;
+        training = "recipe " + s.recipe + " (" + format_pico_bytes(pico) + " bytes per trainable)";
+    }
+    std::string out = "N = " + format_count_short(e.param_count, 3) + " parameters, b = " + b + ", overhead " +
+                      format_decimal(s.overhead_factor) + ", trainable " + format_count_short(e.trainable_count, 3) +
+                      ", " + training;
+    if (e.lora_trainable_count > 0)
+        out += "\n" + std::string(s.qlora ? "QLoRA" : "LoRA") + " rank " + std::to_string(s.lora_rank) + " on " +
+               s.lora_targets + ": " + format_count_exact(e.lora_trainable_count) + " trainable parameters";
+    if (s.context_tokens > 0)
+        out += "\nKV cache: " + std::to_string(s.context_tokens) + " tokens x batch " + std::to_string(s.batch_size) +
+               " in " + s.kv_dtype;
+    return out;
 }
 
 }  // namespace
@@ -114,6 +179,45 @@ std::string report_json(const Scenario& s, const Estimate& e) {
             field("model_warnings", list + "]");
         }
     }
+    // How it runs (issue 5): keys appear only when the feature is in use, so the seed's object is unchanged.
+    if (!e.weight_format.empty()) field("weight_format", "\"" + json_escape(e.weight_format) + "\"");
+    if (s.recipe != "seed-adam") {
+        std::string list = "[";
+        for (const TrainingComponent& c : e.training_components) {
+            if (list.size() > 1) list += ",";
+            list += "{\"name\":\"" + json_escape(c.name) + "\",\"bytes_per_trainable\":" +
+                    format_pico_bytes(c.bytes_per_trainable_pico) + ",\"bytes\":" + std::to_string(c.bytes) +
+                    ",\"kind\":\"" + (c.kind == StateKind::gradient ? "gradient" : "optimizer") + "\"}";
+        }
+        field("recipe", "\"" + json_escape(s.recipe) + "\"");
+        field("training_components", list + "]");
+    }
+    if (e.lora_trainable_count > 0) {
+        field("lora_trainable_parameters", std::to_string(e.lora_trainable_count));
+        field("adapter_weight_bytes", std::to_string(e.adapter_weight_bytes));
+    }
+    if (s.context_tokens > 0) field("kv_cache_bytes", std::to_string(e.kv_cache_bytes));
+    if (e.detailed_inference) {
+        field("inference_mode", "\"detailed\"");
+        field("activation_bytes", std::to_string(e.activation_bytes));
+        field("runtime_reserve_bytes", std::to_string(e.runtime_reserve_bytes));
+        field("detailed_inference_bytes", std::to_string(e.detailed_inference_bytes));
+    }
+    if (e.gpu.requested) {
+        const GpuFit& g = e.gpu;
+        auto verdict_key = [](FitVerdict v) { return std::string("\"") + verdict_text(v) + "\""; };
+        field("gpu", "{\"name\":\"" + json_escape(s.gpu_memory_bytes > 0 ? std::string("custom") : s.gpu) +
+                         "\",\"capacity_bytes\":" + std::to_string(g.capacity_bytes) + ",\"gpus\":" +
+                         std::to_string(g.gpu_count) + ",\"zero_stage\":" + std::to_string(g.zero_stage) +
+                         ",\"per_gpu_bytes\":" + std::to_string(g.training_per_gpu.total()) + ",\"fits\":" +
+                         (g.training_verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":" +
+                         verdict_key(g.training_verdict) + ",\"margin_bytes\":" + std::to_string(g.training_margin_bytes) +
+                         ",\"gpus_needed\":" + std::to_string(g.training_gpus_needed) + ",\"inference\":{\"per_gpu_bytes\":" +
+                         std::to_string(g.inference_per_gpu_bytes) + ",\"fits\":" +
+                         (g.inference_verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":" +
+                         verdict_key(g.inference_verdict) + ",\"margin_bytes\":" + std::to_string(g.inference_margin_bytes) +
+                         ",\"gpus_needed\":" + std::to_string(g.inference_gpus_needed) + "}}");
+    }
     out += "}";
     return out;
 }
@@ -122,6 +226,7 @@ std::string report_table(const Scenario& s, const Estimate& e, UnitChoice units)
     std::string out = describe_inputs(s, e) + "\n";
     out += model_line(s, e);
     for (const Line& line : result_lines(e)) out += pad(std::string(line.label), 28) + in_units(line.bytes, units) + "\n";
+    for (const std::string& sentence : gpu_sentences(s, e)) out += sentence + "\n";
     out += "(GB = 10^9 bytes, GiB = 2^30 bytes)\n";
     return out;
 }
@@ -143,6 +248,9 @@ std::string report_markdown(const Scenario& s, const Estimate& e, UnitChoice uni
         if (gib) out += " " + format_gib(line.bytes) + " |";
         out += "\n";
     }
+    const std::vector<std::string> sentences = gpu_sentences(s, e);
+    if (!sentences.empty()) out += "\n";
+    for (const std::string& sentence : sentences) out += "- " + sentence + "\n";
     return out;
 }
 
@@ -150,8 +258,12 @@ std::string report_summary(const Estimate& e) {
     std::string out;
     for (const Line& line : result_lines(e)) {
         if (!out.empty()) out += " ";
-        out += std::string(line.label) + " " + format_gb(line.bytes) + " (" + format_gib(line.bytes) + ").";
+        out += std::string(trim(line.label)) + " " + format_gb(line.bytes) + " (" + format_gib(line.bytes) + ").";
     }
+    if (e.gpu.requested)
+        out += " On " + std::to_string(e.gpu.gpu_count) + " GPU" + (e.gpu.gpu_count == 1 ? "" : "s") +
+               ", training model states " + verdict_text(e.gpu.training_verdict) + "; inference " +
+               verdict_text(e.gpu.inference_verdict) + ".";
     return out;
 }
 

@@ -14,7 +14,14 @@ enum class UnitChoice { gb, gib, both };
 // One JSON object (no trailing newline) with the inputs and the byte figures as integers:
 // parameters, trainable_parameters, bytes_per_parameter, overhead_factor, values_per_trainable,
 // bytes_per_value, weight_bytes, inference_bytes, gradient_optimizer_bytes, training_bytes,
-// full_training_bytes, reduction_bytes.
+// full_training_bytes, reduction_bytes. Keys that appear only when their feature is in use (so the
+// seed's object is unchanged): weight_format (--dtype/--qlora); recipe and training_components
+// [{name, bytes_per_trainable, bytes, kind}] (--recipe other than seed-adam); lora_trainable_parameters,
+// adapter_weight_bytes (--lora-rank); kv_cache_bytes (--context); inference_mode, activation_bytes,
+// runtime_reserve_bytes, detailed_inference_bytes (--inference-mode detailed); gpu {name, capacity_bytes,
+// gpus, zero_stage, per_gpu_bytes, fits, verdict, margin_bytes, gpus_needed, inference {per_gpu_bytes,
+// fits, verdict, margin_bytes, gpus_needed}} (--gpu or --gpu-memory; fits and gpus_needed are for the
+// training model states; gpus_needed 0 means no number of GPUs suffices at that ZeRO stage).
 std::string report_json(const Scenario& scenario, const Estimate& estimate);
 
 // An aligned plain-text table, one result per line.

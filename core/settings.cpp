@@ -4,6 +4,12 @@
 
 #include "model_presets.hpp"
 
+#include "formats.hpp"
+#include "gpus.hpp"
+#include "kv_cache.hpp"
+#include "lora.hpp"
+#include "recipes.hpp"
+
 namespace llm_memory {
 namespace {
 
@@ -82,6 +88,140 @@ int hex_value(char c) {
     return -1;
 }
 
+
+// How it runs (issue 5): weight format, recipe, LoRA, KV cache, GPU.
+__extension__ typedef unsigned __int128 U128;
+
+std::string lower_text(std::string_view text) {
+    std::string out;
+    for (char c : trim(text)) out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+    return out;
+}
+
+std::string apply_dtype(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t.empty() || t == "default" || t == "bytes") {
+        s.dtype.clear();
+        return {};
+    }
+    const Expected<WeightFormat> format = find_weight_format(t);
+    if (!format) return format.error();
+    s.dtype = format->key;
+    return {};
+}
+
+std::string apply_kv_dtype(Scenario& s, std::string_view text) {
+    const Expected<WeightFormat> format = find_weight_format(text);
+    if (!format) return format.error();
+    s.kv_dtype = format->key;
+    return {};
+}
+
+std::string apply_recipe(Scenario& s, std::string_view text) {
+    const Expected<Recipe> recipe = find_recipe(text);
+    if (!recipe) return recipe.error();
+    s.recipe = recipe->key;
+    return {};
+}
+
+// A whole number in [min_value, max_value]; `what` completes "must be ...".
+std::string apply_whole(std::uint64_t& field, std::string_view text, std::uint64_t min_value, std::uint64_t max_value) {
+    const Expected<std::uint64_t> n = parse_count(text);
+    if (!n) return n.error();
+    if (*n < min_value) return "must be at least " + std::to_string(min_value);
+    if (*n > max_value) return "is too large (at most " + format_count_exact(max_value) + ")";
+    field = *n;
+    return {};
+}
+
+std::string apply_lora_targets(Scenario& s, std::string_view text) {
+    const Expected<std::vector<std::string>> targets = parse_lora_targets(text);
+    if (!targets) return targets.error();
+    std::string joined;
+    for (const std::string& target : *targets) joined += (joined.empty() ? "" : ",") + target;
+    s.lora_targets = joined;
+    return {};
+}
+
+std::string apply_bool(bool& field, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t == "" || t == "1" || t == "true" || t == "yes" || t == "on") field = true;
+    else if (t == "0" || t == "false" || t == "no" || t == "off") field = false;
+    else return "\"" + printable_excerpt(text, 40) + "\" is not true or false";
+    return {};
+}
+
+// Context length: plain tokens, or K/M meaning 1024/1048576 as context sizes are usually written (8K = 8192).
+std::string apply_context(Scenario& s, std::string_view text) {
+    std::string t(trim(text));
+    std::uint64_t unit = 1;
+    if (!t.empty() && (t.back() == 'k' || t.back() == 'K')) unit = 1024;
+    if (!t.empty() && (t.back() == 'm' || t.back() == 'M')) unit = 1024 * 1024;
+    if (unit > 1) t.pop_back();
+    std::uint64_t tokens = 0;
+    std::string error = apply_whole(tokens, t, 0, kMaxContextTokens / unit);
+    if (!error.empty()) return unit > 1 && error.rfind("is too large", 0) == 0 ? "is too large (at most 100M tokens)" : error;
+    s.context_tokens = tokens * unit;
+    return {};
+}
+
+std::string apply_inference_mode(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t == "simple") s.detailed_inference = false;
+    else if (t == "detailed") s.detailed_inference = true;
+    else return "\"" + printable_excerpt(text, 40) + "\" is not simple or detailed";
+    return {};
+}
+
+std::string apply_gpu(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t.empty() || t == "none") {
+        s.gpu.clear();
+        return {};
+    }
+    const Expected<Gpu> gpu = find_gpu(t);
+    if (!gpu) return gpu.error();
+    s.gpu = gpu->key;
+    return {};
+}
+
+// Memory per GPU with a unit: "80GiB", "24 GB", "16384MiB", "0" (clears). Exact integer bytes.
+std::string apply_gpu_memory(Scenario& s, std::string_view text) {
+    std::string t = lower_text(text);
+    if (t == "0" || t.empty() || t == "none") {
+        s.gpu_memory_bytes = 0;
+        return {};
+    }
+    struct Unit { const char* suffix; std::uint64_t bytes; };
+    static constexpr Unit kUnits[] = {{"tib", 1ULL << 40}, {"gib", 1ULL << 30}, {"mib", 1ULL << 20},
+                                      {"tb", 1'000'000'000'000ULL}, {"gb", 1'000'000'000ULL}, {"mb", 1'000'000ULL},
+                                      {"b", 1}};
+    for (const Unit& unit : kUnits) {
+        const std::size_t n = std::char_traits<char>::length(unit.suffix);
+        if (t.size() <= n || t.compare(t.size() - n, n, unit.suffix) != 0) continue;
+        const Expected<Decimal> amount = parse_decimal(std::string_view(t).substr(0, t.size() - n), 1'000'000 * Decimal::kScale);
+        if (!amount) return amount.error();
+        const auto bytes = static_cast<std::uint64_t>(static_cast<U128>(amount->micros) * unit.bytes / Decimal::kScale);
+        if (bytes == 0) return "must be greater than zero";
+        if (bytes > (1ULL << 50)) return "is too large (at most 1 PiB)";
+        s.gpu_memory_bytes = bytes;
+        return {};
+    }
+    return "needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB";
+}
+
+std::string show_gpu_memory(const Scenario& s) {
+    const std::uint64_t b = s.gpu_memory_bytes;
+    if (b == 0) return {};
+    if (b % (1ULL << 30) == 0) return std::to_string(b >> 30) + "GiB";
+    if (b % 1'000'000'000ULL == 0) return std::to_string(b / 1'000'000'000ULL) + "GB";
+    return std::to_string(b) + "B";
+}
+
+std::string show_whole_if(std::uint64_t value, std::uint64_t default_value) {
+    return value == default_value ? std::string() : std::to_string(value);
+}
+
 }  // namespace
 
 const std::vector<SettingSpec>& setting_specs() {
@@ -112,6 +252,45 @@ const std::vector<SettingSpec>& setting_specs() {
         {"state-bytes", "B", "bytes per stored gradient/optimizer value (default 2)",
          [](Scenario& s, std::string_view t) { return apply_decimal(s.bytes_per_value, t, kMaxBytesPerValueMicros, false); },
          [](const Scenario& s) { return show_if_changed(s.bytes_per_value, kDefaults.bytes_per_value); }},
+        {"dtype", "NAME", "weight format instead of --bytes: fp32 fp16 bf16 fp8 int8 int4 nf4 nf4_dq q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k, or 4.65bpw",
+         apply_dtype, [](const Scenario& s) { return s.dtype; }},
+        {"recipe", "NAME", "training recipe: seed-adam (default, k x state-bytes), adamw-mixed, adamw-mixed-fp32-grads, adam-fp32, adam-8bit, sgd, sgd-momentum",
+         apply_recipe, [](const Scenario& s) { return s.recipe == kDefaults.recipe ? std::string() : s.recipe; }},
+        {"lora-rank", "R", "LoRA rank: trainable = r x (in + out) per targeted linear, as PEFT counts (needs --model or --config; 0 = off)",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.lora_rank, t, 0, 65536); },
+         [](const Scenario& s) { return show_whole_if(s.lora_rank, 0); }},
+        {"lora-targets", "LIST", "LoRA target modules: q,k,v,o,gate,up,down, PEFT names, or all-linear (default q,v)",
+         apply_lora_targets,
+         [](const Scenario& s) { return s.lora_targets == kDefaults.lora_targets ? std::string() : s.lora_targets; }},
+        {"qlora", "[BOOL]", "QLoRA: the frozen base in 4-bit NF4 with double quantization (needs --lora-rank)",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.qlora, t); },
+         [](const Scenario& s) { return s.qlora ? std::string("true") : std::string(); }},
+        {"context", "T", "KV-cache tokens per sequence: 4096, 8K = 8192, 128K (needs --model or --config; default 0 = none)",
+         apply_context, [](const Scenario& s) { return show_whole_if(s.context_tokens, 0); }},
+        {"batch", "N", "sequences decoded together, multiplies the KV cache (default 1)",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.batch_size, t, 1, 1'000'000); },
+         [](const Scenario& s) { return show_whole_if(s.batch_size, 1); }},
+        {"kv-dtype", "NAME", "KV-cache format: fp16 (default), bf16, fp8, fp32, q8_0, q4_0",
+         apply_kv_dtype, [](const Scenario& s) { return s.kv_dtype == kDefaults.kv_dtype ? std::string() : s.kv_dtype; }},
+        {"inference-mode", "MODE", "simple (default: weights x overhead) or detailed (weights + KV cache + activations + reserve)",
+         apply_inference_mode,
+         [](const Scenario& s) { return s.detailed_inference ? std::string("detailed") : std::string(); }},
+        {"gpu", "NAME", "GPU to check the fit on: rtx-3090 rtx-4090 rtx-5090 rtx-a6000 l40s t4 l4 v100-16gb v100-32gb a100-40gb a100-80gb h100-80gb h200 mi300x apple-64gb apple-128gb apple-192gb",
+         apply_gpu, [](const Scenario& s) { return s.gpu; }},
+        {"gpus", "N", "GPUs the model states are spread over (default 1)",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.gpu_count, t, 1, 100'000); },
+         [](const Scenario& s) { return show_whole_if(s.gpu_count, 1); }},
+        {"zero", "S", "ZeRO/FSDP stage: 0 none, 1 optimizer states, 2 + gradients, 3 + weights split over --gpus",
+         [](Scenario& s, std::string_view t) {
+             std::uint64_t stage = 0;
+             const std::string error = apply_whole(stage, t, 0, 3);
+             if (!error.empty()) return std::string("must be 0, 1, 2 or 3");
+             s.zero_stage = static_cast<int>(stage);
+             return std::string();
+         },
+         [](const Scenario& s) { return s.zero_stage == 0 ? std::string() : std::to_string(s.zero_stage); }},
+        {"gpu-memory", "SIZE", "custom memory per GPU instead of --gpu: 80GiB, 24GB (GB = 10^9, GiB = 2^30)",
+         apply_gpu_memory, show_gpu_memory},
     };
     return kSpecs;
 }

@@ -1,0 +1,337 @@
+// The "How it runs" panel: combos and inputs bound to settings keys (dtype, recipe, lora-rank, lora-targets,
+// qlora, context, batch, kv-dtype, inference-mode, gpu, gpus, zero, gpu-memory) and the GPU verdict card.
+// Figures come from app.estimate (or from core's estimate() of a recipe variant for the side-by-side range).
+#include "runtime_panel.hpp"
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+#include "formats.hpp"
+#include "gpus.hpp"
+#include "imgui.h"
+#include "quantity.hpp"
+#include "recipes.hpp"
+#include "settings.hpp"
+#include "theme.hpp"
+
+namespace llm_memory {
+namespace {
+
+// Text buffers and per-control messages; one per process (the app has one AppState).
+struct RuntimeView {
+    bool synced = false;
+    Scenario synced_from;  // the scenario the buffers were last filled from
+    std::array<char, 16> lora_rank{};
+    std::array<char, 96> lora_targets{};
+    std::array<char, 24> context{};
+    std::array<char, 16> batch{};
+    std::array<char, 16> gpus{};
+    std::array<char, 24> gpu_memory{};
+    std::string error_key;      // the settings key whose control shows `error`
+    std::string error;
+};
+
+RuntimeView& view() {
+    static RuntimeView instance;
+    return instance;
+}
+
+template <std::size_t N>
+void fill(std::array<char, N>& buffer, const std::string& text) {
+    std::snprintf(buffer.data(), buffer.size(), "%s", text.c_str());
+}
+
+bool same_runtime(const Scenario& a, const Scenario& b) {
+    return a.dtype == b.dtype && a.recipe == b.recipe && a.lora_rank == b.lora_rank && a.lora_targets == b.lora_targets &&
+           a.qlora == b.qlora && a.context_tokens == b.context_tokens && a.batch_size == b.batch_size &&
+           a.kv_dtype == b.kv_dtype && a.detailed_inference == b.detailed_inference && a.gpu == b.gpu &&
+           a.gpu_memory_bytes == b.gpu_memory_bytes && a.gpu_count == b.gpu_count && a.zero_stage == b.zero_stage &&
+           a.model == b.model;
+}
+
+void sync_view(const AppState& app) {
+    RuntimeView& v = view();
+    if (v.synced && same_runtime(v.synced_from, app.scenario)) return;
+    const Scenario& s = app.scenario;
+    fill(v.lora_rank, std::to_string(s.lora_rank));
+    fill(v.lora_targets, s.lora_targets);
+    fill(v.context, std::to_string(s.context_tokens));
+    fill(v.batch, std::to_string(s.batch_size));
+    fill(v.gpus, std::to_string(s.gpu_count));
+    const SettingSpec* memory = find_setting("gpu-memory");
+    fill(v.gpu_memory, memory != nullptr ? memory->show(s) : std::string());
+    v.synced = true;
+    v.synced_from = s;
+}
+
+// Applies one key on top of the current scenario; keeps the last valid scenario on any error.
+void apply_key(AppState& app, const char* key, const std::string& value) {
+    RuntimeView& v = view();
+    Scenario candidate = app.scenario;
+    const Expected<bool> applied = apply_setting(candidate, key, value);
+    if (!applied) {
+        v.error_key = key;
+        v.error = applied.error().substr(std::string(key).size() + 2);
+        return;
+    }
+    const Expected<Estimate> result = estimate(candidate);
+    if (!result) {
+        v.error_key = key;
+        const std::size_t colon = result.error().find(": ");
+        v.error = colon == std::string::npos ? result.error() : result.error().substr(colon + 2);
+        return;
+    }
+    if (v.error_key == key) v.error.clear();
+    app.scenario = candidate;
+    app.estimate = *result;
+    app.scenario_changed = true;
+    v.synced_from = candidate;  // the buffers already show what was typed
+}
+
+void explain(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
+void control_error(const AppState& app, const char* key) {
+    const RuntimeView& v = view();
+    if (v.error.empty() || v.error_key != key) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, theme_palette(app.dark_theme).error_text);
+    ImGui::TextWrapped("%s", v.error.c_str());
+    ImGui::PopStyleColor();
+}
+
+template <std::size_t N>
+void text_control(AppState& app, const char* label, const char* key, std::array<char, N>& buffer, const char* hint,
+                  const std::string& explanation, bool enabled = true) {
+    ImGui::PushID(key);
+    ImGui::TextUnformatted(label);
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::BeginDisabled(!enabled);
+    if (ImGui::InputTextWithHint("##value", hint, buffer.data(), buffer.size())) apply_key(app, key, buffer.data());
+    ImGui::EndDisabled();
+    control_error(app, key);
+    explain(explanation);
+    ImGui::PopID();
+}
+
+void format_combo(AppState& app) {
+    const Scenario& s = app.scenario;
+    std::string preview = "Bytes per parameter (" + format_decimal(s.bytes_per_param) + ")";
+    std::string explanation = "The seed's b: set it in the Inputs. Pick a format to use its exact size.";
+    if (!s.dtype.empty()) {
+        const Expected<WeightFormat> f = find_weight_format(s.dtype);
+        if (f) {
+            preview = f->label + " - " + format_bits_per_weight(*f) + " bits";
+            explanation = f->explanation;
+        }
+    }
+    ImGui::TextUnformatted("Weight format");
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::BeginDisabled(s.qlora);
+    if (ImGui::BeginCombo("##dtype", s.qlora ? "NF4 + double quant (QLoRA)" : preview.c_str())) {
+        if (ImGui::Selectable("Bytes per parameter (the seed's b)", s.dtype.empty())) apply_key(app, "dtype", "");
+        for (const WeightFormat& f : weight_formats()) {
+            const std::string item = f.label + " - " + format_bits_per_weight(f) + " bits##" + f.key;
+            if (ImGui::Selectable(item.c_str(), s.dtype == f.key)) apply_key(app, "dtype", f.key);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nSource: %s", f.explanation.c_str(), f.source.c_str());
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    control_error(app, "dtype");
+    explain(s.qlora ? "QLoRA keeps the frozen base in 4-bit NF4 (4.127 bits with double quantization)." : explanation);
+}
+
+void recipe_combo(AppState& app) {
+    const Scenario& s = app.scenario;
+    const Expected<Recipe> current = find_recipe(s.recipe);
+    ImGui::TextUnformatted("Training recipe");
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::BeginCombo("##recipe", current ? current->label.c_str() : s.recipe.c_str())) {
+        for (const Recipe& r : recipes()) {
+            if (ImGui::Selectable((r.label + "##" + r.key).c_str(), s.recipe == r.key)) apply_key(app, "recipe", r.key);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nSource: %s", r.explanation.c_str(), r.source.c_str());
+        }
+        ImGui::EndCombo();
+    }
+    control_error(app, "recipe");
+    if (current) {
+        explain(current->explanation);
+        if (!current->weight_note.empty()) explain("Assumes " + current->weight_note + ".");
+    }
+    // The honest range: the same model under the seed's convention and mixed-precision AdamW.
+    Scenario seed = s;
+    seed.recipe = "seed-adam";
+    Scenario mixed = s;
+    mixed.recipe = "adamw-mixed";
+    const Expected<Estimate> seed_e = estimate(seed);
+    const Expected<Estimate> mixed_e = estimate(mixed);
+    if (seed_e && mixed_e)
+        explain("Conventions differ: training total " + format_gb(seed_e->training_bytes) + " (seed-adam, 6 bytes) vs " +
+                format_gb(mixed_e->training_bytes) + " (adamw-mixed, 14 bytes) per trainable parameter.");
+}
+
+void lora_controls(AppState& app) {
+    RuntimeView& v = view();
+    const bool has_model = app.scenario.model != nullptr;
+    ImGui::SeparatorText("LoRA / QLoRA");
+    if (!has_model) explain("Choose a model (preset or config.json) to count LoRA parameters from its layers.");
+    text_control(app, "LoRA rank (0 = off)", "lora-rank", v.lora_rank, "8",
+                 "Each targeted linear gains r x (in + out) trainable parameters, as PEFT counts them.", has_model);
+    text_control(app, "Target modules", "lora-targets", v.lora_targets, "q,v",
+                 "q,k,v,o,gate,up,down (or PEFT names, or all-linear). Only the adapter trains.", has_model);
+    bool qlora = app.scenario.qlora;
+    ImGui::BeginDisabled(!has_model || app.scenario.lora_rank == 0);
+    if (ImGui::Checkbox("QLoRA: 4-bit NF4 base##qlora", &qlora)) apply_key(app, "qlora", qlora ? "true" : "false");
+    ImGui::EndDisabled();
+    control_error(app, "qlora");
+    if (app.estimate.lora_trainable_count > 0)
+        explain("Adapter: " + format_count_exact(app.estimate.lora_trainable_count) + " trainable parameters (" +
+                format_bytes_decimal(app.estimate.adapter_weight_bytes) + " of 16-bit adapter weights).");
+}
+
+void kv_controls(AppState& app) {
+    RuntimeView& v = view();
+    const bool has_model = app.scenario.model != nullptr;
+    ImGui::SeparatorText("KV cache and inference");
+    if (!has_model) explain("Choose a model to size the KV cache from its layers, KV heads and head_dim.");
+    text_control(app, "Context (tokens)", "context", v.context, "4096 or 8K",
+                 "Tokens kept per sequence; 8K = 8192. 0 = no KV cache.", has_model);
+    text_control(app, "Batch (sequences)", "batch", v.batch, "1", "Sequences decoded together; multiplies the cache.",
+                 has_model);
+    static const char* const kKvFormats[] = {"fp16", "bf16", "fp8", "fp32", "q8_0", "q4_0"};
+    ImGui::TextUnformatted("KV-cache format");
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::BeginDisabled(!has_model);
+    if (ImGui::BeginCombo("##kv-dtype", app.scenario.kv_dtype.c_str())) {
+        for (const char* key : kKvFormats)
+            if (ImGui::Selectable(key, app.scenario.kv_dtype == key)) apply_key(app, "kv-dtype", key);
+        ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    explain("Bytes per cached value: fp16 2, fp8 1, q8_0 8.5 bits.");
+    if (app.estimate.kv_cache_bytes > 0)
+        explain("KV cache: " + format_gb(app.estimate.kv_cache_bytes) + " (" + format_gib(app.estimate.kv_cache_bytes) +
+                ") = 2 x layers x KV heads x head_dim x tokens x batch x bytes.");
+    int mode = app.scenario.detailed_inference ? 1 : 0;
+    ImGui::TextUnformatted("Inference estimate");
+    if (ImGui::RadioButton("Simple##mode", &mode, 0)) apply_key(app, "inference-mode", "simple");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("Detailed##mode", &mode, 1)) apply_key(app, "inference-mode", "detailed");
+    explain(mode == 0 ? "The seed's rule: weights x overhead factor (1.2)."
+                      : "Weights + KV cache + activation workspace + runtime reserve, each shown; no overhead factor.");
+    if (app.estimate.detailed_inference) {
+        const Estimate& e = app.estimate;
+        explain("Weights " + format_gb(e.weight_bytes) + " + KV " + format_gb(e.kv_cache_bytes) + " + activations " +
+                format_gb(e.activation_bytes) + " + reserve " + format_gb(e.runtime_reserve_bytes) + " = " +
+                format_gb(e.detailed_inference_bytes));
+    }
+}
+
+void gpu_controls(AppState& app) {
+    RuntimeView& v = view();
+    const Scenario& s = app.scenario;
+    ImGui::SeparatorText("GPU");
+    std::string preview = "None";
+    if (s.gpu_memory_bytes > 0) preview = "Custom size";
+    else if (!s.gpu.empty()) {
+        const Expected<Gpu> g = find_gpu(s.gpu);
+        if (g) preview = g->label + " (" + g->vendor_memory + ")";
+    }
+    ImGui::TextUnformatted("Accelerator");
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::BeginCombo("##gpu", preview.c_str())) {
+        if (ImGui::Selectable("None##gpu-none", s.gpu.empty() && s.gpu_memory_bytes == 0)) {
+            apply_key(app, "gpu-memory", "0");
+            apply_key(app, "gpu", "none");
+        }
+        for (const Gpu& g : gpu_catalogue()) {
+            const std::string item = g.label + " - " + g.vendor_memory + "##" + g.key;
+            if (ImGui::Selectable(item.c_str(), s.gpu == g.key && s.gpu_memory_bytes == 0)) {
+                apply_key(app, "gpu-memory", "0");
+                apply_key(app, "gpu", g.key);
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", g.note.c_str());
+        }
+        ImGui::EndCombo();
+    }
+    control_error(app, "gpu");
+    text_control(app, "Custom memory per GPU", "gpu-memory", v.gpu_memory, "80GiB or 24GB",
+                 "Overrides the choice above. GB = 10^9 bytes, GiB = 2^30 (vendors' \"80 GB\" HBM is 80 GiB).");
+    text_control(app, "Number of GPUs", "gpus", v.gpus, "1", "Model states are spread over these by the ZeRO stage.");
+    int stage = s.zero_stage;
+    ImGui::TextUnformatted("ZeRO / FSDP stage");
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::SliderInt("##zero", &stage, 0, 3)) apply_key(app, "zero", std::to_string(stage));
+    static const char* const kStageText[] = {
+        "Stage 0: every GPU holds all weights, gradients and optimizer states.",
+        "Stage 1: optimizer states (incl. fp32 master weights) split over the GPUs.",
+        "Stage 2: optimizer states and gradients split.",
+        "Stage 3 (FSDP full shard): weights too; each GPU holds 1/N of everything."};
+    explain(kStageText[stage < 0 || stage > 3 ? 0 : stage]);
+}
+
+ImVec4 verdict_colour(const AppState& app, FitVerdict verdict) {
+    const Palette& p = theme_palette(app.dark_theme);
+    if (verdict == FitVerdict::fits) return p.ok_text;
+    if (verdict == FitVerdict::does_not_fit) return p.error_text;
+    return ImVec4(0.95f, 0.68f, 0.20f, 1.0f);  // amber: tight
+}
+
+void verdict_line(const AppState& app, const char* what, std::uint64_t per_gpu_bytes, FitVerdict verdict,
+                  std::uint64_t margin_bytes) {
+    ImGui::TextUnformatted(what);
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(app, verdict));
+    const std::string margin = verdict == FitVerdict::does_not_fit ? format_gb(margin_bytes) + " short"
+                                                                   : format_gb(margin_bytes) + " to spare";
+    ImGui::TextWrapped("%s per GPU: %s (%s)", format_gb(per_gpu_bytes).c_str(), verdict_text(verdict), margin.c_str());
+    ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void draw_runtime_panel(AppState& app) {
+    sync_view(app);
+    ImGui::PushID("runtime_panel");
+    ImGui::SeparatorText("How it runs");
+    format_combo(app);
+    recipe_combo(app);
+    lora_controls(app);
+    kv_controls(app);
+    gpu_controls(app);
+    ImGui::PopID();
+}
+
+void draw_gpu_fit(const AppState& app) {
+    const GpuFit& g = app.estimate.gpu;
+    ImGui::PushID("gpu_fit");
+    ImGui::SeparatorText("Does it fit?");
+    if (!g.requested) {
+        explain("Choose a GPU (or a custom memory size) to see whether this estimate fits and how many GPUs it needs.");
+        ImGui::PopID();
+        return;
+    }
+    ImGui::Text("%llu x %s (%s) per GPU, ZeRO stage %d", static_cast<unsigned long long>(g.gpu_count),
+                format_gb(g.capacity_bytes).c_str(), format_gib(g.capacity_bytes).c_str(), g.zero_stage);
+    verdict_line(app, "Training:", g.training_per_gpu.total(), g.training_verdict, g.training_margin_bytes);
+    if (g.training_gpus_needed == 0)
+        explain("No number of GPUs fits at ZeRO stage " + std::to_string(g.zero_stage) +
+                " (the unsplit part alone is too big); try a higher stage.");
+    else
+        explain(std::to_string(g.training_gpus_needed) + " GPU" + (g.training_gpus_needed == 1 ? "" : "s") +
+                " needed at this stage: weights " + format_gb(g.training_per_gpu.weight_bytes) + " + gradients " +
+                format_gb(g.training_per_gpu.gradient_bytes) + " + optimizer " +
+                format_gb(g.training_per_gpu.optimizer_bytes) + " per GPU now.");
+    explain("Model states only: activations, KV cache and framework buffers are not included.");
+    verdict_line(app, app.estimate.detailed_inference ? "Inference (detailed):" : "Inference:", g.inference_per_gpu_bytes,
+                 g.inference_verdict, g.inference_margin_bytes);
+    explain(std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
+            " needed if the inference total is split evenly (tensor or pipeline parallel).");
+    ImGui::PopID();
+}
+
+}  // namespace llm_memory
