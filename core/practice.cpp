@@ -22,6 +22,8 @@ constexpr std::uint64_t kBytesPerGib = 1ULL << 30;
 std::string count_text(std::uint64_t count) { return format_count_state(count); }
 std::string gb(std::uint64_t bytes) { return format_gb(bytes); }
 std::string dec(Decimal value) { return format_decimal(value); }
+// "1 byte", "2 bytes", "0.5 bytes".
+std::string bytes_text(Decimal value) { return dec(value) + (value == Decimal::from_int(1) ? " byte" : " bytes"); }
 
 std::uint64_t scale_bytes(std::uint64_t bytes, std::uint64_t numerator, std::uint64_t denominator) {
     const u128 value = (static_cast<u128>(bytes) * numerator + denominator / 2) / denominator;
@@ -234,22 +236,22 @@ Expected<std::string> right_step(QuestionId id, const Scenario& s) {
     const Estimate& e = *result;
     const std::string n = count_text(e.param_count);
     const std::string nt = count_text(e.trainable_count);
-    const std::string b = dec(s.bytes_per_param);
+    const std::string b = bytes_text(s.bytes_per_param);
     const std::string k = dec(s.values_per_trainable);
-    const std::string sb = dec(s.bytes_per_value);
+    const std::string sb = bytes_text(s.bytes_per_value);
     switch (id) {
-        case QuestionId::weight: return n + " × " + b + " bytes = " + gb(e.weight_bytes) + ".";
+        case QuestionId::weight: return n + " × " + b + " = " + gb(e.weight_bytes) + ".";
         case QuestionId::inference:
-            return n + " × " + b + " bytes = " + gb(e.weight_bytes) + ", and " + gb(e.weight_bytes) + " × " + dec(s.overhead_factor) +
+            return n + " × " + b + " = " + gb(e.weight_bytes) + ", and " + gb(e.weight_bytes) + " × " + dec(s.overhead_factor) +
                    " = " + gb(e.inference_bytes) + ".";
         case QuestionId::gradient_optimizer:
-            return nt + " trainable × " + k + " values × " + sb + " bytes = " + gb(e.gradient_optimizer_bytes) + ".";
+            return nt + " trainable × " + k + " values × " + sb + " = " + gb(e.gradient_optimizer_bytes) + ".";
         case QuestionId::training:
-            return gb(e.weight_bytes) + " of weights (" + n + " × " + b + " bytes) + " + gb(e.gradient_optimizer_bytes) +
-                   " of gradient+optimizer memory (" + nt + " × " + k + " × " + sb + " bytes) = " + gb(e.training_bytes) + ".";
+            return gb(e.weight_bytes) + " of weights (" + n + " × " + b + ") + " + gb(e.gradient_optimizer_bytes) +
+                   " of gradient+optimizer memory (" + nt + " × " + k + " × " + sb + ") = " + gb(e.training_bytes) + ".";
         case QuestionId::reduction:
-            return n + " × " + k + " × " + sb + " bytes = " + gb(e.full_gradient_optimizer_bytes) + " with every parameter trainable, " +
-                   nt + " × " + k + " × " + sb + " bytes = " + gb(e.gradient_optimizer_bytes) + " now: " +
+            return n + " × " + k + " × " + sb + " = " + gb(e.full_gradient_optimizer_bytes) + " with every parameter trainable, " +
+                   nt + " × " + k + " × " + sb + " = " + gb(e.gradient_optimizer_bytes) + " now: " +
                    gb(e.full_gradient_optimizer_bytes) + " − " + gb(e.gradient_optimizer_bytes) + " = " + gb(e.reduction_bytes) +
                    "; the weights keep their " + gb(e.weight_bytes) + ".";
     }
@@ -272,9 +274,10 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& s) {
     const std::string nt = count_text(e.trainable_count);
     std::vector<WrongPath> paths;
 
-    auto add = [&](MistakeId mistake, std::uint64_t bytes, std::string what) {
+    auto add = [&](MistakeId mistake, std::uint64_t bytes, std::string what,
+                   WrongPath::WrittenIn written_in = WrongPath::WrittenIn::any) {
         if (within_tolerance(bytes, right)) return;  // this slip happens to give the right figure here
-        paths.push_back({mistake, bytes, std::move(what)});
+        paths.push_back({mistake, bytes, std::move(what), written_in});
     };
     // The question's figure for the scenario changed by `change`, via the estimator; nullopt if invalid.
     auto recompute = [&](auto change) -> std::optional<Estimate> {
@@ -379,9 +382,11 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& s) {
 
     // 7. GiB written as GB, or GB as GiB.
     add(MistakeId::gib_gb_mixup, scale_bytes(right, kBytesPerGb, kBytesPerGib),
-        "That is the figure in GiB (2^30 bytes) written as GB (10^9 bytes): " + gb(right) + " = " + format_gib(right) + ".");
+        "That is the figure in GiB (2^30 bytes) written as GB (10^9 bytes): " + gb(right) + " = " + format_gib(right) + ".",
+        WrongPath::WrittenIn::decimal_unit);
     add(MistakeId::gib_gb_mixup, scale_bytes(right, kBytesPerGib, kBytesPerGb),
-        "That is the figure in GB (10^9 bytes) written as GiB (2^30 bytes): " + gb(right) + " = " + format_gib(right) + ".");
+        "That is the figure in GB (10^9 bytes) written as GiB (2^30 bytes): " + gb(right) + " = " + format_gib(right) + ".",
+        WrongPath::WrittenIn::binary_unit);
 
     std::stable_sort(paths.begin(), paths.end(), [](const WrongPath& a, const WrongPath& b) { return a.mistake < b.mistake; });
     return paths;
@@ -411,8 +416,13 @@ Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string
         return result;
     }
     const WrongPath* match = nullptr;
+    const AnswerUnit unit = parsed->read_as;
+    const bool binary = unit == AnswerUnit::kib || unit == AnswerUnit::mib || unit == AnswerUnit::gib || unit == AnswerUnit::tib;
+    const bool decimal = unit == AnswerUnit::kb || unit == AnswerUnit::mb || unit == AnswerUnit::gb || unit == AnswerUnit::tb;
     for (const WrongPath& path : *paths) {
         if (!within_tolerance(parsed->bytes, path.bytes)) continue;
+        if (path.written_in == WrongPath::WrittenIn::decimal_unit && binary) continue;
+        if (path.written_in == WrongPath::WrittenIn::binary_unit && decimal) continue;
         if (match == nullptr) {
             match = &path;
         } else if (path.mistake != match->mistake &&

@@ -64,9 +64,13 @@ bool within_tolerance(std::uint64_t answer_bytes, std::uint64_t target_bytes);
 
 // One wrong way to answer a question, and the figure it gives.
 struct WrongPath {
+    // Which units an answer must be written in to take this path: a GiB figure written as GB needs a
+    // decimal unit (GB, MB, or none), a GB figure written as GiB a binary one; bytes match either.
+    enum class WrittenIn { any, decimal_unit, binary_unit };
     MistakeId mistake;
     std::uint64_t bytes;  // what this wrong path gives for the scenario
     std::string what;     // one sentence: what this path did wrong ("… is the weight memory, not …")
+    WrittenIn written_in = WrittenIn::any;
 };
 
 // Every known wrong path for the question on this scenario, in priority order, each recomputed with

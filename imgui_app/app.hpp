@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "scaling.hpp"
 
 namespace llm_memory {
+
+struct PracticeView;  // imgui_app/practice_panel.hpp: the Practice tab's view state
 
 // One editable text input bound to a settings key (see core/settings.hpp).
 struct TextField {
@@ -37,7 +40,8 @@ struct AppState {
     bool open_full_app_requested = false;
 
     // ---- View state of the explorable (the seed document's sections) ----
-    int active_tab = 0;                      // 0 Calculator, then the others in tab order
+    int active_tab = 0;                      // 0 Calculator, 1 Scaling, 2 Practice (when built in)
+    int select_tab = -1;                     // set to a tab index to switch to it on the next frame
     float param_slider_position = 0.0f;      // the log slider (1M..2T) as a position in [0, 1]
     float trainable_slider_percent = 100.0f; // the trainable slider, in percent of N
     std::array<bool, 4> mistake_dismissed{}; // the seed's four common mistakes, in the seed's order
@@ -48,6 +52,7 @@ struct AppState {
     std::uint64_t capacity_bytes = 0;        // parsed from capacity_text by core; 0 = no line
     std::string capacity_error;
     std::string copied_message;              // "Steps copied as Markdown"; cleared by the next change
+    std::shared_ptr<PracticeView> practice;  // the Practice tab's state, created on first use (practice_panel.cpp)
 };
 
 // Fills the text fields from a scenario and recomputes the estimate. Returns false (and keeps the

@@ -186,7 +186,7 @@ TEST_CASE("seed 7B exercise with the seed's four common mistakes", "[practice][s
     const CheckResult m4 = *check_answer(QuestionId::weight, state("params=7B&bytes=1"), "14 GB");
     CHECK(mistake_of(m4) == "wrong-bytes-per-parameter");
     CHECK(has(m4.explanation, "uses 2 bytes per parameter, but this model stores 1 byte (int8/fp8)"));
-    CHECK(has(m4.explanation, "7B × 1 bytes = 7 GB"));
+    CHECK(has(m4.explanation, "7B × 1 byte = 7 GB"));
     // ... and fp32's 4 bytes used for the 7B at 2 bytes: 28 GB.
     CHECK(mistake_of(*check_answer(QuestionId::weight, ex.questions[0].scenario, "28 GB")) == "wrong-bytes-per-parameter");
 }
@@ -222,7 +222,7 @@ TEST_CASE("every mistake id is diagnosed from the wrong answer it produces", "[p
         // ... or the inference total used for the weights: 31.2 + 78 = 109.2 GB.
         {QuestionId::training, "params=13B", "109.2 GB", "overhead-on-training", "= 104 GB"},
         // Seed, Scaling table: 13B at 1 byte is 13 GB; answering 26 GB used 2 bytes.
-        {QuestionId::weight, "params=13B&bytes=1", "26 GB", "wrong-bytes-per-parameter", "13B × 1 bytes = 13 GB"},
+        {QuestionId::weight, "params=13B&bytes=1", "26 GB", "wrong-bytes-per-parameter", "13B × 1 byte = 13 GB"},
         // 16 (the bits of fp16) used as bytes: 13B x 16 = 208 GB.
         {QuestionId::weight, "params=13B", "208 GB", "wrong-bytes-per-parameter", "= 26 GB"},
         // fp32 states (4 bytes) where the seed's states take 2: 13B x 3 x 4 = 156 GB.
@@ -246,6 +246,17 @@ TEST_CASE("every mistake id is diagnosed from the wrong answer it produces", "[p
         CHECK(has(r.explanation, c.right));
         CHECK(has(r.explanation, "Right step: "));
     }
+}
+
+TEST_CASE("gib-gb-mixup needs the unit family of the slip", "[practice]") {
+    // Seed 7B exercise with 1B trainable: 20 GB = 18.63 GiB. 20.4 GB is what "19 GiB" would be if the GB
+    // figure had been written as GiB, but a learner who wrote GB did not make that slip.
+    const CheckResult in_gb = check(QuestionId::training, "params=7B&trainable=1B", "20.4 GB");
+    CHECK_FALSE(in_gb.correct);
+    CHECK_FALSE(in_gb.mistake.has_value());
+    CHECK(mistake_of(check(QuestionId::training, "params=7B&trainable=1B", "20 GiB")) == "gib-gb-mixup");
+    CHECK(mistake_of(check(QuestionId::training, "params=7B&trainable=1B", "18.63 GB")) == "gib-gb-mixup");
+    CHECK_FALSE(check(QuestionId::training, "params=7B&trainable=1B", "18.63 MiB").mistake.has_value());
 }
 
 TEST_CASE("a bare number is named in the explanation as read", "[practice]") {
