@@ -5,7 +5,6 @@
 
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "../core/architecture.hpp"
 #include "../core/model_presets.hpp"
@@ -35,10 +34,13 @@ struct CliOptions {
 std::string load_config_file(const std::string& path, CliOptions& options) {
     std::ifstream file(path, std::ios::binary);
     if (!file) return "--config: cannot read \"" + printable_excerpt(path, 80) + "\"";
-    std::ostringstream text;
-    text << file.rdbuf();
+    // At most 4 MB + 1 byte: parse_config refuses anything larger, and /dev/zero or a FIFO must not
+    // be read until memory runs out.
+    std::string text(4 * 1024 * 1024 + 1, '\0');
+    file.read(&text[0], static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(file.gcount()));
     const std::string shown = printable_excerpt(path, 80);
-    Expected<ModelSource> source = model_from_config(text.str());
+    Expected<ModelSource> source = model_from_config(text);
     if (!source) {
         std::string problem = source.error();
         if (problem.rfind("config.json: ", 0) == 0) problem.erase(0, 13);  // the path already names the file

@@ -122,7 +122,11 @@ public:
             return fallback;
         } else if (value->is_number_float()) {
             const double d = value->get<double>();
-            if (!std::isfinite(d) || d < 0 || d != std::floor(d) || d > 1e18) {
+            if (std::isfinite(d) && d > 1e18) {  // 1e30 or 2^64 is whole, just far too large
+                fail(key, "must be at most " + format_count_exact(maximum) + " (got more than 10^18)");
+                return fallback;
+            }
+            if (!std::isfinite(d) || d < 0 || d != std::floor(d)) {
                 fail(key, d < 0 ? "must not be negative" : "must be a whole number");
                 return fallback;
             }
@@ -609,10 +613,12 @@ Expected<Architecture> parse_config(std::string_view json_text) {
         a.model_type = top.text("model_type");
     }
     if (!r.error.empty()) return Error{r.error};
+    // Shown in names, warnings and reports: keep it one printable line (known types are short ASCII).
+    a.model_type = printable_excerpt(a.model_type, 64);
     a.family = family_of(a.model_type);
     if (a.family == ModelFamily::generic) {
         r.warnings.push_back(
-            (a.model_type.empty() ? std::string("model_type is missing") : "model_type \"" + a.model_type.substr(0, 40) + "\" is not known") +
+            (a.model_type.empty() ? std::string("model_type is missing") : "model_type \"" + printable_excerpt(a.model_type, 40) + "\" is not known") +
             ": counted as a Llama-style decoder (q/k/v/o attention, gated MLP gate/up/down, RMSNorm, no biases " +
             "unless attention_bias/mlp_bias say so, untied head unless tie_word_embeddings)");
     }

@@ -195,7 +195,7 @@ Expected<ModelSource> preset_model(const ModelPreset& preset) {
 
 Expected<ModelSource> load_preset(std::string_view name) {
     if (const ModelPreset* preset = find_preset(name)) return preset_model(*preset);
-    const std::string shown(trim(name).substr(0, 60));
+    const std::string shown = printable_excerpt(trim(name), 60);
     const std::string folded = fold(shown);
     const ModelPreset* best = nullptr;
     std::size_t best_distance = 0;

@@ -14,6 +14,8 @@
 
 namespace llm_memory {
 
+struct ModelPanelView;  // imgui_app/model_panel.cpp: the model picker's view state
+
 struct PracticeView;  // imgui_app/practice_panel.hpp: the Practice tab's view state
 
 // One editable text input bound to a settings key (see core/settings.hpp).
@@ -33,6 +35,7 @@ struct AppState {
     bool theme_changed = false; // set by the driver after changing dark_theme; draw_frame re-applies the theme
     float ui_scale = 1.0f;      // device pixel ratio x user zoom; set by the driver
     bool scenario_changed = false;  // set when `scenario` changed this frame (drivers persist/sync it)
+    std::shared_ptr<ModelPanelView> model_panel;  // the Model section's state, created on first use (model_panel.cpp)
     // Embedding (web, embed=1): a compact layout for an iframe of about 700x420 with a link to the full app.
     bool embed_mode = false;
     // Set for one frame when the embed's "Open the full app" link is pressed; the web driver opens the

@@ -1,0 +1,275 @@
+// The model picker panel. Presets and pasted/dropped configs go through core (settings "model" key,
+// model_from_config); the counts, breakdown and shares shown are core's numbers formatted by core.
+// Invariant: a failed load leaves app.scenario untouched and shows the message under the control.
+#include "model_panel.hpp"
+
+#include <array>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "architecture.hpp"
+#include "imgui.h"
+#include "model_presets.hpp"
+#include "quantity.hpp"
+#include "settings.hpp"
+
+namespace llm_memory {
+
+// The panel's view state (AppState::model_panel).
+struct ModelPanelView {
+    struct PresetRow {
+        const ModelPreset* preset = nullptr;
+        std::string count;  // "6.74B", "46.7B (12.9B active)"
+    };
+    std::array<char, 96> search{};
+    std::string paste_text;         // the paste box's buffer (grows as needed)
+    std::string message;            // the last load's error or notice
+    bool message_is_error = false;
+    std::vector<PresetRow> rows;    // every preset with its count, built once
+    bool scroll_to_selected = true; // bring the chosen preset into view when the list first appears
+};
+
+namespace {
+
+const ImVec4 kErrorColour(0.88f, 0.30f, 0.24f, 1.0f);
+
+// Configs that arrived between frames (file drop, web drop handler).
+struct PendingConfig {
+    std::shared_ptr<const ModelSource> model;  // null when the text did not load
+    std::string message;
+};
+std::vector<PendingConfig>& pending_configs() {
+    static std::vector<PendingConfig> pending;
+    return pending;
+}
+
+ModelPanelView& view_of(AppState& app) {
+    if (!app.model_panel) {
+        app.model_panel = std::make_shared<ModelPanelView>();
+        for (const ModelPreset& preset : model_presets()) {
+            ModelPanelView::PresetRow row;
+            row.preset = &preset;
+            const Expected<ModelSource> source = preset_model(preset);
+            if (source) {
+                row.count = format_count_short(source->counts.total_count, 2);
+                if (source->architecture.is_moe())
+                    row.count += " (" + format_count_short(source->counts.active_count, 1) + " active)";
+            }
+            app.model_panel->rows.push_back(std::move(row));
+        }
+    }
+    return *app.model_panel;
+}
+
+void set_message(ModelPanelView& view, std::string text, bool is_error) {
+    view.message = std::move(text);
+    view.message_is_error = is_error;
+}
+
+// Makes `candidate` the app's scenario; on failure shows core's reason and keeps the old one.
+bool take_scenario(AppState& app, ModelPanelView& view, const Scenario& candidate) {
+    const Expected<Estimate> check = estimate(candidate);
+    if (!check || !app_set_scenario(app, candidate)) {
+        set_message(view, check ? std::string("the scenario did not validate") : check.error(), true);
+        return false;
+    }
+    return true;
+}
+
+void use_model(AppState& app, ModelPanelView& view, std::shared_ptr<const ModelSource> model) {
+    Scenario candidate = app.scenario;
+    candidate.param_count = model->counts.total_count;
+    candidate.model = std::move(model);
+    if (take_scenario(app, view, candidate)) {
+        std::string note = "Loaded " + candidate.model->display_name + ": " +
+                           format_count_exact(candidate.model->counts.total_count) + " parameters.";
+        for (const std::string& warning : candidate.model->architecture.warnings) note += "\nNote: " + warning;
+        set_message(view, note, false);
+    }
+}
+
+void choose_preset(AppState& app, ModelPanelView& view, const ModelPreset& preset) {
+    Scenario candidate = app.scenario;
+    const Expected<bool> applied = apply_setting(candidate, "model", preset.key);
+    if (!applied) {
+        set_message(view, applied.error(), true);
+        return;
+    }
+    if (take_scenario(app, view, candidate)) set_message(view, {}, false);
+}
+
+void load_text(AppState& app, ModelPanelView& view, std::string_view text, const std::string& name) {
+    Expected<ModelSource> source = model_from_config(text);
+    if (!source) {
+        set_message(view, name + ": " + source.error(), true);
+        return;
+    }
+    source.value().display_name = name + " (" + source->architecture.model_type + ")";
+    use_model(app, view, std::make_shared<const ModelSource>(std::move(source.value())));
+}
+
+int resize_callback(ImGuiInputTextCallbackData* data) {
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+        auto* text = static_cast<std::string*>(data->UserData);
+        text->resize(static_cast<std::size_t>(data->BufTextLen));
+        data->Buf = text->data();
+    }
+    return 0;
+}
+
+std::string architecture_summary(const Architecture& a) {
+    std::string out = std::to_string(a.num_hidden_layers) + " layers, hidden " + format_count_exact(a.hidden_size) +
+                      ", vocabulary " + format_count_exact(a.vocab_size) + "\n";
+    if (a.uses_mla()) {
+        out += "Latent attention (MLA): " + std::to_string(a.num_attention_heads) + " heads, KV rank " +
+               std::to_string(a.kv_lora_rank) + " + RoPE " + std::to_string(a.qk_rope_head_dim);
+        if (a.q_lora_rank > 0) out += ", query rank " + std::to_string(a.q_lora_rank);
+    } else {
+        out += std::to_string(a.num_attention_heads) + " query heads, " + std::to_string(a.num_key_value_heads) +
+               " KV heads, head size " + std::to_string(a.head_dim);
+    }
+    out += "\nMLP width " + format_count_exact(a.intermediate_size) + (a.gated_mlp ? " (gated)" : "");
+    if (a.is_moe()) {
+        out += "\nExperts: " + std::to_string(a.num_experts) + " routed, " + std::to_string(a.num_experts_per_tok) +
+               " per token";
+        if (a.num_shared_experts > 0) out += ", " + std::to_string(a.num_shared_experts) + " shared";
+        out += "; " + std::to_string(a.moe_layer_count()) + " of " + std::to_string(a.num_hidden_layers) + " layers";
+    }
+    if (a.sliding_window > 0)
+        out += "\nSliding window " + format_count_exact(a.sliding_window) + " tokens on " +
+               std::to_string(a.sliding_layer_count()) + " of " + std::to_string(a.num_hidden_layers) + " layers";
+    out += a.tie_word_embeddings ? "\nOutput head tied to the embeddings (counted once)" : "\nSeparate output head";
+    return out;
+}
+
+void draw_breakdown(const ModelSource& model) {
+    const ParamBreakdown& c = model.counts;
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("##model_breakdown", 3, flags)) return;
+    ImGui::TableSetupColumn("Part", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+    ImGui::TableSetupColumn("Parameters", ImGuiTableColumnFlags_WidthStretch, 1.6f);
+    ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthStretch, 0.7f);
+    ImGui::TableHeadersRow();
+    auto row = [&c](const char* label, std::uint64_t count, bool share) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(label);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(format_count_exact(count).c_str());
+        ImGui::TableSetColumnIndex(2);
+        if (!share || c.total_count == 0) return;
+        const std::string percent = format_ratio(count * 100, c.total_count, 2);
+        ImGui::TextUnformatted(percent == "0" ? "<0.01%" : (percent + "%").c_str());
+    };
+    for (const BreakdownRow& part : breakdown_rows(c)) row(part.label, part.count, true);
+    row("Total", c.total_count, false);
+    if (model.architecture.is_moe()) row("Active per token", c.active_count, true);
+    if (c.mtp_count > 0) row("MTP module (stored, not counted)", c.mtp_count, false);
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+bool queue_model_config(std::string_view json_text, const std::string& source_name) {
+    PendingConfig pending;
+    Expected<ModelSource> source = model_from_config(json_text);
+    if (!source) {
+        pending.message = source_name + ": " + source.error();
+        pending_configs().push_back(std::move(pending));
+        return false;
+    }
+    source.value().display_name = source_name + " (" + source->architecture.model_type + ")";
+    pending.model = std::make_shared<const ModelSource>(std::move(source.value()));
+    pending_configs().push_back(std::move(pending));
+    return true;
+}
+
+void draw_model_panel(AppState& app) {
+    ModelPanelView& view = view_of(app);
+    for (PendingConfig& pending : pending_configs()) {
+        if (pending.model) use_model(app, view, std::move(pending.model));
+        else set_message(view, pending.message, true);
+    }
+    pending_configs().clear();
+
+    ImGui::PushID("model_panel");
+    const std::shared_ptr<const ModelSource>& current = app.scenario.model;
+    if (current) {
+        ImGui::TextWrapped("%s", current->display_name.c_str());
+        std::string line = format_count_exact(current->counts.total_count) + " parameters";
+        if (current->architecture.is_moe())
+            line += ", " + format_count_exact(current->counts.active_count) + " active per token";
+        ImGui::TextWrapped("%s", line.c_str());
+        if (ImGui::SmallButton("Forget model##model_forget")) {
+            Scenario candidate = app.scenario;
+            candidate.model.reset();
+            if (take_scenario(app, view, candidate)) set_message(view, {}, false);
+        }
+    } else {
+        ImGui::TextDisabled("No model chosen: N is the typed-in count. Pick one below.");
+    }
+
+    ImGui::SetNextItemWidth(-1.0f);
+    ImGui::InputTextWithHint("##model_search", "Search models: llama 70b, qwen, moe...", view.search.data(),
+                             view.search.size());
+    const std::vector<const ModelPreset*> found = search_presets(view.search.data());
+    const float list_height = ImGui::GetTextLineHeightWithSpacing() * 7.5f;
+    if (ImGui::BeginChild("##model_list", ImVec2(0.0f, list_height), true)) {
+        if (ImGui::BeginTable("##model_list_table", 3, ImGuiTableFlags_SizingStretchProp)) {
+            ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+            ImGui::TableSetupColumn("Hugging Face id", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+            ImGui::TableSetupColumn("Parameters", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+            for (const ModelPreset* preset : found) {
+                const std::string* count = nullptr;
+                for (const ModelPanelView::PresetRow& row : view.rows)
+                    if (row.preset == preset) count = &row.count;
+                const bool selected = current && current->preset_key == preset->key;
+                ImGui::PushID(preset->key);
+                ImGui::TableNextRow();
+                ImGui::TableSetColumnIndex(0);
+                if (ImGui::Selectable(preset->key, selected, ImGuiSelectableFlags_SpanAllColumns)) choose_preset(app, view, *preset);
+                if (selected && view.scroll_to_selected) {
+                    ImGui::SetScrollHereY(0.3f);
+                    view.scroll_to_selected = false;
+                }
+                ImGui::TableSetColumnIndex(1);
+                ImGui::TextDisabled("%s", preset->hf_id);
+                ImGui::TableSetColumnIndex(2);
+                ImGui::TextUnformatted(count != nullptr ? count->c_str() : "");
+                ImGui::PopID();
+            }
+            ImGui::EndTable();
+        }
+        if (found.empty()) ImGui::TextDisabled("No built-in model matches. Paste its config.json below.");
+    }
+    ImGui::EndChild();
+
+    if (ImGui::TreeNode("Paste a config.json##model_paste")) {
+        ImGui::TextDisabled("Or drop a config.json file onto the window.");
+        if (view.paste_text.capacity() < 1024) view.paste_text.reserve(1024);
+        ImGui::InputTextMultiline("##model_paste_text", view.paste_text.data(), view.paste_text.capacity() + 1,
+                                  ImVec2(-1.0f, ImGui::GetTextLineHeight() * 8.0f), ImGuiInputTextFlags_CallbackResize,
+                                  resize_callback, &view.paste_text);
+        if (ImGui::Button("Use this config##model_paste_use")) load_text(app, view, view.paste_text, "pasted config.json");
+        ImGui::SameLine();
+        if (ImGui::Button("Clear##model_paste_clear")) view.paste_text.clear();
+        ImGui::TreePop();
+    }
+
+    if (!view.message.empty()) {
+        if (view.message_is_error) ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
+        ImGui::TextWrapped("%s", view.message.c_str());
+        if (view.message_is_error) ImGui::PopStyleColor();
+    }
+
+    if (current) {
+        ImGui::Spacing();
+        ImGui::TextWrapped("%s", architecture_summary(current->architecture).c_str());
+        ImGui::Spacing();
+        draw_breakdown(*current);
+    }
+    ImGui::PopID();
+}
+
+}  // namespace llm_memory

@@ -1,0 +1,25 @@
+// The model picker: search the built-in presets, paste or drop a config.json, and see the exact
+// parameter count and its breakdown. Choosing a model sets the scenario's N (and its architecture for
+// KV-cache/LoRA figures) through core; nothing here computes a count.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "app.hpp"
+
+namespace llm_memory {
+
+// Draws the whole model section into the current window at the available width: the chosen model,
+// a search box with the matching presets (click to choose), a "Paste config.json" box with a Use button,
+// the architecture summary and the breakdown table (part, parameters, share; total and active for MoE).
+// Self-contained: its view state lives in app.model_panel (created on first use). A bad config shows its
+// error and keeps the last good model and scenario.
+void draw_model_panel(AppState& app);
+
+// Queues config.json text from outside the frame (a file dropped on the desktop window, the web page's
+// drop handler); the next draw_model_panel() loads it as if pasted. source_name is shown ("config.json").
+// Returns false, with the message kept for the panel to show, if core cannot read the text.
+bool queue_model_config(std::string_view json_text, const std::string& source_name);
+
+}  // namespace llm_memory
