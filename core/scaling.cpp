@@ -32,16 +32,21 @@ std::vector<AxisTick> nice_ticks(std::uint64_t max_value, std::string (*label)(s
         bool found = false;
         for (std::uint64_t mantissa : {1ULL, 2ULL, 5ULL}) {
             step = mantissa * decade;
-            if ((max_value + step - 1) / step <= 6) {
+            if (max_value / step + (max_value % step != 0 ? 1 : 0) <= 6) {
                 found = true;
                 break;
             }
         }
         if (found || decade > UINT64_MAX / 100) break;
     }
-    const std::uint64_t intervals = (max_value + step - 1) / step;
+    const std::uint64_t intervals = max_value / step + (max_value % step != 0 ? 1 : 0);
     std::vector<AxisTick> ticks;
-    for (std::uint64_t i = 0; i <= intervals; ++i) ticks.push_back({i * step, label(i * step)});
+    for (std::uint64_t i = 0; i <= intervals; ++i) {
+        // Near 2^64 the last nice value does not fit: the axis then ends at the largest representable value.
+        const u128 value = static_cast<u128>(i) * step;
+        const std::uint64_t tick = value > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(value);
+        ticks.push_back({tick, label(tick)});
+    }
     return ticks;
 }
 

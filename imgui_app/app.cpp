@@ -184,18 +184,21 @@ void draw_frame(AppState& app) {
         return;
     }
     if (ImGui::BeginTabBar("views##tabs")) {
-        if (ImGui::BeginTabItem("Calculator")) {
+        auto tab_flags = [&app](int index) {
+            return app.select_tab == index ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+        };
+        if (ImGui::BeginTabItem("Calculator", nullptr, tab_flags(0))) {
             app.active_tab = 0;
             draw_calculator(app, logical_width);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Scaling")) {
+        if (ImGui::BeginTabItem("Scaling", nullptr, tab_flags(1))) {
             app.active_tab = 1;
             column("scaling##col", 0.0f, [&] { draw_scaling_panel(app); });
             ImGui::EndTabItem();
         }
 #ifdef LLM_MEMORY_HAS_PRACTICE_PANEL
-        if (ImGui::BeginTabItem("Practice")) {
+        if (ImGui::BeginTabItem("Practice", nullptr, tab_flags(2))) {
             app.active_tab = 2;
             column("practice##col", 0.0f, [&] { draw_practice_panel(app); });
             ImGui::EndTabItem();
@@ -203,6 +206,7 @@ void draw_frame(AppState& app) {
 #endif
         ImGui::EndTabBar();
     }
+    app.select_tab = -1;
     ImGui::End();
 }
 

@@ -127,7 +127,7 @@ void draw_inputs_panel(AppState& app, bool compact) {
     const float width = ImGui::GetContentRegionAvail().x;
     params_input(app, width);
 #ifdef LLM_MEMORY_HAS_MODEL_PANEL
-    if (!compact && ImGui::CollapsingHeader("Model: pick a preset or paste config.json##model_section")) draw_model_panel(app);
+    if (!compact && ImGui::CollapsingHeader("Model: preset or config.json##model_section")) draw_model_panel(app);
 #endif
     ImGui::Spacing();
     bytes_input(app, width);
@@ -148,7 +148,7 @@ void draw_inputs_panel(AppState& app, bool compact) {
     field_note(app, "state-bytes", "Bytes for each gradient or optimizer value (2 in the seed's example).");
 #ifdef LLM_MEMORY_HAS_RUNTIME_PANEL
     ImGui::Spacing();
-    if (ImGui::CollapsingHeader("Runtime: formats, recipes, LoRA, KV cache, GPU##runtime_section")) draw_runtime_panel(app);
+    if (ImGui::CollapsingHeader("Runtime and GPU##runtime_section")) draw_runtime_panel(app);
 #endif
     ImGui::Spacing();
     if (ImGui::Button("Reset to the seed's 13B example")) app_set_scenario(app, Scenario{});

@@ -130,12 +130,13 @@ void draw_bars_panel(AppState& app) {
 }
 
 void draw_before_after_panel(AppState& app) {
-    section_heading("Before and after: fewer trainable parameters");
+    section_heading("Before and after");
     const Estimate& e = app.estimate;
     const Palette& palette = theme_palette(app.dark_theme);
     if (e.trainable_count == e.param_count) {
-        muted_text("Every parameter trains now. Train fewer to see the gradient + optimizer term shrink while the weights stay.");
-        if (ImGui::Button("Try the seed's example: 1B trainable")) set_field_and_apply(app, "trainable", "1B");
+        muted_text("Every parameter trains now. Train fewer to see the gradient + optimizer term shrink while the weights "
+                   "stay the same.");
+        if (ImGui::Button("Try the seed's 1B trainable")) set_field_and_apply(app, "trainable", "1B");
         return;
     }
     const std::vector<StackedBar> bars = {

@@ -1,0 +1,128 @@
+// Worked steps against the seed document (../shared/seed, "Effect of Trainable Parameters on Memory"):
+// its worked examples write the formula, substitute the values and compute, e.g. "13B × 2 bytes" and
+// "26 GB"; "26 × 1.2 = 31.2 GB"; "13B × 3 × 2 = 78 GB"; "26 + 78 = 104 GB"; "78 − 6 = 72 GB".
+#include <catch_amalgamated.hpp>
+
+#include "settings.hpp"
+#include "steps.hpp"
+
+using namespace llm_memory;
+
+namespace {
+
+std::vector<Derivation> steps_for(const char* state) {
+    const StateResult r = apply_state(Scenario{}, state);
+    REQUIRE(r.problems.empty());
+    const Expected<Estimate> e = estimate(r.scenario);
+    REQUIRE(e.ok());
+    return worked_steps(r.scenario, *e);
+}
+
+const Derivation& get(const std::vector<Derivation>& d, const char* id) {
+    const Derivation* found = find_derivation(d, id);
+    REQUIRE(found != nullptr);
+    return *found;
+}
+
+}  // namespace
+
+TEST_CASE("seed: weight memory for a 13B model, the three steps", "[steps][seed]") {
+    // Seed, "Weight memory for a 13B model": N × b; 13B × 2 bytes; 13 × 2 = 26, so 26 GB.
+    const auto d = steps_for("");
+    const Derivation& w = get(d, "weight");
+    CHECK(std::string(w.steps[0].label) == "Write the formula");
+    CHECK(w.steps[0].text == "Weight memory = N × b");
+    CHECK(w.steps[1].text == "N = 13B and b = 2 bytes, so 13B × 2 bytes");
+    CHECK(w.steps[2].text == "= 26 GB (24.21 GiB)");
+    CHECK(w.result_bytes == 26'000'000'000ULL);
+}
+
+TEST_CASE("seed: inference total 26 × 1.2 = 31.2 GB", "[steps][seed]") {
+    const auto d = steps_for("");
+    const Derivation& i = get(d, "inference");
+    CHECK(i.steps[0].text == "Inference total = weight memory × overhead factor");
+    CHECK(i.steps[1].text == "26 GB × 1.2");
+    CHECK(i.steps[2].text == "= 31.2 GB (29.06 GiB)");
+}
+
+TEST_CASE("seed: fully trainable 13B, 13B × 3 × 2 = 78 GB and 26 + 78 = 104 GB", "[steps][seed]") {
+    const auto d = steps_for("");
+    const Derivation& g = get(d, "gradient-optimizer");
+    CHECK(g.steps[0].text == "Gradient+optimizer memory = N_trainable × k × b");
+    CHECK(g.steps[1].text == "N_trainable = 13B (all parameters), k = 3 and b = 2 bytes, so 13B × 3 × 2 bytes");
+    CHECK(g.steps[2].text == "= 78 GB (72.64 GiB)");
+    const Derivation& t = get(d, "training");
+    CHECK(t.steps[1].text == "26 GB + 78 GB");
+    CHECK(t.steps[2].text == "= 104 GB (96.86 GiB)");
+    // Every parameter trains: there is no reduction to derive.
+    CHECK(find_derivation(d, "reduction") == nullptr);
+    CHECK(d.size() == 4);
+}
+
+TEST_CASE("seed: 1B trainable, 1B × 3 × 2 = 6 GB, 78 − 6 = 72 GB, 26 + 6 = 32 GB", "[steps][seed]") {
+    const auto d = steps_for("trainable=1B");
+    CHECK(get(d, "gradient-optimizer").steps[1].text == "N_trainable = 1B, k = 3 and b = 2 bytes, so 1B × 3 × 2 bytes");
+    CHECK(get(d, "gradient-optimizer").steps[2].text == "= 6 GB (5.59 GiB)");
+    CHECK(get(d, "training").steps[1].text == "26 GB + 6 GB");
+    CHECK(get(d, "training").steps[2].text == "= 32 GB (29.8 GiB)");
+    const Derivation& r = get(d, "reduction");
+    CHECK(r.steps[1].text == "78 GB − 6 GB; the weights keep their 26 GB");
+    CHECK(r.steps[2].text == "= 72 GB (67.06 GiB)");
+    CHECK(r.result_bytes == 72'000'000'000ULL);
+}
+
+TEST_CASE("a percentage of trainable parameters is resolved in the substitution", "[steps]") {
+    // 7.7% of 13B = 1.001B (resolve_trainable rounds half up to a whole count).
+    const auto d = steps_for("trainable=7.7%25");
+    CHECK(get(d, "gradient-optimizer").steps[1].text ==
+          "N_trainable = 7.7% of 13B = 1.001B, k = 3 and b = 2 bytes, so 1.001B × 3 × 2 bytes");
+    CHECK(get(d, "gradient-optimizer").steps[2].text == "= 6.01 GB (5.59 GiB)");
+}
+
+TEST_CASE("the seed's 7B exercise and the 70B predict-and-reveal", "[steps][seed]") {
+    // Seed, "Estimating a 7B Model": 14 GB of weights, 16.8 GB inference, 42 GB gradient+optimizer.
+    const auto d = steps_for("params=7B");
+    CHECK(get(d, "weight").steps[2].text == "= 14 GB (13.04 GiB)");
+    CHECK(get(d, "inference").steps[1].text == "14 GB × 1.2");
+    CHECK(get(d, "inference").steps[2].text == "= 16.8 GB (15.65 GiB)");
+    CHECK(get(d, "gradient-optimizer").steps[2].text == "= 42 GB (39.12 GiB)");
+    // Seed, "What do you think happens?": 70B × 2 bytes = 140 GB.
+    const auto big = steps_for("params=70B");
+    CHECK(get(big, "weight").steps[1].text == "N = 70B and b = 2 bytes, so 70B × 2 bytes");
+    CHECK(get(big, "weight").steps[2].text == "= 140 GB (130.39 GiB)");
+}
+
+TEST_CASE("steps as Markdown", "[steps]") {
+    const std::string md = steps_markdown(steps_for(""));
+    CHECK(md.rfind("### Weight memory\n\n"
+                   "1. Write the formula: Weight memory = N × b\n"
+                   "2. Substitute the values: N = 13B and b = 2 bytes, so 13B × 2 bytes\n"
+                   "3. Compute: = 26 GB (24.21 GiB)\n\n"
+                   "### Inference total\n",
+                   0) == 0);
+    CHECK(md.find("3. Compute: = 104 GB (96.86 GiB)\n") != std::string::npos);
+    CHECK(md.find("GB = 10^9 bytes, GiB = 2^30 bytes.") != std::string::npos);
+}
+
+TEST_CASE("steps as LaTeX", "[steps]") {
+    const std::string tex = steps_latex(steps_for("trainable=1B"));
+    CHECK(tex.rfind("\\paragraph{Weight memory}\n\\begin{align*}\n"
+                    "\\text{Weight memory} &= N \\times b \\\\\n"
+                    "&\\quad N = 13\\text{B},\\ b = 2 \\Rightarrow 13\\text{B} \\times 2\\ \\text{bytes} \\\\\n"
+                    "&= 26\\ \\text{GB}\\ (24.21\\ \\text{GiB})\n"
+                    "\\end{align*}\n",
+                    0) == 0);
+    CHECK(tex.find("&= 72\\ \\text{GB}\\ (67.06\\ \\text{GiB})") != std::string::npos);
+    CHECK(tex.find("78\\ \\text{GB} - 6\\ \\text{GB}") != std::string::npos);
+    // Balanced environments: one begin and one end per derivation (5 with a reduction).
+    std::size_t begins = 0;
+    for (std::size_t at = tex.find("\\begin{align*}"); at != std::string::npos; at = tex.find("\\begin{align*}", at + 1)) ++begins;
+    CHECK(begins == 5);
+}
+
+TEST_CASE("exact counts that do not round to a short suffix stay exact in the substitution", "[steps]") {
+    // Llama-2-7B's parameter count (meta-llama/Llama-2-7b-hf safetensors metadata): 6,738,415,616.
+    const auto d = steps_for("params=6738415616");
+    CHECK(get(d, "weight").steps[1].text == "N = 6.738415616B and b = 2 bytes, so 6.738415616B × 2 bytes");
+    CHECK(get(d, "weight").steps[2].text == "= 13.48 GB (12.55 GiB)");
+}

@@ -1,0 +1,221 @@
+// Headless UI test: an ImGui context with no backend (font atlas built with GetTexDataAsRGBA32), every
+// tab and panel drawn for several frames at widths from a 360 px phone to a 2560 px desktop, both themes,
+// embed mode, and the seed's scenarios. IM_ASSERT throws (ui_test_imconfig.h). Layout check: no window's
+// content is wider than the window (nothing pushed off to the right at any width).
+#include <catch_amalgamated.hpp>
+
+#include <stdexcept>
+#include <string>
+
+#include "app.hpp"
+#include "imgui.h"
+#include "imgui_internal.h"
+#include "panels.hpp"
+#include "settings.hpp"
+
+namespace llm_memory_test {
+[[noreturn]] void imgui_assert_failed(const char* expression, const char* file, int line) {
+    throw std::runtime_error(std::string("IM_ASSERT(") + expression + ") failed at " + file + ":" + std::to_string(line));
+}
+}  // namespace llm_memory_test
+
+using namespace llm_memory;
+
+namespace {
+
+// One ImGui context for a test, with the app's font and style at a UI scale.
+struct Headless {
+    explicit Headless(AppState& app, float scale) {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+        app.ui_scale = scale;
+        app_setup_style(app, 17.0f * scale);
+        unsigned char* pixels = nullptr;
+        int width = 0;
+        int height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+        io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(1)));
+        REQUIRE(width > 0);
+    }
+    ~Headless() { ImGui::DestroyContext(); }
+    Headless(const Headless&) = delete;
+    Headless& operator=(const Headless&) = delete;
+};
+
+// Draws `frames` frames at the given size (in framebuffer pixels).
+void run_frames(AppState& app, float width, float height, int frames) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(width, height);
+    io.DeltaTime = 1.0f / 60.0f;
+    for (int i = 0; i < frames; ++i) {
+        ImGui::NewFrame();
+        draw_frame(app);
+        ImGui::Render();
+        REQUIRE(ImGui::GetDrawData() != nullptr);
+    }
+}
+
+// The widest horizontal overflow of any visible window (0 when every window's content fits its width).
+float widest_overflow(std::string& which) {
+    float worst = 0.0f;
+    for (ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+        if (!window->WasActive || window->Hidden) continue;
+        if ((window->Flags & ImGuiWindowFlags_Tooltip) != 0 || (window->Flags & ImGuiWindowFlags_Popup) != 0) continue;
+        if (window->ScrollMax.x > worst) {
+            worst = window->ScrollMax.x;
+            which = window->Name;
+        }
+    }
+    return worst;
+}
+
+void set_state(AppState& app, const char* state) {
+    const StateResult r = apply_state(Scenario{}, state);
+    REQUIRE(r.problems.empty());
+    REQUIRE(app_set_scenario(app, r.scenario));
+}
+
+}  // namespace
+
+TEST_CASE("every tab draws at every width in both themes without an ImGui assertion", "[ui]") {
+    const struct {
+        float width;
+        float height;
+        float scale;
+    } sizes[] = {{360, 740, 1.0f}, {390, 844, 1.0f}, {780, 1688, 2.0f}, {768, 1024, 1.0f},
+                 {1280, 800, 1.0f}, {1920, 1080, 1.0f}, {2560, 1440, 1.0f}, {2560, 1600, 2.0f}};
+    const char* scenarios[] = {"", "trainable=1B", "params=70B&bytes=0.5", "params=1000T&bytes=64&overhead=100&k=100&state-bytes=64",
+                               "params=1&trainable=0", "params=6738415616&trainable=7.7%25"};
+    for (const auto& size : sizes) {
+        for (bool dark : {true, false}) {
+            for (const char* state : scenarios) {
+                AppState app;
+                app.dark_theme = dark;
+                Headless context(app, size.scale);
+                set_state(app, state);
+                app.capacity_bytes = 24'000'000'000ULL;
+                for (int tab = 0; tab < 3; ++tab) {
+                    INFO("size " << size.width << "x" << size.height << " scale " << size.scale << (dark ? " dark" : " light")
+                                 << " state '" << state << "' tab " << tab);
+                    app.select_tab = tab;
+                    REQUIRE_NOTHROW(run_frames(app, size.width, size.height, 4));
+                    std::string window;
+                    const float overflow = widest_overflow(window);
+                    INFO("overflowing window: " << window);
+                    CHECK(overflow < 1.0f);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("embed mode draws the compact layout at iframe sizes", "[ui]") {
+    for (float width : {360.0f, 700.0f, 1000.0f}) {
+        AppState app;
+        app.embed_mode = true;
+        Headless context(app, 1.0f);
+        set_state(app, "trainable=1B");
+        REQUIRE_NOTHROW(run_frames(app, width, 420.0f, 4));
+        std::string window;
+        const float overflow = widest_overflow(window);
+        INFO("width " << width << " overflowing window: " << window);
+        CHECK(overflow < 1.0f);
+        CHECK_FALSE(app.open_full_app_requested);
+    }
+}
+
+TEST_CASE("seed figures on screen come from core, and bad text keeps the last valid scenario", "[ui][seed]") {
+    AppState app;
+    Headless context(app, 1.0f);
+    REQUIRE(app_set_scenario(app, Scenario{}));
+    run_frames(app, 1280, 800, 3);
+    // The seed's defaults: 26 / 31.2 / 78 / 104 GB.
+    CHECK(app.estimate.weight_bytes == 26'000'000'000ULL);
+    CHECK(app.estimate.inference_bytes == 31'200'000'000ULL);
+    CHECK(app.estimate.gradient_optimizer_bytes == 78'000'000'000ULL);
+    CHECK(app.estimate.training_bytes == 104'000'000'000ULL);
+
+    // The before/after button's action: the seed's 1B trainable gives 6 GB, 32 GB and a 72 GB reduction.
+    set_field_and_apply(app, "trainable", "1B");
+    run_frames(app, 1280, 800, 2);
+    CHECK(app.estimate.gradient_optimizer_bytes == 6'000'000'000ULL);
+    CHECK(app.estimate.training_bytes == 32'000'000'000ULL);
+    CHECK(app.estimate.reduction_bytes == 72'000'000'000ULL);
+
+    // Invalid text: an inline message under the field; results keep the last valid scenario.
+    set_field_and_apply(app, "params", "13 bananas");
+    run_frames(app, 390, 844, 3);
+    CHECK_FALSE(app.fields[0].error.empty());
+    CHECK(app.scenario.param_count == 13'000'000'000ULL);
+    CHECK(app.estimate.training_bytes == 32'000'000'000ULL);
+    // A cross-field problem is reported under the field it names.
+    set_field_and_apply(app, "params", "500M");
+    run_frames(app, 390, 844, 2);
+    CHECK(app.fields[3].error.find("is more than the 500,000,000 parameters") != std::string::npos);
+    CHECK(app.scenario.param_count == 13'000'000'000ULL);
+    // Fixing the text recovers.
+    set_field_and_apply(app, "params", "70B");
+    run_frames(app, 390, 844, 2);
+    CHECK(app.fields[0].error.empty());
+    CHECK(app.fields[3].error.empty());
+    CHECK(app.estimate.weight_bytes == 140'000'000'000ULL);
+}
+
+TEST_CASE("theme toggle from the driver and dismissed guards", "[ui]") {
+    AppState app;
+    Headless context(app, 1.0f);
+    REQUIRE(app_set_scenario(app, Scenario{}));
+    run_frames(app, 1280, 800, 2);
+    const ImVec4 dark_bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    app.dark_theme = false;
+    app.theme_changed = true;
+    run_frames(app, 1280, 800, 2);
+    CHECK_FALSE(app.theme_changed);
+    CHECK(ImGui::GetStyle().Colors[ImGuiCol_WindowBg].x > dark_bg.x);
+    app.mistake_dismissed = {true, true, true, true};
+    REQUIRE_NOTHROW(run_frames(app, 360, 740, 3));
+}
+
+TEST_CASE("each panel fits a 360 px phone column on its own", "[ui]") {
+    struct Panel {
+        const char* name;
+        void (*draw)(AppState&);
+    };
+    const Panel panels[] = {
+        {"inputs", [](AppState& a) { draw_inputs_panel(a, false); }},
+        {"inputs compact", [](AppState& a) { draw_inputs_panel(a, true); }},
+        {"results", draw_results_panel},
+        {"steps", draw_steps_panel},
+        {"diagram", draw_diagram_panel},
+        {"bars", draw_bars_panel},
+        {"before/after", draw_before_after_panel},
+        {"scaling", draw_scaling_panel},
+    };
+    for (const char* state : {"", "trainable=1B", "params=1000T&bytes=64&overhead=100&k=100&state-bytes=64"}) {
+        AppState app;
+        Headless context(app, 1.0f);
+        set_state(app, state);
+        app.capacity_bytes = 80ULL << 30;
+        for (const Panel& panel : panels) {
+            float overflow = 0.0f;
+            for (int frame = 0; frame < 3; ++frame) {
+                ImGuiIO& io = ImGui::GetIO();
+                io.DisplaySize = ImVec2(320, 740);
+                io.DeltaTime = 1.0f / 60.0f;
+                ImGui::NewFrame();
+                ImGui::SetNextWindowPos(ImVec2(0, 0));
+                ImGui::SetNextWindowSize(ImVec2(320, 740));  // a 360 px phone minus padding and scrollbar
+                ImGui::Begin("panel test", nullptr, ImGuiWindowFlags_NoDecoration);
+                panel.draw(app);
+                ImGuiWindow* window = ImGui::GetCurrentWindow();
+                overflow = window->DC.CursorMaxPos.x - window->WorkRect.Max.x;
+                ImGui::End();
+                ImGui::Render();
+            }
+            INFO("panel " << panel.name << " state '" << state << "' overflows by " << overflow << " px");
+            CHECK(overflow < 1.0f);
+        }
+    }
+}
