@@ -1,7 +1,9 @@
 // The desktop driver: GLFW window + OpenGL 3, calling draw_frame() only when the pacer owes a frame.
 // When idle the loop blocks in glfwWaitEvents, so the app uses about 0% CPU.
-// Flags: --frames N draws N frames and exits (smoke tests); --screenshot FILE.ppm saves the last frame.
+// Flags: --frames N draws N frames and exits (smoke tests); --screenshot FILE.ppm saves the last frame;
+// --state-file F keeps the last scenario in F (default $XDG_CONFIG_HOME/llm-memory/state; none with --frames).
 #include <GLFW/glfw3.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +16,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
-#include "model_panel.hpp"
+#include "settings.hpp"
 
 namespace {
 
@@ -24,20 +26,48 @@ void on_any_event() {
     if (g_pacer != nullptr) g_pacer->notify_input();
 }
 
-// A file dropped on the window: the first one is read as a config.json for the model panel.
-void on_drop(GLFWwindow*, int count, const char** paths) {
-    if (count < 1 || paths == nullptr || paths[0] == nullptr) return;
-    std::string name = paths[0];
-    if (const std::size_t slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
-    std::string text;
-    if (FILE* file = std::fopen(paths[0], "rb")) {
-        char chunk[4096];
-        std::size_t n = 0;
-        while ((n = std::fread(chunk, 1, sizeof chunk, file)) > 0 && text.size() <= (8u << 20)) text.append(chunk, n);
-        std::fclose(file);
+// The last scenario as a state string (core's to_state) in $XDG_CONFIG_HOME/llm-memory/state, else
+// ~/.config/llm-memory/state; "" when neither variable is set.
+std::string default_state_path() {
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    const char* home = std::getenv("HOME");
+    if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/llm-memory/state";
+    if (home != nullptr && home[0] != '\0') return std::string(home) + "/.config/llm-memory/state";
+    return {};
+}
+
+// Restores the saved scenario; a corrupt file is ignored with a notice on stderr (the defaults stay).
+void load_state_file(llm_memory::AppState& app, const std::string& path) {
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) return;
+    char buffer[4096];
+    const std::size_t n = std::fread(buffer, 1, sizeof buffer, file);
+    std::fclose(file);
+    std::string text(buffer, n);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    if (text.empty()) return;
+    const llm_memory::StateResult result = llm_memory::apply_state(llm_memory::Scenario{}, text);
+    if (n == sizeof buffer || !result.problems.empty() || !llm_memory::app_set_scenario(app, result.scenario)) {
+        std::fprintf(stderr, "llm-memory-gui: ignored the saved scenario in %s (%s)\n", path.c_str(),
+                     n == sizeof buffer ? "too long" : result.problems.empty() ? "invalid" : result.problems.front().c_str());
     }
-    llm_memory::queue_model_config(text, name);
-    on_any_event();
+}
+
+// Saves the scenario (creating the folder; written to a temporary file, then renamed).
+void save_state_file(const llm_memory::Scenario& scenario, const std::string& path) {
+    const std::size_t slash = path.find_last_of('/');
+    if (slash != std::string::npos && slash > 0) {
+        const std::string dir = path.substr(0, slash);
+        const std::size_t parent = dir.find_last_of('/');
+        if (parent != std::string::npos && parent > 0) mkdir(dir.substr(0, parent).c_str(), 0700);
+        mkdir(dir.c_str(), 0700);
+    }
+    const std::string temporary = path + ".tmp";
+    std::FILE* file = std::fopen(temporary.c_str(), "wb");
+    if (file == nullptr) return;
+    const std::string text = llm_memory::to_state(scenario) + "\n";
+    const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+    if (std::fclose(file) == 0 && written) std::rename(temporary.c_str(), path.c_str());
 }
 
 // Writes the current framebuffer as a binary PPM (read by the smoke test and converted to PNG).
@@ -61,11 +91,15 @@ int main(int argc, char** argv) {
     const char* screenshot_path = nullptr;
     int window_width = 1280;
     int window_height = 800;
+    const char* state_path_arg = nullptr;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--frames") == 0 && i + 1 < argc) max_frames = std::strtol(argv[++i], nullptr, 10);
         else if (std::strcmp(argv[i], "--screenshot") == 0 && i + 1 < argc) screenshot_path = argv[++i];
         else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) std::sscanf(argv[++i], "%dx%d", &window_width, &window_height);
+        else if (std::strcmp(argv[i], "--state-file") == 0 && i + 1 < argc) state_path_arg = argv[++i];
     }
+    // Test runs (--frames) neither read nor write the user's settings unless given a file.
+    const std::string state_path = state_path_arg != nullptr ? state_path_arg : max_frames < 0 ? default_state_path() : "";
 
     glfwSetErrorCallback([](int code, const char* text) { std::fprintf(stderr, "GLFW error %d: %s\n", code, text); });
     if (!glfwInit()) return 1;
@@ -92,6 +126,7 @@ int main(int argc, char** argv) {
     llm_memory::AppState app;
     app.ui_scale = scale_x;
     llm_memory::app_set_scenario(app, llm_memory::Scenario{});
+    if (!state_path.empty()) load_state_file(app, state_path);
     llm_memory::app_setup_style(app, 17.0f * scale_x);
 
     // Our callbacks go in first; ImGui's backend chains to them, so every event owes frames.
@@ -106,7 +141,6 @@ int main(int argc, char** argv) {
     glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { on_any_event(); });
     glfwSetWindowSizeCallback(window, [](GLFWwindow*, int, int) { on_any_event(); });
     glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { on_any_event(); });
-    glfwSetDropCallback(window, on_drop);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");
 
@@ -120,6 +154,7 @@ int main(int argc, char** argv) {
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
         llm_memory::draw_frame(app);
+        if (app.scenario_changed && !state_path.empty()) save_state_file(app.scenario, state_path);
         ImGui::Render();
         int fb_width = 0;
         int fb_height = 0;
