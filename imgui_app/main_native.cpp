@@ -17,6 +17,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "settings.hpp"
+#include "model_panel.hpp"
 
 namespace {
 
@@ -24,6 +25,22 @@ llm_memory::FramePacer* g_pacer = nullptr;
 
 void on_any_event() {
     if (g_pacer != nullptr) g_pacer->notify_input();
+}
+
+// A file dropped on the window: the first one is read as a config.json for the model panel.
+void on_drop(GLFWwindow*, int count, const char** paths) {
+    if (count < 1 || paths == nullptr || paths[0] == nullptr) return;
+    std::string name = paths[0];
+    if (const std::size_t slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+    std::string text;
+    if (FILE* file = std::fopen(paths[0], "rb")) {
+        char chunk[4096];
+        std::size_t n = 0;
+        while ((n = std::fread(chunk, 1, sizeof chunk, file)) > 0 && text.size() <= (8u << 20)) text.append(chunk, n);
+        std::fclose(file);
+    }
+    llm_memory::queue_model_config(text, name);
+    on_any_event();
 }
 
 // The last scenario as a state string (core's to_state) in $XDG_CONFIG_HOME/llm-memory/state, else
@@ -141,6 +158,7 @@ int main(int argc, char** argv) {
     glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { on_any_event(); });
     glfwSetWindowSizeCallback(window, [](GLFWwindow*, int, int) { on_any_event(); });
     glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { on_any_event(); });
+    glfwSetDropCallback(window, on_drop);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");
 
