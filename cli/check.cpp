@@ -14,7 +14,8 @@ namespace {
 std::string check_usage() {
     return "Usage: llm-memory check --question ID --answer TEXT [--state S] [scenario options] [--format text|json]\n"
            "Checks an answer to one practice question and names the mistake behind a wrong one.\n"
-           "  --question ID   weight, inference, gradient-optimizer, training or reduction\n"
+           "  --question ID   weight, inference, gradient-optimizer, training, reduction or\n"
+           "                  mixed-precision-training (the training total under the adamw-mixed recipe)\n"
            "  --answer TEXT   16.8, 16.8 GB, 15.65 GiB, 1.68e10 bytes, 16,800 MB (a bare number is GB;\n"
            "                  a bare number of a million or more is bytes). Right within 1%.\n"
            "  --state S       the scenario as URL state: 'params=7B&trainable=1B' (default: the seed's 13B)\n"
@@ -98,7 +99,9 @@ int run_check(const std::vector<std::string>& args, std::string& out, std::strin
             if (!applied) return fail("--" + applied.error());
         }
     }
-    if (!have_question) return fail("check: --question is required (weight, inference, gradient-optimizer, training, reduction)");
+    if (!have_question)
+        return fail("check: --question is required (weight, inference, gradient-optimizer, training, reduction, "
+                    "mixed-precision-training)");
     if (!have_answer) return fail("check: --answer is required (e.g. --answer '16.8 GB')");
     const Expected<QuestionId> question = parse_question_id(question_text);
     if (!question) return fail("--" + question.error());

@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "quantity.hpp"
+#include "recipes.hpp"
 #include "report.hpp"
 #include "settings.hpp"
 
@@ -16,6 +17,7 @@ namespace {
 
 __extension__ typedef unsigned __int128 u128;
 
+constexpr const char* kMixedRecipe = "adamw-mixed";  // core/recipes: the mixed-precision AdamW convention
 constexpr std::uint64_t kBytesPerGb = 1'000'000'000ULL;
 constexpr std::uint64_t kBytesPerGib = 1ULL << 30;
 
@@ -73,6 +75,7 @@ constexpr QuestionInfo kQuestions[] = {
     {QuestionId::gradient_optimizer, "gradient-optimizer", "Gradient+optimizer memory"},
     {QuestionId::training, "training", "Training total"},
     {QuestionId::reduction, "reduction", "Reduction from freezing"},
+    {QuestionId::mixed_precision_training, "mixed-precision-training", "Mixed-precision training total"},
 };
 
 struct MistakeInfo {
@@ -156,6 +159,9 @@ std::string question_prompt(QuestionId id, const Scenario& s, const Estimate& e)
         case QuestionId::reduction:
             return "How much gradient and optimizer memory does training only " + nt + " parameters save, compared with training all " +
                    count_text(e.param_count) + "?";
+        case QuestionId::mixed_precision_training:
+            return "Now train the same " + nt + " parameters with mixed-precision AdamW, as most frameworks do: a bf16 gradient plus "
+                   "fp32 master weights, Adam m and Adam v for each trainable parameter. What is the training total?";
     }
     return {};
 }
@@ -163,7 +169,7 @@ std::string question_prompt(QuestionId id, const Scenario& s, const Estimate& e)
 PracticeQuestion make_question(QuestionId id, const Scenario& s, std::string prompt) {
     PracticeQuestion q;
     q.id = id;
-    q.scenario = s;
+    q.scenario = question_scenario(id, s);
     q.prompt = std::move(prompt);
     const Expected<std::string> step = right_step(id, s);
     q.reveal = step ? *step : std::string();
@@ -174,7 +180,8 @@ PracticeQuestion make_question(QuestionId id, const Scenario& s, std::string pro
 
 const std::vector<QuestionId>& all_questions() {
     static const std::vector<QuestionId> kAll = {QuestionId::weight, QuestionId::inference, QuestionId::gradient_optimizer,
-                                                 QuestionId::training, QuestionId::reduction};
+                                                 QuestionId::training, QuestionId::reduction,
+                                                 QuestionId::mixed_precision_training};
     return kAll;
 }
 
@@ -204,7 +211,8 @@ Expected<QuestionId> parse_question_id(std::string_view key) {
     for (const QuestionInfo& q : kQuestions)
         if (t == q.key) return q.id;
     const std::string shown = printable_excerpt(t, 40);
-    return Error{"question: \"" + shown + "\" is not one of weight, inference, gradient-optimizer, training, reduction"};
+    return Error{"question: \"" + shown +
+                 "\" is not one of weight, inference, gradient-optimizer, training, reduction, mixed-precision-training"};
 }
 
 const char* mistake_key(MistakeId id) {
@@ -226,11 +234,19 @@ std::uint64_t question_bytes(QuestionId id, const Estimate& e) {
         case QuestionId::gradient_optimizer: return e.gradient_optimizer_bytes;
         case QuestionId::training: return e.training_bytes;
         case QuestionId::reduction: return e.reduction_bytes;
+        case QuestionId::mixed_precision_training: return e.training_bytes;
     }
     return 0;
 }
 
-Expected<std::string> right_step(QuestionId id, const Scenario& s) {
+Scenario question_scenario(QuestionId id, const Scenario& scenario) {
+    Scenario s = scenario;
+    if (id == QuestionId::mixed_precision_training) s.recipe = kMixedRecipe;
+    return s;
+}
+
+Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
+    const Scenario s = question_scenario(id, scenario);
     const Expected<Estimate> result = estimate(s);
     if (!result) return Error{result.error()};
     const Estimate& e = *result;
@@ -254,6 +270,17 @@ Expected<std::string> right_step(QuestionId id, const Scenario& s) {
                    nt + " × " + k + " × " + sb + " = " + gb(e.gradient_optimizer_bytes) + " now: " +
                    gb(e.full_gradient_optimizer_bytes) + " − " + gb(e.gradient_optimizer_bytes) + " = " + gb(e.reduction_bytes) +
                    "; the weights keep their " + gb(e.weight_bytes) + ".";
+        case QuestionId::mixed_precision_training: {
+            std::string parts;
+            std::uint64_t pico = 0;
+            for (const TrainingComponent& c : e.training_components) {
+                parts += (parts.empty() ? "" : " + ") + c.name + " " + format_pico_bytes(c.bytes_per_trainable_pico);
+                pico += c.bytes_per_trainable_pico;
+            }
+            return gb(e.weight_bytes) + " of weights (" + n + " × " + b + ") + " + gb(e.gradient_optimizer_bytes) +
+                   " of gradient and optimizer state (" + nt +
+                   " trainable × " + format_pico_bytes(pico) + " bytes: " + parts + ") = " + gb(e.training_bytes) + ".";
+        }
     }
     return Error{"question: unknown"};
 }
@@ -263,13 +290,16 @@ bool within_tolerance(std::uint64_t answer_bytes, std::uint64_t target_bytes) {
     return static_cast<u128>(diff) * 100 <= static_cast<u128>(target_bytes) * kAnswerTolerancePercent;
 }
 
-Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& s) {
+Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scenario) {
+    const Scenario s = question_scenario(id, scenario);
     const Expected<Estimate> base = estimate(s);
     if (!base) return Error{base.error()};
     const Estimate& e = *base;
     const std::uint64_t right = question_bytes(id, e);
     const bool frozen = e.trainable_count < e.param_count;
-    const bool training_kind = id == QuestionId::gradient_optimizer || id == QuestionId::training || id == QuestionId::reduction;
+    const bool mixed = id == QuestionId::mixed_precision_training;
+    const bool total = id == QuestionId::training || mixed;  // a training total
+    const bool training_kind = id == QuestionId::gradient_optimizer || total || id == QuestionId::reduction;
     const std::string n = count_text(e.param_count);
     const std::string nt = count_text(e.trainable_count);
     std::vector<WrongPath> paths;
@@ -319,7 +349,7 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& s) {
                 add(MistakeId::freezing_removes_weights, question_bytes(id, *cut),
                     "That counts weights only for the " + nt + " trainable parameters, as if freezing removed the rest: " + keep);
         }
-        if (id == QuestionId::training) {
+        if (total) {
             add(MistakeId::freezing_removes_weights, e.gradient_optimizer_bytes,
                 "That leaves the weights out, as if freezing removed them: " + keep);
             if (auto cut = trainable_only())
@@ -337,7 +367,7 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& s) {
     }
 
     // 4. The weights left out of the training total.
-    if (id == QuestionId::training)
+    if (total)
         add(MistakeId::training_without_weights, e.gradient_optimizer_bytes,
             "That is the gradient+optimizer memory alone; the training total adds it to the weight memory (" +
                 gb(e.weight_bytes) + "), which stays in memory while the model trains.");
@@ -346,7 +376,7 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& s) {
     if (s.overhead_factor != Decimal::from_int(1)) {
         const std::string only = "the overhead factor of " + dec(s.overhead_factor) +
                                  " belongs to the inference total only; training is weights plus gradient+optimizer memory.";
-        if (id == QuestionId::training) {
+        if (total) {
             add(MistakeId::overhead_on_training, scale_bytes(e.training_bytes, s.overhead_factor.micros, Decimal::kScale),
                 "That multiplies the training total by the overhead factor; " + only);
             add(MistakeId::overhead_on_training, e.inference_bytes + e.gradient_optimizer_bytes,
@@ -357,8 +387,16 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& s) {
                 "That multiplies the gradient+optimizer memory by the overhead factor; " + only);
     }
 
-    // 6. The wrong bytes per parameter (weights) or per stored value (gradient and optimizer states).
-    if (id == QuestionId::weight || id == QuestionId::inference || id == QuestionId::training) {
+    // 6. The wrong bytes per parameter (weights) or per stored value (gradient and optimizer states);
+    //    for mixed precision, the seed's k x b bytes per trainable parameter instead of the recipe's.
+    if (mixed) {
+        if (auto seed = recompute([](Scenario& c) { c.recipe = "seed-adam"; }))
+            add(MistakeId::wrong_bytes_per_parameter, seed->training_bytes,
+                "That uses the seed's " + dec(s.values_per_trainable) + " × " + dec(s.bytes_per_value) +
+                    " bytes per trainable parameter; mixed-precision AdamW keeps a bf16 gradient (2 bytes) and fp32 master "
+                    "weights, Adam m and Adam v (4 bytes each): 14 bytes per trainable parameter.");
+    }
+    if (id == QuestionId::weight || id == QuestionId::inference || total) {
         for (Decimal wrong : wrong_byte_candidates(s.bytes_per_param)) {
             auto changed = recompute([&](Scenario& c) { c.bytes_per_param = wrong; });
             if (!changed) continue;
@@ -395,7 +433,7 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& s) {
 Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string_view answer_text) {
     const Expected<ParsedAnswer> parsed = parse_answer(answer_text);
     if (!parsed) return Error{parsed.error()};
-    const Expected<Estimate> e = estimate(s);
+    const Expected<Estimate> e = estimate(question_scenario(id, s));
     if (!e) return Error{e.error()};
     const Expected<std::vector<WrongPath>> paths = wrong_paths(id, s);
     if (!paths) return Error{paths.error()};
@@ -583,14 +621,23 @@ Expected<Exercise> generate_exercise(std::uint32_t seed_number) {
                    ".";
         for (QuestionId id : all_questions()) {
             if (id == QuestionId::reduction && !frozen) continue;
+            if (id == QuestionId::mixed_precision_training) continue;  // added below when unambiguous
             ex.questions.push_back(make_question(id, s, question_prompt(id, s, *e)));
         }
         ex.hints = seed_hints();
-        ex.closing = frozen ? "Freezing changed only the gradient and optimizer term (" + gb(e->full_gradient_optimizer_bytes) + " → " +
-                                  gb(e->gradient_optimizer_bytes) + "); the weights keep their " + gb(e->weight_bytes) + "."
+        ex.closing = frozen ? "Freezing changed only the gradient and optimizer term, from " + gb(e->full_gradient_optimizer_bytes) + " to " +
+                                  gb(e->gradient_optimizer_bytes) + "; the weights keep their " + gb(e->weight_bytes) + "."
                             : "Training needs " + gb(e->training_bytes) + ", " + format_ratio(e->training_bytes, e->inference_bytes, 1) +
                                   " times the " + gb(e->inference_bytes) + " inference total.";
-        if (unambiguous(ex)) return ex;
+        if (!unambiguous(ex)) continue;
+        // Mixed precision (bf16 weights) as a last question, unless its wrong paths would be ambiguous here.
+        if (s.bytes_per_param == Decimal::from_int(2)) {
+            Exercise with_mixed = ex;
+            with_mixed.questions.push_back(
+                make_question(QuestionId::mixed_precision_training, s, question_prompt(QuestionId::mixed_precision_training, s, *e)));
+            if (unambiguous(with_mixed)) return with_mixed;
+        }
+        return ex;
     }
     return ex;  // every attempt was ambiguous (not seen in tests): the last one is still a valid exercise
 }

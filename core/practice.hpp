@@ -18,8 +18,10 @@
 namespace llm_memory {
 
 // What a question asks for. Keys (stable, shared by the CLI, the JS API, the UI and tests):
-// "weight", "inference", "gradient-optimizer", "training", "reduction".
-enum class QuestionId { weight, inference, gradient_optimizer, training, reduction };
+// "weight", "inference", "gradient-optimizer", "training", "reduction", "mixed-precision-training"
+// (the training total under the adamw-mixed recipe: bf16 gradient + fp32 master weights + fp32 Adam m
+// and v = 14 bytes per trainable parameter, whatever recipe the given scenario names).
+enum class QuestionId { weight, inference, gradient_optimizer, training, reduction, mixed_precision_training };
 
 // The known wrong paths. Keys: "weights-as-inference", "one-value-per-trainable",
 // "freezing-removes-weights", "training-without-weights", "overhead-on-training",
@@ -48,7 +50,12 @@ Expected<QuestionId> parse_question_id(std::string_view key);
 const char* mistake_key(MistakeId id);
 std::optional<MistakeId> parse_mistake_id(std::string_view key);
 
-// The estimate's figure a question asks for, in bytes.
+// The scenario a question is asked on: `scenario` itself, or for mixed-precision-training the same
+// scenario with recipe "adamw-mixed".
+Scenario question_scenario(QuestionId id, const Scenario& scenario);
+
+// The estimate's figure a question asks for, in bytes. `estimate` must be the estimate of
+// question_scenario(id, ...), as PracticeQuestion::scenario already is.
 std::uint64_t question_bytes(QuestionId id, const Estimate& estimate);
 
 // The right step for a question with the scenario's values, one sentence:
@@ -137,7 +144,8 @@ Exercise seed_7b_exercise();
 
 // A generated exercise like the seed's, from a seed number: a model size, a storage format, a trainable
 // count; questions weight, inference, gradient-optimizer, training (+ reduction when some parameters are
-// frozen). Scenarios whose wrong paths would be ambiguous are skipped deterministically.
+// frozen, + mixed-precision-training when the weights are 2-byte). Scenarios whose wrong paths would be
+// ambiguous are skipped deterministically.
 // The same number gives the same exercise natively and in wasm. Error: number 0.
 Expected<Exercise> generate_exercise(std::uint32_t seed_number);
 

@@ -330,6 +330,11 @@ TEST_CASE("generated exercises are reproducible from their number", "[practice][
     CHECK(six.bytes_per_param == Decimal::from_int(1));
     CHECK(six.trainable == TrainableSpec::exact(5'000'000'000ULL));
     CHECK(generate_exercise(6)->questions.back().id == QuestionId::reduction);
+    // Exercise 51 (13B, 2B trainable) ends with the mixed-precision question: 26 + 2B x 14 = 54 GB.
+    const PracticeQuestion mixed = generate_exercise(51)->questions.back();
+    CHECK(mixed.id == QuestionId::mixed_precision_training);
+    CHECK(mixed.scenario.recipe == "adamw-mixed");
+    CHECK(question_bytes(mixed.id, *estimate(mixed.scenario)) == 54'000'000'000ULL);
     // Different numbers give different exercises (at least among the first twenty).
     int distinct = 0;
     for (std::uint32_t n = 2; n <= 20; ++n)
@@ -403,4 +408,27 @@ TEST_CASE("question and mistake keys round-trip", "[practice]") {
     for (MistakeId id : all_mistakes()) CHECK(*parse_mistake_id(mistake_key(id)) == id);
     CHECK(all_mistakes().size() == 7);
     CHECK_FALSE(parse_mistake_id("typo").has_value());
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Mixed-precision training (issue 5's adamw-mixed: 14 bytes per trainable parameter, 16 with the weights).
+
+TEST_CASE("mixed-precision-training: issue 5's figures and its wrong paths", "[practice][mixed]") {
+    // Issue 5: --params 13B --recipe adamw-mixed: training 208000000000; with --trainable 1B: 40000000000.
+    CHECK(check(QuestionId::mixed_precision_training, "params=13B", "208 GB").correct);
+    CHECK(check(QuestionId::mixed_precision_training, "params=13B&trainable=1B", "40 GB").correct);
+    CHECK(check(QuestionId::mixed_precision_training, "params=13B", "193.72 GiB").correct);
+    // The recipe is the question's, whatever the state names.
+    CHECK(check(QuestionId::mixed_precision_training, "params=13B&recipe=seed-adam", "208 GB").correct);
+    const CheckResult seed = check(QuestionId::mixed_precision_training, "params=13B", "104 GB");  // the seed's 3 x 2 bytes
+    CHECK(mistake_of(seed) == "wrong-bytes-per-parameter");
+    CHECK(has(seed.explanation, "14 bytes per trainable parameter"));
+    CHECK(has(seed.explanation, "= 208 GB."));
+    CHECK(mistake_of(check(QuestionId::mixed_precision_training, "params=13B", "182 GB")) == "training-without-weights");
+    CHECK(mistake_of(check(QuestionId::mixed_precision_training, "params=13B", "249.6 GB")) == "overhead-on-training");
+    CHECK(mistake_of(check(QuestionId::mixed_precision_training, "params=13B&trainable=1B", "14 GB")) == "freezing-removes-weights");
+    const Expected<std::string> step = right_step(QuestionId::mixed_precision_training, state("params=13B"));
+    REQUIRE(step.ok());
+    CHECK(has(*step, "13B trainable × 14 bytes"));
+    CHECK(has(*step, "master weights (fp32) 4"));
 }
