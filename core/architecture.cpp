@@ -117,6 +117,8 @@ public:
         std::uint64_t result = 0;
         if (value->is_number_unsigned()) {
             result = value->get<std::uint64_t>();
+        } else if (value->is_number_integer() && value->get<std::int64_t>() >= 0) {
+            result = static_cast<std::uint64_t>(value->get<std::int64_t>());  // "-0"
         } else if (value->is_number_integer()) {
             fail(key, "must not be negative (got " + std::to_string(value->get<std::int64_t>()) + ")");
             return fallback;

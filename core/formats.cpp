@@ -80,7 +80,7 @@ Expected<WeightFormat> find_weight_format(std::string_view name) {
                             "A custom size in bits per weight.", "entered by the user", false};
         return custom;
     }
-    return Error{"\"" + std::string(trim(name).substr(0, 40)) + "\" is not a known format (" + weight_format_keys() +
+    return Error{"\"" + printable_excerpt(trim(name), 40) + "\" is not a known format (" + weight_format_keys() +
                  ", or bits such as 4.65bpw)"};
 }
 

@@ -78,7 +78,7 @@ Expected<Gpu> find_gpu(std::string_view key) {
     if (k == "a100") return *find_gpu("a100-80gb");
     if (k == "h100") return *find_gpu("h100-80gb");
     if (k == "a6000") return *find_gpu("rtx-a6000");
-    return Error{"\"" + std::string(trim(key).substr(0, 40)) + "\" is not a known GPU (" + gpu_keys() +
+    return Error{"\"" + printable_excerpt(trim(key), 40) + "\" is not a known GPU (" + gpu_keys() +
                  "; or give --gpu-memory)"};
 }
 

@@ -35,7 +35,7 @@ Expected<std::vector<std::string>> parse_lora_targets(std::string_view text) {
         start = end + 1;
         if (item.empty()) return Error{"has an empty name (write names separated by commas: q,v)"};
         for (char c : item)
-            if (!valid_target_char(c)) return Error{"\"" + item.substr(0, 40) + "\" is not a module name"};
+            if (!valid_target_char(c)) return Error{"\"" + printable_excerpt(item, 40) + "\" is not a module name"};
         bool seen = false;
         for (const std::string& existing : out) seen = seen || existing == item;
         if (!seen) out.push_back(item);
@@ -66,7 +66,7 @@ Expected<LoraCount> lora_trainable_count(const std::vector<LinearLayer>& linears
                 if (!known.empty()) known += ", ";
                 known += linear.target_name;
             }
-            return Error{"lora-targets: \"" + target.substr(0, 40) + "\" matches no linear layer of this model (it has " +
+            return Error{"lora-targets: \"" + printable_excerpt(target, 40) + "\" matches no linear layer of this model (it has " +
                          known + ")"};
         }
         names.push_back(name);

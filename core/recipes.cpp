@@ -69,7 +69,7 @@ Expected<Recipe> find_recipe(std::string_view key) {
     for (const Recipe& recipe : recipes())
         if (recipe.key == k) return recipe;
     if (k.empty()) return Error{"is empty (one of " + recipe_keys() + ")"};
-    return Error{"\"" + std::string(trim(key).substr(0, 40)) + "\" is not a known recipe (" + recipe_keys() + ")"};
+    return Error{"\"" + printable_excerpt(trim(key), 40) + "\" is not a known recipe (" + recipe_keys() + ")"};
 }
 
 Expected<std::vector<StoredValue>> recipe_values(std::string_view key, Decimal k, Decimal bytes_per_value) {
