@@ -65,7 +65,7 @@ void draw_header(AppState& app, float logical_width) {
         ImGui::TextDisabled("how much memory a model needs to run and to train, step by step");
     }
     if (app.embed_mode) {
-        if (right_aligned_button("Open the full app →")) app.open_full_app_requested = true;
+        if (right_aligned_button("Open the full app")) app.open_full_app_requested = true;
     } else if (right_aligned_button(app.dark_theme ? "Light theme##theme" : "Dark theme##theme")) {
         app.dark_theme = !app.dark_theme;
         apply_theme(app.dark_theme, app.ui_scale);
@@ -103,6 +103,8 @@ void draw_calculator(AppState& app, float logical_width) {
             draw_steps_panel(app);
         });
     } else {
+        // Phones: the four totals stay in view above the scrolling column.
+        draw_summary_strip(app);
         column("single##col", 0.0f, [&] {
             draw_inputs_panel(app, false);
             draw_results_panel(app);

@@ -157,11 +157,10 @@ void draw_stacked_bars(const char* id, const std::vector<StackedBar>& bars, std:
     }
 
     for (const StackedBar& bar : bars) {
+        // "Inference  31.2 GB": the total follows its label, clear of the capacity line on the right.
         draw->AddText(cursor, palette.text, bar.label.c_str());
-        const float total_w = ImGui::CalcTextSize(bar.total_text.c_str()).x;
         const float label_w = ImGui::CalcTextSize(bar.label.c_str()).x;
-        const float total_x = std::max(left + width - total_w, left + label_w + style.ItemSpacing.x);
-        draw->AddText(ImVec2(total_x, cursor.y), palette.text, bar.total_text.c_str());
+        draw->AddText(ImVec2(cursor.x + label_w + style.ItemSpacing.x * 1.5f, cursor.y), ImGui::GetColorU32(palette.accent_text), bar.total_text.c_str());
         cursor.y += line + gap * 0.5f;
         draw->AddRectFilled(cursor, ImVec2(left + width, cursor.y + bar_h), with_alpha(palette.grid, 45), 3.0f);
         float x = left;

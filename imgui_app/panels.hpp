@@ -31,6 +31,7 @@ void copy_to_clipboard(AppState& app, const std::string& text, const char* what)
 // ---- Panels ----
 void draw_inputs_panel(AppState& app, bool compact);     // panels_inputs.cpp
 void draw_results_panel(AppState& app);                  // panels_results.cpp
+void draw_summary_strip(AppState& app);                  // the four totals in one row (narrow layouts)
 void draw_steps_panel(AppState& app);
 void draw_diagram_panel(AppState& app);
 void draw_bars_panel(AppState& app);

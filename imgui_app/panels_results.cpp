@@ -63,6 +63,26 @@ void draw_results_panel(AppState& app) {
                       format_gb(e.inference_bytes) + ", not " + format_gb(e.weight_bytes) + ".");
 }
 
+void draw_summary_strip(AppState& app) {
+    const Estimate& e = app.estimate;
+    const Palette& palette = theme_palette(app.dark_theme);
+    const struct {
+        const char* label;
+        std::uint64_t bytes;
+    } cells[] = {{"Weights", e.weight_bytes}, {"Inference", e.inference_bytes}, {"Grad + opt", e.gradient_optimizer_bytes},
+                 {"Training", e.training_bytes}};
+    if (ImGui::BeginTable("summary##strip", 4, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV)) {
+        for (const auto& cell : cells) {
+            ImGui::TableNextColumn();
+            ImGui::TextDisabled("%s", cell.label);
+            ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
+            ImGui::TextUnformatted(format_gb(cell.bytes).c_str());
+            ImGui::PopStyleColor();
+        }
+        ImGui::EndTable();
+    }
+}
+
 void draw_steps_panel(AppState& app) {
     section_heading("Worked steps");
     const std::vector<Derivation> derivations = worked_steps(app.scenario, app.estimate);
@@ -173,7 +193,7 @@ void draw_before_after_panel(AppState& app) {
         ImGui::EndTable();
     }
     ImGui::PushStyleColor(ImGuiCol_Text, palette.ok_text);
-    ImGui::TextWrapped("Reduction: −%s of gradient + optimizer memory (%s → %s).", format_gb(e.reduction_bytes).c_str(),
+    ImGui::TextWrapped("Reduction: −%s of gradient + optimizer memory, from %s to %s.", format_gb(e.reduction_bytes).c_str(),
                        format_gb(e.full_gradient_optimizer_bytes).c_str(), format_gb(e.gradient_optimizer_bytes).c_str());
     ImGui::PopStyleColor();
     muted_text("The weights do not shrink: every parameter is still stored, trainable or frozen.");

@@ -36,13 +36,15 @@ void draw_scaling_panel(AppState& app) {
     }
     if (!app.copied_message.empty()) muted_text(app.copied_message);
 
-    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+    // SortTristate: no column is sorted until the user asks, so the seed's order shows first.
+    const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_SortTristate | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                   ImGuiTableFlags_SizingStretchProp;
+    const bool narrow = ImGui::GetContentRegionAvail().x < 520.0f * app.ui_scale;
     if (ImGui::BeginTable("scaling##table", 5, flags)) {
-        ImGui::TableSetupColumn("Model", ImGuiTableColumnFlags_WidthStretch | ImGuiTableColumnFlags_NoSortDescending, 2.4f);
-        ImGui::TableSetupColumn("N", ImGuiTableColumnFlags_WidthStretch, 0.9f);
-        ImGui::TableSetupColumn("b", ImGuiTableColumnFlags_WidthStretch, 0.6f);
-        ImGui::TableSetupColumn("Weights", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+        ImGui::TableSetupColumn("Model", ImGuiTableColumnFlags_WidthStretch, narrow ? 1.8f : 2.4f);
+        ImGui::TableSetupColumn(narrow ? "N" : "Parameters (N)", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+        ImGui::TableSetupColumn(narrow ? "b" : "Bytes (b)", ImGuiTableColumnFlags_WidthStretch, narrow ? 0.5f : 0.8f);
+        ImGui::TableSetupColumn(narrow ? "Weights" : "Weight memory", ImGuiTableColumnFlags_WidthStretch, 1.3f);
         ImGui::TableSetupColumn("##remove", ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoSort,
                                 ImGui::CalcTextSize("×").x + style.FramePadding.x * 2.0f);
         ImGui::TableHeadersRow();
@@ -51,6 +53,8 @@ void draw_scaling_panel(AppState& app) {
                 app.scaling_sort_column = specs->Specs[0].ColumnIndex;
                 app.scaling_sort_ascending = specs->Specs[0].SortDirection != ImGuiSortDirection_Descending;
                 sort_scaling_rows(app.scaling_rows, static_cast<ScalingColumn>(app.scaling_sort_column), app.scaling_sort_ascending);
+            } else if (specs->SpecsDirty) {
+                app.scaling_sort_column = -1;  // back to insertion order for rows added from now on
             }
             specs->SpecsDirty = false;
         }
