@@ -3,6 +3,7 @@
 
 #include "estimator.hpp"
 #include "recipes.hpp"
+#include "settings.hpp"
 
 using namespace llm_memory;
 
@@ -99,4 +100,51 @@ TEST_CASE("recipes: unknown recipe is an error naming the choices", "[recipes]")
     Scenario s;
     s.recipe = "x";
     CHECK(estimate(s).error().rfind("recipe: ", 0) == 0);
+}
+
+TEST_CASE("settings: the issue-5 keys parse, validate and round-trip through the URL state", "[recipes][settings]") {
+    // Every new input is a row of the one settings table, so the CLI, URL state and JS API share it.
+    const std::string state =
+        "model=llama-2-7b&dtype=Q4_K_M&recipe=adamw-mixed&lora-targets=Q,K,V&context=8K&batch=4&kv-dtype=fp8&"
+        "inference-mode=detailed&gpu=H100&gpus=8&zero=3";
+    const StateResult r = apply_state(Scenario{}, state);
+    REQUIRE(r.problems.empty());
+    const Scenario& s = r.scenario;
+    CHECK(s.dtype == "q4_k_m");
+    CHECK(s.recipe == "adamw-mixed");
+    CHECK(s.lora_targets == "q,k,v");
+    CHECK(s.context_tokens == 8192);  // context sizes are binary: 8K = 8192 tokens
+    CHECK(s.batch_size == 4);
+    CHECK(s.kv_dtype == "fp8");
+    CHECK(s.detailed_inference);
+    CHECK(s.gpu == "h100-80gb");
+    CHECK(s.gpu_count == 8);
+    CHECK(s.zero_stage == 3);
+    CHECK(s.model != nullptr);  // the KV cache needs the architecture
+    CHECK(to_state(s) ==
+          "model=llama-2-7b&params=6.738415616B&dtype=q4_k_m&recipe=adamw-mixed&lora-targets=q,k,v&context=8192&batch=4&kv-dtype=fp8&"
+          "inference-mode=detailed&gpu=h100-80gb&gpus=8&zero=3");
+    CHECK(to_state(Scenario{}) == "params=13B");  // the new keys write nothing at their defaults
+    Scenario custom;
+    REQUIRE(apply_setting(custom, "gpu-memory", "80GiB").ok());
+    CHECK(custom.gpu_memory_bytes == 85'899'345'920ULL);
+    REQUIRE(apply_setting(custom, "gpu-memory", "24 GB").ok());
+    CHECK(custom.gpu_memory_bytes == 24'000'000'000ULL);
+    CHECK(to_state(custom) == "params=13B&gpu-memory=24GB");
+    REQUIRE(apply_setting(custom, "qlora", "").ok());  // a bare flag means true
+    CHECK(custom.qlora);
+}
+
+TEST_CASE("settings: bad issue-5 values name the key and keep the scenario", "[recipes][settings]") {
+    Scenario s;
+    CHECK(apply_setting(s, "zero", "4").error() == "zero: must be 0, 1, 2 or 3");
+    CHECK(apply_setting(s, "gpus", "0").error() == "gpus: must be at least 1");
+    CHECK(apply_setting(s, "gpu-memory", "80").error() == "gpu-memory: needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB");
+    CHECK(apply_setting(s, "inference-mode", "fast").error() == "inference-mode: \"fast\" is not simple or detailed");
+    CHECK(apply_setting(s, "qlora", "maybe").error() == "qlora: \"maybe\" is not true or false");
+    CHECK(apply_setting(s, "context", "200M").error() == "context: is too large (at most 100M tokens)");
+    CHECK(apply_setting(s, "recipe", "lion").error().rfind("recipe: \"lion\" is not a known recipe", 0) == 0);
+    CHECK(apply_setting(s, "lora-rank", "70000").error() == "lora-rank: is too large (at most 65,536)");
+    CHECK(s.recipe == "seed-adam");
+    CHECK(s.zero_stage == 0);
 }
