@@ -95,7 +95,9 @@ std::string read_number(std::string_view text, std::size_t& pos, ScaledDigits& o
 }
 
 // Converts digits x 10^power to an integer rounded half up; false when above max.
-bool to_integer(const ScaledDigits& number, std::uint64_t max_value, std::uint64_t& out) {
+// `fraction_dropped` (if given) is set when a non-zero fraction was rounded away.
+bool to_integer(const ScaledDigits& number, std::uint64_t max_value, std::uint64_t& out, bool* fraction_dropped = nullptr) {
+    if (fraction_dropped != nullptr) *fraction_dropped = false;
     if (number.digits.empty()) {
         out = 0;
         return true;
@@ -113,6 +115,11 @@ bool to_integer(const ScaledDigits& number, std::uint64_t max_value, std::uint64
     }
     if (round_up) value += 1;
     if (value > max_value) return false;
+    if (fraction_dropped != nullptr) {
+        const long long first_dropped = std::max(0LL, integer_length);
+        for (long long d = first_dropped; d < length; ++d)
+            if (number.digits[static_cast<std::size_t>(d)] != '0') *fraction_dropped = true;
+    }
     out = static_cast<std::uint64_t>(value);
     return true;
 }
@@ -204,7 +211,9 @@ Decimal Decimal::from_ratio(std::uint64_t numerator, std::uint64_t denominator) 
     return Decimal{static_cast<std::uint64_t>((scaled + denominator / 2) / denominator)};
 }
 
-Expected<std::uint64_t> parse_count(std::string_view text) {
+namespace {
+
+Expected<std::uint64_t> parse_count_impl(std::string_view text, bool whole_only) {
     const std::string_view t = trim(text);
     if (t.empty()) return Error{"is empty"};
     if (looks_like_nan_or_inf(t)) return Error{"is not a finite number"};
@@ -216,9 +225,17 @@ Expected<std::uint64_t> parse_count(std::string_view text) {
     if (power < 0) return Error{describe_garbage(rest) + " (use a number with K, M, B or T)"};
     number.power += power;
     std::uint64_t value = 0;
-    if (!to_integer(number, kMaxParamCount, value)) return Error{"is too large (at most 1000T = 10^15)"};
+    bool fraction_dropped = false;
+    if (!to_integer(number, kMaxParamCount, value, &fraction_dropped)) return Error{"is too large (at most 1000T = 10^15)"};
+    if (whole_only && fraction_dropped) return Error{"must be a whole number"};
     return value;
 }
+
+}  // namespace
+
+Expected<std::uint64_t> parse_count(std::string_view text) { return parse_count_impl(text, false); }
+
+Expected<std::uint64_t> parse_whole_count(std::string_view text) { return parse_count_impl(text, true); }
 
 Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros) {
     const std::string_view t = trim(text);

@@ -37,6 +37,10 @@ inline constexpr std::uint64_t kMaxFactorMicros = 100 * Decimal::kScale;        
 // A fractional result is rounded half up. Errors: empty, not a number, negative, too large.
 Expected<std::uint64_t> parse_count(std::string_view text);
 
+// Like parse_count, but for things that only come whole (GPUs, batch size, ranks, stages): a value that
+// parse_count would round ("1.5", "2.5K" is fine: 2500) is the error "must be a whole number".
+Expected<std::uint64_t> parse_whole_count(std::string_view text);
+
 // Parses a plain non-negative decimal ("2", "0.5", "1.2", "4.5e-1") into six-decimal fixed point,
 // rounding half up. Errors: empty, not a number, negative, above max_micros.
 Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros);

@@ -126,10 +126,11 @@ std::string apply_recipe(Scenario& s, std::string_view text) {
 
 // A whole number in [min_value, max_value]; `what` completes "must be ...".
 std::string apply_whole(std::uint64_t& field, std::string_view text, std::uint64_t min_value, std::uint64_t max_value) {
-    const Expected<std::uint64_t> n = parse_count(text);
-    if (!n) return n.error();
+    const Expected<std::uint64_t> n = parse_whole_count(text);
+    const std::string too_large = "is too large (at most " + format_count_exact(max_value) + ")";
+    if (!n) return n.error().rfind("is too large", 0) == 0 ? too_large : n.error();  // 1e30: this key's limit
     if (*n < min_value) return "must be at least " + std::to_string(min_value);
-    if (*n > max_value) return "is too large (at most " + format_count_exact(max_value) + ")";
+    if (*n > max_value) return too_large;
     field = *n;
     return {};
 }
