@@ -13,8 +13,9 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const [appDir, helloDir, outFile] = process.argv.slice(2);
 const LOADS = Number(process.env.BENCH_LOADS ?? 5);
 const VIEWPORT = { width: 1280, height: 800 };
-// Drag path in CSS pixels (x0,y0,x1,y1): press in the first input field and drag-select across it.
-const DRAG = (process.env.BENCH_DRAG ?? '40,112,480,112').split(',').map(Number);
+// Drag path in CSS pixels (x0,y0,x1,y1): along the parameter-count slider of the Calculator tab, so every
+// frame changes the scenario (estimate, results, URL state). The report says whether the state changed.
+const DRAG = (process.env.BENCH_DRAG ?? '24,190,444,190').split(',').map(Number);
 const ARGS = ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu', '--disable-quic',
   '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -24,9 +25,14 @@ const INIT = () => {
   const raf = window.requestAnimationFrame.bind(window);
   const bench = { firstFrameMs: null, recording: false, frameMs: [] };
   window.__bench = bench;
+  // The export exists before the wasm is instantiated and throws until then: count 0 meanwhile.
   const count = () => {
-    const hook = window.Module && window.Module['_llm_memory_frame_count'];
-    return typeof hook === 'function' ? hook() : 0;
+    try {
+      const hook = window.Module && window.Module['_llm_memory_frame_count'];
+      return typeof hook === 'function' ? hook() : 0;
+    } catch (e) {
+      return 0;
+    }
   };
   window.requestAnimationFrame = (callback) => raf((ts) => {
     const before = count();
@@ -56,7 +62,13 @@ async function open(browser, url, onResponse) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   if (onResponse) page.on('response', onResponse);
   await page.goto(url);
-  await page.waitForFunction(() => window.__bench.firstFrameMs !== null, null, { timeout: 60000 });
+  try {
+    await page.waitForFunction(() => window.__bench.firstFrameMs !== null, null, { timeout: 60000, polling: 50 });
+  } catch (e) {
+    const state = await page.evaluate(() => JSON.stringify(window.__bench)).catch(() => '?');
+    await context.close();
+    throw new Error(`${url}: no frame drawn within 60 s (bench state ${state}; page errors: ${errors.join('; ') || 'none'})`);
+  }
   return { context, page, errors };
 }
 
@@ -110,6 +122,8 @@ async function drag(browser, url, shot) {
   const { context, page, errors } = await open(browser, url);
   await sleep(1000);
   const [x0, y0, x1, y1] = DRAG;
+  const state = () => page.evaluate(() => (window['llmMemory'] ? window['llmMemory']['getState']() : null)).catch(() => null);
+  const stateBefore = await state();
   await page.mouse.move(x0, y0);
   await sleep(100);
   await page.evaluate(() => { window.__bench.recording = true; });
@@ -123,8 +137,10 @@ async function drag(browser, url, shot) {
   await page.mouse.up();
   await sleep(200);
   const frameMs = await page.evaluate(() => { window.__bench.recording = false; return window.__bench.frameMs; });
+  const stateAfter = await state();
   await context.close();
-  return { frames: frameMs.length, medianMs: median(frameMs), worstMs: frameMs.length ? Math.max(...frameMs) : null, errors };
+  return { frames: frameMs.length, medianMs: median(frameMs), worstMs: frameMs.length ? Math.max(...frameMs) : null,
+    stateBefore, stateAfter, errors };
 }
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, headless: true });

@@ -96,6 +96,10 @@ def main():
         row("Drag (web)", f"CPU per frame while dragging, median of {drag['frames']} frames",
             f"{drag['medianMs']:.2f} ms", "< 2 ms", drag["medianMs"] < 2)
         row("Drag (web)", "CPU per frame while dragging, worst", f"{drag['worstMs']:.2f} ms")
+        if drag.get("stateBefore") is not None:
+            changed = drag["stateBefore"] != drag["stateAfter"]
+            row("Drag (web)", f"drag path {tuple(browser['drag'])} changed the scenario",
+                f"yes (`{drag['stateAfter']}`)" if changed else "**no**: the path missed the slider (set BENCH_DRAG)")
     else:
         row("Drag (web)", "CPU per frame while dragging", "no frames recorded", "< 2 ms", False)
     hdrag = browser["helloDrag"]
