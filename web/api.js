@@ -279,6 +279,19 @@
       call('llm_memory_set_clipboard', null, ['string'], [text]);
       wake();
     });
+    // A config.json dropped anywhere on the page goes to the model picker (issue 4, web/model_exports.cpp).
+    if (Module['_llm_memory_load_config']) {
+      doc.addEventListener('dragover', function (e) { e.preventDefault(); });
+      doc.addEventListener('drop', function (e) {
+        e.preventDefault();  // never let the browser navigate to the dropped file
+        var files = e.dataTransfer && e.dataTransfer.files;
+        if (!files || !files.length) return;
+        files[0].text().then(function (text) {
+          var ok = call('llm_memory_load_config', 'number', ['string'], [text]);
+          status(ok ? 'Read ' + files[0].name + '.' : 'Could not read ' + files[0].name + ' (see the model panel).');
+        }, function () { notice('Could not read the dropped file.'); });
+      });
+    }
     // Wake-ups while the main loop is paused (GLFW's mouse and key callbacks wake it from C++).
     ['resize', 'focus'].forEach(function (type) { window.addEventListener(type, wake); });
     canvas.addEventListener('focus', wake);

@@ -16,6 +16,7 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "practice.hpp"
 #include "report.hpp"
 #include "settings.hpp"
 
@@ -233,6 +234,14 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_set_state(const char* state, int par
     }
     out = ok_json(result.problems);
     wake();
+    return out.c_str();
+}
+
+// Checks a practice answer (issue 7): question key ("weight", "inference", ...), URL-style state and the
+// learner's text -> core's check_answer_json ({"correct":...} or {"error":...}). window.llmMemory.checkAnswer.
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_check_answer(const char* question_id, const char* state, const char* answer) {
+    static std::string out;
+    out = llm_memory::check_answer_json(question_id, state, answer);
     return out.c_str();
 }
 

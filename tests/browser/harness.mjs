@@ -46,12 +46,11 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 8
   return { context, page, errors, requests };
 }
 
-// Waits until the wasm app has drawn at least `frames` frames.
+// Waits until the wasm app has drawn at least `frames` frames. (Exports such as Module._llm_memory_frame_count
+// exist before the wasm is instantiated and throw if called then: wait for llmMemory.ready first.)
 export async function waitForApp(page, frames = 2) {
-  await page.waitForFunction((n) => {
-    const m = window.Module;
-    return m && typeof m._llm_memory_frame_count === 'function' && m._llm_memory_frame_count() >= n;
-  }, frames, { timeout: 30000 });
+  await waitForApi(page);
+  await page.waitForFunction((n) => window.llmMemory.frameCount() >= n, frames, { timeout: 30000 });
 }
 
 // Fraction of canvas pixels that differ from the top-left pixel (0 = blank).
