@@ -179,3 +179,20 @@ test('Copy link and Copy embed code put the scenario on the clipboard', async ()
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the embed\'s "Open the full app" opens this scenario without embed=1 in a new tab', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + 'embed-example.html', { width: 1280, height: 900 });
+  const a = await embedFrame(page, 'embed-70b');
+  await waitForIdle(a.frame);
+  const box = await a.handle.boundingBox();
+  // The link sits at the top right of the compact layout (imgui_app, embed_mode).
+  const popup = context.waitForEvent('page', { timeout: 10000 });
+  await page.mouse.click(box.x + box.width - 80, box.y + 30);
+  const opened = await popup;
+  await opened.waitForLoadState();
+  assert.equal(opened.url(), server.url + 'index.html#params=70B');
+  await waitForApi(opened);
+  assert.equal(await opened.evaluate(() => document.documentElement.classList.contains('embed')), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
