@@ -196,3 +196,32 @@ test('the embed\'s "Open the full app" opens this scenario without embed=1 in a 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// Holds Ctrl+key for a few frames (ImGui reads shortcuts per frame; TOOLCHAIN.md).
+async function holdCtrl(page, key) {
+  await page.keyboard.down('Control');
+  await page.keyboard.down(key);
+  await page.waitForTimeout(100);
+  await page.keyboard.up(key);
+  await page.keyboard.up('Control');
+  await page.waitForTimeout(100);
+}
+
+test('Ctrl+C and Ctrl+V in the app\'s text fields use the system clipboard (GLFW\'s is a stub)', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + '#params=13B', { width: 1280, height: 800 });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
+  await waitForApi(page);
+  await waitForIdle(page);
+  const y = await findTextField(page, 200);
+  assert.ok(y !== null, 'no text field found');
+  await page.mouse.click(200, y);
+  await holdCtrl(page, 'a');
+  await holdCtrl(page, 'c');
+  await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === '13B'), null, { timeout: 5000 });
+  await page.evaluate(() => navigator.clipboard.writeText('70B'));
+  await holdCtrl(page, 'a');
+  await holdCtrl(page, 'v');
+  await page.waitForFunction(() => location.hash === '#params=70B', null, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
