@@ -59,6 +59,14 @@ Expected<LoraCount> lora_trainable_count(const std::vector<LinearLayer>& linears
         }
         std::string name = target;
         if (has_target(linears, target + "_proj")) name = target + "_proj";
+        // Fused projections: q, k or v mean the model's fused QKV module and gate or up its fused
+        // gate_up_proj, as PEFT's per-model default targets do (gpt2: c_attn, falcon: query_key_value,
+        // phi3: qkv_proj; peft/utils/constants.py TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING).
+        const bool qkv = target == "q" || target == "k" || target == "v";
+        for (const char* fused : {"qkv_proj", "query_key_value", "c_attn"})
+            if (qkv && !has_target(linears, name) && has_target(linears, fused)) name = fused;
+        if ((target == "gate" || target == "up") && !has_target(linears, name) && has_target(linears, "gate_up_proj"))
+            name = "gate_up_proj";
         if (!has_target(linears, name)) {
             std::string known;
             for (const LinearLayer& linear : linears) {
@@ -69,7 +77,9 @@ Expected<LoraCount> lora_trainable_count(const std::vector<LinearLayer>& linears
             return Error{"lora-targets: \"" + printable_excerpt(target, 40) + "\" matches no linear layer of this model (it has " +
                          known + ")"};
         }
-        names.push_back(name);
+        bool seen = false;
+        for (const std::string& existing : names) seen = seen || existing == name;
+        if (!seen) names.push_back(name);
     }
     LoraCount count;
     u128 total = 0;

@@ -37,7 +37,9 @@ struct LoraCount {
 
 // Counts LoRA parameters of `rank` on the linears whose PEFT name matches a target. A short target X
 // means "X_proj" when the model has such a module (q -> q_proj), else the name X itself (c_attn, w1,
-// query_key_value); "all-linear" targets every listed linear (PEFT excludes the output head too).
+// query_key_value); q, k and v fall back to a fused QKV module (c_attn, query_key_value, qkv_proj) and
+// gate/up to gate_up_proj, counted once, as PEFT's per-model defaults target them; "all-linear" targets
+// every listed linear (PEFT excludes the output head too).
 // Errors: rank 0 or above kMaxLoraRank; a target that matches nothing (the message lists the model's
 // names); a count above kMaxParamCount.
 Expected<LoraCount> lora_trainable_count(const std::vector<LinearLayer>& linears, std::uint64_t rank,

@@ -87,6 +87,12 @@ TEST_CASE("lora: fused and expert linears (GPT-2 c_attn, Mixtral experts)", "[lo
     // openai-community/gpt2: c_attn is a 768 -> 2304 Conv1D in 12 layers: 12 x 8 x (768 + 2304) = 294,912.
     const ModelSource gpt2 = preset("gpt2");
     CHECK(count(decoder_linear_layers(gpt2.architecture), 8, "c_attn") == 294'912);
+    // PEFT's default target for gpt2 is c_attn (TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING), so the
+    // default q,v lands on the fused module once.
+    CHECK(count(decoder_linear_layers(gpt2.architecture), 8, "q,v") == 294'912);
+    // microsoft/Phi-3-mini-4k-instruct: fused qkv_proj 3072 -> 9216 in 32 layers: 32 x 8 x 12288 = 3,145,728.
+    const ModelSource phi3 = preset("phi-3-mini-4k");
+    CHECK(count(decoder_linear_layers(phi3.architecture), 8, "q,k,v") == 3'145'728);
     // Mixtral-8x7B: w1 is 4096 -> 14336 in 8 experts x 32 layers: 256 x 8 x 18432 = 37,748,736.
     const ModelSource mixtral = preset("mixtral-8x7b");
     CHECK(count(decoder_linear_layers(mixtral.architecture), 8, "w1") == 37'748'736);
