@@ -260,6 +260,10 @@ TEST_CASE("malformed, truncated, wrongly typed and absurd configs are errors nam
           "hidden_size: must be at most 1,000,000 (got 10,000,000)");
     CHECK(error_of("{" + base + R"(,"hidden_size":4096,"num_hidden_layers":0})") ==
           "num_hidden_layers: must be at least 1 (got 0)");
+    CHECK(error_of("{" + base + R"(,"hidden_size":-0,"num_hidden_layers":32})") == "hidden_size: must be at least 1 (got 0)");
+    CHECK(error_of("{" + base + R"(,"hidden_size":1e30,"num_hidden_layers":32})") ==
+          "hidden_size: must be at most 1,000,000 (got more than 10^18)");
+    CHECK(error_of("{" + base + R"(,"hidden_size":[4096],"num_hidden_layers":32})") == "hidden_size: must be a number (got a list)");
     CHECK(error_of("{" + base + R"(,"num_hidden_layers":32})") == "hidden_size: is missing");
     CHECK(error_of("{" + base + R"(,"hidden_size":4096,"num_hidden_layers":32,"num_key_value_heads":5})")
               .rfind("num_key_value_heads:", 0) == 0);
