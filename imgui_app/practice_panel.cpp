@@ -232,10 +232,7 @@ void draw_question(AppState& app, PracticeView& view, const Palette& palette) {
         view.show_answer = !view.show_answer;
         if (view.show_answer) progress.revealed = true;
     }
-    if (row_button("Open worked steps##practice_steps")) {
-        app_set_scenario(app, q.scenario);
-        app.select_tab = 0;  // the Calculator tab, whose worked steps now show this scenario
-    }
+    if (row_button("Open worked steps##practice_steps")) practice_open_worked_steps(app);
     for (std::size_t i = 0; i < view.hints_shown && i < hint_total; ++i)
         ImGui::TextWrapped("Hint %zu: %s", i + 1, view.exercise.hints[i].c_str());
 
@@ -328,6 +325,15 @@ void practice_submit_answer(AppState& app, std::string_view answer) {
     ++progress.attempts;
     if (result->correct) progress.answered_right = true;
     else if (result->mistake) progress.mistakes.push_back(*result->mistake);
+}
+
+void practice_open_worked_steps(AppState& app) {
+    PracticeView& view = practice_view(app);
+    if (view.exercise.questions.empty()) return;
+    if (app_set_scenario(app, view.exercise.questions[view.current].scenario)) {
+        app.scenario_changed = true;  // drivers sync the URL / stored state
+        app.select_tab = 0;           // the Calculator tab, whose worked steps now show this scenario
+    }
 }
 
 void draw_practice_panel(AppState& app) {

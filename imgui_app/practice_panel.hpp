@@ -54,6 +54,10 @@ bool practice_open_exercise(AppState& app, std::string_view ref);
 // Checks `answer` against the current question (what the Check button does); updates progress.
 void practice_submit_answer(AppState& app, std::string_view answer);
 
+// What "Open worked steps" does: makes the current question's scenario the calculator's
+// (app_set_scenario) and asks the tab bar for the Calculator tab (app.select_tab = 0).
+void practice_open_worked_steps(AppState& app);
+
 // Draws the Practice tab into the current window at whatever width it is given.
 void draw_practice_panel(AppState& app);
 
