@@ -232,7 +232,10 @@ std::string report_table(const Scenario& s, const Estimate& e, UnitChoice units)
 }
 
 std::string report_markdown(const Scenario& s, const Estimate& e, UnitChoice units) {
-    std::string out = describe_inputs(s, e) + "\n\n";
+    std::string out = describe_inputs(s, e);
+    // Markdown joins lines of a paragraph: end each input line with two spaces (a hard line break).
+    for (std::size_t at = out.find('\n'); at != std::string::npos; at = out.find('\n', at + 3)) out.insert(at, "  ");
+    out += "\n\n";
     const bool gb = units != UnitChoice::gib;
     const bool gib = units != UnitChoice::gb;
     out += "| Result |";
