@@ -65,7 +65,7 @@ void error_text(const std::string& text, const Palette& palette) {
 
 void mistake_guard(AppState& app, int index, const std::string& text) {
     if (index < 0 || index >= static_cast<int>(app.mistake_dismissed.size())) return;
-    if (app.mistake_dismissed[static_cast<std::size_t>(index)]) return;
+    if (app.mistake_dismissed[static_cast<std::size_t>(index)] || app.embed_mode) return;
     const Palette& palette = theme_palette(app.dark_theme);
     const ImGuiStyle& style = ImGui::GetStyle();
     ImGui::PushID("mistake_guard");

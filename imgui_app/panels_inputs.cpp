@@ -44,15 +44,19 @@ bool field_input(AppState& app, const char* key, const char* label, const char* 
 void field_note(AppState& app, const char* key, const std::string& explanation) {
     const TextField& field = field_by_key(app, key);
     if (!field.error.empty()) error_text(field.error + " (results show the last valid value)", theme_palette(app.dark_theme));
-    else if (!explanation.empty()) muted_text(explanation);
+    else if (!explanation.empty() && !app.embed_mode) muted_text(explanation);
 }
 
 struct NamedFormat {
-    const char* label;
+    const char* label;       // in the list
+    const char* short_label; // in the closed combo
     const char* bytes_text;
 };
 constexpr NamedFormat kFormats[] = {
-    {"fp32 (4 bytes)", "4"}, {"fp16 / bf16 (2 bytes)", "2"}, {"fp8 / int8 (1 byte)", "1"}, {"int4 (0.5 bytes)", "0.5"},
+    {"fp32 (4 bytes)", "fp32", "4"},
+    {"fp16 / bf16 (2 bytes)", "fp16 / bf16", "2"},
+    {"fp8 / int8 (1 byte)", "fp8 / int8", "1"},
+    {"int4 (0.5 bytes)", "int4", "0.5"},
 };
 constexpr int kCustomFormat = 4;
 
@@ -81,7 +85,7 @@ void bytes_input(AppState& app, float width) {
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float combo_w = std::max(width * 0.6f - spacing, 1.0f);
     ImGui::SetNextItemWidth(combo_w);
-    const char* preview = selected == kCustomFormat ? "custom" : kFormats[selected].label;
+    const char* preview = selected == kCustomFormat ? "custom" : kFormats[selected].short_label;
     if (ImGui::BeginCombo("##format", preview)) {
         for (int i = 0; i < kCustomFormat; ++i) {
             if (ImGui::Selectable(kFormats[i].label, i == selected)) set_field_and_apply(app, "bytes", kFormats[i].bytes_text);

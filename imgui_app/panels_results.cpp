@@ -41,7 +41,7 @@ void draw_results_panel(AppState& app) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TextWrapped("%s", row.label);
-            muted_text(row.formula);
+            if (!app.embed_mode) muted_text(row.formula);
             ImGui::TableNextColumn();
             ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
             ImGui::TextUnformatted(format_gb(row.bytes).c_str());
@@ -51,7 +51,8 @@ void draw_results_panel(AppState& app) {
         }
         ImGui::EndTable();
     }
-    muted_text("GB = 10^9 bytes (decimal), GiB = 2^30 bytes (binary): the same figure in two units.");
+    muted_text(app.embed_mode ? "GB = 10^9 bytes, GiB = 2^30 bytes."
+                              : "GB = 10^9 bytes (decimal), GiB = 2^30 bytes (binary): the same figure in two units.");
     if (e.trainable_count != e.param_count) {
         ImGui::TextWrapped("Training %s of %s parameters saves %s of gradient + optimizer memory; the weights keep their %s.",
                            format_count_short(e.trainable_count).c_str(), format_count_short(e.param_count).c_str(),
@@ -127,6 +128,7 @@ void draw_bars_panel(AppState& app) {
          {{e.weight_bytes, palette.weights, "Weights"}, {e.gradient_optimizer_bytes, palette.grad_opt, "Gradients + optimizer"}}},
     };
     draw_stacked_bars("memory_bars", bars, app.capacity_bytes, "GPU " + format_gb(app.capacity_bytes), palette);
+    if (app.embed_mode) return;  // the compact embed shows the bars only
     ImGui::TextUnformatted("GPU memory (optional)");
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     if (ImGui::InputTextWithHint("##capacity", "24 GB, 80 GiB: draws a line", app.capacity_text.data(), app.capacity_text.size())) {
