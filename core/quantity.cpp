@@ -141,6 +141,29 @@ bool looks_like_nan_or_inf(std::string_view t) {
     return s == "nan" || s == "inf" || s == "infinity" || s == "∞" || s.rfind("nan(", 0) == 0;
 }
 
+// Unicode spaces people paste from web pages (no-break U+00A0, thin U+2009, narrow no-break U+202F) read
+// as ' ' and the minus sign U+2212 as '-', so "13<NBSP>B" is 13B and "<U+2212>1" is negative, as in ASCII.
+std::string ascii_lookalikes(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const std::string_view rest = text.substr(i);
+        if (rest.substr(0, 2) == "\xC2\xA0") {
+            out.push_back(' ');
+            i += 1;
+        } else if (rest.substr(0, 3) == "\xE2\x80\x89" || rest.substr(0, 3) == "\xE2\x80\xAF") {
+            out.push_back(' ');
+            i += 2;
+        } else if (rest.substr(0, 3) == "\xE2\x88\x92") {
+            out.push_back('-');
+            i += 2;
+        } else {
+            out.push_back(text[i]);
+        }
+    }
+    return out;
+}
+
 std::string describe_garbage(std::string_view rest) {
     return "has unexpected text \"" + printable_excerpt(rest, 12) + "\"";
 }
@@ -214,7 +237,8 @@ Decimal Decimal::from_ratio(std::uint64_t numerator, std::uint64_t denominator) 
 namespace {
 
 Expected<std::uint64_t> parse_count_impl(std::string_view text, bool whole_only) {
-    const std::string_view t = trim(text);
+    const std::string ascii = ascii_lookalikes(text);
+    const std::string_view t = trim(ascii);
     if (t.empty()) return Error{"is empty"};
     if (looks_like_nan_or_inf(t)) return Error{"is not a finite number"};
     std::size_t pos = 0;
@@ -238,7 +262,8 @@ Expected<std::uint64_t> parse_count(std::string_view text) { return parse_count_
 Expected<std::uint64_t> parse_whole_count(std::string_view text) { return parse_count_impl(text, true); }
 
 Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros) {
-    const std::string_view t = trim(text);
+    const std::string ascii = ascii_lookalikes(text);
+    const std::string_view t = trim(ascii);
     if (t.empty()) return Error{"is empty"};
     if (looks_like_nan_or_inf(t)) return Error{"is not a finite number"};
     std::size_t pos = 0;

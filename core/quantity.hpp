@@ -35,6 +35,7 @@ inline constexpr std::uint64_t kMaxFactorMicros = 100 * Decimal::kScale;        
 // Parses a count: "13B", "13b", "6.7e9", "350M", "1.5T", "70 billion", "7,000,000,000", "1200".
 // Suffixes K/M/B/T (also G = billion) and the words thousand/million/billion/trillion.
 // A fractional result is rounded half up. Errors: empty, not a number, negative, too large.
+// Pasted Unicode spaces (U+00A0, U+2009, U+202F) count as spaces and U+2212 as a minus sign.
 Expected<std::uint64_t> parse_count(std::string_view text);
 
 // Like parse_count, but for things that only come whole (GPUs, batch size, ranks, stages): a value that

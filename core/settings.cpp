@@ -201,7 +201,7 @@ std::string apply_gpu_memory(Scenario& s, std::string_view text) {
         const std::size_t n = std::char_traits<char>::length(unit.suffix);
         if (t.size() <= n || t.compare(t.size() - n, n, unit.suffix) != 0) continue;
         const Expected<Decimal> amount = parse_decimal(std::string_view(t).substr(0, t.size() - n), 1'000'000 * Decimal::kScale);
-        if (!amount) return amount.error();
+        if (!amount) return amount.error().rfind("is too large", 0) == 0 ? "is too large (at most 1 PiB)" : amount.error();
         const auto bytes = static_cast<std::uint64_t>(static_cast<U128>(amount->micros) * unit.bytes / Decimal::kScale);
         if (bytes == 0) return "must be greater than zero";
         if (bytes > (1ULL << 50)) return "is too large (at most 1 PiB)";

@@ -105,8 +105,11 @@ TEST_CASE("parse_count: every kind of bad input gives the exact error; odd good 
         // unicode digits and lookalikes: none is a digit here
         {"fullwidth digits", "\xEF\xBC\x91\xEF\xBC\x93" "B", 0, "is not a number"},
         {"Arabic-Indic digits", "\xD9\xA1\xD9\xA3" "B", 0, "is not a number"},
-        {"U+2212 minus sign", "\xE2\x88\x92" "13B", 0, "is not a number"},
-        {"non-breaking space before the suffix", "13\xC2\xA0" "B", 0, "has unexpected text \"\xC2\xA0" "B\"" + kUseSuffix},
+        {"U+2212 minus sign reads as a minus", "\xE2\x88\x92" "13B", 0, "must not be negative"},
+        {"non-breaking space reads as a space", "13\xC2\xA0" "B", 13'000'000'000ULL, ""},
+        {"narrow no-break space reads as a space", "70\xE2\x80\xAF" "billion", 70'000'000'000ULL, ""},
+        {"thin space reads as a space", "\xE2\x80\x89" "7B", 7'000'000'000ULL, ""},
+        {"zero-width space is not a space", "13\xE2\x80\x8B" "B", 0, "has unexpected text \"\xE2\x80\x8B" "B\"" + kUseSuffix},
         {"letter O for zero", "1O0", 0, "has unexpected text \"O0\"" + kUseSuffix},
         {"only the letter O", "O", 0, "is not a number"},
         {"Cyrillic B", "13\xD0\x92", 0, "has unexpected text \"\xD0\x92\"" + kUseSuffix},
