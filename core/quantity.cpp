@@ -141,29 +141,6 @@ bool looks_like_nan_or_inf(std::string_view t) {
     return s == "nan" || s == "inf" || s == "infinity" || s == "∞" || s.rfind("nan(", 0) == 0;
 }
 
-// Unicode spaces people paste from web pages (no-break U+00A0, thin U+2009, narrow no-break U+202F) read
-// as ' ' and the minus sign U+2212 as '-', so "13<NBSP>B" is 13B and "<U+2212>1" is negative, as in ASCII.
-std::string ascii_lookalikes(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const std::string_view rest = text.substr(i);
-        if (rest.substr(0, 2) == "\xC2\xA0") {
-            out.push_back(' ');
-            i += 1;
-        } else if (rest.substr(0, 3) == "\xE2\x80\x89" || rest.substr(0, 3) == "\xE2\x80\xAF") {
-            out.push_back(' ');
-            i += 2;
-        } else if (rest.substr(0, 3) == "\xE2\x88\x92") {
-            out.push_back('-');
-            i += 2;
-        } else {
-            out.push_back(text[i]);
-        }
-    }
-    return out;
-}
-
 std::string describe_garbage(std::string_view rest) {
     return "has unexpected text \"" + printable_excerpt(rest, 12) + "\"";
 }
@@ -217,6 +194,27 @@ std::string printable_excerpt(std::string_view text, std::size_t max_bytes) {
         i += shown_length;
     }
     if (i < text.size()) out += "...";
+    return out;
+}
+
+std::string ascii_lookalikes(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const std::string_view rest = text.substr(i);
+        if (rest.substr(0, 2) == "\xC2\xA0") {
+            out.push_back(' ');
+            i += 1;
+        } else if (rest.substr(0, 3) == "\xE2\x80\x89" || rest.substr(0, 3) == "\xE2\x80\xAF") {
+            out.push_back(' ');
+            i += 2;
+        } else if (rest.substr(0, 3) == "\xE2\x88\x92") {
+            out.push_back('-');
+            i += 2;
+        } else {
+            out.push_back(text[i]);
+        }
+    }
     return out;
 }
 

@@ -72,6 +72,10 @@ std::string format_bytes_binary(std::uint64_t bytes);
 // The input text with surrounding ASCII whitespace removed.
 std::string_view trim(std::string_view text);
 
+// Unicode spaces people paste from web pages (no-break U+00A0, thin U+2009, narrow no-break U+202F) become
+// ' ' and the minus sign U+2212 becomes '-', so "13<NBSP>B" reads as "13 B". Everything else is kept.
+std::string ascii_lookalikes(std::string_view text);
+
 // Text from the user made safe to quote in a one-line message: control characters and invalid UTF-8
 // become '?', and it is cut to at most max_bytes on a character boundary with "..." appended.
 std::string printable_excerpt(std::string_view text, std::size_t max_bytes);
