@@ -272,6 +272,11 @@
       });
     }
     if (!webgl) return;
+    // A lost WebGL context (GPU reset, too many contexts on the page) cannot be rebuilt by this GLFW.
+    canvas.addEventListener('webglcontextlost', function (e) {
+      e.preventDefault();
+      notice('The graphics context was lost. Reload the page to continue; your scenario is in the link.');
+    });
     // Paste: the DOM event fires before ImGui's next frame reads the clipboard for Ctrl+V.
     doc.addEventListener('paste', function (e) {
       if (doc.activeElement !== canvas || !e.clipboardData) return;

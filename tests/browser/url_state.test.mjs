@@ -166,3 +166,15 @@ test('the last scenario is kept in localStorage; a corrupt stored value is ignor
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('page options (embed, theme) stay in the link and are not scenario settings', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + '#params=7B&theme=light', { width: 900, height: 600 });
+  await waitForApi(page);
+  assert.equal(await page.evaluate(() => window.llmMemory.getState()), 'params=7B');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');  // the colour scheme is dark
+  assert.equal(await page.locator('#notice').isVisible(), false);
+  await page.evaluate(() => window.llmMemory.setState('params=8B'));
+  assert.equal(await page.evaluate(() => location.hash), '#params=8B&theme=light');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
