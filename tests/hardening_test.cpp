@@ -1,6 +1,6 @@
 // Bad input on every core surface, table by table: the quantity parsers, the settings keys that the
 // CLI flags, URL state, JS API, stored state and the app's text fields all share, apply_state (which
-// must keep the last good scenario), and the estimator's overflow limits. Each row asserts the exact
+// must keep the last good scenario), the estimator's overflow limits, config.json and practice answers. Each row asserts the exact
 // outcome: the value, or the exact error message naming the field. Sources: issue 9 (the case list),
 // core/quantity.hpp (the overflow policy: N <= 10^15, b <= 64, factors <= 100), the seed (13B x 2 bytes).
 #include <catch_amalgamated.hpp>
@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "answer.hpp"
+#include "architecture.hpp"
 #include "estimator.hpp"
 #include "quantity.hpp"
 #include "settings.hpp"
@@ -336,4 +338,224 @@ TEST_CASE("printable_excerpt: one printable line of valid UTF-8, cut on a charac
     CHECK(printable_excerpt("\xED\xA0\x80", 12) == "???");         // a UTF-16 surrogate
     CHECK(printable_excerpt("\xF4\x90\x80\x80", 12) == "????");    // above U+10FFFF
     CHECK(printable_excerpt("\xF0\x9F\x98\x80", 12) == "\xF0\x9F\x98\x80");  // an emoji is kept whole
+}
+
+TEST_CASE("parse_whole_count: GPUs, batch, ranks and stages come whole; fractions are errors, not rounded", "[hardening]") {
+    CHECK(*parse_whole_count("8") == 8);
+    CHECK(*parse_whole_count("1.5K") == 1'500);
+    CHECK(*parse_whole_count("4096.000") == 4'096);
+    CHECK(*parse_whole_count("1e3") == 1'000);
+    CHECK(parse_whole_count("1.5").error() == "must be a whole number");
+    CHECK(parse_whole_count("0.5").error() == "must be a whole number");
+    CHECK(parse_whole_count("1e-7").error() == "must be a whole number");
+    CHECK(parse_whole_count("1e30").error() == kTooLargeCount);
+    CHECK(parse_whole_count("").error() == "is empty");
+    CHECK(*parse_count("1.5") == 2);  // parse_count itself still rounds half up (parameter counts)
+}
+
+// The keys that issues 4 and 5 added to the settings table (model, formats, recipes, LoRA, KV cache, GPUs):
+// the same surfaces as above, so the same kind of table.
+TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject bad values exactly", "[hardening]") {
+    const std::string kFormats = "(fp32, fp16, bf16, fp8, int8, int4, nf4, nf4_dq, q8_0, q6_k, q5_k, q5_k_m, q4_k, q4_k_m, "
+                                 "q4_0, q3_k, q3_k_m, q2_k, or bits such as 4.65bpw)";
+    const std::string kRecipes = "seed-adam, adamw-mixed, adamw-mixed-fp32-grads, adam-fp32, adam-8bit, sgd, sgd-momentum";
+    const std::string kGpus = "(rtx-3090, rtx-4090, rtx-5090, rtx-a6000, l40s, t4, l4, v100-16gb, v100-32gb, a100-40gb, "
+                              "a100-80gb, h100-80gb, h200, mi300x, apple-64gb, apple-128gb, apple-192gb; or give --gpu-memory)";
+    struct KeyCase {
+        const char* key;
+        std::string value;
+        std::string error;  // "" = accepted
+    };
+    const std::vector<KeyCase> cases = {
+        {"model", "nope", "model: unknown model \"nope\" (see --list-models)"},
+        {"model", "llama-2-7", "model: unknown model \"llama-2-7\" (did you mean llama-2-7b? see --list-models)"},
+        {"model", "a\nb", "model: unknown model \"a?b\" (see --list-models)"},
+        {"model", "LLAMA-2-7B", ""},
+        {"dtype", "fp17", "dtype: \"fp17\" is not a known format " + kFormats},
+        {"dtype", "a\nb", "dtype: \"a?b\" is not a known format " + kFormats},
+        {"dtype", "\xFF", "dtype: \"?\" is not a known format " + kFormats},
+        {"dtype", "0bpw", "dtype: custom bits per weight must be greater than zero"},
+        {"dtype", "1e30bpw", "dtype: custom bits per weight is too large (at most 64)"},
+        {"dtype", "nanbpw", "dtype: custom bits per weight is not a finite number"},
+        {"dtype", "4.65bpw", ""},
+        {"recipe", "adamx", "recipe: \"adamx\" is not a known recipe (" + kRecipes + ")"},
+        {"recipe", "", "recipe: is empty (one of " + kRecipes + ")"},
+        {"lora-rank", "7.5", "lora-rank: must be a whole number"},
+        {"lora-rank", "-1", "lora-rank: must not be negative"},
+        {"lora-rank", "1e30", "lora-rank: is too large (at most 65,536)"},
+        {"lora-rank", "nan", "lora-rank: is not a finite number"},
+        {"lora-targets", "", "lora-targets: is empty (e.g. q,v or q,k,v,o,gate,up,down or all-linear)"},
+        {"lora-targets", "q,,v", "lora-targets: has an empty name (write names separated by commas: q,v)"},
+        {"lora-targets", "q;v", "lora-targets: \"q;v\" is not a module name"},
+        {"qlora", "maybe", "qlora: \"maybe\" is not true or false"},
+        {"context", "-1", "context: must not be negative"},
+        {"context", "1e30", "context: is too large (at most 100,000,000)"},
+        {"context", "8.5K", "context: must be a whole number"},
+        {"context", "inf", "context: is not a finite number"},
+        {"context", "128K", ""},
+        {"batch", "0", "batch: must be at least 1"},
+        {"batch", "0.5", "batch: must be a whole number"},
+        {"batch", "1000001", "batch: is too large (at most 1,000,000)"},
+        {"kv-dtype", "nan", "kv-dtype: \"nan\" is not a known format " + kFormats},
+        {"inference-mode", "fast", "inference-mode: \"fast\" is not simple or detailed"},
+        {"gpu", "\xEF\xBC\xA8" "100", "gpu: \"\xEF\xBC\xA8" "100\" is not a known GPU " + kGpus},
+        {"gpu", "H100", ""},
+        {"gpus", "0", "gpus: must be at least 1"},
+        {"gpus", "2.5", "gpus: must be a whole number"},
+        {"gpus", "1e30", "gpus: is too large (at most 100,000)"},
+        {"zero", "4", "zero: must be 0, 1, 2 or 3"},
+        {"zero", "1.5", "zero: must be 0, 1, 2 or 3"},  // was silently stage 2 before parse_whole_count
+        {"zero", "nan", "zero: must be 0, 1, 2 or 3"},
+        {"gpu-memory", "80", "gpu-memory: needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB"},
+        {"gpu-memory", "1e30GB", "gpu-memory: is too large (at most 1 PiB)"},
+        {"gpu-memory", "1025TiB", "gpu-memory: is too large (at most 1 PiB)"},
+        {"gpu-memory", "nanGB", "gpu-memory: is not a finite number"},
+        {"gpu-memory", "-80GB", "gpu-memory: must not be negative"},
+        {"gpu-memory", "0.0000001GB", "gpu-memory: must be greater than zero"},
+        {"gpu-memory", "80 GB", ""},
+    };
+    for (const KeyCase& c : cases) {
+        INFO("key " << c.key << ", value " << c.value);
+        Scenario scenario;
+        const std::string before = to_state(scenario);
+        const Expected<bool> applied = apply_setting(scenario, c.key, c.value);
+        if (c.error.empty()) {
+            CHECK(applied.ok());
+        } else {
+            REQUIRE_FALSE(applied.ok());
+            CHECK(applied.error() == c.error);
+            CHECK(to_state(scenario) == before);
+        }
+    }
+}
+
+// config.json as the CLI's --config file and the app's paste / drop give it to core (core/architecture.hpp).
+TEST_CASE("config.json: truncated, mistyped, duplicated, deep and huge configs give exact outcomes", "[hardening]") {
+    // A Llama-2-7B-shaped config (fields from meta-llama/Llama-2-7b-hf config.json): 6,738,415,616 parameters.
+    const std::string head = R"({"model_type":"llama","num_hidden_layers":32,"num_attention_heads":32,"vocab_size":32000,"intermediate_size":11008)";
+    const std::string llama = head + R"(,"hidden_size":4096})";
+    auto with_hidden = [&](const std::string& value) { return head + R"(,"hidden_size":)" + value + "}"; };
+    std::string deep_objects;
+    for (int i = 0; i < 100'000; ++i) deep_objects += "{\"a\":";
+    deep_objects += "1" + std::string(100'000, '}');
+    struct ConfigCase {
+        const char* what;
+        std::string json;
+        std::uint64_t total_count;  // when error is empty
+        std::string error;
+    };
+    const std::vector<ConfigCase> cases = {
+        {"the reference config", llama, 6'738'415'616ULL, ""},
+        {"empty", "", 0, "config.json: is empty"},
+        {"whitespace", " \n\t ", 0, "config.json: is empty"},
+        {"truncated halfway", llama.substr(0, 60), 0, "config.json: not valid JSON (truncated or malformed) at byte 61"},
+        {"closing brace missing", llama.substr(0, llama.size() - 1), 0,
+         "config.json: not valid JSON (truncated or malformed) at byte " + std::to_string(llama.size())},
+        {"trailing garbage", llama + " x", 0, "config.json: not valid JSON (truncated or malformed) at byte " + std::to_string(llama.size() + 2)},
+        {"a list, not an object", "[1,2]", 0, "config.json: must be a JSON object ({...})"},
+        {"null", "null", 0, "config.json: must be a JSON object ({...})"},
+        // The byte named is where the bad token starts, counting from 1.
+        {"NaN literal", with_hidden("NaN"), 0, "config.json: not valid JSON (truncated or malformed) at byte " + std::to_string(head.size() + 16)},
+        {"Infinity literal", with_hidden("Infinity"), 0, "config.json: not valid JSON (truncated or malformed) at byte " + std::to_string(head.size() + 16)},
+        {"comment", "// x\n" + llama, 0, "config.json: not valid JSON (truncated or malformed) at byte 1"},
+        {"invalid UTF-8 in a string", R"({"model_type":"ll)" "\xFF" R"(ama"})", 0, "config.json: not valid JSON (truncated or malformed) at byte 18"},
+        {"number as a string", with_hidden("\"4096\""), 0, "hidden_size: must be a number (got a string)"},
+        {"boolean", with_hidden("true"), 0, "hidden_size: must be a number (got true/false)"},
+        {"list", with_hidden("[4096]"), 0, "hidden_size: must be a number (got a list)"},
+        {"null value counts as missing", with_hidden("null"), 0, "hidden_size: is missing"},
+        {"missing", head + "}", 0, "hidden_size: is missing"},
+        {"fraction", with_hidden("4096.5"), 0, "hidden_size: must be a whole number"},
+        {"whole float is fine", with_hidden("4096.0"), 6'738'415'616ULL, ""},
+        {"negative", with_hidden("-4096"), 0, "hidden_size: must not be negative (got -4096)"},
+        {"zero", with_hidden("0"), 0, "hidden_size: must be at least 1 (got 0)"},
+        {"1e30", with_hidden("1e30"), 0, "hidden_size: must be at most 1,000,000 (got more than 10^18)"},
+        {"2^64", with_hidden("18446744073709551616"), 0, "hidden_size: must be at most 1,000,000 (got more than 10^18)"},
+        {"model_type a number", R"({"model_type":7})", 0, "model_type: must be a string (got a number)"},
+        // Duplicate keys: the last one wins, as Python's json.load (and so transformers) reads them.
+        // hidden 8192: 32 x (4 x 8192^2 + 3 x 8192 x 11008 + 2 x 8192) + 2 x 32000 x 8192 + 8192.
+        {"duplicate key, last wins", head + R"(,"hidden_size":4096,"hidden_size":8192})", 17'771'798'528ULL, ""},
+        {"byte order mark", "\xEF\xBB\xBF" + llama, 6'738'415'616ULL, ""},
+        {"layers beyond the limit", R"({"model_type":"llama","hidden_size":4096,"num_hidden_layers":10000000,"num_attention_heads":32,"vocab_size":32000,"intermediate_size":11008})",
+         0, "num_hidden_layers: must be at most 10,000 (got 10,000,000)"},
+        {"every field at its limit", R"({"model_type":"llama","hidden_size":1000000,"num_hidden_layers":10000,"num_attention_heads":100000,"vocab_size":10000000,"intermediate_size":10000000})",
+         0, "config.json: the model has more than 10^15 parameters (1000T is the limit)"},
+        {"64 levels deep is parsed", std::string(64, '[') + std::string(64, ']'), 0, "config.json: must be a JSON object ({...})"},
+        {"65 levels deep is refused", std::string(65, '[') + std::string(65, ']'), 0, "config.json: nested deeper than 64 levels"},
+        {"100,000 nested lists", std::string(100'000, '[') + std::string(100'000, ']'), 0, "config.json: nested deeper than 64 levels"},
+        {"100,000 nested objects", deep_objects, 0, "config.json: nested deeper than 64 levels"},
+        {"a 10 MB file", llama.substr(0, llama.size() - 1) + R"(,"pad":")" + std::string(10 * 1024 * 1024, 'x') + "\"}", 0,
+         "config.json: is larger than 4 MB"},
+        {"just under 4 MB", llama.substr(0, llama.size() - 1) + R"(,"pad":")" + std::string(4 * 1024 * 1024 - 200, 'x') + "\"}",
+         6'738'415'616ULL, ""},
+    };
+    for (const ConfigCase& c : cases) {
+        INFO(c.what);
+        const Expected<ModelSource> source = model_from_config(c.json);
+        if (c.error.empty()) {
+            REQUIRE(source.ok());
+            CHECK(source->counts.total_count == c.total_count);
+        } else {
+            REQUIRE_FALSE(source.ok());
+            CHECK(source.error() == c.error);
+        }
+    }
+    // A model_type with control characters is shown as one printable line.
+    const Expected<ModelSource> odd = model_from_config(R"({"model_type":"my\nst\u0000ery","hidden_size":64,"num_hidden_layers":2,)"
+                                                        R"("num_attention_heads":4,"vocab_size":100,"intermediate_size":128})");
+    REQUIRE(odd.ok());
+    CHECK(odd->display_name == "config.json (my?st?ery)");
+    REQUIRE(odd->architecture.warnings.size() == 1);
+    CHECK(odd->architecture.warnings[0].rfind("model_type \"my?st?ery\" is not known: counted as a Llama-style decoder", 0) == 0);
+}
+
+// Practice answers (core/answer.hpp): the learner's text box, the CLI's check --answer and the JS API.
+TEST_CASE("parse_answer: bad answers give exact messages; odd good ones exact bytes", "[hardening]") {
+    const std::string kNotAmount = " is not an amount of memory; write a number with a unit, e.g. 16.8 GB, 15.65 GiB, 1.68e10 bytes or 16,800 MB";
+    const std::string kEmpty = "answer: is empty; write an amount such as 16.8 GB, 15.65 GiB or 1.68e10 bytes";
+    const std::string kUnits = "; use GB, GiB, MB, TB or bytes (e.g. 16.8 GB)";
+    struct AnswerCase {
+        const char* what;
+        std::string text;
+        std::uint64_t bytes;  // when error is empty
+        std::string error;
+    };
+    const std::vector<AnswerCase> cases = {
+        {"empty", "", 0, kEmpty},
+        {"whitespace", " \t ", 0, kEmpty},
+        {"negative", "-5 GB", 0, "answer: \"-5 GB\" is negative; memory cannot be below zero"},
+        {"zero is an answer (a wrong one)", "0 GB", 0, ""},
+        {"nan", "nan", 0, "answer: \"nan\"" + kNotAmount},
+        {"NaN GB", "NaN GB", 0, "answer: \"NaN GB\"" + kNotAmount},
+        {"-nan", "-nan", 0, "answer: \"-nan\" is negative; memory cannot be below zero"},
+        {"inf GB", "inf GB", 0, "answer: \"inf GB\"" + kNotAmount},
+        {"+Infinity", "+Infinity", 0, "answer: \"+Infinity\"" + kNotAmount},
+        {"1e999 GB", "1e999 GB", 0, "answer: \"1e999 GB\" is too large (more than 2^64 bytes)"},
+        {"1e30 GB", "1e30 GB", 0, "answer: \"1e30 GB\" is too large (more than 2^64 bytes)"},
+        {"2^64 - 1 bytes is the largest", "18446744073709551615 bytes", kU64Max, ""},
+        {"2^64 bytes", "18446744073709551616 bytes", 0, "answer: \"18446744073709551616 bytes\" is too large (more than 2^64 bytes)"},
+        {"trailing garbage", "16.8 GB!", 0, "answer: \"16.8 GB!\": unknown unit \"GB!\"" + kUnits},
+        {"decimal comma", "16,8 GB", 0,
+         "answer: \"16,8 GB\": commas separate groups of three digits (16,800 MB); write decimals with a point (16.8 GB)"},
+        {"fullwidth digits", "\xEF\xBC\x91\xEF\xBC\x96 GB", 0, "answer: \"\xEF\xBC\x91\xEF\xBC\x96 GB\"" + kNotAmount},
+        {"Arabic-Indic digits", "\xD9\xA1\xD9\xA6 GB", 0, "answer: \"\xD9\xA1\xD9\xA6 GB\"" + kNotAmount},
+        {"letter O for zero", "1O GB", 0, "answer: \"1O GB\": unknown unit \"O GB\"" + kUnits},
+        {"control character", "16\x01 GB", 0, "answer: \"16? GB\": unknown unit \"? GB\"" + kUnits},
+        {"1 MB of digits", std::string(kOneMegabyte, '9'), 0,
+         "answer: \"" + std::string(40, '9') + "...\" has too many digits (at most 24 significant digits)"},
+        {"1 MB of letters", std::string(kOneMegabyte, 'x'), 0, "answer: \"" + std::string(40, 'x') + "...\"" + kNotAmount},
+        {"1 MB of trailing spaces", "16.8 GB" + std::string(kOneMegabyte, ' '), 16'800'000'000ULL, ""},
+        {"rounds to zero bytes", "0.0000000001 GB", 0, ""},
+        {"GiB is binary", "15.65 GiB", 16'804'059'546ULL, ""},  // 15.65 x 2^30, rounded half up
+    };
+    for (const AnswerCase& c : cases) {
+        INFO(c.what);
+        const Expected<ParsedAnswer> got = parse_answer(c.text);
+        if (c.error.empty()) {
+            REQUIRE(got.ok());
+            CHECK(got->bytes == c.bytes);
+        } else {
+            REQUIRE_FALSE(got.ok());
+            CHECK(got.error() == c.error);
+        }
+    }
 }
