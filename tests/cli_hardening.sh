@@ -15,6 +15,7 @@ use=' (use a number with K, M, B or T)'
 big_digits=$(head -c 100000 /dev/zero | tr '\0' '9')
 big_garbage=$(head -c 100000 /dev/zero | tr '\0' 'x')
 grouping='is not a number (commas group thousands as in 7,000,000; decimals take a point)'
+formats='(fp32, fp16, bf16, fp8, int8, int4, nf4, nf4_dq, q8_0, q6_k, q5_k, q5_k_m, q4_k, q4_k_m, q4_0, q3_k, q3_k_m, q2_k, or bits such as 4.65bpw)'
 
 bad() {  # bad NAME EXPECTED_STDERR -- ARGS...
   local name=$1 want_err=$2; shift 3
@@ -44,8 +45,8 @@ bad "params trailing garbage" "error: --params: has unexpected text \"Bx\"$use" 
 bad "params decimal comma"    "error: --params: $grouping" -- --params 1,5B
 bad "params fullwidth digits" 'error: --params: is not a number' -- --params $'\uff11\uff13B'
 bad "params Arabic-Indic"     'error: --params: is not a number' -- --params $'\u0661\u0663B'
-bad "params U+2212 minus"     'error: --params: is not a number' -- --params $'\u221213B'
-bad "params no-break space"   $'error: --params: has unexpected text "\u00a0B"'"$use" -- --params $'13\u00a0B'
+bad "params U+2212 minus"     'error: --params: must not be negative' -- --params $'\u221213B'
+bad "params zero-width space" $'error: --params: has unexpected text "\u200bB"'"$use" -- --params $'13\u200bB'
 bad "params letter O"         "error: --params: has unexpected text \"O\"$use" -- --params 1O
 bad "params control char"     "error: --params: has unexpected text \"?B\"$use" -- --params $'13\x01B'
 bad "params 100 KB digits"    'error: --params: is too large (at most 1000T = 10^15)' -- --params "$big_digits"
@@ -72,6 +73,39 @@ bad "bare double dash"        'error: unknown option -- (see --help)' -- --
 bad "positional argument"     'error: unexpected argument "13B" (options start with --)' -- 13B
 bad "single dash option"      'error: unexpected argument "-p" (options start with --)' -- -p 13B
 bad "first error wins"        'error: --params: is not a number' -- --params x --bytes y
+bad "zero stage 1.5"          'error: --zero: must be 0, 1, 2 or 3' -- --zero 1.5
+bad "gpus fraction"           'error: --gpus: must be a whole number' -- --gpus 2.5
+bad "gpus 1e30"               'error: --gpus: is too large (at most 100,000)' -- --gpus 1e30
+bad "gpu-memory without unit" 'error: --gpu-memory: needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB' -- --gpu-memory 80
+bad "gpu-memory 1e30GB"       'error: --gpu-memory: is too large (at most 1 PiB)' -- --gpu-memory 1e30GB
+bad "dtype with newline"      "error: --dtype: \"a?b\" is not a known format $formats" -- --dtype $'a\nb'
+bad "unknown model"           'error: --model: unknown model "llama-2-7" (did you mean llama-2-7b? see --list-models)' -- --model llama-2-7
+bad "context without a model" 'error: --context: the KV cache needs a model architecture (--model or --config)' -- --context 4096
+bad "context 1e30"            'error: --context: is too large (at most 100,000,000)' -- --model llama-2-7b --context 1e30
+bad "lora-rank fraction"      'error: --lora-rank: must be a whole number' -- --model llama-2-7b --lora-rank 7.5
+
+# config.json files: missing, a directory, endless, empty, truncated, 100,000 deep, 10 MB, wrong types.
+tmp=$(mktemp -d)
+trap 'rm -f "$errfile"; rm -rf "$tmp"' EXIT
+head -c 60 <<<'{"model_type":"llama","num_hidden_layers":32,"num_attention_heads":32,"vocab_size":32000}' >"$tmp/truncated.json"
+{ head -c 100000 /dev/zero | tr '\0' '['; head -c 100000 /dev/zero | tr '\0' ']'; } >"$tmp/deep.json"
+{ printf '{"pad":"'; head -c 10485760 /dev/zero | tr '\0' 'x'; printf '"}'; } >"$tmp/big.json"
+: >"$tmp/empty.json"
+printf '{"model_type":"llama","hidden_size":"4096","num_hidden_layers":32,"num_attention_heads":32,"vocab_size":32000,"intermediate_size":11008}' >"$tmp/string.json"
+bad "config missing file"     "error: --config: cannot read \"$tmp/nope.json\"" -- --config "$tmp/nope.json"
+bad "config empty file"       "error: --config: $tmp/empty.json: is empty" -- --config "$tmp/empty.json"
+bad "config endless stream"   'error: --config: /dev/zero: is larger than 4 MB' -- --config /dev/zero
+bad "config truncated"        "error: --config: $tmp/truncated.json: not valid JSON (truncated or malformed) at byte 61" -- --config "$tmp/truncated.json"
+bad "config 100,000 deep"     "error: --config: $tmp/deep.json: nested deeper than 64 levels" -- --config "$tmp/deep.json"
+bad "config 10 MB"            "error: --config: $tmp/big.json: is larger than 4 MB" -- --config "$tmp/big.json"
+bad "config number as string" "error: --config: $tmp/string.json: hidden_size: must be a number (got a string)" -- --config "$tmp/string.json"
+
+# practice answers (llm-memory check)
+bad "answer not an amount"    'error: --answer: "banana" is not an amount of memory; write a number with a unit, e.g. 16.8 GB, 15.65 GiB, 1.68e10 bytes or 16,800 MB' -- check --question weight --answer banana
+bad "answer empty"            'error: --answer: is empty; write an amount such as 16.8 GB, 15.65 GiB or 1.68e10 bytes' -- check --question weight --answer ''
+bad "answer 1e999 GB"         'error: --answer: "1e999GB" is too large (more than 2^64 bytes)' -- check --question weight --answer 1e999GB
+bad "answer negative"         'error: --answer: "-5 GB" is negative; memory cannot be below zero' -- check --question weight --answer '-5 GB'
+bad "answer with bad state"   'error: --state: params: is not a number' -- check --question weight --answer '14 GB' --state 'params=abc'
 
 # --state is lenient by design (a link's good pairs still count): bad pairs are warnings, exit 0.
 count=$((count + 1))
@@ -79,6 +113,12 @@ out=$("$bin" --state 'params=7B&bytes=nan&colour=blue' --format json 2>"$errfile
 want_err=$'warning: --state: bytes: is not a finite number\nwarning: --state: unknown setting "colour"'
 if [[ $status == 0 && "$out" == *'"parameters":7000000000,'* && "$err" == "$want_err" ]]; then echo "ok   state warnings"
 else echo "FAIL state warnings: status $status, stderr '$err', stdout ${out:0:100}"; fail=1; fi
+
+# Pasted lookalikes that mean what they look like: a no-break space and a narrow no-break space.
+count=$((count + 1))
+out=$("$bin" --params $'13\u00a0B' --bytes $'\u202f2' --format json 2>"$errfile"); status=$?; err=$(cat "$errfile")
+if [[ $status == 0 && -z "$err" && "$out" == *'"weight_bytes":26000000000,'* ]]; then echo "ok   pasted spaces"
+else echo "FAIL pasted spaces: status $status, stderr '$err', stdout ${out:0:100}"; fail=1; fi
 
 # The largest accepted inputs: exact bytes, no negative, NaN or inf anywhere (overflow policy).
 count=$((count + 1))
