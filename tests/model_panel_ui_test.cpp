@@ -1,0 +1,83 @@
+// Headless test of the model picker: draw_model_panel at phone and desktop widths with a preset chosen
+// through the settings key, a dropped config.json queued, and a malformed one (the last good model stays).
+// IM_ASSERT throws (ui_test_imconfig.h); the panel must not overflow its window's width.
+// Figures: Llama-2-7b 6,738,415,616 and Mixtral-8x7B 46,702,792,704 parameters (tests/architecture_test.cpp).
+#include <catch_amalgamated.hpp>
+
+#include <string>
+
+#include "app.hpp"
+#include "architecture.hpp"
+#include "imgui.h"
+#include "imgui_internal.h"
+#include "model_panel.hpp"
+#include "settings.hpp"
+
+using namespace llm_memory;
+
+namespace {
+
+struct ModelHeadless {
+    explicit ModelHeadless(AppState& app) {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        app_setup_style(app, 17.0f);
+        unsigned char* pixels = nullptr;
+        int width = 0;
+        int height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+        io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(1)));
+    }
+    ~ModelHeadless() { ImGui::DestroyContext(); }
+    ModelHeadless(const ModelHeadless&) = delete;
+    ModelHeadless& operator=(const ModelHeadless&) = delete;
+};
+
+// Draws the panel in a window filling the display; returns the window's horizontal overflow.
+float draw_panel_frames(AppState& app, float width, int frames) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(width, 900.0f);
+    io.DeltaTime = 1.0f / 60.0f;
+    float overflow = 0.0f;
+    for (int i = 0; i < frames; ++i) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+        ImGui::SetNextWindowSize(io.DisplaySize);
+        ImGui::Begin("Model test", nullptr, ImGuiWindowFlags_NoDecoration);
+        draw_model_panel(app);
+        overflow = ImGui::GetCurrentWindow()->ScrollMax.x;
+        ImGui::End();
+        ImGui::Render();
+    }
+    return overflow;
+}
+
+const char* kMixtralConfig =
+    R"({"model_type":"mixtral","hidden_size":4096,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":8,"num_local_experts":8,"num_experts_per_tok":2,"vocab_size":32000,"tie_word_embeddings":false})";
+
+}  // namespace
+
+TEST_CASE("model panel: preset, dropped config, malformed config", "[ui][model]") {
+    for (const float width : {360.0f, 900.0f}) {
+        INFO("width " << width);
+        AppState app;
+        ModelHeadless context(app);
+        Scenario start;
+        REQUIRE(apply_setting(start, "model", "llama-2-7b").ok());
+        REQUIRE(app_set_scenario(app, start));
+        CHECK(draw_panel_frames(app, width, 3) <= 1.0f);
+        CHECK(app.scenario.param_count == 6'738'415'616ULL);
+
+        REQUIRE(queue_model_config(kMixtralConfig, "config.json"));
+        CHECK(draw_panel_frames(app, width, 3) <= 1.0f);
+        CHECK(app.scenario.param_count == 46'702'792'704ULL);
+        REQUIRE(app.scenario.model != nullptr);
+        CHECK(app.scenario.model->display_name == "config.json (mixtral)");
+        CHECK(app.estimate.weight_bytes == 93'405'585'408ULL);
+
+        CHECK_FALSE(queue_model_config("{\"model_type\":\"llama\",\"hidden_size\":", "broken.json"));
+        draw_panel_frames(app, width, 2);
+        CHECK(app.scenario.param_count == 46'702'792'704ULL);  // the last good model stays
+    }
+}
