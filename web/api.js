@@ -240,15 +240,21 @@
   var keydown = GLFW.onKeydown;
   var keypress = GLFW.onKeyPress;
   var keyup = GLFW.onKeyup;
-  // Tab is left to the browser unless a text field is being edited, so keyboard users are never trapped
-  // in the canvas (Escape ends the edit, then Tab or Shift+Tab leaves).
-  var mine = function (event) {
-    if (doc.activeElement !== canvas) return false;
-    return event.keyCode !== 9 || (started && Module['_llm_memory_wants_text_input']() === 1);
+  // Tab and Shift+Tab move through the app's widgets (ImGui keyboard navigation); Escape, when no text
+  // field is being edited and no popup is open, takes the focus out of the canvas so the next Tab
+  // continues in the page (no keyboard trap; the canvas's label says so).
+  var mine = function () { return doc.activeElement === canvas; };
+  GLFW.onKeydown = function (event) {
+    if (!mine()) return;
+    var leave = event.keyCode === 27 && started && Module['_llm_memory_keyboard_captured']() === 0;
+    keydown(event);
+    if (leave) {
+      keyup(event);  // the keyup will not reach GLFW once the canvas has lost focus
+      canvas.blur();
+    }
   };
-  GLFW.onKeydown = function (event) { if (mine(event)) keydown(event); };
-  GLFW.onKeyPress = function (event) { if (mine(event)) keypress(event); };
-  GLFW.onKeyup = function (event) { if (mine(event)) keyup(event); };
+  GLFW.onKeyPress = function (event) { if (mine()) keypress(event); };
+  GLFW.onKeyup = function (event) { if (mine()) keyup(event); };
 
   function installListeners(webgl) {
     byId('copy-link').addEventListener('click', function () {

@@ -261,9 +261,11 @@ EMSCRIPTEN_KEEPALIVE void llm_memory_set_wheel_engaged(int engaged) { g_web.whee
 // Text of a DOM paste event: what ImGui's next Ctrl+V reads.
 EMSCRIPTEN_KEEPALIVE void llm_memory_set_clipboard(const char* text) { g_web.clipboard_text = text; }
 
-// 1 while an ImGui text field is being edited (then Tab moves between fields instead of leaving the canvas).
-EMSCRIPTEN_KEEPALIVE int llm_memory_wants_text_input() {
-    return g_web.renderer_ready && ImGui::GetIO().WantTextInput ? 1 : 0;
+// 1 while Escape belongs to the app (a text field is being edited or a popup is open); otherwise Escape
+// takes the keyboard focus out of the canvas (web/api.js), so keyboard users are never trapped.
+EMSCRIPTEN_KEEPALIVE int llm_memory_keyboard_captured() {
+    if (!g_web.renderer_ready) return 0;
+    return ImGui::GetIO().WantTextInput || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId) ? 1 : 0;
 }
 
 // Theme from prefers-color-scheme (1 dark, 0 light).

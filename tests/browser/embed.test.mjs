@@ -55,9 +55,17 @@ test('embeds do not take the host page focus; typing in the host field works', a
   await page.locator('#search').scrollIntoViewIfNeeded();
   await page.keyboard.type('cache');
   await page.keyboard.press('Backspace');
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Shift+Tab');
   assert.equal(await page.locator('#search').inputValue(), 'kv cach');
+  assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'search');
+  // Keyboard users: Tab enters the first embed, Escape leaves it, Shift+Tab is back in the host field.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'embed-70b');
+  assert.equal(await a.frame.evaluate(() => document.activeElement && document.activeElement.id), 'canvas');
+  await page.keyboard.press('Tab');  // now ImGui's keyboard navigation: focus stays in the app
+  assert.equal(await a.frame.evaluate(() => document.activeElement && document.activeElement.id), 'canvas');
+  await page.keyboard.press('Escape');
+  assert.notEqual(await a.frame.evaluate(() => document.activeElement && document.activeElement.id), 'canvas');
+  await page.keyboard.press('Shift+Tab');
   assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'search');
   assert.equal(await a.frame.evaluate(() => document.hasFocus()), false);
   assert.deepEqual(errors, []);
