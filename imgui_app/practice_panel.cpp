@@ -4,6 +4,7 @@
 #include "practice_panel.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -121,7 +122,8 @@ void draw_chooser(AppState& app, PracticeView& view) {
             practice_open_exercise(app, std::to_string(number));
         }
         same_line_if_fits(button_width("New exercise"));
-        if (ImGui::Button("New exercise##ex_new")) practice_open_exercise(app, std::to_string(view.generated_number + 1));
+        if (ImGui::Button("New exercise##ex_new"))
+            practice_open_exercise(app, std::to_string(static_cast<long long>(view.generated_number) % INT_MAX + 1));
     }
     muted_text("Link to this exercise: #practice=" + view.exercise.ref);
 }
@@ -301,7 +303,9 @@ bool practice_open_exercise(AppState& app, std::string_view ref) {
         view.exercise_choice = 1;
     } else {
         view.exercise_choice = 2;
-        view.generated_number = std::max(1, std::atoi(exercise->ref.c_str()));
+        // The field is an int; numbers past INT_MAX (valid refs up to 2^32 - 1) show as INT_MAX.
+        const unsigned long number = std::strtoul(exercise->ref.c_str(), nullptr, 10);
+        view.generated_number = static_cast<int>(std::min<unsigned long>(number, static_cast<unsigned long>(INT_MAX)));
     }
     reset_exercise(view, *exercise);
     return true;

@@ -133,4 +133,9 @@ TEST_CASE("practice tab: the seed 7B exercise's diagnosis, errors and progress",
     CHECK(practice_open_exercise(app, "predict-70b"));
     CHECK(view.exercise_choice == 1);
     CHECK(view.progress.size() == 1);
+    // The largest exercise number a link can carry still opens (the int field shows INT_MAX).
+    CHECK(practice_open_exercise(app, "4294967295"));
+    CHECK(view.exercise.ref == "4294967295");
+    CHECK(view.generated_number == 2147483647);
+    draw_practice_frames(app, 1280, 800, 2);
 }
