@@ -6,7 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { launch, serveSite, openPage, waitForApi, cliPath, foreignRequests } from './harness.mjs';
+import path from 'node:path';
+import { launch, serveSite, openPage, waitForApi, cliPath, foreignRequests, shotDir } from './harness.mjs';
 
 let browser;
 let server;
@@ -85,7 +86,8 @@ test('query string works, the fragment wins, unknown keys and bad values are rep
   // The scenario keys moved to the fragment, so a later edit cannot be overridden by the query.
   assert.equal(await page.evaluate(() => location.search), '');
   assert.equal(await page.evaluate(() => location.hash), '#params=70B&bytes=1');
-  await page.screenshot({ path: 'build/screenshots/web-notice.png' }).catch(() => {});
+  fs.mkdirSync(shotDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotDir, 'web-notice.png') });
   await page.click('#notice-close');
   assert.equal(await notice.isVisible(), false);
   assert.deepEqual(errors, []);
