@@ -233,3 +233,18 @@ test('Ctrl+C and Ctrl+V in the app\'s text fields use the system clipboard (GLFW
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('an embed follows its iframe\'s size (CSS box x DPR) when the host page resizes it', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + 'embed-example.html', { width: 1280, height: 900 }, { deviceScaleFactor: 2 });
+  const a = await embedFrame(page, 'embed-70b');
+  await waitForIdle(a.frame);
+  const size = () => a.frame.evaluate(() => { const c = document.getElementById('canvas'); return [c.width, c.height]; });
+  assert.deepEqual(await size(), [2 * 698, 2 * 418]);  // 700 x 420 minus the 1 px border, at DPR 2
+  await page.evaluate(() => { const f = document.getElementById('embed-70b'); f.style.width = '520px'; f.style.height = '360px'; });
+  await a.frame.waitForFunction(() => document.getElementById('canvas').width === 2 * 518, null, { timeout: 5000 });
+  assert.deepEqual(await size(), [2 * 518, 2 * 358]);
+  await waitForIdle(a.frame);
+  await a.handle.screenshot({ path: path.join(shotDir, 'embed-70b-520x360-dpr2.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
