@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "formats.hpp"
 #include "settings.hpp"
 
 namespace llm_memory {
@@ -74,11 +75,26 @@ std::vector<Derivation> worked_steps(const Scenario& s, const Estimate& e) {
     const std::string nt_latex = count_latex(e.trainable_count);
 
     std::vector<Derivation> out;
+    // A weight format (dtype, or QLoRA's NF4) replaces b by its exact bits per weight.
+    std::string b_weight_text = b_text + " bytes";
+    std::string b_weight_latex = b_text + "\\ \\text{bytes}";
+    std::string b_name_text = "b = " + b_text + " bytes";
+    std::string b_name_latex = "b = " + b_text;
+    if (!e.weight_format.empty()) {
+        const Expected<WeightFormat> format = find_weight_format(e.weight_format);
+        if (format) {
+            const std::string bits = format_bits_per_weight(*format);
+            b_weight_text = bits + " bits";
+            b_weight_latex = bits + "\\ \\text{bits}";
+            b_name_text = "b = " + bits + " bits (" + format->label + ")";
+            b_name_latex = "b = " + bits + "\\ \\text{bits}";
+        }
+    }
     out.push_back({"weight", "Weight memory",
                    {formula("Weight memory = N × b", "\\text{Weight memory} = N \\times b"),
-                    substitute("N = " + n_text + " and b = " + b_text + " bytes, so " + n_text + " × " + b_text + " bytes",
-                               "N = " + n_latex + ",\\ b = " + b_text + " \\Rightarrow " + n_latex + " \\times " + b_text +
-                                   "\\ \\text{bytes}"),
+                    substitute("N = " + n_text + " and " + b_name_text + ", so " + n_text + " × " + b_weight_text,
+                               "N = " + n_latex + ",\\ " + b_name_latex + " \\Rightarrow " + n_latex + " \\times " +
+                                   b_weight_latex),
                     compute(e.weight_bytes)},
                    e.weight_bytes});
     out.push_back({"inference", "Inference total",
@@ -88,20 +104,64 @@ std::vector<Derivation> worked_steps(const Scenario& s, const Estimate& e) {
                                gb_latex(e.weight_bytes) + " \\times " + factor_text),
                     compute(e.inference_bytes)},
                    e.inference_bytes});
-    out.push_back({"gradient-optimizer", "Gradient+optimizer memory",
-                   {formula("Gradient+optimizer memory = N_trainable × k × b",
-                            "\\text{Gradient+optimizer memory} = N_{\\text{trainable}} \\times k \\times b"),
-                    substitute(nt_values + ", k = " + k_text + " and b = " + bv_text + " bytes, so " + nt_text + " × " +
-                                   k_text + " × " + bv_text + " bytes",
-                               nt_values_latex + ",\\ k = " + k_text + ",\\ b = " + bv_text + " \\Rightarrow " + nt_latex +
-                                   " \\times " + k_text + " \\times " + bv_text + "\\ \\text{bytes}"),
-                    compute(e.gradient_optimizer_bytes)},
-                   e.gradient_optimizer_bytes});
+    if (e.detailed_inference) {
+        out.push_back({"detailed-inference", "Inference total (detailed)",
+                       {formula("Detailed inference = weights + KV cache + activations + runtime reserve",
+                                "\\text{Detailed inference} = \\text{weights} + \\text{KV cache} + \\text{activations} + "
+                                "\\text{reserve}"),
+                        substitute(format_gb(e.weight_bytes) + " + " + format_gb(e.kv_cache_bytes) + " + " +
+                                       format_gb(e.activation_bytes) + " + " + format_gb(e.runtime_reserve_bytes),
+                                   gb_latex(e.weight_bytes) + " + " + gb_latex(e.kv_cache_bytes) + " + " +
+                                       gb_latex(e.activation_bytes) + " + " + gb_latex(e.runtime_reserve_bytes)),
+                        compute(e.detailed_inference_bytes)},
+                       e.detailed_inference_bytes});
+    }
+    const bool seed_recipe = s.recipe.empty() || s.recipe == "seed-adam";
+    if (seed_recipe || e.training_components.empty()) {
+        out.push_back({"gradient-optimizer", "Gradient+optimizer memory",
+                       {formula("Gradient+optimizer memory = N_trainable × k × b",
+                                "\\text{Gradient+optimizer memory} = N_{\\text{trainable}} \\times k \\times b"),
+                        substitute(nt_values + ", k = " + k_text + " and b = " + bv_text + " bytes, so " + nt_text + " × " +
+                                       k_text + " × " + bv_text + " bytes",
+                                   nt_values_latex + ",\\ k = " + k_text + ",\\ b = " + bv_text + " \\Rightarrow " + nt_latex +
+                                       " \\times " + k_text + " \\times " + bv_text + "\\ \\text{bytes}"),
+                        compute(e.gradient_optimizer_bytes)},
+                       e.gradient_optimizer_bytes});
+    } else {
+        // A recipe: each stored value has its own bytes per trainable parameter; they add up per parameter.
+        std::string names;
+        std::string per_text;
+        std::string per_latex;
+        for (const TrainingComponent& c : e.training_components) {
+            const std::string bytes = format_ratio(c.bytes_per_trainable_pico, 1'000'000'000'000ULL, 6);
+            if (!names.empty()) {
+                names += ", ";
+                per_text += " + ";
+                per_latex += " + ";
+            }
+            names += c.name + " " + bytes;
+            per_text += bytes;
+            per_latex += bytes;
+        }
+        out.push_back({"gradient-optimizer", "Gradient+optimizer memory",
+                       {formula("Gradient+optimizer memory = N_trainable × (bytes of each stored value, added)",
+                                "\\text{Gradient+optimizer memory} = N_{\\text{trainable}} \\times \\textstyle\\sum \\text{bytes}"),
+                        substitute(nt_values + "; recipe " + s.recipe + ": " + names + " bytes, so " + nt_text + " × (" +
+                                       per_text + ") bytes",
+                                   nt_values_latex + " \\Rightarrow " + nt_latex + " \\times (" + per_latex + ")\\ \\text{bytes}"),
+                        compute(e.gradient_optimizer_bytes)},
+                       e.gradient_optimizer_bytes});
+    }
     out.push_back({"training", "Training total",
                    {formula("Training total = weight memory + gradient+optimizer memory",
                             "\\text{Training total} = \\text{weight memory} + \\text{gradient+optimizer memory}"),
-                    substitute(format_gb(e.weight_bytes) + " + " + format_gb(e.gradient_optimizer_bytes),
-                               gb_latex(e.weight_bytes) + " + " + gb_latex(e.gradient_optimizer_bytes)),
+                    e.adapter_weight_bytes == 0
+                        ? substitute(format_gb(e.weight_bytes) + " + " + format_gb(e.gradient_optimizer_bytes),
+                                     gb_latex(e.weight_bytes) + " + " + gb_latex(e.gradient_optimizer_bytes))
+                        : substitute(format_gb(e.weight_bytes) + " + " + format_gb(e.adapter_weight_bytes) +
+                                         " (LoRA adapter weights) + " + format_gb(e.gradient_optimizer_bytes),
+                                     gb_latex(e.weight_bytes) + " + " + gb_latex(e.adapter_weight_bytes) + " + " +
+                                         gb_latex(e.gradient_optimizer_bytes)),
                     compute(e.training_bytes)},
                    e.training_bytes});
     if (e.trainable_count != e.param_count) {

@@ -51,9 +51,9 @@ struct AppState {
     std::vector<ScalingRow> scaling_rows = seed_scaling_rows();
     int scaling_sort_column = -1;            // ScalingColumn as int; -1 = insertion order
     bool scaling_sort_ascending = true;
-    std::array<char, 32> capacity_text{};    // the GPU capacity line ("24 GB"); empty = no line
-    std::uint64_t capacity_bytes = 0;        // parsed from capacity_text by core; 0 = no line
-    std::string capacity_error;
+    std::array<char, 32> capacity_text{};    // the chart's GPU memory field: the "gpu-memory" setting as text
+    std::uint64_t capacity_bytes = 0;        // the scenario's gpu_memory_bytes the field last showed
+    std::string capacity_error;              // the field's message when its text is rejected
     std::string copied_message;              // "Steps copied as Markdown"; cleared by the next change
     std::shared_ptr<PracticeView> practice;  // the Practice tab's state, created on first use (practice_panel.cpp)
 };

@@ -173,7 +173,7 @@ void draw_stacked_bars(const char* id, const std::vector<StackedBar>& bars, std:
             const std::string figure = format_gb(segment.bytes);
             const ImVec2 text_size = ImGui::CalcTextSize(figure.c_str());
             if (text_size.x + 8.0f < w)
-                draw->AddText(ImVec2(x + (w - text_size.x) * 0.5f, cursor.y + (bar_h - text_size.y) * 0.5f), IM_COL32(255, 255, 255, 255),
+                draw->AddText(ImVec2(x + (w - text_size.x) * 0.5f, cursor.y + (bar_h - text_size.y) * 0.5f), palette.bar_text,
                               figure.c_str());
             if (ImGui::IsMouseHoveringRect(seg_min, seg_max))
                 ImGui::SetTooltip("%s: %s (%s)", segment.name, figure.c_str(), format_gib(segment.bytes).c_str());

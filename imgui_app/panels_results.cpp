@@ -1,6 +1,8 @@
 // The results (GB and GiB side by side), the live worked steps with Markdown/LaTeX copies, the two-step
 // diagram, the inference-vs-training bars with an optional GPU capacity line, and the before/after view.
 // Every figure is core's: Estimate fields formatted by quantity.hpp, or text from core/steps.
+#include <cstdio>
+
 #include "charts.hpp"
 #include "imgui.h"
 #include "panels.hpp"
@@ -121,29 +123,57 @@ void draw_bars_panel(AppState& app) {
     section_heading("Inference vs training");
     const Estimate& e = app.estimate;
     const Palette& palette = theme_palette(app.dark_theme);
+    std::vector<BarSegment> inference = {{e.weight_bytes, palette.weights, "Weights"}};
+    if (e.detailed_inference) {
+        inference.push_back({e.kv_cache_bytes, palette.overhead, "KV cache"});
+        inference.push_back({e.activation_bytes, palette.extra_a, "Activations"});
+        inference.push_back({e.runtime_reserve_bytes, palette.extra_b, "Runtime reserve"});
+    } else {
+        inference.push_back({e.overhead_margin_bytes, palette.overhead, "Overhead margin"});
+    }
+    std::vector<BarSegment> training = {{e.weight_bytes, palette.weights, "Weights"}};
+    if (e.adapter_weight_bytes > 0) training.push_back({e.adapter_weight_bytes, palette.extra_a, "LoRA adapter"});
+    training.push_back({e.gradient_optimizer_bytes, palette.grad_opt, "Gradients + optimizer"});
     const std::vector<StackedBar> bars = {
-        {"Inference", e.inference_bytes, format_gb(e.inference_bytes),
-         {{e.weight_bytes, palette.weights, "Weights"}, {e.overhead_margin_bytes, palette.overhead, "Overhead margin"}}},
-        {"Training", e.training_bytes, format_gb(e.training_bytes),
-         {{e.weight_bytes, palette.weights, "Weights"}, {e.gradient_optimizer_bytes, palette.grad_opt, "Gradients + optimizer"}}},
+        {e.detailed_inference ? "Inference (detailed)" : "Inference", chosen_inference_bytes(e),
+         format_gb(chosen_inference_bytes(e)), inference},
+        {"Training", e.training_bytes, format_gb(e.training_bytes), training},
     };
-    draw_stacked_bars("memory_bars", bars, app.capacity_bytes, "GPU " + format_gb(app.capacity_bytes), palette);
+    // The capacity line is the scenario's GPU (catalogue or custom size), so the verdict and the line agree.
+    const std::uint64_t capacity = e.gpu.requested ? e.gpu.capacity_bytes : 0;
+    const std::string capacity_label =
+        "GPU " + format_gb(capacity) + (e.gpu.gpu_count > 1 ? " each" : "");
+    draw_stacked_bars("memory_bars", bars, capacity, capacity_label, palette);
     if (app.embed_mode) return;  // the compact embed shows the bars only
+
+    // A memory size typed here is the scenario's "gpu-memory" setting (the same key as the CLI and URL).
     ImGui::TextUnformatted("GPU memory (optional)");
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
-    if (ImGui::InputTextWithHint("##capacity", "24 GB, 80 GiB: draws a line", app.capacity_text.data(), app.capacity_text.size())) {
-        if (app.capacity_text[0] == '\0') {
-            app.capacity_bytes = 0;
+    const bool edited =
+        ImGui::InputTextWithHint("##capacity", "24 GB, 80 GiB: draws a line", app.capacity_text.data(), app.capacity_text.size());
+    const bool active = ImGui::IsItemActive();
+    if (edited) {
+        Scenario candidate = app.scenario;
+        const std::string text = trim(app.capacity_text.data()).empty() ? std::string("0") : std::string(app.capacity_text.data());
+        const Expected<bool> applied = apply_setting(candidate, "gpu-memory", text);
+        const Expected<Estimate> result = applied ? estimate(candidate) : Expected<Estimate>(Error{applied.error()});
+        if (result) {
+            app.scenario = candidate;
+            app.estimate = *result;
+            app.scenario_changed = true;
+            app.capacity_bytes = candidate.gpu_memory_bytes;
             app.capacity_error.clear();
         } else {
-            const Expected<std::uint64_t> bytes = parse_capacity_bytes(app.capacity_text.data());
-            if (bytes) {
-                app.capacity_bytes = *bytes;
-                app.capacity_error.clear();
-            } else {
-                app.capacity_error = bytes.error();
-            }
+            const std::string& message = result.error();
+            app.capacity_error = message.rfind("gpu-memory: ", 0) == 0 ? message.substr(12) : message;
         }
+    } else if (!active && app.capacity_bytes != app.scenario.gpu_memory_bytes) {
+        // The size changed elsewhere (runtime panel, URL): show it.
+        const SettingSpec* spec = find_setting("gpu-memory");
+        const std::string shown = spec != nullptr && app.scenario.gpu_memory_bytes > 0 ? spec->show(app.scenario) : std::string();
+        std::snprintf(app.capacity_text.data(), app.capacity_text.size(), "%s", shown.c_str());
+        app.capacity_bytes = app.scenario.gpu_memory_bytes;
+        app.capacity_error.clear();
     }
     if (!app.capacity_error.empty()) error_text("GPU memory " + app.capacity_error, palette);
 #ifdef LLM_MEMORY_HAS_RUNTIME_PANEL

@@ -126,3 +126,20 @@ TEST_CASE("exact counts that do not round to a short suffix stay exact in the su
     CHECK(get(d, "weight").steps[1].text == "N = 6.738415616B and b = 2 bytes, so 6.738415616B × 2 bytes");
     CHECK(get(d, "weight").steps[2].text == "= 13.48 GB (12.55 GiB)");
 }
+
+TEST_CASE("a training recipe adds its stored values per trainable parameter", "[steps]") {
+    // Issue 5's adamw-mixed: bf16 gradient (2) + fp32 master weights (4) + fp32 Adam m and v (4 + 4) = 14 bytes,
+    // so 13B trainable need 182 GB (EleutherAI Transformer Math 101: 16 bytes per parameter with the 2-byte weights).
+    const auto d = steps_for("recipe=adamw-mixed");
+    const Derivation& g = get(d, "gradient-optimizer");
+    CHECK(g.steps[1].text.find("so 13B × (2 + 4 + 4 + 4) bytes") != std::string::npos);
+    CHECK(g.steps[2].text == "= 182 GB (169.5 GiB)");
+    CHECK(get(d, "training").steps[2].text == "= 208 GB (193.72 GiB)");
+}
+
+TEST_CASE("a weight format replaces b by its bits per weight", "[steps]") {
+    // int4 stores 4 bits per weight: 13B x 0.5 bytes = 6.5 GB.
+    const auto d = steps_for("dtype=int4");
+    CHECK(get(d, "weight").steps[1].text.find("so 13B × 4 bits") != std::string::npos);
+    CHECK(get(d, "weight").steps[2].text == "= 6.5 GB (6.05 GiB)");
+}

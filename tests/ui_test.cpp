@@ -95,8 +95,7 @@ TEST_CASE("every tab draws at every width in both themes without an ImGui assert
                 AppState app;
                 app.dark_theme = dark;
                 Headless context(app, size.scale);
-                set_state(app, state);
-                app.capacity_bytes = 24'000'000'000ULL;
+                set_state(app, (std::string(state) + (state[0] != '\0' ? "&" : "") + "gpu-memory=24GB").c_str());
                 for (int tab = 0; tab < 3; ++tab) {
                     INFO("size " << size.width << "x" << size.height << " scale " << size.scale << (dark ? " dark" : " light")
                                  << " state '" << state << "' tab " << tab);
@@ -197,8 +196,7 @@ TEST_CASE("each panel fits a 360 px phone column on its own", "[ui]") {
     for (const char* state : {"", "trainable=1B", "params=1000T&bytes=64&overhead=100&k=100&state-bytes=64"}) {
         AppState app;
         Headless context(app, 1.0f);
-        set_state(app, state);
-        app.capacity_bytes = 80ULL << 30;
+        set_state(app, (std::string(state) + (state[0] != '\0' ? "&" : "") + "gpu-memory=80GiB").c_str());
         for (const Panel& panel : panels) {
             float overflow = 0.0f;
             for (int frame = 0; frame < 3; ++frame) {
