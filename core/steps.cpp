@@ -41,6 +41,11 @@ WorkedStep compute(std::uint64_t bytes) { return {"Compute", both_text(bytes), b
 void trainable_values(const Scenario& s, const Estimate& e, std::string& text, std::string& latex) {
     text = "N_trainable = ";
     latex = "N_{\\text{trainable}} = ";
+    if (e.lora_trainable_count > 0) {
+        text += count_text(e.trainable_count) + " (the LoRA adapter, rank " + std::to_string(s.lora_rank) + ")";
+        latex += count_latex(e.trainable_count) + "\\ (\\text{LoRA, rank } " + std::to_string(s.lora_rank) + ")";
+        return;
+    }
     switch (s.trainable.kind) {
         case TrainableSpec::Kind::all:
             text += count_text(e.trainable_count) + " (all parameters)";

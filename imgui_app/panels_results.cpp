@@ -27,12 +27,16 @@ void draw_results_panel(AppState& app) {
         std::uint64_t bytes;
         const char* formula;
     };
-    const Row rows[] = {
+    std::vector<Row> rows = {
         {"Weight memory", e.weight_bytes, "N × b"},
         {"Inference total", e.inference_bytes, "weights × overhead factor"},
-        {"Gradient + optimizer", e.gradient_optimizer_bytes, "N_trainable × k × b"},
+        {"Gradient + optimizer", e.gradient_optimizer_bytes,
+         app.scenario.recipe.empty() || app.scenario.recipe == "seed-adam" ? "N_trainable × k × b"
+                                                                           : "N_trainable × the recipe's bytes"},
         {"Training total", e.training_bytes, "weights + gradient + optimizer"},
     };
+    if (e.detailed_inference)
+        rows.insert(rows.begin() + 2, Row{"Inference (detailed)", e.detailed_inference_bytes, "weights + KV cache + activations + reserve"});
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("results##table", 3, flags)) {
         ImGui::TableSetupColumn("Result", ImGuiTableColumnFlags_WidthStretch, 2.2f);
@@ -132,7 +136,7 @@ void draw_bars_panel(AppState& app) {
         inference.push_back({e.overhead_margin_bytes, palette.overhead, "Overhead margin"});
     }
     std::vector<BarSegment> training = {{e.weight_bytes, palette.weights, "Weights"}};
-    if (e.adapter_weight_bytes > 0) training.push_back({e.adapter_weight_bytes, palette.extra_a, "LoRA adapter"});
+    if (e.adapter_weight_bytes > 0) training.push_back({e.adapter_weight_bytes, palette.current, "LoRA adapter"});
     training.push_back({e.gradient_optimizer_bytes, palette.grad_opt, "Gradients + optimizer"});
     const std::vector<StackedBar> bars = {
         {e.detailed_inference ? "Inference (detailed)" : "Inference", chosen_inference_bytes(e),

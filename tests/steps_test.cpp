@@ -143,3 +143,11 @@ TEST_CASE("a weight format replaces b by its bits per weight", "[steps]") {
     CHECK(get(d, "weight").steps[1].text.find("so 13B × 4 bits") != std::string::npos);
     CHECK(get(d, "weight").steps[2].text == "= 6.5 GB (6.05 GiB)");
 }
+
+TEST_CASE("LoRA: the adapter is what trains, and its weights join the training total", "[steps]") {
+    // PEFT on meta-llama/Llama-2-7b-hf, r=8 on q_proj and v_proj: "trainable params: 4,194,304".
+    const auto d = steps_for("model=llama-2-7b&lora-rank=8");
+    CHECK(get(d, "gradient-optimizer").steps[1].text ==
+          "N_trainable = 4.194304M (the LoRA adapter, rank 8), k = 3 and b = 2 bytes, so 4.194304M × 3 × 2 bytes");
+    CHECK(get(d, "training").steps[1].text.find("(LoRA adapter weights)") != std::string::npos);
+}

@@ -88,7 +88,9 @@ TEST_CASE("every tab draws at every width in both themes without an ImGui assert
     } sizes[] = {{360, 740, 1.0f}, {390, 844, 1.0f}, {780, 1688, 2.0f}, {768, 1024, 1.0f},
                  {1280, 800, 1.0f}, {1920, 1080, 1.0f}, {2560, 1440, 1.0f}, {2560, 1600, 2.0f}};
     const char* scenarios[] = {"", "trainable=1B", "params=70B&bytes=0.5", "params=1000T&bytes=64&overhead=100&k=100&state-bytes=64",
-                               "params=1&trainable=0", "params=6738415616&trainable=7.7%25"};
+                               "params=1&trainable=0", "params=6738415616&trainable=7.7%25",
+                               "model=llama-2-7b&lora-rank=8&recipe=adamw-mixed&context=4096&inference-mode=detailed&gpu=rtx-4090",
+                               "dtype=q4_k_m&qlora=0&gpus=8&zero=3"};
     for (const auto& size : sizes) {
         for (bool dark : {true, false}) {
             for (const char* state : scenarios) {
