@@ -2,6 +2,7 @@
 // Calculator reflows from one column (phones, 360 px) to three (2560 px desktops). Embed mode (web, ~700x420
 // iframe) shows a compact calculator with a link to the full app. Panels live in panels_*.cpp.
 #include "app.hpp"
+#include "model_panel.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -167,6 +168,7 @@ void app_setup_style(AppState& app, float font_pixels) {
 void draw_frame(AppState& app) {
     app.scenario_changed = false;
     app.open_full_app_requested = false;
+    apply_pending_model_configs(app);  // a config.json dropped on the window or the page
     if (app.theme_changed) {
         apply_theme(app.dark_theme, app.ui_scale);
         app.theme_changed = false;

@@ -28,6 +28,7 @@ struct ModelPanelView {
     bool message_is_error = false;
     std::vector<PresetRow> rows;    // every preset with its count, built once
     bool scroll_to_selected = true; // bring the chosen preset into view when the list first appears
+    bool open_requested = false;    // a queued config arrived: the caller opens the Model section
 };
 
 namespace {
@@ -129,11 +130,13 @@ std::string architecture_summary(const Architecture& a) {
         out += std::to_string(a.num_attention_heads) + " query heads, " + std::to_string(a.num_key_value_heads) +
                " KV heads, head size " + std::to_string(a.head_dim);
     }
-    out += "\nMLP width " + format_count_exact(a.intermediate_size) + (a.gated_mlp ? " (gated)" : "");
+    if (a.moe_layer_count() < a.num_hidden_layers)
+        out += "\nMLP width " + format_count_exact(a.intermediate_size) + (a.gated_mlp ? " (gated)" : "");
     if (a.is_moe()) {
-        out += "\nExperts: " + std::to_string(a.num_experts) + " routed, " + std::to_string(a.num_experts_per_tok) +
-               " per token";
-        if (a.num_shared_experts > 0) out += ", " + std::to_string(a.num_shared_experts) + " shared";
+        out += "\nExperts: " + std::to_string(a.num_experts) + " routed of width " + format_count_exact(a.moe_intermediate_size) +
+               ", " + std::to_string(a.num_experts_per_tok) + " per token";
+        if (a.shared_expert_intermediate_size > 0)
+            out += ", shared width " + format_count_exact(a.shared_expert_intermediate_size);
         out += "; " + std::to_string(a.moe_layer_count()) + " of " + std::to_string(a.num_hidden_layers) + " layers";
     }
     if (a.sliding_window > 0)
@@ -185,13 +188,27 @@ bool queue_model_config(std::string_view json_text, const std::string& source_na
     return true;
 }
 
-void draw_model_panel(AppState& app) {
+bool apply_pending_model_configs(AppState& app) {
+    if (pending_configs().empty()) return false;
     ModelPanelView& view = view_of(app);
     for (PendingConfig& pending : pending_configs()) {
         if (pending.model) use_model(app, view, std::move(pending.model));
         else set_message(view, pending.message, true);
     }
     pending_configs().clear();
+    view.open_requested = true;
+    return true;
+}
+
+bool model_panel_open_requested(AppState& app) {
+    if (!app.model_panel || !app.model_panel->open_requested) return false;
+    app.model_panel->open_requested = false;
+    return true;
+}
+
+void draw_model_panel(AppState& app) {
+    apply_pending_model_configs(app);
+    ModelPanelView& view = view_of(app);
 
     ImGui::PushID("model_panel");
     const std::shared_ptr<const ModelSource>& current = app.scenario.model;
@@ -216,9 +233,11 @@ void draw_model_panel(AppState& app) {
     const std::vector<const ModelPreset*> found = search_presets(view.search.data());
     const float list_height = ImGui::GetTextLineHeightWithSpacing() * 7.5f;
     if (ImGui::BeginChild("##model_list", ImVec2(0.0f, list_height), true)) {
-        if (ImGui::BeginTable("##model_list_table", 3, ImGuiTableFlags_SizingStretchProp)) {
+        // Narrow (phones, side columns): name and count only; the id shows as the row's tooltip.
+        const bool show_id = ImGui::GetContentRegionAvail().x > ImGui::GetFontSize() * 30.0f;
+        if (ImGui::BeginTable("##model_list_table", show_id ? 3 : 2, ImGuiTableFlags_SizingStretchProp)) {
             ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-            ImGui::TableSetupColumn("Hugging Face id", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+            if (show_id) ImGui::TableSetupColumn("Hugging Face id", ImGuiTableColumnFlags_WidthStretch, 1.5f);
             ImGui::TableSetupColumn("Parameters", ImGuiTableColumnFlags_WidthStretch, 1.2f);
             for (const ModelPreset* preset : found) {
                 const std::string* count = nullptr;
@@ -229,13 +248,16 @@ void draw_model_panel(AppState& app) {
                 ImGui::TableNextRow();
                 ImGui::TableSetColumnIndex(0);
                 if (ImGui::Selectable(preset->key, selected, ImGuiSelectableFlags_SpanAllColumns)) choose_preset(app, view, *preset);
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", preset->hf_id);
                 if (selected && view.scroll_to_selected) {
                     ImGui::SetScrollHereY(0.3f);
                     view.scroll_to_selected = false;
                 }
-                ImGui::TableSetColumnIndex(1);
-                ImGui::TextDisabled("%s", preset->hf_id);
-                ImGui::TableSetColumnIndex(2);
+                if (show_id) {
+                    ImGui::TableNextColumn();
+                    ImGui::TextDisabled("%s", preset->hf_id);
+                }
+                ImGui::TableNextColumn();
                 ImGui::TextUnformatted(count != nullptr ? count->c_str() : "");
                 ImGui::PopID();
             }

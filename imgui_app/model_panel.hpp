@@ -22,4 +22,12 @@ void draw_model_panel(AppState& app);
 // Returns false, with the message kept for the panel to show, if core cannot read the text.
 bool queue_model_config(std::string_view json_text, const std::string& source_name);
 
+// Applies configs queued by queue_model_config to app.scenario (or keeps their error for the panel).
+// draw_frame calls it every frame, so a dropped file applies even while the Model section is closed.
+// Returns true when something was queued.
+bool apply_pending_model_configs(AppState& app);
+
+// True once after apply_pending_model_configs took a config: the Model section should open to show it.
+bool model_panel_open_requested(AppState& app);
+
 }  // namespace llm_memory

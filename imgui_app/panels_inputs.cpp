@@ -131,6 +131,7 @@ void draw_inputs_panel(AppState& app, bool compact) {
     const float width = ImGui::GetContentRegionAvail().x;
     params_input(app, width);
 #ifdef LLM_MEMORY_HAS_MODEL_PANEL
+    if (model_panel_open_requested(app)) ImGui::SetNextItemOpen(true);  // a dropped config.json
     if (!compact && ImGui::CollapsingHeader("Model: preset or config.json##model_section")) draw_model_panel(app);
 #endif
     ImGui::Spacing();
