@@ -649,6 +649,7 @@ Expected<Exercise> find_exercise(std::string_view ref) {
     std::uint64_t number = 0;
     bool digits = !t.empty() && t.size() <= 10;
     for (char c : t) {
+        if (!digits) break;  // longer than 10 characters: not a seed number (and no wrap-around below)
         if (c < '0' || c > '9') {
             digits = false;
             break;
