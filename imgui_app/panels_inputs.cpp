@@ -109,7 +109,10 @@ void trainable_input(AppState& app, float width) {
                                        : static_cast<float>(100.0 * static_cast<double>(e.trainable_count) /
                                                             static_cast<double>(e.param_count));
     const std::string shown = format_count_short(e.trainable_count) + " trainable (" +
-                              (app.scenario.trainable.kind == TrainableSpec::Kind::all ? std::string("all") : "%.1f%%") + ")";
+                              (e.lora_trainable_count > 0                                ? std::string("LoRA adapter")
+                               : app.scenario.trainable.kind == TrainableSpec::Kind::all ? std::string("all")
+                                                                                         : "%.1f%%") +
+                              ")";
     ImGui::SetNextItemWidth(width);
     if (ImGui::SliderFloat("##trainable_slider", &percent, 0.0f, 100.0f, shown.c_str(), ImGuiSliderFlags_NoInput)) {
         char text[32];
