@@ -342,6 +342,7 @@ StateResult apply_state(const Scenario& base, std::string_view state) {
     if (!check) {
         result.problems.push_back(check.error());
         result.scenario = base;
+        result.combination_rejected = true;
     }
     return result;
 }

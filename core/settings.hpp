@@ -36,6 +36,7 @@ Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::stri
 struct StateResult {
     Scenario scenario;
     std::vector<std::string> problems;  // each names the key: "bytes: is not a number"
+    bool combination_rejected = false;  // the pairs did not validate together: scenario is `base`
 };
 
 // How many bad settings apply_state lists one by one; the rest are counted in one more line, so a

@@ -265,6 +265,7 @@ TEST_CASE("apply_state: bad links keep the last good scenario and name each prob
         const StateResult result = apply_state(base, c.state);
         CHECK(result.problems == c.problems);
         CHECK(result.scenario.param_count == c.param_count);
+        CHECK(result.combination_rejected == (std::string(c.what).find("returns the base") != std::string::npos));
         // Whatever came in, the scenario estimates: the UI never has nothing (or NaN) to show.
         const Expected<Estimate> figures = estimate(result.scenario);
         REQUIRE(figures.ok());
