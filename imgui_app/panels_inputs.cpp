@@ -160,6 +160,9 @@ void draw_inputs_panel(AppState& app, bool compact) {
 #endif
     ImGui::Spacing();
     if (ImGui::Button("Reset to the seed's 13B example")) app_set_scenario(app, Scenario{});
+    if (std::any_of(app.mistake_dismissed.begin(), app.mistake_dismissed.end(), [](bool d) { return d; }) &&
+        ImGui::Button("Show the common-mistake notes again"))
+        app.mistake_dismissed = {};
 }
 
 }  // namespace llm_memory
