@@ -35,6 +35,7 @@ void check_from(const Scenario& base, std::string_view state) {
     const StateResult reloaded = apply_state(Scenario{}, saved);
     FUZZ_CHECK(reloaded.problems.empty());
     FUZZ_CHECK(same_inputs(reloaded.scenario, result.scenario));
+    FUZZ_CHECK(to_state(reloaded.scenario) == saved);  // every key, including the ones added later
 }
 
 }  // namespace
