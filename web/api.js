@@ -58,10 +58,7 @@
     var base = location.href.split('#')[0].split('?')[0];
     return base + (query.length ? '?' + joinPairs(query) : '') + (fragment ? '#' + fragment : '');
   }
-  function fullAppUrl(state) {
-    var url = pageUrl(state, false);
-    return url;
-  }
+  function fullAppUrl(state) { return pageUrl(state, false); }
   function embedUrl(state) {
     var base = location.href.split('#')[0].split('?')[0];
     return base + '#' + (state ? state + '&' : '') + 'embed=1';
@@ -115,7 +112,10 @@
     }
     return Promise.resolve(legacyCopy(text));
   }
+  // Without the async clipboard (or when it refuses): a hidden textarea and execCommand('copy'); the
+  // element that had focus (the canvas, while ImGui copies) gets it back.
   function legacyCopy(text) {
+    var previous = doc.activeElement;
     var area = doc.createElement('textarea');
     area.value = text;
     area.setAttribute('readonly', '');
@@ -126,6 +126,7 @@
     var ok = false;
     try { ok = doc.execCommand('copy'); } catch (e) { ok = false; }
     doc.body.removeChild(area);
+    if (previous && previous.focus) previous.focus({ 'preventScroll': true });
     return ok;
   }
   Module['llmMemoryCopyText'] = function (text) { copyText(text); };
@@ -191,7 +192,7 @@
     });
   }
 
-  // --- the public API (documented in README.md, "Embedding and the JS API") ---
+  // --- the public API (documented in README.md, "Links, embedding and the JS API") ---
   var api = {};
   api['ready'] = new Promise(function (resolve, reject) { readyResolve = resolve; readyReject = reject; });
   function requireStarted() {

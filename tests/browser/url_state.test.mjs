@@ -180,3 +180,15 @@ test('page options (embed, theme) stay in the link and are not scenario settings
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the theme follows prefers-color-scheme, also when it changes while the page is open', async () => {
+  const { page, errors, context } = await openPage(browser, server.url, { width: 900, height: 600 }, { colorScheme: 'light' });
+  await waitForApi(page);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  const frames = await page.evaluate(() => window.llmMemory.frameCount());
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
+  assert.ok(await page.evaluate(() => window.llmMemory.frameCount()) > frames, 'the app was not redrawn in the new theme');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
