@@ -58,7 +58,6 @@ WebApp g_web;
 // like a double click (ImGui's MouseDoubleClickTime is 0.30 s), short enough that nothing jumps.
 constexpr float kMaxFrameSeconds = 0.5f;
 
-
 void js_publish(const llm_memory::Scenario& scenario, const llm_memory::Estimate& estimate) {
     const std::string summary = llm_memory::report_summary(estimate);
     const std::string state = llm_memory::to_state(scenario);
