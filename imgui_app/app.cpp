@@ -143,6 +143,7 @@ bool app_set_scenario(AppState& app, const Scenario& scenario) {
     app.estimate = *result;
     app.scenario_changed = true;
     app.copied_message.clear();
+    app.scenario_error.clear();
     for (TextField& field : app.fields) {
         std::snprintf(field.text.data(), field.text.size(), "%s", field_text_for(scenario, field.key).c_str());
         field.error.clear();

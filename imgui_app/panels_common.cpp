@@ -22,13 +22,20 @@ void apply_fields(AppState& app) {
     if (!all_parse) return;
     const Expected<Estimate> result = estimate(candidate);
     if (!result) {
-        // A cross-field problem (e.g. trainable > params): show it under the field it names.
+        // A cross-field problem (e.g. trainable > params): show it under the field it names, or, when it
+        // names a setting without a text field here (lora-rank, context, ...), under the inputs heading.
+        bool shown = false;
         for (TextField& field : app.fields) {
             const std::string prefix = std::string(field.key) + ": ";
-            if (result.error().rfind(prefix, 0) == 0) field.error = result.error().substr(prefix.size());
+            if (result.error().rfind(prefix, 0) == 0) {
+                field.error = result.error().substr(prefix.size());
+                shown = true;
+            }
         }
+        app.scenario_error = shown ? std::string() : result.error() + " (results show the last valid scenario)";
         return;
     }
+    app.scenario_error.clear();
     if (!(candidate.param_count == app.scenario.param_count && candidate.bytes_per_param == app.scenario.bytes_per_param &&
           candidate.overhead_factor == app.scenario.overhead_factor && candidate.trainable == app.scenario.trainable &&
           candidate.values_per_trainable == app.scenario.values_per_trainable &&

@@ -131,6 +131,7 @@ void trainable_input(AppState& app, float width) {
 
 void draw_inputs_panel(AppState& app, bool compact) {
     section_heading("Inputs");
+    if (!app.scenario_error.empty()) error_text(app.scenario_error, theme_palette(app.dark_theme));
     const float width = ImGui::GetContentRegionAvail().x;
     params_input(app, width);
 #ifdef LLM_MEMORY_HAS_MODEL_PANEL

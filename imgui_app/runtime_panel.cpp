@@ -83,9 +83,7 @@ void apply_key(AppState& app, const char* key, const std::string& value) {
         return;
     }
     if (v.error_key == key) v.error.clear();
-    app.scenario = candidate;
-    app.estimate = *result;
-    app.scenario_changed = true;
+    app_set_scenario(app, candidate);  // also re-fills the text fields and clears a pending rejected edit
     v.synced_from = candidate;  // the buffers already show what was typed
 }
 

@@ -165,6 +165,25 @@ TEST_CASE("seed figures on screen come from core, and bad text keeps the last va
     CHECK(app.estimate.weight_bytes == 140'000'000'000ULL);
 }
 
+TEST_CASE("a rejected edit whose problem names no text field is shown, not swallowed", "[ui]") {
+    // LoRA needs a model architecture; typing a new N forgets the model (core/settings.cpp), so the edit
+    // is rejected with "lora-rank: needs a model architecture ...". The message must reach the screen.
+    AppState app;
+    Headless context(app, 1.0f);
+    set_state(app, "model=llama-2-7b&lora-rank=8&lora-targets=q,v");
+    run_frames(app, 1280, 800, 2);
+    const std::uint64_t before = app.estimate.gradient_optimizer_bytes;
+    set_field_and_apply(app, "params", "13B");
+    run_frames(app, 1280, 800, 2);
+    CHECK(app.scenario_error.rfind("lora-rank: needs a model architecture", 0) == 0);
+    CHECK(app.estimate.gradient_optimizer_bytes == before);  // the last valid scenario stays
+    // Choosing a valid scenario (e.g. LoRA turned off in the runtime panel) clears it and re-fills the fields.
+    const StateResult off = apply_state(Scenario{}, "params=13B");
+    REQUIRE(app_set_scenario(app, off.scenario));
+    CHECK(app.scenario_error.empty());
+    CHECK(std::string(app.fields[0].text.data()) == "13B");
+}
+
 TEST_CASE("theme toggle from the driver and dismissed guards", "[ui]") {
     AppState app;
     Headless context(app, 1.0f);
