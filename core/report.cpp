@@ -72,13 +72,17 @@ std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
     return out;
 }
 
+// GB/GiB for figures of a gigabyte or more; smaller ones (LoRA adapters, their optimizer states) in
+// MB/MiB or KB/KiB so they do not print as "0.01 GB".
 std::string in_units(std::uint64_t bytes, UnitChoice units) {
+    const std::string decimal = bytes >= 1'000'000'000ULL ? format_gb(bytes) : format_bytes_decimal(bytes);
+    const std::string binary = bytes >= (1ULL << 30) ? format_gib(bytes) : format_bytes_binary(bytes);
     switch (units) {
-        case UnitChoice::gb: return format_gb(bytes);
-        case UnitChoice::gib: return format_gib(bytes);
-        case UnitChoice::both: return format_gb(bytes) + " (" + format_gib(bytes) + ")";
+        case UnitChoice::gb: return decimal;
+        case UnitChoice::gib: return binary;
+        case UnitChoice::both: return decimal + " (" + binary + ")";
     }
-    return format_gb(bytes);
+    return decimal;
 }
 
 std::string pad(std::string text, std::size_t width) {
