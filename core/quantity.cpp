@@ -234,15 +234,24 @@ Decimal Decimal::from_ratio(std::uint64_t numerator, std::uint64_t denominator) 
 
 namespace {
 
-Expected<std::uint64_t> parse_count_impl(std::string_view text, bool whole_only) {
-    const std::string ascii = ascii_lookalikes(text);
+// Reads the number at the front of text (lookalike characters mapped to ASCII into `ascii`, which
+// `rest` points into); `rest` is what follows it, trimmed. Returns an error message, "" on success.
+std::string read_leading_number(std::string_view text, std::string& ascii, ScaledDigits& number, std::string_view& rest) {
+    ascii = ascii_lookalikes(text);
     const std::string_view t = trim(ascii);
-    if (t.empty()) return Error{"is empty"};
-    if (looks_like_nan_or_inf(t)) return Error{"is not a finite number"};
+    if (t.empty()) return "is empty";
+    if (looks_like_nan_or_inf(t)) return "is not a finite number";
     std::size_t pos = 0;
+    if (std::string message = read_number(t, pos, number); !message.empty()) return message;
+    rest = trim(t.substr(pos));
+    return {};
+}
+
+Expected<std::uint64_t> parse_count_impl(std::string_view text, bool whole_only) {
+    std::string ascii;
     ScaledDigits number;
-    if (std::string message = read_number(t, pos, number); !message.empty()) return Error{message};
-    std::string_view rest = trim(t.substr(pos));
+    std::string_view rest;
+    if (std::string message = read_leading_number(text, ascii, number, rest); !message.empty()) return Error{message};
     const int power = suffix_power(rest);
     if (power < 0) return Error{describe_garbage(rest) + " (use a number with K, M, B or T)"};
     number.power += power;
@@ -260,14 +269,10 @@ Expected<std::uint64_t> parse_count(std::string_view text) { return parse_count_
 Expected<std::uint64_t> parse_whole_count(std::string_view text) { return parse_count_impl(text, true); }
 
 Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros) {
-    const std::string ascii = ascii_lookalikes(text);
-    const std::string_view t = trim(ascii);
-    if (t.empty()) return Error{"is empty"};
-    if (looks_like_nan_or_inf(t)) return Error{"is not a finite number"};
-    std::size_t pos = 0;
+    std::string ascii;
     ScaledDigits number;
-    if (std::string message = read_number(t, pos, number); !message.empty()) return Error{message};
-    std::string_view rest = trim(t.substr(pos));
+    std::string_view rest;
+    if (std::string message = read_leading_number(text, ascii, number, rest); !message.empty()) return Error{message};
     if (!rest.empty()) return Error{describe_garbage(rest)};
     number.power += 6;
     std::uint64_t micros = 0;
