@@ -34,6 +34,9 @@ struct CliOptions {
 std::string load_config_file(const std::string& path, CliOptions& options) {
     std::ifstream file(path, std::ios::binary);
     if (!file) return "--config: cannot read \"" + printable_excerpt(path, 80) + "\"";
+    // A directory opens as a stream on Linux but reads nothing: say what it is, not "is empty".
+    if (file.peek() == std::ifstream::traits_type::eof() && file.bad())
+        return "--config: \"" + printable_excerpt(path, 80) + "\" is not a readable file";
     // At most 4 MB + 1 byte: parse_config refuses anything larger, and /dev/zero or a FIFO must not
     // be read until memory runs out.
     std::string text(4 * 1024 * 1024 + 1, '\0');

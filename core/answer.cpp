@@ -97,7 +97,9 @@ const char* answer_unit_name(AnswerUnit unit) {
 }
 
 Expected<ParsedAnswer> parse_answer(std::string_view text) {
-    const std::string_view original = trim(text);
+    // "16.8<no-break space>GB" and "−4 GB" pasted from a page read like their ASCII forms.
+    const std::string ascii = ascii_lookalikes(text);
+    const std::string_view original = trim(ascii);
     std::string_view t = original;
     if (t.empty()) return Error{"answer: is empty; write an amount such as 16.8 GB, 15.65 GiB or 1.68e10 bytes"};
     // Leading approximation marks people type: "~16.8 GB", "≈ 16.8 GB", "= 16.8 GB".

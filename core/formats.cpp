@@ -73,7 +73,9 @@ Expected<WeightFormat> find_weight_format(std::string_view name) {
     if (key == "bfloat16") return *find_weight_format("bf16");
     if (key == "nf4_double_quant" || key == "nf4dq") return *find_weight_format("nf4_dq");
     if (key.size() > 3 && key.compare(key.size() - 3, 3, "bpw") == 0) {
-        const Expected<Decimal> bits = parse_decimal(std::string_view(key).substr(0, key.size() - 3), 64 * Decimal::kScale);
+        // Parse the digits from the original text: normalise() turned a leading '-' into '_'.
+        const std::string_view original = trim(name);
+        const Expected<Decimal> bits = parse_decimal(original.substr(0, original.size() - 3), 64 * Decimal::kScale);
         if (!bits) return Error{"custom bits per weight " + bits.error()};
         if (bits->is_zero()) return Error{"custom bits per weight must be greater than zero"};
         WeightFormat custom{key, format_decimal(*bits) + " bits per weight (custom)", bits->micros, 8 * Decimal::kScale,

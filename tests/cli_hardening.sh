@@ -93,6 +93,7 @@ head -c 60 <<<'{"model_type":"llama","num_hidden_layers":32,"num_attention_heads
 : >"$tmp/empty.json"
 printf '{"model_type":"llama","hidden_size":"4096","num_hidden_layers":32,"num_attention_heads":32,"vocab_size":32000,"intermediate_size":11008}' >"$tmp/string.json"
 bad "config missing file"     "error: --config: cannot read \"$tmp/nope.json\"" -- --config "$tmp/nope.json"
+bad "config is a directory"   "error: --config: \"$tmp\" is not a readable file" -- --config "$tmp"
 bad "config empty file"       "error: --config: $tmp/empty.json: is empty" -- --config "$tmp/empty.json"
 bad "config endless stream"   'error: --config: /dev/zero: is larger than 4 MB' -- --config /dev/zero
 bad "config truncated"        "error: --config: $tmp/truncated.json: not valid JSON (truncated or malformed) at byte 61" -- --config "$tmp/truncated.json"

@@ -379,6 +379,8 @@ TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject 
         {"dtype", "1e30bpw", "dtype: custom bits per weight is too large (at most 64)"},
         {"dtype", "nanbpw", "dtype: custom bits per weight is not a finite number"},
         {"dtype", "4.65bpw", ""},
+        {"dtype", "-4bpw", "dtype: custom bits per weight must not be negative"},
+        {"dtype", "4.65BPW", ""},
         {"recipe", "adamx", "recipe: \"adamx\" is not a known recipe (" + kRecipes + ")"},
         {"recipe", "", "recipe: is empty (one of " + kRecipes + ")"},
         {"lora-rank", "7.5", "lora-rank: must be a whole number"},
@@ -547,6 +549,8 @@ TEST_CASE("parse_answer: bad answers give exact messages; odd good ones exact by
         {"1 MB of trailing spaces", "16.8 GB" + std::string(kOneMegabyte, ' '), 16'800'000'000ULL, ""},
         {"rounds to zero bytes", "0.0000000001 GB", 0, ""},
         {"GiB is binary", "15.65 GiB", 16'804'059'546ULL, ""},  // 15.65 x 2^30, rounded half up
+        {"no-break space before the unit", "16.8\xC2\xA0GB", 16'800'000'000ULL, ""},
+        {"U+2212 minus is a minus", "\xE2\x88\x92" "5 GB", 0, "answer: \"-5 GB\" is negative; memory cannot be below zero"},
     };
     for (const AnswerCase& c : cases) {
         INFO(c.what);
