@@ -141,6 +141,7 @@ bool app_set_scenario(AppState& app, const Scenario& scenario) {
     if (!result) return false;
     app.scenario = scenario;
     app.estimate = *result;
+    app_scenario_replaced(app);
     app.scenario_changed = true;
     app.copied_message.clear();
     app.scenario_error.clear();
@@ -149,6 +150,11 @@ bool app_set_scenario(AppState& app, const Scenario& scenario) {
         field.error.clear();
     }
     return true;
+}
+
+void app_scenario_replaced(AppState& app) {
+    static std::uint64_t last_generation = 0;  // the UI runs on one thread
+    app.scenario_generation = ++last_generation;
 }
 
 void app_setup_style(AppState& app, float font_pixels) {

@@ -35,6 +35,9 @@ struct AppState {
     bool theme_changed = false; // set by the driver after changing dark_theme; draw_frame re-applies the theme
     float ui_scale = 1.0f;      // device pixel ratio x user zoom; set by the driver
     bool scenario_changed = false;  // set when `scenario` changed this frame (drivers persist/sync it)
+    // A number unique in the process for the current (scenario, estimate) pair: every replacement
+    // (app_set_scenario, app_scenario_replaced) takes a new one, so per-frame caches key on it.
+    std::uint64_t scenario_generation = 0;
     std::shared_ptr<ModelPanelView> model_panel;  // the Model section's state, created on first use (model_panel.cpp)
     // Embedding (web, embed=1): a compact layout for an iframe of about 700x420 with a link to the full app.
     bool embed_mode = false;
@@ -63,6 +66,10 @@ struct AppState {
 // Fills the text fields from a scenario and recomputes the estimate. Returns false (and keeps the
 // state) if the scenario does not validate.
 bool app_set_scenario(AppState& app, const Scenario& scenario);
+
+// Call after assigning app.scenario / app.estimate directly (app_set_scenario does it itself): gives the
+// pair a new scenario_generation, so caches of figures derived from the scenario are rebuilt.
+void app_scenario_replaced(AppState& app);
 
 // Creates the fonts (Roboto at the given pixel size) and applies the theme. Call once per scale change,
 // before the renderer builds its font texture.

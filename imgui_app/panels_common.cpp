@@ -43,6 +43,7 @@ void apply_fields(AppState& app) {
         app.scenario_changed = true;
     app.scenario = candidate;
     app.estimate = *result;
+    app_scenario_replaced(app);
 }
 
 void set_field_and_apply(AppState& app, const char* key, const std::string& text) {

@@ -1,7 +1,10 @@
 // The results (GB and GiB side by side), the live worked steps with Markdown/LaTeX copies, the two-step
 // diagram, the inference-vs-training bars with an optional GPU capacity line, and the before/after view.
 // Every figure is core's: Estimate fields formatted by quantity.hpp, or text from core/steps.
+#include <cstdint>
 #include <cstdio>
+#include <optional>
+#include <vector>
 
 #include "charts.hpp"
 #include "imgui.h"
@@ -92,7 +95,16 @@ void draw_summary_strip(AppState& app) {
 
 void draw_steps_panel(AppState& app) {
     section_heading("Worked steps");
-    const std::vector<Derivation> derivations = worked_steps(app.scenario, app.estimate);
+    // Rebuilt only when the scenario changes (every derivation is a vector of formatted strings).
+    static struct {
+        std::optional<std::uint64_t> generation;
+        std::vector<Derivation> derivations;
+    } cache;
+    if (cache.generation != app.scenario_generation) {
+        cache.derivations = worked_steps(app.scenario, app.estimate);
+        cache.generation = app.scenario_generation;
+    }
+    const std::vector<Derivation>& derivations = cache.derivations;
     const Palette& palette = theme_palette(app.dark_theme);
     if (ImGui::Button("Copy as Markdown##steps")) copy_to_clipboard(app, steps_markdown(derivations), "the steps as Markdown");
     ImGui::SameLine();
@@ -164,6 +176,7 @@ void draw_bars_panel(AppState& app) {
         if (result) {
             app.scenario = candidate;
             app.estimate = *result;
+            app_scenario_replaced(app);
             app.scenario_changed = true;
             app.capacity_bytes = candidate.gpu_memory_bytes;
             app.capacity_error.clear();

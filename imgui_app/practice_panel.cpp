@@ -20,6 +20,7 @@ namespace {
 
 void reset_exercise(PracticeView& view, Exercise exercise) {
     view.exercise = std::move(exercise);
+    view.answer_computed = false;  // the revealed figure belonged to the previous exercise
     view.progress.assign(view.exercise.questions.size(), PracticeProgress{});
     view.current = 0;
     view.hints_shown = 0;
@@ -239,9 +240,15 @@ void draw_question(AppState& app, PracticeView& view, const Palette& palette) {
         ImGui::TextWrapped("Hint %zu: %s", i + 1, view.exercise.hints[i].c_str());
 
     if (view.show_answer) {
-        const Expected<Estimate> e = estimate(q.scenario);
-        if (e) {
-            const std::uint64_t bytes = question_bytes(q.id, *e);
+        if (!view.answer_computed || view.answer_for_ref != view.exercise.ref || view.answer_for_index != view.current) {
+            const Expected<Estimate> e = estimate(q.scenario);
+            view.answer_bytes = e ? std::optional<std::uint64_t>(question_bytes(q.id, *e)) : std::nullopt;
+            view.answer_for_ref = view.exercise.ref;
+            view.answer_for_index = view.current;
+            view.answer_computed = true;
+        }
+        if (view.answer_bytes) {
+            const std::uint64_t bytes = *view.answer_bytes;
             ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
             ImGui::TextWrapped("Answer: %s (%s)", format_gb(bytes).c_str(), format_gib(bytes).c_str());
             ImGui::PopStyleColor();

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,12 @@ struct PracticeView {
     std::optional<CheckResult> last_result;    // the last check of the current question
     std::string last_error;                    // why the last answer could not be read
     bool focus_answer = false;                 // put the keyboard focus in the answer field next frame
+    // The revealed answer's figure (core's estimate of the question's scenario), kept for the question
+    // it was computed for (exercise ref and index) so it is not recomputed every frame.
+    std::string answer_for_ref;
+    std::size_t answer_for_index = 0;
+    std::optional<std::uint64_t> answer_bytes;  // empty until computed, or when the scenario does not estimate
+    bool answer_computed = false;
 };
 
 // The panel's state, created on first use.

@@ -4,7 +4,9 @@
 #include "runtime_panel.hpp"
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "formats.hpp"
@@ -30,6 +32,9 @@ struct RuntimeView {
     std::array<char, 24> gpu_memory{};
     std::string error_key;      // the settings key whose control shows `error`
     std::string error;
+    // The recipe range sentence (two extra estimates) for scenario generation `range_generation`.
+    std::optional<std::uint64_t> range_generation;
+    std::string range_text;     // empty when either variant does not estimate
 };
 
 RuntimeView& view() {
@@ -160,16 +165,24 @@ void recipe_combo(AppState& app) {
         explain(current->explanation);
         if (!current->weight_note.empty()) explain("Assumes " + current->weight_note + ".");
     }
-    // The honest range: the same model under the seed's convention and mixed-precision AdamW.
-    Scenario seed = s;
-    seed.recipe = "seed-adam";
-    Scenario mixed = s;
-    mixed.recipe = "adamw-mixed";
-    const Expected<Estimate> seed_e = estimate(seed);
-    const Expected<Estimate> mixed_e = estimate(mixed);
-    if (seed_e && mixed_e)
-        explain("Conventions differ: training total " + format_gb(seed_e->training_bytes) + " (seed-adam, 6 bytes) vs " +
-                format_gb(mixed_e->training_bytes) + " (adamw-mixed, 14 bytes) per trainable parameter.");
+    // The honest range: the same model under the seed's convention and mixed-precision AdamW
+    // (recomputed only when the scenario changes).
+    RuntimeView& v = view();
+    if (v.range_generation != app.scenario_generation) {
+        Scenario seed = s;
+        seed.recipe = "seed-adam";
+        Scenario mixed = s;
+        mixed.recipe = "adamw-mixed";
+        const Expected<Estimate> seed_e = estimate(seed);
+        const Expected<Estimate> mixed_e = estimate(mixed);
+        v.range_text.clear();
+        if (seed_e && mixed_e)
+            v.range_text = "Conventions differ: training total " + format_gb(seed_e->training_bytes) +
+                           " (seed-adam, 6 bytes) vs " + format_gb(mixed_e->training_bytes) +
+                           " (adamw-mixed, 14 bytes) per trainable parameter.";
+        v.range_generation = app.scenario_generation;
+    }
+    if (!v.range_text.empty()) explain(v.range_text);
 }
 
 void lora_controls(AppState& app) {

@@ -12,6 +12,9 @@
 #include "imgui.h"
 #include "imgui_internal.h"
 #include "panels.hpp"
+#include "practice_panel.hpp"
+#include "quantity.hpp"
+#include "runtime_panel.hpp"
 #include "settings.hpp"
 
 namespace llm_memory_test {
@@ -274,4 +277,80 @@ TEST_CASE("keyboard: Tab reaches the before/after button and Enter presses it", 
     CHECK(app.estimate.gradient_optimizer_bytes == 6'000'000'000ULL);
     CHECK(app.estimate.training_bytes == 32'000'000'000ULL);
     CHECK(app.estimate.reduction_bytes == 72'000'000'000ULL);
+}
+
+// The text one panel draws in one frame (ImGui's log captures every Text* widget, wrapped or not).
+template <typename Draw>
+std::string drawn_text(Draw draw) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1280, 800);
+    io.DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(1280, 800));
+    ImGui::Begin("drawn_text");
+    ImGui::LogToBuffer();
+    draw();
+    std::string text = ImGui::GetCurrentContext()->LogBuffer.c_str();
+    ImGui::LogFinish();
+    ImGui::End();
+    ImGui::Render();
+    return text;
+}
+
+// The per-frame caches (bench/RESULTS.md review items 1-3) follow every way the scenario changes:
+// app_set_scenario (URL, JS API, presets), apply_fields (typing), and the practice question shown.
+// Figures: the seed's model (13B: 26 GB weights, training 104 GB; 70B: 140 + 420 = 560 GB; 7B: 14 + 42 =
+// 56 GB; the 7B exercise: 14 GB weights, 16.8 GB inference; exercise 42 is a 70B model at 2 bytes).
+TEST_CASE("cached recipe range, worked steps and revealed answers follow the scenario", "[ui][cache]") {
+    AppState app;
+    Headless headless(app, 1.0f);
+    app_set_scenario(app, Scenario{});
+    const auto recipe_range = [&] { return drawn_text([&] { draw_runtime_panel(app); }); };
+    const auto steps = [&] { return drawn_text([&] { draw_steps_panel(app); }); };
+    const auto mixed_total = [&] {
+        Scenario mixed = app.scenario;
+        mixed.recipe = "adamw-mixed";
+        return format_gb(estimate(mixed)->training_bytes);
+    };
+
+    const std::uint64_t first_generation = app.scenario_generation;
+    CHECK(recipe_range().find("training total 104 GB (seed-adam, 6 bytes) vs " + mixed_total() + " (adamw-mixed") != std::string::npos);
+    CHECK(recipe_range().find("104 GB (seed-adam") != std::string::npos);  // drawn again from the cache
+    CHECK(steps().find("26 GB") != std::string::npos);
+
+    set_state(app, "params=70B");  // app_set_scenario
+    CHECK(app.scenario_generation != first_generation);
+    CHECK(recipe_range().find("training total 560 GB (seed-adam, 6 bytes) vs " + mixed_total() + " (adamw-mixed") != std::string::npos);
+    std::string text = steps();
+    CHECK(text.find("140 GB") != std::string::npos);
+    CHECK(text.find("26 GB") == std::string::npos);
+
+    const std::uint64_t before_typing = app.scenario_generation;
+    set_field_and_apply(app, "params", "7B");  // apply_fields, as typing does
+    REQUIRE(app.scenario.param_count == 7'000'000'000ULL);
+    CHECK(app.scenario_generation != before_typing);
+    CHECK(recipe_range().find("training total 56 GB (seed-adam") != std::string::npos);
+    text = steps();
+    CHECK(text.find("14 GB") != std::string::npos);
+    CHECK(text.find("140 GB") == std::string::npos);
+
+    // A second app with the default scenario does not see the first one's cached text.
+    {
+        AppState other;
+        app_set_scenario(other, Scenario{});
+        CHECK(drawn_text([&] { draw_runtime_panel(other); }).find("104 GB (seed-adam") != std::string::npos);
+    }
+
+    // The revealed answer belongs to the question shown.
+    REQUIRE(practice_open_exercise(app, "seed-7b"));
+    PracticeView& view = practice_view(app);
+    view.show_answer = true;
+    const auto practice = [&] { return drawn_text([&] { draw_practice_panel(app); }); };
+    CHECK(practice().find("Answer: 14 GB") != std::string::npos);
+    view.current = 1;
+    CHECK(practice().find("Answer: 16.8 GB") != std::string::npos);
+    REQUIRE(practice_open_exercise(app, "42"));
+    view.show_answer = true;
+    CHECK(practice().find("Answer: 140 GB") != std::string::npos);
 }
