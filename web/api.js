@@ -1,10 +1,13 @@
 // The page's JS bridge (linked with --post-js, so it shares the Emscripten module's scope): the
-// window.llmMemory API, URL state (fragment + query, replaceState), localStorage, notices, the
+// window.llmMemory API, URL state (fragment + query, replaceState; writes throttled), localStorage, the
+// practice=<ref> link of the Practice tab, notices, the
 // Copy link / Copy embed code buttons, idle wake-up listeners and GLFW's keyboard scoping.
 // Every property shared with C++, the shell or other pages is QUOTED: the page is built with --closure 1.
 (function () {
   var STORAGE_KEY = 'llm-memory:state';
-  var PAGE_KEYS = { 'embed': 1, 'theme': 1 };  // page options in the URL that are not scenario settings
+  // Page options in the URL that are not scenario settings (practice: the Practice tab's exercise).
+  var PAGE_KEYS = { 'embed': 1, 'theme': 1, 'practice': 1 };
+  var WRITE_INTERVAL_MS = 250;  // URL and storage are written at most once per this interval
   var doc = document;
   var canvas = Module['canvas'];
   var readyResolve;
@@ -13,6 +16,13 @@
   var lastHash = null;    // the fragment this page wrote last (to tell our writes from the user's)
   var pageOptions = readPageOptions();
   var lastTable = '';
+  var publishedState = null;  // the scenario the driver published last (a state string)
+  var practiceRef = '';       // the exercise on the Practice tab while it is open, else ''
+  var urlDue = false;         // the address bar does not show publishedState / practiceRef yet
+  var storageDue = false;     // localStorage does not hold publishedState yet
+  var storedState = null;     // what this page last wrote to localStorage
+  var writeTimer = 0;          // a write is due when it fires
+  var lastWriteMs = -1e9;      // performance.now() of the last write
 
   // --- URL parsing: "a=1&b=2" -> [[key, value-as-written]] (values stay encoded for core) ---
   function pairs(text) {
@@ -35,7 +45,7 @@
   function decodeValue(value) {
     try { return decodeURIComponent(value.replace(/\+/g, ' ')); } catch (e) { return value; }
   }
-  // Page options (embed=1, theme=dark|light): the fragment wins over the query.
+  // Page options (embed=1, theme=dark|light, practice=REF): the fragment wins over the query.
   function readPageOptions() {
     var options = {};
     pairs(location.search).concat(pairs(location.hash)).forEach(function (p) {
@@ -50,11 +60,16 @@
     var list = pairs(location.search).filter(settings).concat(pairs(location.hash).filter(settings));
     return joinPairs(list);
   }
-  // This page's address for `state` (scenario keys only in the fragment; page options kept).
+  // This page's address for `state` (scenario keys only in the fragment, then practice=REF while the
+  // Practice tab is open; page options kept).
   function pageUrl(state, withEmbed) {
-    var query = pairs(location.search).filter(function (p) { return PAGE_KEYS[p[0]] && (withEmbed || p[0] !== 'embed'); });
-    var hashOptions = pairs(location.hash).filter(function (p) { return PAGE_KEYS[p[0]] && (withEmbed || p[0] !== 'embed'); });
-    var fragment = state + (state && hashOptions.length ? '&' : '') + joinPairs(hashOptions);
+    var keep = function (p) { return PAGE_KEYS[p[0]] && p[0] !== 'practice' && (withEmbed || p[0] !== 'embed'); };
+    var query = pairs(location.search).filter(keep);
+    var parts = state ? [state] : [];
+    if (practiceRef) parts.push('practice=' + encodeURIComponent(practiceRef));
+    var hashOptions = joinPairs(pairs(location.hash).filter(keep));
+    if (hashOptions) parts.push(hashOptions);
+    var fragment = parts.join('&');
     var base = location.href.split('#')[0].split('?')[0];
     return base + (query.length ? '?' + joinPairs(query) : '') + (fragment ? '#' + fragment : '');
   }
@@ -79,6 +94,38 @@
     try { window.localStorage.removeItem(STORAGE_KEY); } catch (e) { /* nothing kept */ }
   }
 
+  // --- throttled writes: a slider drag changes the scenario every frame, and replaceState and
+  // localStorage.setItem were the costliest JS of such a frame (bench/RESULTS.md). A change after a quiet
+  // spell is written at once (so a reload right after an edit keeps it: a write made while the page
+  // unloads does not change the address a reload uses); changes within WRITE_INTERVAL_MS of a write wait
+  // for the end of that interval and are written together (the last one wins). Pending writes are also
+  // made when the page is hidden or left (visibilitychange, pagehide). ---
+  function scheduleWrites() {
+    if (writeTimer) return;  // already due at the end of this interval, with whatever is current then
+    var wait = lastWriteMs + WRITE_INTERVAL_MS - performance.now();
+    if (wait <= 0) flushWrites();
+    else writeTimer = setTimeout(flushWrites, wait);
+  }
+  function flushWrites() {
+    if (writeTimer) clearTimeout(writeTimer);
+    writeTimer = 0;
+    if (!started || publishedState === null || (!urlDue && !storageDue)) return;
+    lastWriteMs = performance.now();
+    if (urlDue) {
+      urlDue = false;
+      var url = pageUrl(publishedState, true);
+      lastHash = url.indexOf('#') < 0 ? '' : url.substring(url.indexOf('#'));
+      if (url !== location.href) {
+        try { history.replaceState(history.state, '', url); } catch (e) { /* file:// in some browsers */ }
+      }
+    }
+    if (storageDue) {
+      storageDue = false;
+      storedState = publishedState;
+      if (!isEmbed()) storageSet(publishedState);
+    }
+  }
+
   // --- notices and status (the bar under the canvas) ---
   function byId(id) { return doc.getElementById(id); }
   function notice(text) {
@@ -90,7 +137,9 @@
   }
   function status(text) {
     var el = byId('status');
-    if (el) el.textContent = text;
+    if (!el) return;
+    el.textContent = text;
+    el.title = text;  // the bar cuts a long status with an ellipsis on narrow screens
   }
 
   // --- wasm calls ---
@@ -132,7 +181,8 @@
   Module['llmMemoryCopyText'] = function (text) { copyText(text); };
 
   // --- called by the driver ---
-  // After every scenario change: the summary, the URL (replaceState: no history entry per edit), storage.
+  // After every scenario change: the summary (at once), the URL (replaceState: no history entry per edit)
+  // and storage (both throttled).
   Module['llmMemoryPublish'] = function (summary, state, table) {
     var el = byId('results-summary');
     if (el && el.textContent !== summary) el.textContent = summary;
@@ -141,13 +191,18 @@
     if (fallbackTable) fallbackTable.textContent = table;
     var fallbackState = byId('fallback-state');
     if (fallbackState && doc.activeElement !== fallbackState) fallbackState.value = state;
+    publishedState = state;
     if (!started) return;
-    var url = pageUrl(state, true);
-    lastHash = url.indexOf('#') < 0 ? '' : url.substring(url.indexOf('#'));
-    if (url !== location.href) {
-      try { history.replaceState(history.state, '', url); } catch (e) { /* file:// in some browsers */ }
-    }
-    if (!isEmbed()) storageSet(state);
+    urlDue = true;
+    storageDue = state !== storedState;  // the same scenario published again is not written again
+    scheduleWrites();
+  };
+  // The Practice tab opened (ref), changed exercise (ref) or closed (''): the link follows (throttled).
+  Module['llmMemoryPractice'] = function (ref) {
+    if (ref === practiceRef) return;
+    practiceRef = ref;
+    urlDue = true;
+    if (started) scheduleWrites();
   };
   Module['llmMemoryTheme'] = function (dark) {
     doc.documentElement.setAttribute('data-theme', dark ? 'dark' : 'light');
@@ -158,10 +213,16 @@
   // Once, from main(): webgl = 0 when WebGL 2 is missing (the HTML fallback shows the figures).
   Module['llmMemoryStart'] = function (webgl) {
     started = true;
+    var ignored = [];  // problems of the link, shown in one notice
+    // The exercise first, so that the first write of the address already carries practice=REF.
+    if (pageOptions['practice'] !== undefined && !isEmbed()) {
+      var practiceProblem = openPractice(pageOptions['practice']);
+      if (practiceProblem) ignored.push(practiceProblem);
+    }
     var fromUrl = urlState();
     if (fromUrl) {
       var result = setState(fromUrl, true);
-      if (!result['ok']) notice('Ignored in the link: ' + result['error'] + '.');
+      if (!result['ok']) ignored.push(result['error']);
     } else if (!isEmbed()) {
       var stored = storageGet();
       if (stored) {
@@ -172,12 +233,19 @@
         }
       }
     }
+    if (ignored.length) notice('Ignored in the link: ' + ignored.join('; ') + '.');
     if (!webgl) showFallback();
     lastHash = location.hash;
     installListeners(webgl);
     readyResolve(api);
   };
   Module['onAbort'] = function (what) { readyReject(new Error('llm-memory failed to start: ' + what)); };
+
+  // practice=REF from the link: opens that exercise on the Practice tab. Returns '' or the problem.
+  function openPractice(ref) {
+    if (!Module['_llm_memory_open_practice']) return '';
+    return call('llm_memory_open_practice', 'string', ['string'], [String(ref)]);
+  }
 
   function showFallback() {
     doc.documentElement.classList.add('no-webgl');
@@ -212,6 +280,12 @@
     requireStarted();
     var result = setState(state == null ? '' : state, false);
     return { 'ok': result['ok'], 'error': result['error'] };
+  };
+  // The exercise on the Practice tab ("seed-7b", "predict-70b" or its number) while that tab is open, else "".
+  api['getPractice'] = function () {
+    requireStarted();
+    if (!Module['_llm_memory_get_practice']) return '';
+    return call('llm_memory_get_practice', 'string', [], []);
   };
   api['frameCount'] = function () {
     requireStarted();
@@ -272,7 +346,15 @@
       var state = urlState();
       var result = setState(state, true);
       if (!result['ok']) notice('Ignored in the link: ' + result['error'] + '.');
+      var practice = pairs(location.hash).filter(function (p) { return p[0] === 'practice'; }).pop();
+      if (practice && !isEmbed() && decodeValue(practice[1]) !== practiceRef) {
+        var problem = openPractice(decodeValue(practice[1]));
+        if (problem) notice('Ignored in the link: ' + problem + '.');
+      }
     });
+    // Pending URL and storage writes are made before the page goes away or out of sight.
+    window.addEventListener('pagehide', flushWrites);
+    doc.addEventListener('visibilitychange', function () { if (doc.hidden) flushWrites(); });
     if (window.matchMedia && !pageOptions['theme']) {
       window.matchMedia('(prefers-color-scheme: light)').addEventListener('change', function (e) {
         Module['_llm_memory_set_dark_theme'](e.matches ? 0 : 1);

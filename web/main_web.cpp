@@ -17,6 +17,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "practice.hpp"
+#include "practice_panel.hpp"
 #include "report.hpp"
 #include "settings.hpp"
 
@@ -33,6 +34,7 @@ EM_JS(void, js_copy_text, (const char* text), { Module['llmMemoryCopyText'](UTF8
 EM_JS(int, js_embed_mode, (), { return Module['llmMemoryEmbed'] ? 1 : 0; });
 EM_JS(int, js_prefers_dark, (), { return Module['llmMemoryPrefersDark'] ? 1 : 0; });
 EM_JS(void, js_start, (int webgl), { Module['llmMemoryStart'](webgl); });
+EM_JS(void, js_practice, (const char* ref), { Module['llmMemoryPractice'](UTF8ToString(ref)); });
 
 namespace {
 
@@ -50,6 +52,8 @@ struct WebApp {
     bool last_dark_theme = true;
     ImGuiMouseCursor last_cursor = ImGuiMouseCursor_COUNT;
     std::string clipboard_text;
+    std::string published_practice;  // the practice ref the page's link carries ("" off the Practice tab)
+    int practice_frames_pending = 0; // frames left for a link's practice exercise to bring its tab up
 };
 
 WebApp g_web;
@@ -67,6 +71,22 @@ void js_publish(const llm_memory::Scenario& scenario, const llm_memory::Estimate
 
 // Everything that follows a scenario change: summary, URL, storage.
 void on_scenario_changed() { js_publish(g_web.app.scenario, g_web.app.estimate); }
+
+// The exercise the Practice tab shows while it is the open tab (or is being opened by a link), else "".
+std::string shown_practice_ref() {
+    const llm_memory::AppState& app = g_web.app;
+    if (app.embed_mode || !app.practice) return {};
+    if (app.active_tab != 2 && g_web.practice_frames_pending == 0) return {};
+    return app.practice->exercise.ref;
+}
+
+// Keeps practice=<ref> in the page's link while the Practice tab is open.
+void sync_practice_link() {
+    const std::string ref = shown_practice_ref();
+    if (ref == g_web.published_practice) return;
+    g_web.published_practice = ref;
+    js_practice(ref.c_str());
+}
 
 void wake() {
     g_web.pacer.notify_input();
@@ -151,6 +171,9 @@ void tick() {
     g_web.pacer.frame_drawn();
     sync_cursor();
     if (g_web.app.scenario_changed) on_scenario_changed();
+    if (g_web.practice_frames_pending > 0)
+        g_web.practice_frames_pending = g_web.app.active_tab == 2 ? 0 : g_web.practice_frames_pending - 1;
+    sync_practice_link();
     if (g_web.app.dark_theme != g_web.last_dark_theme) {
         g_web.last_dark_theme = g_web.app.dark_theme;
         js_theme(g_web.app.dark_theme ? 1 : 0);
@@ -241,6 +264,33 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_set_state(const char* state, int par
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_check_answer(const char* question_id, const char* state, const char* answer) {
     static std::string out;
     out = llm_memory::check_answer_json(question_id, state, answer);
+    return out.c_str();
+}
+
+// Opens a practice exercise by the reference its link carries (practice=seed-7b, predict-70b or a
+// number such as 42) and selects the Practice tab. Returns "" when it opened, else the problem
+// ("practice: \"x\" is not an exercise ..."); the current exercise and tab then stay.
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_open_practice(const char* ref) {
+    static std::string out;
+    const llm_memory::Expected<llm_memory::Exercise> exercise = llm_memory::find_exercise(ref);
+    if (!exercise) {
+        out = exercise.error();
+        return out.c_str();
+    }
+    out.clear();
+    if (g_web.app.embed_mode || !llm_memory::practice_open_exercise(g_web.app, ref)) return out.c_str();
+    g_web.app.select_tab = 2;
+    g_web.practice_frames_pending = 4;  // the tab bar shows a newly selected tab one frame later
+    sync_practice_link();               // the link carries the exercise from now on
+    wake();
+    return out.c_str();
+}
+
+// The reference of the exercise on the Practice tab while that tab is open ("" otherwise):
+// window.llmMemory.getPractice().
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_get_practice() {
+    static std::string out;
+    out = g_web.app.active_tab == 2 && g_web.app.practice ? g_web.app.practice->exercise.ref : std::string();
     return out.c_str();
 }
 

@@ -70,7 +70,7 @@ test('without WebGL 2 the page says so and still shows the figures as HTML', asy
   await page.fill('#fallback-state', 'params=70B');
   await page.press('#fallback-state', 'Enter');
   await page.waitForFunction(() => /Weight memory\s+140 GB/.test(document.getElementById('fallback-table').textContent));
-  assert.equal(await page.evaluate(() => location.hash), '#params=70B');
+  await page.waitForFunction(() => location.hash === '#params=70B', null, { timeout: 5000 });  // written after 250 ms
   assert.deepEqual(await page.evaluate(() => window.llmMemory.setState('params=-1')), { ok: false, error: 'params: ' +
     (await page.evaluate(() => window.llmMemory.estimate('params=-1'))).error.replace(/^params: /, '') });
   await page.screenshot({ path: path.join(shotDir, 'web-no-webgl.png') });

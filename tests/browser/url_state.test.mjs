@@ -14,6 +14,15 @@ let server;
 before(async () => { server = await serveSite(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
+// The page writes its address 250 ms after the last change (web/api.js): wait for it, then compare.
+async function waitForHash(page, expected) {
+  try {
+    await page.waitForFunction((h) => location.hash === h, expected, { timeout: 5000 });
+  } catch {
+    assert.equal(await page.evaluate(() => location.hash), expected);  // names both values
+  }
+}
+
 // The CLI's JSON for a state string (`llm-memory --state S --format json`).
 function cliJson(state) {
   assert.ok(fs.existsSync(cliPath), `CLI not built: ${cliPath} (set LLM_MEMORY_CLI)`);
@@ -45,9 +54,8 @@ test('a link restores its scenario exactly, and getState/estimate agree with the
     const fromPage = await page.evaluate((s) => window.llmMemory.estimate(s), state);
     assert.deepEqual(fromPage, cliJson(state));
     assert.deepEqual(await page.evaluate((s) => window.llmMemory.estimate(s), fragment), cliJson(fragment.replace(/^#/, '')));
-    // The address bar shows the canonical state (the page rewrote it with replaceState).
-    const hash = await page.evaluate(() => location.hash);
-    assert.equal(hash, canonical ? '#' + canonical : '');
+    // The address bar shows the canonical state (the page rewrote it with replaceState, debounced).
+    await waitForHash(page, canonical ? '#' + canonical : '');
     // A reload of that address gives the same scenario.
     await page.reload();
     await waitForApi(page);
@@ -84,8 +92,8 @@ test('query string works, the fragment wins, unknown keys and bad values are rep
   assert.match(text, /unknown setting "color"/);
   assert.match(text, /^Ignored in the link: .*k: /);
   // The scenario keys moved to the fragment, so a later edit cannot be overridden by the query.
+  await waitForHash(page, '#params=70B&bytes=1');
   assert.equal(await page.evaluate(() => location.search), '');
-  assert.equal(await page.evaluate(() => location.hash), '#params=70B&bytes=1');
   fs.mkdirSync(shotDir, { recursive: true });
   await page.screenshot({ path: path.join(shotDir, 'web-notice.png') });
   await page.click('#notice-close');
@@ -101,7 +109,7 @@ test('setState replaces the scenario, rewrites the fragment without history entr
   for (const state of ['params=70B', 'params=70B&bytes=1', 'params=8B&trainable=10%25']) {
     const result = await page.evaluate((s) => window.llmMemory.setState(s), state);
     assert.deepEqual(result, { ok: true, error: null });
-    assert.equal(await page.evaluate(() => location.hash), '#' + state);
+    await waitForHash(page, '#' + state);
   }
   assert.equal(await page.evaluate(() => history.length), historyLength, 'replaceState, not pushState');
   assert.match(await page.locator('#results-summary').textContent(), /^Weight memory 16 GB \(14\.9 GiB\)/);
@@ -155,7 +163,9 @@ test('the last scenario is kept in localStorage; a corrupt stored value is ignor
   await second.goto(server.url + '?x#params=7B');
   await waitForApi(second);
   assert.equal(await second.evaluate(() => window.llmMemory.getState()), 'params=7B');
-  // Corrupt stored value: ignored, reported, removed; the defaults are shown.
+  // Corrupt stored value: ignored, reported, removed; the defaults are shown. (Storage is written 250 ms
+  // after the last change or when the page goes: wait for params=7B first, so closing writes nothing.)
+  await second.waitForFunction(() => localStorage.getItem('llm-memory:state') === 'params=7B', null, { timeout: 5000 });
   await second.evaluate(() => localStorage.setItem('llm-memory:state', 'params=%%%&bytes=-1'));
   await second.close();
   const third = await context.newPage();
@@ -164,7 +174,7 @@ test('the last scenario is kept in localStorage; a corrupt stored value is ignor
   await waitForApi(third);
   assert.equal(await third.evaluate(() => window.llmMemory.getState()), 'params=13B');
   assert.match(await third.locator('#notice-text').textContent(), /saved scenario could not be read and was ignored \(params: /);
-  assert.equal(await third.evaluate(() => localStorage.getItem('llm-memory:state')), 'params=13B');
+  await third.waitForFunction(() => localStorage.getItem('llm-memory:state') === 'params=13B', null, { timeout: 5000 });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -176,7 +186,7 @@ test('page options (embed, theme) stay in the link and are not scenario settings
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');  // the colour scheme is dark
   assert.equal(await page.locator('#notice').isVisible(), false);
   await page.evaluate(() => window.llmMemory.setState('params=8B'));
-  assert.equal(await page.evaluate(() => location.hash), '#params=8B&theme=light');
+  await waitForHash(page, '#params=8B&theme=light');
   assert.deepEqual(errors, []);
   await context.close();
 });
