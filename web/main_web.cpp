@@ -251,7 +251,9 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_get_state() {
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_set_state(const char* state, int partial) {
     static std::string out;
     const llm_memory::StateResult result = llm_memory::apply_state(llm_memory::Scenario{}, state);
-    if (result.problems.empty() || partial != 0) {
+    // A link whose pairs do not validate together (params=7B&trainable=8B) changes nothing: apply_state
+    // fell back to the defaults, and the page keeps what it shows instead of jumping to them.
+    if (result.problems.empty() || (partial != 0 && !result.combination_rejected)) {
         if (llm_memory::app_set_scenario(g_web.app, result.scenario)) on_scenario_changed();
     }
     out = ok_json(result.problems);

@@ -125,6 +125,12 @@ test('setState replaces the scenario, rewrites the fragment without history entr
   await page.evaluate(() => { location.hash = '#params=30B'; });
   await page.waitForFunction(() => window.llmMemory.getState() === 'params=30B');
   assert.match(await page.locator('#results-summary').textContent(), /^Weight memory 60 GB/);
+  // A hand-edited link whose values only fail together keeps the scenario on screen (not the defaults).
+  await page.evaluate(() => { location.hash = '#params=7B&trainable=8B'; });
+  await page.waitForFunction(() => document.querySelector('#notice') && getComputedStyle(document.querySelector('#notice')).display !== 'none');
+  assert.match(await page.locator('#notice-text').textContent(), /trainable/);
+  assert.equal(await page.evaluate(() => window.llmMemory.getState()), 'params=30B');
+  assert.match(await page.locator('#results-summary').textContent(), /^Weight memory 60 GB/);
   assert.deepEqual(errors, []);
   await context.close();
 });
