@@ -5,22 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
+#include "cli_test_support.hpp"
 
 using namespace llm_memory;
+using llm_memory::test::has;
 
 namespace {
-struct CheckRun {
-    int status;
-    std::string out;
-    std::string err;
-};
-CheckRun run(std::vector<std::string> args) {
-    CheckRun r{0, {}, {}};
-    r.status = run_cli(args, r.out, r.err);
-    return r;
-}
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using CheckRun = llm_memory::test::CliRun;
+CheckRun run(const std::vector<std::string>& args) { return llm_memory::test::run_cli_capture(args); }
 }  // namespace
 
 TEST_CASE("check: the issue's example names weights-as-inference (seed 7B exercise)", "[cli][check]") {

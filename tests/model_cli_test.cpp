@@ -5,22 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
+#include "cli_test_support.hpp"
 
 using namespace llm_memory;
+using llm_memory::test::has;
 
 namespace {
-struct Run {
-    int status;
-    std::string out;
-    std::string err;
-};
-Run cli(std::vector<std::string> args) {
-    Run r{0, {}, {}};
-    r.status = run_cli(args, r.out, r.err);
-    return r;
-}
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using Run = llm_memory::test::CliRun;
+Run cli(const std::vector<std::string>& args) { return llm_memory::test::run_cli_capture(args); }
 std::string config_path(const char* name) { return std::string(LLM_MEMORY_FIXTURES_DIR) + "/" + name; }
 }  // namespace
 
