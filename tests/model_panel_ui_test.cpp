@@ -12,27 +12,13 @@
 #include "imgui_internal.h"
 #include "model_panel.hpp"
 #include "settings.hpp"
+#include "ui_test_support.hpp"
 
 using namespace llm_memory;
 
 namespace {
 
-struct ModelHeadless {
-    explicit ModelHeadless(AppState& app) {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        app_setup_style(app, 17.0f);
-        unsigned char* pixels = nullptr;
-        int width = 0;
-        int height = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-        io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(1)));
-    }
-    ~ModelHeadless() { ImGui::DestroyContext(); }
-    ModelHeadless(const ModelHeadless&) = delete;
-    ModelHeadless& operator=(const ModelHeadless&) = delete;
-};
+using ModelHeadless = llm_memory::test::HeadlessImGui;
 
 // Draws the panel in a window filling the display; returns the window's horizontal overflow.
 float draw_panel_frames(AppState& app, float width, int frames) {

@@ -10,28 +10,13 @@
 #include "imgui.h"
 #include "imgui_internal.h"
 #include "practice_panel.hpp"
+#include "ui_test_support.hpp"
 
 using namespace llm_memory;
 
 namespace {
 
-struct PracticeHeadless {
-    PracticeHeadless(AppState& app, float scale) {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        app.ui_scale = scale;
-        app_setup_style(app, 17.0f * scale);
-        unsigned char* pixels = nullptr;
-        int width = 0;
-        int height = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-        io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(1)));
-    }
-    ~PracticeHeadless() { ImGui::DestroyContext(); }
-    PracticeHeadless(const PracticeHeadless&) = delete;
-    PracticeHeadless& operator=(const PracticeHeadless&) = delete;
-};
+using PracticeHeadless = llm_memory::test::HeadlessImGui;
 
 // Draws frames on the Practice tab (index 2) and returns the widest horizontal overflow of any window.
 float draw_practice_frames(AppState& app, float width, float height, int frames) {
@@ -44,15 +29,9 @@ float draw_practice_frames(AppState& app, float width, float height, int frames)
         draw_frame(app);
         ImGui::Render();
     }
-    float worst = 0.0f;
-    for (ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
-        if (!window->WasActive || window->Hidden) continue;
-        if ((window->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)) != 0) continue;
-        if (window->ScrollMax.x > worst) {
-            worst = window->ScrollMax.x;
-            UNSCOPED_INFO("overflowing window: " << window->Name);
-        }
-    }
+    std::string which;
+    const float worst = llm_memory::test::widest_window_overflow(&which);
+    if (worst > 0.0f) UNSCOPED_INFO("overflowing window: " << which);
     return worst;
 }
 

@@ -14,6 +14,7 @@
 #include "panels.hpp"
 #include "practice_panel.hpp"
 #include "quantity.hpp"
+#include "ui_test_support.hpp"
 #include "runtime_panel.hpp"
 #include "settings.hpp"
 
@@ -28,24 +29,8 @@ using namespace llm_memory;
 namespace {
 
 // One ImGui context for a test, with the app's font and style at a UI scale.
-struct Headless {
-    explicit Headless(AppState& app, float scale) {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-        app.ui_scale = scale;
-        app_setup_style(app, 17.0f * scale);
-        unsigned char* pixels = nullptr;
-        int width = 0;
-        int height = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-        io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(1)));
-        REQUIRE(width > 0);
-    }
-    ~Headless() { ImGui::DestroyContext(); }
-    Headless(const Headless&) = delete;
-    Headless& operator=(const Headless&) = delete;
+struct Headless : llm_memory::test::HeadlessImGui {
+    Headless(AppState& app, float scale) : HeadlessImGui(app, scale) { REQUIRE(atlas_width_px > 0); }
 };
 
 // Draws `frames` frames at the given size (in framebuffer pixels).
@@ -62,18 +47,7 @@ void run_frames(AppState& app, float width, float height, int frames) {
 }
 
 // The widest horizontal overflow of any visible window (0 when every window's content fits its width).
-float widest_overflow(std::string& which) {
-    float worst = 0.0f;
-    for (ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
-        if (!window->WasActive || window->Hidden) continue;
-        if ((window->Flags & ImGuiWindowFlags_Tooltip) != 0 || (window->Flags & ImGuiWindowFlags_Popup) != 0) continue;
-        if (window->ScrollMax.x > worst) {
-            worst = window->ScrollMax.x;
-            which = window->Name;
-        }
-    }
-    return worst;
-}
+float widest_overflow(std::string& which) { return llm_memory::test::widest_window_overflow(&which); }
 
 void set_state(AppState& app, const char* state) {
     const StateResult r = apply_state(Scenario{}, state);
