@@ -2,6 +2,7 @@
 // the current window at whatever width it is given, and the small widgets they share.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "app.hpp"
@@ -25,6 +26,9 @@ void error_text(const std::string& text, const Palette& palette);
 // index: 0 weights-as-inference, 1 one-value-per-trainable, 2 freezing-removes-weights,
 // 3 wrong-bytes-per-parameter.
 void mistake_guard(AppState& app, int index, const std::string& text);
+// A card: background, border (the accent colour and thicker when highlighted) and a left accent bar
+// around whatever `draw` puts inside (text wraps at the card's inner edge).
+void accent_card(const Palette& palette, bool highlight, const std::function<void()>& draw);
 // Copies text to the clipboard and remembers what was copied for the confirmation line.
 void copy_to_clipboard(AppState& app, const std::string& text, const char* what);
 

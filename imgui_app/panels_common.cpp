@@ -71,6 +71,36 @@ void error_text(const std::string& text, const Palette& palette) {
     ImGui::PopStyleColor();
 }
 
+void accent_card(const Palette& palette, bool highlight, const std::function<void()>& draw) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ImDrawList* list = ImGui::GetWindowDrawList();
+    ImDrawListSplitter splitter;
+    splitter.Split(list, 2);
+    splitter.SetCurrentChannel(list, 1);
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float start_x = ImGui::GetCursorPosX();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float pad = style.FramePadding.x;
+    const float accent_w = std::max(3.0f, pad * 0.4f);
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + pad * 0.6f);
+    ImGui::Indent(pad + accent_w);
+    ImGui::PushTextWrapPos(start_x + width - pad);
+    draw();
+    ImGui::PopTextWrapPos();
+    ImGui::Unindent(pad + accent_w);
+    const float end_y = ImGui::GetCursorScreenPos().y + pad * 0.6f - style.ItemSpacing.y;
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + pad * 0.6f);
+    splitter.SetCurrentChannel(list, 0);
+    const ImVec2 end(start.x + width, end_y);
+    list->AddRectFilled(start, end, palette.card_bg, style.FrameRounding);
+    list->AddRect(start, end, highlight ? palette.guard_accent : palette.card_border, style.FrameRounding, 0,
+                  highlight ? 2.0f : 1.0f);
+    list->AddRectFilled(start, ImVec2(start.x + accent_w, end.y), palette.guard_accent, style.FrameRounding,
+                        ImDrawFlags_RoundCornersLeft);
+    splitter.Merge(list);
+    ImGui::Spacing();
+}
+
 void mistake_guard(AppState& app, int index, const std::string& text) {
     if (index < 0 || index >= static_cast<int>(app.mistake_dismissed.size())) return;
     if (app.mistake_dismissed[static_cast<std::size_t>(index)] || app.embed_mode) return;
@@ -78,43 +108,21 @@ void mistake_guard(AppState& app, int index, const std::string& text) {
     const ImGuiStyle& style = ImGui::GetStyle();
     ImGui::PushID("mistake_guard");
     ImGui::PushID(index);
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    ImDrawListSplitter splitter;
-    splitter.Split(draw, 2);
-    splitter.SetCurrentChannel(draw, 1);
-
-    const ImVec2 start = ImGui::GetCursorScreenPos();
-    const float start_local_x = ImGui::GetCursorPosX();
-    const float width = ImGui::GetContentRegionAvail().x;
-    const float pad = style.FramePadding.x;
-    const float accent_w = std::max(3.0f, pad * 0.4f);
-    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + pad * 0.5f);
-    ImGui::Indent(pad + accent_w);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette.guard_accent));
-    ImGui::TextUnformatted("Common mistake");
-    ImGui::PopStyleColor();
-    const char* dismiss = "×";
-    const float button_w = ImGui::CalcTextSize(dismiss).x + style.FramePadding.x * 2.0f;
-    ImGui::SameLine(std::max(start_local_x + width - button_w - pad, ImGui::GetCursorPosX()));
-    if (ImGui::SmallButton(dismiss)) app.mistake_dismissed[static_cast<std::size_t>(index)] = true;
-    if (ImGui::IsItemHovered() || ImGui::IsItemFocused()) ImGui::SetTooltip("Dismiss this note");
-    ImGui::PushTextWrapPos(start_local_x + width - pad);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::Unindent(pad + accent_w);
-    const float end_y = ImGui::GetCursorScreenPos().y + pad * 0.5f - style.ItemSpacing.y;
-    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + pad * 0.5f);
-
-    splitter.SetCurrentChannel(draw, 0);
-    const ImVec2 end(start.x + width, end_y);
-    draw->AddRectFilled(start, end, palette.card_bg, style.ChildRounding);
-    draw->AddRect(start, end, palette.card_border, style.ChildRounding);
-    draw->AddRectFilled(start, ImVec2(start.x + accent_w, end.y), palette.guard_accent, style.ChildRounding,
-                        ImDrawFlags_RoundCornersLeft);
-    splitter.Merge(draw);
+    // The dismiss button sits at the card's right edge, measured before the card indents its content.
+    const float right_edge_x = ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - style.FramePadding.x;
+    accent_card(palette, false, [&] {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette.guard_accent));
+        ImGui::TextUnformatted("Common mistake");
+        ImGui::PopStyleColor();
+        const char* dismiss = "×";
+        const float button_w = ImGui::CalcTextSize(dismiss).x + style.FramePadding.x * 2.0f;
+        ImGui::SameLine(std::max(right_edge_x - button_w, ImGui::GetCursorPosX()));
+        if (ImGui::SmallButton(dismiss)) app.mistake_dismissed[static_cast<std::size_t>(index)] = true;
+        if (ImGui::IsItemHovered() || ImGui::IsItemFocused()) ImGui::SetTooltip("Dismiss this note");
+        ImGui::TextUnformatted(text.c_str());
+    });
     ImGui::PopID();
     ImGui::PopID();
-    ImGui::Spacing();
 }
 
 void copy_to_clipboard(AppState& app, const std::string& text, const char* what) {

@@ -64,38 +64,6 @@ float button_width(const char* label) {
     return ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f;
 }
 
-// A card with a background, a border (accent when highlighted) and a left accent bar.
-template <typename Draw>
-void card(const Palette& palette, bool highlight, Draw draw) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    ImDrawList* list = ImGui::GetWindowDrawList();
-    ImDrawListSplitter splitter;
-    splitter.Split(list, 2);
-    splitter.SetCurrentChannel(list, 1);
-    const ImVec2 start = ImGui::GetCursorScreenPos();
-    const float start_x = ImGui::GetCursorPosX();
-    const float width = ImGui::GetContentRegionAvail().x;
-    const float pad = style.FramePadding.x;
-    const float accent_w = std::max(3.0f, pad * 0.4f);
-    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + pad * 0.6f);
-    ImGui::Indent(pad + accent_w);
-    ImGui::PushTextWrapPos(start_x + width - pad);
-    draw();
-    ImGui::PopTextWrapPos();
-    ImGui::Unindent(pad + accent_w);
-    const float end_y = ImGui::GetCursorScreenPos().y + pad * 0.6f - style.ItemSpacing.y;
-    ImGui::SetCursorPosY(ImGui::GetCursorPosY() + pad * 0.6f);
-    splitter.SetCurrentChannel(list, 0);
-    const ImVec2 end(start.x + width, end_y);
-    list->AddRectFilled(start, end, palette.card_bg, style.FrameRounding);
-    list->AddRect(start, end, highlight ? palette.guard_accent : palette.card_border, style.FrameRounding, 0,
-                  highlight ? 2.0f : 1.0f);
-    list->AddRectFilled(start, ImVec2(start.x + accent_w, end.y), palette.guard_accent, style.FrameRounding,
-                        ImDrawFlags_RoundCornersLeft);
-    splitter.Merge(list);
-    ImGui::Spacing();
-}
-
 void labelled_line(const char* label, const char* text) {
     ImGui::TextDisabled("%s", label);
     ImGui::TextWrapped("%s", text);
@@ -173,7 +141,7 @@ void draw_result(const PracticeView& view, const Palette& palette) {
     }
     if (!view.last_result) return;
     const CheckResult& r = *view.last_result;
-    card(palette, !r.correct, [&] {
+    accent_card(palette, !r.correct, [&] {
         if (r.correct) {
             ImGui::PushStyleColor(ImGuiCol_Text, palette.ok_text);
             ImGui::TextWrapped("%s", r.explanation.c_str());  // "Right: 16.8 GB (15.65 GiB). <the step>"
@@ -281,7 +249,7 @@ void draw_cards(const PracticeView& view, const Palette& palette) {
     for (const MistakeCard& c : seed_mistake_cards()) {
         ImGui::PushID(mistake_key(c.id));
         const bool highlight = has_last && last == c.id;
-        card(palette, highlight, [&] {
+        accent_card(palette, highlight, [&] {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette.guard_accent));
             ImGui::TextWrapped("%s%s", highlight ? "The mistake you just made: " : "Common mistake: ", c.title);
             ImGui::PopStyleColor();
