@@ -3,6 +3,7 @@
 // A bad state is an error here (not a warning as in the estimate command): checking an answer against
 // a scenario the learner did not mean would diagnose the wrong thing.
 #include "check.hpp"
+#include "option_arg.hpp"
 
 #include "../core/practice.hpp"
 #include "../core/quantity.hpp"
@@ -65,14 +66,7 @@ int run_check(const std::vector<std::string>& args, std::string& out, std::strin
         }
         if (arg.rfind("--", 0) != 0)
             return fail("check: unexpected argument \"" + printable_excerpt(arg, 40) + "\" (options start with --)");
-        std::string name = arg.substr(2);
-        std::string value;
-        bool has_value = false;
-        if (const std::size_t eq = name.find('='); eq != std::string::npos) {
-            value = name.substr(eq + 1);
-            name = name.substr(0, eq);
-            has_value = true;
-        }
+        auto [name, value, has_value] = split_option(arg);
         const bool known = name == "question" || name == "answer" || name == "state" || name == "format" ||
                            find_setting(name) != nullptr;
         if (!known) return fail("check: unknown option --" + printable_excerpt(name, 40) + " (see llm-memory check --help)");

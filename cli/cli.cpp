@@ -2,6 +2,7 @@
 // the URL state); output flags (--format, --units) are the CLI's own.
 #include "cli.hpp"
 #include "check.hpp"
+#include "option_arg.hpp"
 
 #include <fstream>
 #include <memory>
@@ -122,14 +123,7 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             continue;
         }
         if (arg.rfind("--", 0) != 0) return "unexpected argument \"" + printable_excerpt(arg, 40) + "\" (options start with --)";
-        std::string name = arg.substr(2);
-        std::string value;
-        bool has_value = false;
-        if (const std::size_t eq = name.find('='); eq != std::string::npos) {
-            value = name.substr(eq + 1);
-            name = name.substr(0, eq);
-            has_value = true;
-        }
+        auto [name, value, has_value] = split_option(arg);
         const bool known = name == "format" || name == "units" || name == "state" || name == "config" || find_setting(name) != nullptr;
         if (!known) return "unknown option --" + printable_excerpt(name, 40) + " (see --help)";
         // Boolean settings (value hint "[BOOL]", e.g. --qlora) may stand alone: "--qlora" means true.
