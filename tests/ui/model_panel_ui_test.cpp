@@ -1,7 +1,7 @@
 // Headless test of the model picker: draw_model_panel at phone and desktop widths with a preset chosen
 // through the settings key, a dropped config.json queued, and a malformed one (the last good model stays).
 // IM_ASSERT throws (ui_test_imconfig.h); the panel must not overflow its window's width.
-// Figures: Llama-2-7b 6,738,415,616 and Mixtral-8x7B 46,702,792,704 parameters (tests/architecture_test.cpp).
+// Figures: Llama-2-7b 6,738,415,616 and Mixtral-8x7B 46,702,792,704 parameters (tests/core/architecture_test.cpp).
 #include <catch_amalgamated.hpp>
 
 #include <string>

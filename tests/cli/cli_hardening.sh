@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Bad CLI input, table-driven: each row must exit 2 with exactly one "error: ..." line naming the flag
-# on stderr and nothing on stdout. Usage: tests/cli_hardening.sh [BINARY] (default build/native/llm-memory;
+# on stderr and nothing on stdout. Usage: tests/cli/cli_hardening.sh [BINARY] (default build/native/llm-memory;
 # tests/sanitize.sh runs it against the ASan+UBSan build). Arguments above 128 KB cannot be passed at all
-# (Linux MAX_ARG_STRLEN), so the long-string rows use 100 KB; 1 MB strings are in tests/hardening_test.cpp.
+# (Linux MAX_ARG_STRLEN), so the long-string rows use 100 KB; 1 MB strings are in tests/core/hardening_test.cpp.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=${1:-${LLM_MEMORY_BIN:-./build/native/llm-memory}}
 [[ -x "$bin" ]] || { echo "cli_hardening: no binary at $bin"; exit 1; }
 fail=0
