@@ -110,6 +110,10 @@ Expected<GgufSummary> read_gguf_header(std::string_view bytes, std::uint64_t fil
 // metadata lacks block_count, head_count or embedding_length.
 Expected<ModelSource> gguf_model(const GgufSummary& summary, const std::string& display_name);
 
+// The header as a JSON object: format, architecture, metadata counts, tensors, parameters, weight_bytes,
+// data_offset, and per type {type, tensors, weights, bytes}.
+std::string gguf_json(const GgufSummary& summary);
+
 // The header as report lines: architecture, tensors by type with bytes, total, bits per weight.
 std::string gguf_report(const GgufSummary& summary);
 

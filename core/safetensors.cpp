@@ -201,6 +201,20 @@ Expected<SafetensorsSummary> read_safetensors_index(std::string_view json_text) 
     return s;
 }
 
+std::string safetensors_json(const SafetensorsSummary& s) {
+    std::string out = std::string("{\"format\":\"") + (s.is_index ? "safetensors-index" : "safetensors") +
+                      "\",\"tensors\":" + std::to_string(s.tensor_count) + ",\"data_bytes\":" + std::to_string(s.data_bytes) +
+                      ",\"parameters\":" + std::to_string(s.param_count) + ",\"shards\":" + std::to_string(s.shard_count) +
+                      ",\"groups\":[";
+    for (std::size_t i = 0; i < s.groups.size(); ++i) {
+        const SafetensorsGroup& g = s.groups[i];
+        out += std::string(i > 0 ? "," : "") + "{\"dtype\":\"" + g.dtype + "\",\"role\":\"" + g.role + "\",\"tensors\":" +
+               std::to_string(g.tensor_count) + ",\"bytes\":" + std::to_string(g.bytes) + ",\"weights\":" +
+               std::to_string(g.param_count) + "}";
+    }
+    return out + "]}";
+}
+
 std::string safetensors_report(const SafetensorsSummary& s) {
     std::string out;
     if (s.is_index) {

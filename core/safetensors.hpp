@@ -50,6 +50,9 @@ Expected<SafetensorsSummary> read_safetensors_header(std::string_view header, st
 // Reads a model.safetensors.index.json (metadata.total_size and weight_map).
 Expected<SafetensorsSummary> read_safetensors_index(std::string_view json_text);
 
+// The summary as a JSON object: format, tensors, data_bytes, parameters, shards, groups.
+std::string safetensors_json(const SafetensorsSummary& summary);
+
 // Report lines: groups by dtype and role with bytes, the total, notes.
 std::string safetensors_report(const SafetensorsSummary& summary);
 
