@@ -2,6 +2,7 @@
 // the URL state); output flags (--format, --units) are the CLI's own.
 #include "cli.hpp"
 #include "check.hpp"
+#include "completion.hpp"
 #include "option_arg.hpp"
 
 #include <fstream>
@@ -98,6 +99,7 @@ std::string usage() {
         "  --units U             GB, GiB or both (default both; JSON is always in bytes)\n"
         "  --help                this text\n"
         "  --version             the version\n\n"
+        "Exit status: 0 on success; 2 for bad input (one \"error: --flag: problem\" line on stderr, nothing on stdout).\n\n"
         "Examples:\n"
         "  llm-memory --params 13B                      # 26 GB weights, 31.2 GB inference, 104 GB training\n"
         "  llm-memory --params 13B --trainable 1B       # 6 GB gradient+optimizer, 32 GB training\n"
@@ -166,6 +168,10 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
 int run_cli(const std::vector<std::string>& args, std::string& out, std::string& err) {
     if (!args.empty() && args[0] == "check")  // practice answers: cli/check.cpp
         return run_check(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+    if (args.size() == 1 && args[0] == "--bash-completion") {  // hidden: the build generates the completion file
+        out = bash_completion_script();
+        return 0;
+    }
     CliOptions options;
     if (std::string message = parse_args(args, options); !message.empty()) {
         err = "error: " + message + "\n";
