@@ -88,9 +88,9 @@ in_root sh -c 'zcat /usr/share/man/man1/llm-memory.1.gz | grep -q "^\.TH LLM-MEM
 in_root apt-get -q install -y --no-install-recommends bash-completion xvfb xauth >>"$work/apt.log" 2>&1 ||
   { tail -n 20 "$work/apt.log"; fail "apt-get install bash-completion xvfb xauth failed"; }
 completed=$(in_root bash -c 'source /usr/share/bash-completion/bash_completion
-  COMP_WORDS=(llm-memory --gpu h1); COMP_CWORD=2; COMP_LINE="llm-memory --gpu h1"; COMP_POINT=${#COMP_LINE}
+  COMP_WORDS=(llm-memory --gpu h); COMP_CWORD=2; COMP_LINE="llm-memory --gpu h"; COMP_POINT=${#COMP_LINE}
   _completion_loader llm-memory; complete -p llm-memory >/dev/null && _llm_memory; echo "${COMPREPLY[*]}"')
-[[ "$completed" == "h100-80gb h200" ]] || fail "installed completion of --gpu h1: '$completed'"
+[[ "$completed" == "h100-80gb h200" ]] || fail "installed completion of --gpu h: '$completed'"
 
 rm -f "$root/tmp/installed-desktop.ppm"
 in_root timeout 60 xvfb-run -a -s "-screen 0 1280x800x24" llm-memory-gui --frames 1 --size 1280x800 \
