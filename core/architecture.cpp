@@ -29,6 +29,8 @@ constexpr std::uint64_t kMaxVocab = 10'000'000;
 constexpr std::uint64_t kMaxPositions = 100'000'000;
 constexpr std::uint64_t kMaxExperts = 100'000;
 
+}  // namespace
+
 // Depth of [ and { nesting outside strings. nlohmann's parser recurses per level, so 100,000 nested
 // brackets would overflow the stack (the wasm stack is 64 KB by default); check before parsing.
 int max_nesting_depth(std::string_view text) {
@@ -50,6 +52,8 @@ int max_nesting_depth(std::string_view text) {
     }
     return max_depth;
 }
+
+namespace {
 
 // A SAX consumer that accepts everything and remembers where the first syntax error is.
 struct SyntaxChecker : nlohmann::json_sax<json> {

@@ -177,6 +177,10 @@ std::vector<BreakdownRow> breakdown_rows(const ParamBreakdown& breakdown);
 // an error naming those fields: "config.json: model_type \"x\" is not known and ... num_experts (...)".
 Expected<Architecture> parse_config(std::string_view json_text);
 
+// Depth of [ and { nesting outside JSON strings (stops counting above 64): checked before any JSON is
+// parsed, because the parser recurses per level.
+int max_nesting_depth(std::string_view json_text);
+
 // Counts parameters exactly. Error when a part exceeds kMaxParamCount (10^15).
 Expected<ParamBreakdown> count_parameters(const Architecture& arch);
 

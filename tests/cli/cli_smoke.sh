@@ -28,6 +28,8 @@ check "negative" 2 '' 'error: --params: must not be negative' -- --params -1B
 check "unknown flag" 2 '' 'error: unknown option --gpu-count (see --help)' -- --gpu-count 3
 check "missing value" 2 '' 'error: --bytes: needs a value' -- --bytes
 check "help" 0 'Usage: llm-memory' EMPTY -- --help
+# GGUF and safetensors files written by tests/files/model_files.mjs; @huggingface/gguf must agree with us.
+models=$(LLM_MEMORY_BIN="$bin" node --test --test-reporter=dot tests/cli/model_files.test.mjs 2>&1) || { echo "FAIL model files:"; echo "$models"; fail=1; }
 hardening=$(tests/cli/cli_hardening.sh "$bin") || fail=1  # the table of bad inputs (issue 9)
 grep -v "^ok " <<<"$hardening"
 exit $fail
