@@ -25,8 +25,9 @@ test('the page loads at most 300 KB gzipped', async () => {
   const total = files.reduce((sum, f) => sum + f.gzipBytes, 0);
   const list = files.map((f) => `${f.file} ${kb(f.gzipBytes)}`).join(', ');
   console.log(`budget: page payload ${kb(total)} gzip -9 (${total} B; budget ${kb(PAGE_GZIP_BUDGET_BYTES)}): ${list}`);
-  // The page is index.html + index.js + index.wasm; a missing file would make the sum meaningless.
-  assert.deepEqual(files.map((f) => f.file), ['index.html', 'index.js', 'index.wasm']);
+  // At least index.html + index.js + index.wasm (every other file the page loads counts too); a missing
+  // one would make the sum meaningless.
+  for (const name of ['index.html', 'index.js', 'index.wasm']) assert.ok(files.some((f) => f.file === name), `${name} not loaded: ${list}`);
   assert.ok(total <= PAGE_GZIP_BUDGET_BYTES,
     `the page loads ${kb(total)} gzipped (${total} B), over its ${kb(PAGE_GZIP_BUDGET_BYTES)} budget: ${list}`);
 });
