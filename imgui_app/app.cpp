@@ -69,7 +69,7 @@ void draw_header(AppState& app, float logical_width) {
         if (right_aligned_button("Open the full app")) app.open_full_app_requested = true;
     } else if (right_aligned_button(app.dark_theme ? "Light theme##theme" : "Dark theme##theme")) {
         app.dark_theme = !app.dark_theme;
-        apply_theme(app.dark_theme, app.ui_scale);
+        apply_theme(app.dark_theme, app.ui_scale, app.touch_layout);
     }
     if (!subtitle_inline && !app.embed_mode) muted_text("How much memory a model needs to run and to train, step by step.");
 }
@@ -169,15 +169,17 @@ void app_setup_style(AppState& app, float font_pixels) {
                                       0x2200, 0x22FF, 0x2500, 0x25FF, 0x2700, 0x27BF, 0};
     io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kUiFontTtf), static_cast<int>(kUiFontTtfSize), font_pixels,
                                    &config, kRanges);
-    apply_theme(app.dark_theme, app.ui_scale);
+    apply_theme(app.dark_theme, app.ui_scale, app.touch_layout);
 }
 
 void draw_frame(AppState& app) {
     app.scenario_changed = false;
+    app.editing_key = nullptr;
+    app.hovered_key = nullptr;
     app.open_full_app_requested = false;
     apply_pending_model_configs(app);  // a config.json dropped on the window or the page
     if (app.theme_changed) {
-        apply_theme(app.dark_theme, app.ui_scale);
+        apply_theme(app.dark_theme, app.ui_scale, app.touch_layout);
         app.theme_changed = false;
     }
     const ImGuiViewport* viewport = ImGui::GetMainViewport();

@@ -34,6 +34,9 @@ struct AppState {
     bool dark_theme = true;     // the web driver sets it from prefers-color-scheme; the app has a toggle
     bool theme_changed = false; // set by the driver after changing dark_theme; draw_frame re-applies the theme
     float ui_scale = 1.0f;      // device pixel ratio x user zoom; set by the driver
+    bool touch_layout = false;  // touch-sized hit areas (web driver, on a touch screen); set theme_changed after
+    const char* editing_key = nullptr;  // settings key of the text field being edited this frame, else nullptr
+    const char* hovered_key = nullptr;  // settings key of the text field under the pointer this frame, else nullptr
     bool scenario_changed = false;  // set when `scenario` changed this frame (drivers persist/sync it)
     // A number unique in the process for the current (scenario, estimate) pair: every replacement
     // (app_set_scenario, app_scenario_replaced) takes a new one, so per-frame caches key on it.

@@ -36,6 +36,9 @@ bool field_input(AppState& app, const char* key, const char* label, const char* 
     if (label != nullptr) ImGui::TextUnformatted(label);
     ImGui::SetNextItemWidth(width);
     const bool changed = ImGui::InputTextWithHint("##value", hint, field.text.data(), field.text.size());
+    // The web page's phone keyboard asks which field is under the finger and which one is edited.
+    if (ImGui::IsItemHovered()) app.hovered_key = key;
+    if (ImGui::IsItemActive()) app.editing_key = key;
     ImGui::PopID();
     return changed;
 }
