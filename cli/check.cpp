@@ -75,6 +75,8 @@ int run_check(const std::vector<std::string>& args, std::string& out, std::strin
             value = args[++i];
         }
         if (name == "question") {
+            // Checked where it is read, so a bad id is named even when --answer is missing too.
+            if (const Expected<QuestionId> id = parse_question_id(value); !id) return fail("--" + id.error());
             question_text = value;
             have_question = true;
         } else if (name == "answer") {

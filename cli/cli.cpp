@@ -2,12 +2,15 @@
 // the URL state); output flags (--format, --units) are the CLI's own.
 #include "cli.hpp"
 #include "check.hpp"
+#include "completion.hpp"
 #include "option_arg.hpp"
 
 #include <fstream>
 #include <memory>
 
 #include "../core/architecture.hpp"
+#include "../core/gguf.hpp"
+#include "../core/safetensors.hpp"
 #include "../core/model_presets.hpp"
 #include "../core/report.hpp"
 #include "../core/settings.hpp"
@@ -29,7 +32,105 @@ struct CliOptions {
     bool version = false;
     bool list_models = false;
     std::vector<std::string> warnings;
+    std::string file_report;         // --gguf / --safetensors: what the header says (table and markdown)
+    std::string file_json;           // "file":{...} (core's JSON of the header), spliced into --format json
 };
+
+// Opens `path` for the header readers; its size in `size`, or an error message naming the flag.
+std::string open_model_file(const std::string& flag, const std::string& path, std::ifstream& file, std::uint64_t& size) {
+    file.open(path, std::ios::binary);
+    if (!file) return flag + ": cannot read \"" + printable_excerpt(path, 80) + "\"";
+    if (file.peek() == std::ifstream::traits_type::eof() && file.bad())
+        return flag + ": \"" + printable_excerpt(path, 80) + "\" is not a readable file";
+    file.clear();
+    file.seekg(0, std::ios::end);
+    const std::streamoff end = file.tellg();
+    file.seekg(0);
+    if (end <= 0) return flag + ": " + printable_excerpt(path, 80) + ": is empty or not a regular file";
+    size = static_cast<std::uint64_t>(end);
+    return {};
+}
+
+// The file's exact weight bytes as the scenario's N and b (b rounded to six decimals; the exact bytes are
+// in the file report).
+void use_file_weights(CliOptions& options, std::uint64_t params, std::uint64_t bytes) {
+    options.scenario.param_count = params;
+    options.scenario.bytes_per_param = Decimal::from_ratio(bytes, params);
+    options.scenario.dtype.clear();
+}
+
+// "--gguf FILE": reads the header only (1 MiB at a time, never the tensor data) and makes the file's
+// model (architecture, exact counts, exact bytes) the scenario's.
+std::string load_gguf_file(const std::string& path, CliOptions& options) {
+    std::ifstream file;
+    std::uint64_t size = 0;
+    if (std::string problem = open_model_file("--gguf", path, file, size); !problem.empty()) return problem;
+    const std::string shown = printable_excerpt(path, 80);
+    GgufReader reader(size);
+    std::string chunk(1 << 20, '\0');
+    bool done = false;
+    while (!done && file) {
+        file.read(&chunk[0], static_cast<std::streamsize>(chunk.size()));
+        const std::size_t got = static_cast<std::size_t>(file.gcount());
+        if (got == 0) break;
+        const Expected<bool> fed = reader.feed(std::string_view(chunk.data(), got));
+        if (!fed) return "--gguf: " + shown + ": " + fed.error().substr(6);  // drop "GGUF: "
+        done = *fed;
+    }
+    if (const Expected<bool> finished = reader.finish(); !finished) return "--gguf: " + shown + ": " + finished.error().substr(6);
+    const GgufSummary& summary = reader.summary();
+    Expected<ModelSource> model = gguf_model(summary, shown + " (" + summary.architecture + ")");
+    if (!model) return "--gguf: " + shown + ": " + model.error().substr(6);
+    use_file_weights(options, summary.param_count, summary.weight_bytes);
+    options.scenario.model = std::make_shared<const ModelSource>(std::move(model.value()));
+    options.file_report = gguf_report(summary);
+    options.file_json = "\"file\":" + gguf_json(summary) + ",";
+    return {};
+}
+
+// "--safetensors FILE": a .safetensors file (reads 8 + header-length bytes) or a model.safetensors.index.json.
+std::string load_safetensors_file(const std::string& path, CliOptions& options) {
+    std::ifstream file;
+    std::uint64_t size = 0;
+    if (std::string problem = open_model_file("--safetensors", path, file, size); !problem.empty()) return problem;
+    const std::string shown = printable_excerpt(path, 80);
+    auto fail = [&](const std::string& error) {
+        const std::size_t colon = error.find(": ");
+        return "--safetensors: " + shown + ": " + (colon != std::string::npos ? error.substr(colon + 2) : error);
+    };
+    std::string head(8, '\0');
+    file.read(&head[0], 8);
+    head.resize(static_cast<std::size_t>(file.gcount()));
+    if (head.size() >= 1 && head[0] == '{') {  // an index (JSON)
+        if (size > kMaxSafetensorsHeader) return fail("safetensors index: is larger than 100 MB");
+        std::string text(static_cast<std::size_t>(size), '\0');
+        file.seekg(0);
+        file.read(&text[0], static_cast<std::streamsize>(size));
+        text.resize(static_cast<std::size_t>(file.gcount()));
+        const Expected<SafetensorsSummary> index = read_safetensors_index(text);
+        if (!index) return fail(index.error());
+        options.file_report = safetensors_report(*index);
+        options.file_json = "\"file\":" + safetensors_json(*index) + ",";
+        if (options.scenario.model) use_file_weights(options, options.scenario.model->counts.total_count, index->data_bytes);
+        else options.warnings.push_back("--safetensors: an index gives the bytes but not the parameter count; add --model "
+                                        "or --config before it to use its bytes per parameter");
+        return {};
+    }
+    const Expected<std::uint64_t> length = safetensors_header_length(head, size);
+    if (!length) return fail(length.error());
+    std::string header = head;
+    header.resize(static_cast<std::size_t>(8 + *length));
+    file.read(&header[8], static_cast<std::streamsize>(*length));
+    header.resize(8 + static_cast<std::size_t>(file.gcount()));
+    const Expected<SafetensorsSummary> summary = read_safetensors_header(header, size);
+    if (!summary) return fail(summary.error());
+    if (summary->param_count == 0) return fail("safetensors: the file holds no weights");
+    if (options.scenario.model && options.scenario.model->counts.total_count != summary->param_count) options.scenario.model.reset();
+    use_file_weights(options, summary->param_count, summary->data_bytes);
+    options.file_report = safetensors_report(*summary);
+    options.file_json = "\"file\":" + safetensors_json(*summary) + ",";
+    return {};
+}
 
 // "--config FILE": reads the file and makes its model the scenario's; returns an error message or "".
 std::string load_config_file(const std::string& path, CliOptions& options) {
@@ -92,12 +193,15 @@ std::string usage() {
     out +=
         "  --state S             apply a URL-style state string: 'params=70B&bytes=2&trainable=1B'\n"
         "  --config FILE         a Hugging Face config.json: N becomes the model's exact parameter count\n"
+        "  --gguf FILE           a GGUF model file (header only): exact weights, bytes per type, architecture\n"
+        "  --safetensors FILE    a .safetensors file or model.safetensors.index.json (header only): bytes per dtype\n"
         "  --list-models         the built-in models for --model, with their exact parameter counts\n\n"
         "Output options:\n"
         "  --format F            table (default), json or markdown\n"
         "  --units U             GB, GiB or both (default both; JSON is always in bytes)\n"
         "  --help                this text\n"
         "  --version             the version\n\n"
+        "Exit status: 0 on success; 2 for bad input (one \"error: --flag: problem\" line on stderr, nothing on stdout).\n\n"
         "Examples:\n"
         "  llm-memory --params 13B                      # 26 GB weights, 31.2 GB inference, 104 GB training\n"
         "  llm-memory --params 13B --trainable 1B       # 6 GB gradient+optimizer, 32 GB training\n"
@@ -124,7 +228,8 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
         }
         if (arg.rfind("--", 0) != 0) return "unexpected argument \"" + printable_excerpt(arg, 40) + "\" (options start with --)";
         auto [name, value, has_value] = split_option(arg);
-        const bool known = name == "format" || name == "units" || name == "state" || name == "config" || find_setting(name) != nullptr;
+        const bool known = name == "format" || name == "units" || name == "state" || name == "config" || name == "gguf" ||
+                           name == "safetensors" || find_setting(name) != nullptr;
         if (!known) return "unknown option --" + printable_excerpt(name, 40) + " (see --help)";
         // Boolean settings (value hint "[BOOL]", e.g. --qlora) may stand alone: "--qlora" means true.
         const SettingSpec* spec = find_setting(name);
@@ -149,6 +254,10 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             else return "--units: \"" + printable_excerpt(value, 40) + "\" is not one of GB, GiB, both";
         } else if (name == "config") {
             if (std::string message = load_config_file(value, options); !message.empty()) return message;
+        } else if (name == "gguf") {
+            if (std::string message = load_gguf_file(value, options); !message.empty()) return message;
+        } else if (name == "safetensors") {
+            if (std::string message = load_safetensors_file(value, options); !message.empty()) return message;
         } else if (name == "state") {
             StateResult state = apply_state(options.scenario, value);
             options.scenario = state.scenario;
@@ -166,6 +275,10 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
 int run_cli(const std::vector<std::string>& args, std::string& out, std::string& err) {
     if (!args.empty() && args[0] == "check")  // practice answers: cli/check.cpp
         return run_check(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+    if (args.size() == 1 && args[0] == "--bash-completion") {  // hidden: the build generates the completion file
+        out = bash_completion_script();
+        return 0;
+    }
     CliOptions options;
     if (std::string message = parse_args(args, options); !message.empty()) {
         err = "error: " + message + "\n";
@@ -194,6 +307,10 @@ int run_cli(const std::vector<std::string>& args, std::string& out, std::string&
         case OutputFormat::markdown: out = report_markdown(options.scenario, *result, options.units); break;
         case OutputFormat::table: out = report_table(options.scenario, *result, options.units); break;
     }
+    if (options.format == OutputFormat::json && !options.file_json.empty() && !out.empty() && out[0] == '{')
+        out.insert(1, options.file_json);
+    else if (!options.file_report.empty())
+        out = options.file_report + "\n" + out;
     return 0;
 }
 

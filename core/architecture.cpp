@@ -29,6 +29,8 @@ constexpr std::uint64_t kMaxVocab = 10'000'000;
 constexpr std::uint64_t kMaxPositions = 100'000'000;
 constexpr std::uint64_t kMaxExperts = 100'000;
 
+}  // namespace
+
 // Depth of [ and { nesting outside strings. nlohmann's parser recurses per level, so 100,000 nested
 // brackets would overflow the stack (the wasm stack is 64 KB by default); check before parsing.
 int max_nesting_depth(std::string_view text) {
@@ -50,6 +52,8 @@ int max_nesting_depth(std::string_view text) {
     }
     return max_depth;
 }
+
+namespace {
 
 // A SAX consumer that accepts everything and remembers where the first syntax error is.
 struct SyntaxChecker : nlohmann::json_sax<json> {
@@ -89,7 +93,8 @@ const char* type_word(const json& value) {
 // later reads are skipped once an error is set.
 class FieldReader {
 public:
-    explicit FieldReader(const json& object) : object_(object) {}
+    // `defaults` (may be null) answers for keys the object lacks: the family's config-class defaults.
+    explicit FieldReader(const json& object, const json* defaults = nullptr) : object_(object), defaults_(defaults) {}
 
     std::string error;
     std::vector<std::string> warnings;
@@ -101,6 +106,15 @@ public:
             if (it != object_.end() && !it->is_null()) {
                 if (found_key != nullptr) *found_key = key;
                 return &*it;
+            }
+        }
+        if (defaults_ != nullptr) {
+            for (const char* key : keys) {
+                const auto it = defaults_->find(key);
+                if (it != defaults_->end()) {
+                    if (found_key != nullptr) *found_key = key;
+                    return &*it;
+                }
             }
         }
         return nullptr;
@@ -205,43 +219,80 @@ public:
 
 private:
     const json& object_;
+    const json* defaults_;
 };
 
-struct FamilyName {
+// One row per model_type: its layout and the per-family defaults the Hugging Face config class applies
+// when a key is absent (Gemma 3's multimodal configs leave most text_config keys at their defaults).
+struct FamilyRow {
     const char* model_type;
     ModelFamily family;
+    bool ties_by_default;     // tie_word_embeddings when the config does not say
+    const char* defaults;     // JSON object of config-class defaults, or nullptr
 };
 
-constexpr FamilyName kFamilies[] = {
-    {"gpt2", ModelFamily::gpt2},         {"opt", ModelFamily::opt},
-    {"llama", ModelFamily::llama},       {"mistral", ModelFamily::mistral},
-    {"mixtral", ModelFamily::mixtral},   {"qwen2", ModelFamily::qwen2},
-    {"qwen2_moe", ModelFamily::qwen2_moe}, {"gemma", ModelFamily::gemma},
-    {"gemma2", ModelFamily::gemma2},     {"phi3", ModelFamily::phi3},
-    {"falcon", ModelFamily::falcon},     {"RefinedWeb", ModelFamily::falcon},
-    {"RefinedWebModel", ModelFamily::falcon}, {"deepseek", ModelFamily::deepseek},
-    {"deepseek_v2", ModelFamily::deepseek_v2}, {"deepseek_v3", ModelFamily::deepseek_v2},
+constexpr const char* kGemma3Defaults =
+    R"({"vocab_size":262208,"hidden_size":2304,"intermediate_size":9216,"num_hidden_layers":26,"num_attention_heads":8,"num_key_value_heads":4,"head_dim":256,"max_position_embeddings":131072,"sliding_window":4096,"sliding_window_pattern":6})";
+
+constexpr FamilyRow kFamilies[] = {
+    {"gpt2", ModelFamily::gpt2, true, nullptr},
+    {"opt", ModelFamily::opt, true, nullptr},
+    {"llama", ModelFamily::llama, false, nullptr},
+    {"mistral", ModelFamily::mistral, false, nullptr},
+    {"mixtral", ModelFamily::mixtral, false, nullptr},
+    {"qwen2", ModelFamily::qwen2, false, nullptr},
+    {"qwen2_moe", ModelFamily::qwen2_moe, false, nullptr},
+    {"gemma", ModelFamily::gemma, true, nullptr},
+    {"gemma2", ModelFamily::gemma2, true, nullptr},
+    {"phi3", ModelFamily::phi3, false, nullptr},
+    {"falcon", ModelFamily::falcon, true, nullptr},
+    {"RefinedWeb", ModelFamily::falcon, true, nullptr},
+    {"RefinedWebModel", ModelFamily::falcon, true, nullptr},
+    {"deepseek", ModelFamily::deepseek, false, nullptr},
+    {"deepseek_v2", ModelFamily::deepseek_v2, false, nullptr},
+    {"deepseek_v3", ModelFamily::deepseek_v2, false, nullptr},
+    {"kimi_k2", ModelFamily::deepseek_v2, false, nullptr},
+    {"qwen3", ModelFamily::qwen3, false, nullptr},
+    {"qwen3_moe", ModelFamily::qwen3_moe, false, nullptr},
+    {"llama4", ModelFamily::llama4, false, nullptr},
+    {"llama4_text", ModelFamily::llama4, false, nullptr},
+    {"gemma3", ModelFamily::gemma3, true, kGemma3Defaults},
+    {"gemma3_text", ModelFamily::gemma3, true, kGemma3Defaults},
+    {"gpt_oss", ModelFamily::gpt_oss, false, nullptr},
+    {"glm4_moe", ModelFamily::glm4_moe, false, nullptr},
+    {"olmo2", ModelFamily::olmo2, false, nullptr},
+    {"cohere", ModelFamily::cohere, true, nullptr},
+    {"granite", ModelFamily::granite, false, nullptr},
 };
 
-ModelFamily family_of(const std::string& model_type) {
-    for (const FamilyName& f : kFamilies)
-        if (model_type == f.model_type) return f.family;
-    return ModelFamily::generic;
+const FamilyRow* family_row(const std::string& model_type) {
+    for (const FamilyRow& f : kFamilies)
+        if (model_type == f.model_type) return &f;
+    return nullptr;
 }
 
-// Fills `a` from the reader; returns false (with reader.error set) on a problem.
-bool read_fields(FieldReader& r, Architecture& a) {
-    const ModelFamily f = a.family;
-    const bool is_gpt2 = f == ModelFamily::gpt2;
-    const bool is_falcon = f == ModelFamily::falcon;
+bool is_one_of(ModelFamily f, std::initializer_list<ModelFamily> families) {
+    for (ModelFamily g : families)
+        if (f == g) return true;
+    return false;
+}
 
+// Each step reads one group of fields into `a`; the first problem stops the reading (r.error names the key).
+using ReadStep = void (*)(FieldReader& r, Architecture& a);
+
+// hidden_size, num_hidden_layers, num_attention_heads, vocab_size (all required), context length.
+void read_sizes(FieldReader& r, Architecture& a) {
     a.hidden_size = r.required({"hidden_size", "n_embd", "n_embed", "d_model"}, 1, kMaxHidden);
     a.num_hidden_layers = r.required({"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, 1, kMaxLayers);
     a.num_attention_heads = r.required({"num_attention_heads", "n_head", "n_heads", "num_heads"}, 1, kMaxHeads);
     a.vocab_size = r.required({"vocab_size"}, 1, kMaxVocab);
-    if (!r.error.empty()) return false;
+    a.max_position_embeddings =
+        r.count({"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"}, 0, 0, kMaxPositions);
+}
 
-    // Head size: explicit head_dim (Gemma's 256 is not hidden/heads), else hidden / heads.
+// head_dim (explicit, else hidden / heads; MLA sets its own in read_mla) and KV heads.
+void read_heads(FieldReader& r, Architecture& a) {
+    const ModelFamily f = a.family;
     const bool mla = f == ModelFamily::deepseek_v2 && r.count({"kv_lora_rank"}, 0, 0, kMaxHidden) > 0;
     if (!mla) {
         a.head_dim = r.count({"head_dim"}, 0, 1, kMaxHidden);
@@ -250,14 +301,13 @@ bool read_fields(FieldReader& r, Architecture& a) {
             if (a.hidden_size % a.num_attention_heads != 0) {
                 r.fail("num_attention_heads", std::to_string(a.num_attention_heads) + " does not divide hidden_size " +
                                                   std::to_string(a.hidden_size) + " and head_dim is absent");
-                return false;
+                return;
             }
             a.head_dim = a.hidden_size / a.num_attention_heads;
         }
     }
-
-    // Key/value heads: GQA key, Falcon's multi_query / n_head_kv, else one per query head.
-    if (is_falcon) {
+    if (f == ModelFamily::falcon) {
+        // Key/value heads: Falcon's multi_query / n_head_kv.
         const bool new_arch = r.flag({"new_decoder_architecture"}, false);
         const bool multi_query = r.flag({"multi_query"}, true);
         const std::uint64_t kv = r.count({"num_kv_heads", "n_head_kv"}, 0, 1, kMaxHeads);
@@ -272,32 +322,34 @@ bool read_fields(FieldReader& r, Architecture& a) {
         a.num_key_value_heads =
             r.count({"num_key_value_heads", "num_kv_heads", "n_head_kv"}, a.num_attention_heads, 1, kMaxHeads);
     }
-    if (!r.error.empty()) return false;
-    if (a.num_key_value_heads > a.num_attention_heads || a.num_attention_heads % a.num_key_value_heads != 0) {
+    if (!r.error.empty()) return;
+    if (a.num_key_value_heads > a.num_attention_heads || a.num_attention_heads % a.num_key_value_heads != 0)
         r.fail("num_key_value_heads", std::to_string(a.num_key_value_heads) + " must divide num_attention_heads " +
                                           std::to_string(a.num_attention_heads));
-        return false;
-    }
+}
 
-    // MLP width. GPT-2's n_inner and Falcon's ffn_hidden_size default to 4 x hidden.
-    if (is_gpt2) a.intermediate_size = r.count({"n_inner", "intermediate_size"}, 4 * a.hidden_size, 1, kMaxIntermediate);
+// Dense MLP width. GPT-2's n_inner and Falcon's ffn_hidden_size default to 4 x hidden; Llama 4's dense
+// layers use intermediate_size_mlp (its intermediate_size is one expert's width).
+void read_mlp(FieldReader& r, Architecture& a) {
+    const ModelFamily f = a.family;
+    if (f == ModelFamily::gpt2) a.intermediate_size = r.count({"n_inner", "intermediate_size"}, 4 * a.hidden_size, 1, kMaxIntermediate);
     else if (f == ModelFamily::opt) a.intermediate_size = r.required({"ffn_dim", "intermediate_size"}, 1, kMaxIntermediate);
-    else if (is_falcon) a.intermediate_size = r.count({"ffn_hidden_size", "intermediate_size"}, 4 * a.hidden_size, 1, kMaxIntermediate);
+    else if (f == ModelFamily::falcon) a.intermediate_size = r.count({"ffn_hidden_size", "intermediate_size"}, 4 * a.hidden_size, 1, kMaxIntermediate);
+    else if (f == ModelFamily::llama4) a.intermediate_size = r.required({"intermediate_size_mlp"}, 1, kMaxIntermediate);
     else if (f == ModelFamily::generic && !r.has({"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"})) {
         a.intermediate_size = 4 * a.hidden_size;
         r.warnings.push_back("intermediate_size is missing: assumed 4 x hidden_size = " + std::to_string(a.intermediate_size));
     } else {
         a.intermediate_size = r.required({"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"}, 1, kMaxIntermediate);
     }
-    a.max_position_embeddings =
-        r.count({"max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"}, 0, 0, kMaxPositions);
+}
 
-    // Tied output head: GPT-2, OPT, Falcon, Gemma tie by default; Llama, Mistral, Qwen2, Phi-3, DeepSeek do not.
-    const bool ties_by_default = is_gpt2 || f == ModelFamily::opt || is_falcon || f == ModelFamily::gemma ||
-                                 f == ModelFamily::gemma2;
-    a.tie_word_embeddings = r.flag({"tie_word_embeddings"}, ties_by_default);
-
-    // Per-family layout.
+// Norms, biases, positions, tied head, q/k norms and attention sinks.
+void read_layout(FieldReader& r, Architecture& a) {
+    const ModelFamily f = a.family;
+    const FamilyRow* row = family_row(a.model_type);
+    a.tie_word_embeddings = r.flag({"tie_word_embeddings"}, row != nullptr && row->ties_by_default);
+    const std::uint64_t per_head_norms = 2 * a.head_dim;  // one head_dim weight for queries, one for keys
     switch (f) {
         case ModelFamily::gpt2:
             a.norm_kind = NormKind::layer_norm;
@@ -327,72 +379,256 @@ bool read_fields(FieldReader& r, Architecture& a) {
         case ModelFamily::gemma2:
             a.norms_per_layer = 4;  // input, post_attention, pre_feedforward, post_feedforward
             break;
+        case ModelFamily::gemma3:
+            a.norms_per_layer = 4;
+            a.qk_norm_count = per_head_norms;  // Gemma3Attention q_norm, k_norm (RMSNorm over head_dim)
+            break;
+        case ModelFamily::qwen3:
+        case ModelFamily::qwen3_moe:
+            a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
+            a.qk_norm_count = per_head_norms;
+            break;
+        case ModelFamily::olmo2:
+            // Olmo2Attention: q_norm over every query head, k_norm over every KV head; the decoder layer
+            // has post_attention_layernorm and post_feedforward_layernorm only (2 norms, the default).
+            a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
+            a.qk_norm_count = (a.num_attention_heads + a.num_key_value_heads) * a.head_dim;
+            break;
+        case ModelFamily::cohere:
+            // CohereLayerNorm: weight, no bias; input_layernorm only (attention and MLP in parallel).
+            a.norm_kind = NormKind::layer_norm_no_bias;
+            a.norms_per_layer = 1;
+            a.parallel_attn = true;
+            a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
+            if (r.flag({"use_qk_norm"}, false))  // Command R+: per-head LayerNorm weights [heads, head_dim]
+                a.qk_norm_count = (a.num_attention_heads + a.num_key_value_heads) * a.head_dim;
+            break;
+        case ModelFamily::gpt_oss:
+            // GptOssAttention: q/k/v/o with bias (attention_bias true) and a sinks vector per layer.
+            a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, true);
+            a.attention_sinks = true;
+            break;
+        case ModelFamily::glm4_moe:
+            // Glm4MoeAttention: q/k/v with bias (attention_bias), o_proj without; optional q/k norms.
+            a.qkv_bias = r.flag({"attention_bias"}, false);
+            if (r.flag({"use_qk_norm"}, false)) a.qk_norm_count = per_head_norms;
+            break;
         default:
+            // Llama, Mistral, Mixtral, Phi-3, Gemma, DeepSeek, Llama 4 (its q/k L2 norm has no weight),
+            // Granite, and the Llama-style estimate for unknown types.
             a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
             a.mlp_bias = r.flag({"mlp_bias"}, false);
             break;
     }
+}
 
-    // Sliding-window attention.
+// "layer_types": ["sliding_attention", "full_attention", ...]: a tested generic rule for any family.
+// Returns false (nothing read) when the key is absent; other layer kinds are an error naming the value.
+bool read_layer_types(FieldReader& r, Architecture& a) {
+    const json* value = r.find({"layer_types"});
+    if (value == nullptr) return false;
+    if (!value->is_array() || value->size() != a.num_hidden_layers) {
+        r.fail("layer_types", "must list one type per layer (" + std::to_string(a.num_hidden_layers) + ")");
+        return true;
+    }
+    a.sliding_layers.assign(static_cast<std::size_t>(a.num_hidden_layers), false);
+    std::size_t i = 0;
+    for (const json& item : *value) {
+        const std::string kind = item.is_string() ? item.get<std::string>() : std::string();
+        if (kind == "sliding_attention" || kind == "chunked_attention") a.sliding_layers[i] = true;
+        else if (kind != "full_attention") {
+            r.fail("layer_types", "layer " + std::to_string(i) + " is \"" + printable_excerpt(kind, 40) +
+                                      "\" (only full_attention and sliding_attention layers are modelled)");
+            return true;
+        }
+        ++i;
+    }
+    return true;
+}
+
+// Sliding-window (and Llama 4 chunked) attention: the window and which layers use it.
+void read_sliding(FieldReader& r, Architecture& a) {
+    const ModelFamily f = a.family;
     const std::size_t layers = static_cast<std::size_t>(a.num_hidden_layers);
+    if (f == ModelFamily::llama4) {
+        // Llama4TextConfig: layers with RoPE attend within chunks of attention_chunk_size; every
+        // no_rope_layer_interval-th layer (NoPE) is global. no_rope_layers lists 1 for RoPE layers.
+        a.sliding_window = r.count({"attention_chunk_size"}, 8192, 1, kMaxPositions);
+        a.chunked_attention = true;
+        const std::uint64_t interval = r.count({"no_rope_layer_interval"}, 4, 1, kMaxLayers);
+        a.sliding_layers.assign(layers, false);
+        const json* listed = r.find({"no_rope_layers"});
+        if (listed != nullptr && listed->is_array() && !listed->empty()) {
+            if (listed->size() != layers) {
+                r.fail("no_rope_layers", "must list one entry per layer (" + std::to_string(layers) + ")");
+                return;
+            }
+            for (std::size_t i = 0; i < layers; ++i) a.sliding_layers[i] = (*listed)[i].is_number() && (*listed)[i] != 0;
+        } else {
+            for (std::size_t i = 0; i < layers; ++i) a.sliding_layers[i] = (i + 1) % interval != 0;
+        }
+        return;
+    }
     if (f == ModelFamily::gemma2) {
         a.sliding_window = r.count({"sliding_window"}, 4096, 1, kMaxPositions);
         a.sliding_layers.assign(layers, false);
         for (std::size_t i = 0; i < layers; i += 2) a.sliding_layers[i] = true;  // Gemma2: not layer_idx % 2
-    } else if (f == ModelFamily::qwen2 || f == ModelFamily::qwen2_moe) {
+        return;
+    }
+    if (f == ModelFamily::gemma3 || f == ModelFamily::gpt_oss) {
+        a.sliding_window = r.count({"sliding_window"}, f == ModelFamily::gpt_oss ? 128 : 4096, 1, kMaxPositions);
+        if (read_layer_types(r, a)) return;
+        // Gemma3: layer i is global when (i + 1) % sliding_window_pattern == 0 (5 sliding to 1 global);
+        // gpt-oss: even layers slide, odd layers are global.
+        const std::uint64_t pattern = f == ModelFamily::gemma3 ? r.count({"sliding_window_pattern"}, 6, 1, kMaxLayers) : 2;
+        a.sliding_layers.assign(layers, false);
+        for (std::size_t i = 0; i < layers; ++i) a.sliding_layers[i] = (i + 1) % pattern != 0;
+        return;
+    }
+    if (is_one_of(f, {ModelFamily::qwen2, ModelFamily::qwen2_moe, ModelFamily::qwen3, ModelFamily::qwen3_moe})) {
         if (r.flag({"use_sliding_window"}, false)) {
             a.sliding_window = r.count({"sliding_window"}, 0, 1, kMaxPositions);
             const std::uint64_t from = r.count({"max_window_layers"}, 0, 0, kMaxLayers);
             a.sliding_layers.assign(layers, false);
             for (std::size_t i = static_cast<std::size_t>(from); i < layers; ++i) a.sliding_layers[i] = true;
         }
-    } else if (f == ModelFamily::mistral || f == ModelFamily::mixtral || f == ModelFamily::phi3 ||
-               f == ModelFamily::generic) {
-        a.sliding_window = r.count({"sliding_window"}, 0, 1, kMaxPositions);
-        if (a.sliding_window > 0) a.sliding_layers.assign(layers, true);
+        return;
     }
+    if (is_one_of(f, {ModelFamily::mistral, ModelFamily::mixtral, ModelFamily::phi3, ModelFamily::generic})) {
+        a.sliding_window = r.count({"sliding_window"}, 0, 1, kMaxPositions);
+        if (a.sliding_window > 0 && !read_layer_types(r, a)) a.sliding_layers.assign(layers, true);
+        else if (a.sliding_window == 0) read_layer_types(r, a);  // validates; no window, nothing slides
+        if (a.sliding_window == 0) a.sliding_layers.clear();
+    }
+}
 
-    // Mixture of experts.
-    if (f == ModelFamily::mixtral) {
-        a.num_experts = r.count({"num_local_experts"}, 8, 1, kMaxExperts);
-        a.num_experts_per_tok = r.count({"num_experts_per_tok"}, 2, 1, kMaxExperts);
-        a.moe_intermediate_size = a.intermediate_size;
-    } else if (f == ModelFamily::qwen2_moe) {
-        a.num_experts = r.count({"num_experts"}, 60, 1, kMaxExperts);
-        a.num_experts_per_tok = r.count({"num_experts_per_tok"}, 4, 1, kMaxExperts);
-        a.moe_intermediate_size = r.required({"moe_intermediate_size"}, 1, kMaxIntermediate);
-        a.shared_expert_intermediate_size = r.count({"shared_expert_intermediate_size"}, 0, 0, kMaxIntermediate);
-        a.num_shared_experts = a.shared_expert_intermediate_size > 0 ? 1 : 0;
-        a.moe_layer_freq = r.count({"decoder_sparse_step"}, 1, 1, kMaxLayers);
-        a.dense_mlp_layers = r.layer_set("mlp_only_layers", a.num_hidden_layers);
-    } else if (f == ModelFamily::deepseek || f == ModelFamily::deepseek_v2) {
-        a.num_experts = r.count({"n_routed_experts"}, 0, 0, kMaxExperts);
-        if (a.num_experts > 0) {
-            a.num_experts_per_tok = r.required({"num_experts_per_tok"}, 1, kMaxExperts);
+// Routed and shared experts, routers, MoE layer placement.
+void read_experts(FieldReader& r, Architecture& a) {
+    const ModelFamily f = a.family;
+    switch (f) {
+        case ModelFamily::mixtral:
+            a.num_experts = r.count({"num_local_experts"}, 8, 1, kMaxExperts);
+            a.num_experts_per_tok = r.count({"num_experts_per_tok"}, 2, 1, kMaxExperts);
+            a.moe_intermediate_size = a.intermediate_size;
+            break;
+        case ModelFamily::qwen2_moe:
+        case ModelFamily::qwen3_moe:
+            a.num_experts = r.count({"num_experts"}, f == ModelFamily::qwen2_moe ? 60 : 128, 1, kMaxExperts);
+            a.num_experts_per_tok = r.count({"num_experts_per_tok"}, f == ModelFamily::qwen2_moe ? 4 : 8, 1, kMaxExperts);
             a.moe_intermediate_size = r.required({"moe_intermediate_size"}, 1, kMaxIntermediate);
-            a.num_shared_experts = r.count({"n_shared_experts"}, 0, 0, kMaxExperts);
-            a.shared_expert_intermediate_size = a.moe_intermediate_size * a.num_shared_experts;
-            a.first_k_dense_replace = r.count({"first_k_dense_replace"}, 0, 0, kMaxLayers);
-            a.moe_layer_freq = r.count({"moe_layer_freq"}, 1, 1, kMaxLayers);
-            const std::string topk_method = r.text("topk_method");
-            a.router_bias_vector = topk_method == "noaux_tc";  // DeepSeek-V3 MoEGate.e_score_correction_bias
-        }
-        if (f == ModelFamily::deepseek_v2) {
-            a.q_lora_rank = r.count({"q_lora_rank"}, 0, 0, kMaxHidden);
-            a.kv_lora_rank = r.required({"kv_lora_rank"}, 1, kMaxHidden);
-            a.qk_nope_head_dim = r.required({"qk_nope_head_dim"}, 1, kMaxHidden);
-            a.qk_rope_head_dim = r.required({"qk_rope_head_dim"}, 1, kMaxHidden);
-            a.v_head_dim = r.required({"v_head_dim"}, 1, kMaxHidden);
-            a.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
-            a.num_nextn_predict_layers = r.count({"num_nextn_predict_layers"}, 0, 0, 16);
-        }
+            if (f == ModelFamily::qwen2_moe) {
+                a.shared_expert_intermediate_size = r.count({"shared_expert_intermediate_size"}, 0, 0, kMaxIntermediate);
+                a.num_shared_experts = a.shared_expert_intermediate_size > 0 ? 1 : 0;
+            }
+            a.moe_layer_freq = r.count({"decoder_sparse_step"}, 1, 1, kMaxLayers);
+            a.dense_mlp_layers = r.layer_set("mlp_only_layers", a.num_hidden_layers);
+            break;
+        case ModelFamily::llama4:
+            // Llama4TextMoe: experts of width intermediate_size, one shared expert of the same width, a
+            // linear router; MoE on layers (i + 1) % interleave_moe_layer_step == 0 (moe_layers default).
+            a.num_experts = r.count({"num_local_experts"}, 16, 1, kMaxExperts);
+            a.num_experts_per_tok = r.count({"num_experts_per_tok"}, 1, 1, kMaxExperts);
+            a.moe_intermediate_size = r.required({"intermediate_size"}, 1, kMaxIntermediate);
+            a.shared_expert_intermediate_size = a.moe_intermediate_size;
+            a.num_shared_experts = 1;
+            a.moe_layer_freq = r.count({"interleave_moe_layer_step"}, 1, 1, kMaxLayers);
+            break;
+        case ModelFamily::gpt_oss:
+            // GptOssMLP: router Linear(hidden, experts) with bias; experts gate_up_proj [E, h, 2w] + bias,
+            // down_proj [E, w, h] + bias, w = intermediate_size.
+            a.num_experts = r.count({"num_local_experts"}, 32, 1, kMaxExperts);
+            a.num_experts_per_tok = r.count({"num_experts_per_tok", "experts_per_token"}, 4, 1, kMaxExperts);
+            a.moe_intermediate_size = a.intermediate_size;
+            a.router_bias = true;
+            a.expert_bias = true;
+            break;
+        case ModelFamily::deepseek:
+        case ModelFamily::deepseek_v2:
+        case ModelFamily::glm4_moe:
+            a.num_experts = r.count({"n_routed_experts"}, 0, 0, kMaxExperts);
+            if (a.num_experts > 0) {
+                a.num_experts_per_tok = r.required({"num_experts_per_tok"}, 1, kMaxExperts);
+                a.moe_intermediate_size = r.required({"moe_intermediate_size"}, 1, kMaxIntermediate);
+                a.num_shared_experts = r.count({"n_shared_experts"}, 0, 0, kMaxExperts);
+                a.shared_expert_intermediate_size = a.moe_intermediate_size * a.num_shared_experts;
+                a.first_k_dense_replace = r.count({"first_k_dense_replace"}, 0, 0, kMaxLayers);
+                a.moe_layer_freq = r.count({"moe_layer_freq"}, 1, 1, kMaxLayers);
+                // DeepSeek-V3 MoEGate / Glm4MoeTopkRouter e_score_correction_bias.
+                a.router_bias_vector = f == ModelFamily::glm4_moe || r.text("topk_method") == "noaux_tc";
+            }
+            if (f != ModelFamily::deepseek) a.num_nextn_predict_layers = r.count({"num_nextn_predict_layers"}, 0, 0, 16);
+            break;
+        default:
+            break;
     }
     if (a.num_experts > 0 && a.num_experts_per_tok > a.num_experts)
         r.fail("num_experts_per_tok", std::to_string(a.num_experts_per_tok) + " is more than the " +
                                           std::to_string(a.num_experts) + " experts");
-    return r.error.empty();
 }
 
+// Multi-head latent attention (DeepSeek-V2/V3, Kimi K2).
+void read_mla(FieldReader& r, Architecture& a) {
+    if (a.family != ModelFamily::deepseek_v2) return;
+    a.q_lora_rank = r.count({"q_lora_rank"}, 0, 0, kMaxHidden);
+    a.kv_lora_rank = r.required({"kv_lora_rank"}, 1, kMaxHidden);
+    a.qk_nope_head_dim = r.required({"qk_nope_head_dim"}, 1, kMaxHidden);
+    a.qk_rope_head_dim = r.required({"qk_rope_head_dim"}, 1, kMaxHidden);
+    a.v_head_dim = r.required({"v_head_dim"}, 1, kMaxHidden);
+    a.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
+}
+
+// A field whose presence (with a non-zero, non-empty value) changes the count in a way the Llama-style
+// estimate for unknown types does not model, and what it stands for.
+struct UnmodelledField {
+    const char* key;
+    const char* meaning;
+};
+constexpr UnmodelledField kUnmodelledFields[] = {
+    {"num_local_experts", "routed experts"},     {"num_experts", "routed experts"},
+    {"n_routed_experts", "routed experts"},      {"moe_intermediate_size", "expert width"},
+    {"num_experts_per_tok", "experts per token"}, {"n_shared_experts", "shared experts"},
+    {"shared_expert_intermediate_size", "shared expert"}, {"vision_config", "a vision tower"},
+    {"num_nextn_predict_layers", "multi-token-prediction layers"}, {"kv_lora_rank", "latent attention (MLA)"},
+    {"q_lora_rank", "latent attention (MLA)"},  {"sliding_window_pattern", "a per-layer attention pattern"},
+    {"layers_block_type", "per-layer block types"}, {"hybrid_override_pattern", "per-layer block types"},
+    {"linear_num_value_heads", "linear-attention layers"},
+};
+
+bool meaningful(const json& value) {
+    if (value.is_null()) return false;
+    if (value.is_number()) return value.get<double>() != 0;
+    if (value.is_boolean()) return value.get<bool>();
+    if (value.is_array() || value.is_object() || value.is_string()) return !value.empty();
+    return true;
+}
+
+// Unknown model_type: refuse (error naming the fields) rather than give a confident wrong count.
+void check_unmodelled(FieldReader& r, Architecture& a) {
+    if (a.family != ModelFamily::generic) return;
+    std::string found;
+    for (const UnmodelledField& field : kUnmodelledFields) {
+        const json* value = r.find({field.key});
+        const bool vision = a.has_vision_tower && std::string(field.key) == "vision_config";
+        if (!vision && (value == nullptr || !meaningful(*value))) continue;
+        found += (found.empty() ? "" : ", ") + std::string(field.key) + " (" + field.meaning + ")";
+    }
+    if (!found.empty())
+        r.fail("config.json", "model_type \"" + printable_excerpt(a.model_type, 40) +
+                                  "\" is not known and the config has fields that change the parameter count, which "
+                                  "the Llama-style estimate does not model: " + found +
+                                  ". Refusing rather than printing a wrong count; use a known model_type or --params");
+}
+
+// Fills `a` from the reader, one named step after another; false (with r.error set) on a problem.
+bool read_fields(FieldReader& r, Architecture& a) {
+    static constexpr ReadStep kSteps[] = {check_unmodelled, read_sizes,   read_heads, read_mlp,
+                                          read_layout,      read_sliding, read_experts, read_mla};
+    for (ReadStep step : kSteps) {
+        step(r, a);
+        if (!r.error.empty()) return false;
+    }
+    return true;
+}
 void add_linear(std::vector<LinearLayer>& out, std::string path, const char* part, std::uint64_t in,
                 std::uint64_t out_features, bool bias, std::uint64_t layers, std::uint64_t per_layer = 1) {
     if (layers == 0 || per_layer == 0) return;
@@ -410,7 +646,7 @@ void add_linear(std::vector<LinearLayer>& out, std::string path, const char* par
 }
 
 std::uint64_t norm_size(const Architecture& a, std::uint64_t width) {
-    return a.norm_kind == NormKind::layer_norm ? 2 * width : width;
+    return a.norm_kind == NormKind::layer_norm ? 2 * width : width;  // RMSNorm and Cohere's LayerNorm: weight only
 }
 
 // Routed-expert linears of one MoE layer (per expert), shared-expert and router linears.
@@ -418,20 +654,37 @@ void add_moe_linears(std::vector<LinearLayer>& out, const Architecture& a, std::
     const std::uint64_t h = a.hidden_size;
     const std::uint64_t e = a.num_experts;
     const std::uint64_t w = a.moe_intermediate_size;
-    if (a.family == ModelFamily::mixtral) {
-        add_linear(out, "block_sparse_moe.gate", "router", h, e, false, moe_layers);
-        add_linear(out, "block_sparse_moe.experts.*.w1", "experts", h, w, false, moe_layers, e);
-        add_linear(out, "block_sparse_moe.experts.*.w3", "experts", h, w, false, moe_layers, e);
-        add_linear(out, "block_sparse_moe.experts.*.w2", "experts", w, h, false, moe_layers, e);
-        return;
+    switch (a.family) {
+        case ModelFamily::mixtral:
+            add_linear(out, "block_sparse_moe.gate", "router", h, e, false, moe_layers);
+            add_linear(out, "block_sparse_moe.experts.*.w1", "experts", h, w, false, moe_layers, e);
+            add_linear(out, "block_sparse_moe.experts.*.w3", "experts", h, w, false, moe_layers, e);
+            add_linear(out, "block_sparse_moe.experts.*.w2", "experts", w, h, false, moe_layers, e);
+            return;
+        case ModelFamily::gpt_oss:
+            // Expert weights are stacked parameters (gate and up fused), each with its bias.
+            add_linear(out, "mlp.router", "router", h, e, true, moe_layers);
+            add_linear(out, "mlp.experts.gate_up_proj", "experts", h, 2 * w, true, moe_layers, e);
+            add_linear(out, "mlp.experts.down_proj", "experts", w, h, true, moe_layers, e);
+            return;
+        case ModelFamily::llama4:
+            add_linear(out, "feed_forward.router", "router", h, e, false, moe_layers);
+            add_linear(out, "feed_forward.experts.gate_up_proj", "experts", h, 2 * w, false, moe_layers, e);
+            add_linear(out, "feed_forward.experts.down_proj", "experts", w, h, false, moe_layers, e);
+            break;
+        default:
+            if (a.family == ModelFamily::qwen2_moe || a.family == ModelFamily::qwen3_moe)
+                add_linear(out, "mlp.gate", "router", h, e, false, moe_layers);
+            add_linear(out, "mlp.experts.*.gate_proj", "experts", h, w, false, moe_layers, e);
+            add_linear(out, "mlp.experts.*.up_proj", "experts", h, w, false, moe_layers, e);
+            add_linear(out, "mlp.experts.*.down_proj", "experts", w, h, false, moe_layers, e);
+            break;
     }
-    if (a.family == ModelFamily::qwen2_moe) add_linear(out, "mlp.gate", "router", h, e, false, moe_layers);
-    add_linear(out, "mlp.experts.*.gate_proj", "experts", h, w, false, moe_layers, e);
-    add_linear(out, "mlp.experts.*.up_proj", "experts", h, w, false, moe_layers, e);
-    add_linear(out, "mlp.experts.*.down_proj", "experts", w, h, false, moe_layers, e);
     const std::uint64_t s = a.shared_expert_intermediate_size;
     if (s > 0) {
-        const char* prefix = a.family == ModelFamily::qwen2_moe ? "mlp.shared_expert." : "mlp.shared_experts.";
+        const char* prefix = a.family == ModelFamily::qwen2_moe ? "mlp.shared_expert."
+                             : a.family == ModelFamily::llama4  ? "feed_forward.shared_expert."
+                                                                : "mlp.shared_experts.";
         add_linear(out, std::string(prefix) + "gate_proj", "shared_experts", h, s, false, moe_layers);
         add_linear(out, std::string(prefix) + "up_proj", "shared_experts", h, s, false, moe_layers);
         add_linear(out, std::string(prefix) + "down_proj", "shared_experts", s, h, false, moe_layers);
@@ -462,8 +715,11 @@ void count_decoder(const Architecture& a, const std::vector<LinearLayer>& linear
     const std::uint64_t layers = a.num_hidden_layers;
     t.norms += static_cast<u128>(layers) * a.norms_per_layer * norm_size(a, a.hidden_size);
     if (a.uses_mla()) t.attention += static_cast<u128>(layers) * (a.q_lora_rank + a.kv_lora_rank);  // q_a/kv_a_layernorm
-    if (a.family == ModelFamily::deepseek || a.family == ModelFamily::deepseek_v2) {
-        // MoEGate is a bare nn.Parameter (n_routed x hidden), plus V3's e_score_correction_bias.
+    t.attention += static_cast<u128>(layers) * a.qk_norm_count;                        // q_norm, k_norm
+    if (a.attention_sinks) t.attention += static_cast<u128>(layers) * a.num_attention_heads;  // gpt-oss sinks
+    if (is_one_of(a.family, {ModelFamily::deepseek, ModelFamily::deepseek_v2, ModelFamily::glm4_moe})) {
+        // MoEGate / Glm4MoeTopkRouter is a bare nn.Parameter (n_routed x hidden), plus V3's and GLM's
+        // e_score_correction_bias.
         const std::uint64_t moe_layers = a.moe_layer_count();
         t.router += static_cast<u128>(moe_layers) * a.num_experts * (a.hidden_size + (a.router_bias_vector ? 1 : 0));
     }
@@ -476,10 +732,13 @@ bool Architecture::layer_is_moe(std::uint64_t layer) const {
     switch (family) {
         case ModelFamily::mixtral: return true;
         case ModelFamily::qwen2_moe:
+        case ModelFamily::qwen3_moe:
+        case ModelFamily::llama4:  // moe_layers default: every interleave_moe_layer_step-th layer
             if (!dense_mlp_layers.empty() && dense_mlp_layers[static_cast<std::size_t>(layer)]) return false;
             return (layer + 1) % moe_layer_freq == 0;
         case ModelFamily::deepseek:
         case ModelFamily::deepseek_v2:
+        case ModelFamily::glm4_moe:
             return layer >= first_k_dense_replace && layer % moe_layer_freq == 0;
         default: return true;
     }
@@ -558,9 +817,10 @@ std::vector<LinearLayer> decoder_linear_layers(const Architecture& a) {
         add_linear(out, "self_attn.o_proj", "attention", q_out, h, a.out_proj_bias, layers);
     }
     if (a.gated_mlp) {
-        add_linear(out, "mlp.gate_proj", "mlp", h, i, a.mlp_bias, dense_layers);
-        add_linear(out, "mlp.up_proj", "mlp", h, i, a.mlp_bias, dense_layers);
-        add_linear(out, "mlp.down_proj", "mlp", i, h, a.mlp_bias, dense_layers);
+        const std::string mlp = a.family == ModelFamily::llama4 ? "feed_forward." : "mlp.";
+        add_linear(out, mlp + "gate_proj", "mlp", h, i, a.mlp_bias, dense_layers);
+        add_linear(out, mlp + "up_proj", "mlp", h, i, a.mlp_bias, dense_layers);
+        add_linear(out, mlp + "down_proj", "mlp", i, h, a.mlp_bias, dense_layers);
     } else {
         add_linear(out, "mlp.fc1", "mlp", h, i, a.mlp_bias, dense_layers);
         add_linear(out, "mlp.fc2", "mlp", i, h, a.mlp_bias, dense_layers);
@@ -607,17 +867,29 @@ Expected<Architecture> parse_config(std::string_view json_text) {
     if (document.find("hidden_size") == document.end() && text_config != document.end() && text_config->is_object())
         object = &*text_config;
 
-    Architecture a;
-    FieldReader r(*object);
-    a.model_type = r.text("model_type");
-    if (a.model_type.empty() && object != &document) {
-        FieldReader top(document);
-        a.model_type = top.text("model_type");
+    // model_type: the language model's own, else the top-level one.
+    std::string model_type;
+    {
+        FieldReader text(*object);
+        model_type = text.text("model_type");
+        if (!text.error.empty()) return Error{text.error};
+        if (model_type.empty() && object != &document) {
+            FieldReader top(document);
+            model_type = top.text("model_type");
+            if (!top.error.empty()) return Error{top.error};
+        }
     }
-    if (!r.error.empty()) return Error{r.error};
+    const FamilyRow* row = family_row(model_type);
+    json defaults;
+    if (row != nullptr && row->defaults != nullptr) defaults = json::parse(row->defaults, nullptr, false);
+
+    Architecture a;
     // Shown in names, warnings and reports: keep it one printable line (known types are short ASCII).
-    a.model_type = printable_excerpt(a.model_type, 64);
-    a.family = family_of(a.model_type);
+    a.model_type = printable_excerpt(model_type, 64);
+    a.family = row != nullptr ? row->family : ModelFamily::generic;
+    const auto vision = document.find("vision_config");
+    a.has_vision_tower = vision != document.end() && vision->is_object() && !vision->empty();
+    FieldReader r(*object, defaults.is_object() ? &defaults : nullptr);
     if (a.family == ModelFamily::generic) {
         r.warnings.push_back(
             (a.model_type.empty() ? std::string("model_type is missing") : "model_type \"" + printable_excerpt(a.model_type, 40) + "\" is not known") +
@@ -625,6 +897,9 @@ Expected<Architecture> parse_config(std::string_view json_text) {
             "unless attention_bias/mlp_bias say so, untied head unless tie_word_embeddings)");
     }
     if (!read_fields(r, a)) return Error{r.error};
+    if (a.has_vision_tower)
+        r.warnings.push_back("the config also describes a vision tower (vision_config): it is not counted; the figures "
+                             "are the text model's");
     a.warnings = std::move(r.warnings);
     return a;
 }

@@ -28,12 +28,22 @@ enum class ModelFamily {
     phi3,         // Phi-3: fused qkv_proj and gate_up_proj
     falcon,       // Falcon: fused query_key_value, multi-query or grouped KV, parallel attention/MLP
     deepseek,     // DeepSeek-MoE (v1): shared + routed experts, first_k_dense_replace dense layers
-    deepseek_v2,  // DeepSeek-V2/V3: multi-head latent attention (MLA) + shared/routed experts
-    generic,      // unknown model_type, estimated from the standard fields
+    deepseek_v2,  // DeepSeek-V2/V3/R1, Kimi K2: multi-head latent attention (MLA) + shared/routed experts
+    qwen3,        // Qwen3: Llama layout, explicit head_dim, per-head RMSNorm on queries and keys
+    qwen3_moe,    // Qwen3-MoE: Qwen3 attention, routed experts (no shared expert), linear router
+    llama4,       // Llama 4 text model: interleaved MoE (routed + one shared expert), chunked local attention
+    gemma3,       // Gemma 3: four norms per layer, q/k norms, 5 sliding-window layers to 1 global, tied head
+    gpt_oss,      // gpt-oss: MoE with biased experts and router, attention sinks, alternating sliding layers
+    glm4_moe,     // GLM-4.5: q/k/v biases, DeepSeek-style shared + routed experts, MTP layer beside
+    olmo2,        // OLMo 2: norms after attention and MLP, RMSNorm over all query/key heads
+    cohere,       // Command-R: parallel attention/MLP, one bias-free LayerNorm per layer, tied head
+    granite,      // Granite: Llama layout (scaling multipliers add no parameters)
+    generic,      // unknown model_type: a Llama-style decoder, refused when the config has parts it cannot model
 };
 
 // Normalisation layers: RMSNorm stores a weight vector, LayerNorm a weight and a bias.
-enum class NormKind { rms_norm, layer_norm };
+// Cohere's LayerNorm keeps a weight and no bias.
+enum class NormKind { rms_norm, layer_norm, layer_norm_no_bias };
 
 // Everything the counters need from a config.json, with per-family defaults already applied.
 // Sizes are element counts (not bytes). Zero means "absent / not used" for the optional groups.
@@ -63,12 +73,17 @@ struct Architecture {
     std::uint64_t word_embed_proj_dim = 0;  // OPT: embedding width when != hidden (adds project_in/out)
     bool parallel_attn = false;             // Falcon: attention and MLP read the same input
     bool has_final_norm = true;             // OPT without do_layer_norm_before has none
+    std::uint64_t qk_norm_count = 0;        // q/k norm weights in one layer (Qwen3, Gemma 3: 2 x head_dim;
+                                            // OLMo 2: (heads + kv_heads) x head_dim); counted as attention
+    bool attention_sinks = false;           // gpt-oss: one learned sink logit per query head per layer
 
     // Sliding-window attention. sliding_window == 0: none. sliding_layers[i] is true when decoder layer
     // i attends only to the last sliding_window tokens (Mistral v0.1 and Phi-3: all; Gemma 2: even
     // layers 0, 2, 4, ...; Qwen2 with use_sliding_window: layers from max_window_layers on).
+    // Llama 4's chunked local attention is stored here too (window = attention_chunk_size).
     std::uint64_t sliding_window = 0;
     std::vector<bool> sliding_layers;
+    bool chunked_attention = false;         // Llama 4: the window is a chunk (restarts every chunk) not a slide
 
     // Mixture of experts. num_experts == 0: dense model.
     std::uint64_t num_experts = 0;             // routed experts per MoE layer (n_routed_experts, num_local_experts)
@@ -80,6 +95,8 @@ struct Architecture {
     std::uint64_t moe_layer_freq = 1;          // every n-th layer after those is MoE (DeepSeek, Qwen2-MoE step)
     std::vector<bool> dense_mlp_layers;        // Qwen2-MoE mlp_only_layers (extra dense layers), else empty
     bool router_bias_vector = false;           // DeepSeek-V3 e_score_correction_bias (n_routed params/layer)
+    bool router_bias = false;                  // gpt-oss: the router Linear has a bias
+    bool expert_bias = false;                  // gpt-oss: every expert's gate_up and down carry biases
 
     // Multi-head latent attention (DeepSeek-V2/V3). kv_lora_rank == 0: ordinary attention.
     std::uint64_t q_lora_rank = 0;        // 0: queries use a plain q_proj
@@ -87,9 +104,11 @@ struct Architecture {
     std::uint64_t qk_nope_head_dim = 0;
     std::uint64_t qk_rope_head_dim = 0;
     std::uint64_t v_head_dim = 0;
-    std::uint64_t num_nextn_predict_layers = 0;  // DeepSeek-V3 multi-token-prediction modules (not in total)
+    std::uint64_t num_nextn_predict_layers = 0;  // DeepSeek-V3 / GLM-4.5 multi-token-prediction modules (not in total)
+    bool has_vision_tower = false;        // the config also describes a vision encoder (not counted)
 
-    // What was assumed (unknown model_type, missing keys); empty for a fully known config.
+    // What was assumed (unknown model_type, missing keys) and what is left out (a vision tower);
+    // empty for a fully known text-only config.
     std::vector<std::string> warnings;
 
     bool is_moe() const { return num_experts > 0; }
@@ -152,8 +171,15 @@ std::vector<BreakdownRow> breakdown_rows(const ParamBreakdown& breakdown);
 
 // Parses config.json text. Errors name the key: "num_hidden_layers: must be at most 10000 (got 10000000)",
 // "hidden_size: must be a whole number", "config.json: not valid JSON (truncated?) at byte 812",
-// "config.json: nested deeper than 64 levels". Unknown model_type: a generic estimate plus warnings.
+// "config.json: nested deeper than 64 levels". Unknown model_type: a Llama-style estimate plus warnings,
+// or, when the config has fields that change the count and that estimate does not model (experts, shared
+// experts, a vision tower, layer types other than full/sliding attention, MTP layers, latent attention),
+// an error naming those fields: "config.json: model_type \"x\" is not known and ... num_experts (...)".
 Expected<Architecture> parse_config(std::string_view json_text);
+
+// Depth of [ and { nesting outside JSON strings (stops counting above 64): checked before any JSON is
+// parsed, because the parser recurses per level.
+int max_nesting_depth(std::string_view json_text);
 
 // Counts parameters exactly. Error when a part exceeds kMaxParamCount (10^15).
 Expected<ParamBreakdown> count_parameters(const Architecture& arch);

@@ -17,6 +17,30 @@ namespace {
     ",\"num_hidden_layers\":" #layers ",\"num_key_value_heads\":" #kv                                              \
     ",\"vocab_size\":32000,\"max_position_embeddings\":4096,\"tie_word_embeddings\":false}"
 
+#define QWEN3(h, i, heads, layers, tied)                                                                          \
+    "{\"model_type\":\"qwen3\",\"hidden_size\":" #h ",\"intermediate_size\":" #i ",\"num_attention_heads\":" #heads \
+    ",\"num_hidden_layers\":" #layers ",\"num_key_value_heads\":8,\"head_dim\":128,\"vocab_size\":151936"          \
+    ",\"max_position_embeddings\":40960,\"tie_word_embeddings\":" tied "}"
+
+#define LLAMA4(experts, step, positions)                                                                            \
+    "{\"model_type\":\"llama4\",\"text_config\":{\"model_type\":\"llama4_text\",\"hidden_size\":5120,"                \
+    "\"intermediate_size\":8192,\"intermediate_size_mlp\":16384,\"num_attention_heads\":40,\"num_hidden_layers\":48," \
+    "\"num_key_value_heads\":8,\"head_dim\":128,\"num_local_experts\":" #experts ",\"num_experts_per_tok\":1,"       \
+    "\"interleave_moe_layer_step\":" #step ",\"attention_chunk_size\":8192,\"vocab_size\":202048,"                    \
+    "\"max_position_embeddings\":" #positions "}}"
+
+#define GEMMA3(h, i, heads, layers, kv, head_dim)                                                                 \
+    "{\"model_type\":\"gemma3\",\"text_config\":{\"model_type\":\"gemma3_text\",\"hidden_size\":" #h                \
+    ",\"intermediate_size\":" #i ",\"num_attention_heads\":" #heads ",\"num_hidden_layers\":" #layers               \
+    ",\"num_key_value_heads\":" #kv ",\"head_dim\":" #head_dim ",\"sliding_window\":1024,\"vocab_size\":262208,"      \
+    "\"max_position_embeddings\":131072}}"
+
+#define GPT_OSS(layers, experts)                                                                                  \
+    "{\"model_type\":\"gpt_oss\",\"hidden_size\":2880,\"intermediate_size\":2880,\"num_attention_heads\":64,"         \
+    "\"num_hidden_layers\":" #layers ",\"num_key_value_heads\":8,\"head_dim\":64,\"num_local_experts\":" #experts     \
+    ",\"num_experts_per_tok\":4,\"sliding_window\":128,\"attention_bias\":true,\"vocab_size\":201088,"               \
+    "\"max_position_embeddings\":131072,\"tie_word_embeddings\":false}"
+
 const std::vector<ModelPreset>& preset_table() {
     static const std::vector<ModelPreset> kPresets = {
         // GPT-2 (openai-community): n_positions 1024, vocab 50257, tied head.
@@ -110,11 +134,73 @@ const std::vector<ModelPreset>& preset_table() {
          R"({"model_type":"deepseek_v2","hidden_size":5120,"intermediate_size":12288,"moe_intermediate_size":1536,"num_attention_heads":128,"num_hidden_layers":60,"num_key_value_heads":128,"n_routed_experts":160,"n_shared_experts":2,"num_experts_per_tok":6,"first_k_dense_replace":1,"moe_layer_freq":1,"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"topk_method":"group_limited_greedy","vocab_size":102400,"max_position_embeddings":163840,"tie_word_embeddings":false})"},
         {"deepseek-v3", "deepseek-ai/DeepSeek-V3", "DeepSeek",
          R"({"model_type":"deepseek_v3","hidden_size":7168,"intermediate_size":18432,"moe_intermediate_size":2048,"num_attention_heads":128,"num_hidden_layers":61,"num_key_value_heads":128,"n_routed_experts":256,"n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":3,"moe_layer_freq":1,"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"topk_method":"noaux_tc","num_nextn_predict_layers":1,"vocab_size":129280,"max_position_embeddings":163840,"tie_word_embeddings":false})"},
+        {"deepseek-r1", "deepseek-ai/DeepSeek-R1", "DeepSeek",
+         R"({"model_type":"deepseek_v3","hidden_size":7168,"intermediate_size":18432,"moe_intermediate_size":2048,"num_attention_heads":128,"num_hidden_layers":61,"num_key_value_heads":128,"n_routed_experts":256,"n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":3,"moe_layer_freq":1,"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"topk_method":"noaux_tc","num_nextn_predict_layers":1,"vocab_size":129280,"max_position_embeddings":163840,"tie_word_embeddings":false})"},
+        // Kimi K2 (moonshotai): the DeepSeek-V3 architecture with 384 experts, 64 heads, one dense layer.
+        {"kimi-k2", "moonshotai/Kimi-K2-Instruct", "Kimi K2",
+         R"({"model_type":"kimi_k2","hidden_size":7168,"intermediate_size":18432,"moe_intermediate_size":2048,"num_attention_heads":64,"num_hidden_layers":61,"num_key_value_heads":64,"n_routed_experts":384,"n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":1,"moe_layer_freq":1,"q_lora_rank":1536,"kv_lora_rank":512,"qk_nope_head_dim":128,"qk_rope_head_dim":64,"v_head_dim":128,"topk_method":"noaux_tc","num_nextn_predict_layers":0,"vocab_size":163840,"max_position_embeddings":131072,"tie_word_embeddings":false})"},
+        // Qwen3 (Qwen): head_dim 128, q/k norms, no biases; 0.6B-4B tie the head. MoE: 128 experts, 8 per token.
+        {"qwen3-0.6b", "Qwen/Qwen3-0.6B", "Qwen3", QWEN3(1024, 3072, 16, 28, "true")},
+        {"qwen3-1.7b", "Qwen/Qwen3-1.7B", "Qwen3", QWEN3(2048, 6144, 16, 28, "true")},
+        {"qwen3-4b", "Qwen/Qwen3-4B", "Qwen3", QWEN3(2560, 9728, 32, 36, "true")},
+        {"qwen3-8b", "Qwen/Qwen3-8B", "Qwen3", QWEN3(4096, 12288, 32, 36, "false")},
+        {"qwen3-14b", "Qwen/Qwen3-14B", "Qwen3", QWEN3(5120, 17408, 40, 40, "false")},
+        {"qwen3-32b", "Qwen/Qwen3-32B", "Qwen3", QWEN3(5120, 25600, 64, 64, "false")},
+        {"qwen3-30b-a3b", "Qwen/Qwen3-30B-A3B", "Qwen3 MoE",
+         R"({"model_type":"qwen3_moe","hidden_size":2048,"intermediate_size":6144,"moe_intermediate_size":768,"num_attention_heads":32,"num_hidden_layers":48,"num_key_value_heads":4,"head_dim":128,"num_experts":128,"num_experts_per_tok":8,"decoder_sparse_step":1,"mlp_only_layers":[],"vocab_size":151936,"max_position_embeddings":40960,"tie_word_embeddings":false})"},
+        {"qwen3-235b-a22b", "Qwen/Qwen3-235B-A22B", "Qwen3 MoE",
+         R"({"model_type":"qwen3_moe","hidden_size":4096,"intermediate_size":12288,"moe_intermediate_size":1536,"num_attention_heads":64,"num_hidden_layers":94,"num_key_value_heads":4,"head_dim":128,"num_experts":128,"num_experts_per_tok":8,"decoder_sparse_step":1,"mlp_only_layers":[],"vocab_size":151936,"max_position_embeddings":40960,"tie_word_embeddings":false})"},
+        // Llama 4 (meta-llama): the text model; 16 experts on every layer (Scout) or 128 on every other (Maverick).
+        {"llama-4-scout", "meta-llama/Llama-4-Scout-17B-16E", "Llama 4", LLAMA4(16, 1, 10485760)},
+        {"llama-4-maverick", "meta-llama/Llama-4-Maverick-17B-128E", "Llama 4", LLAMA4(128, 2, 1048576)},
+        // Gemma 3 (google): 5 sliding (1024; 1B: 512) to 1 global layer, q/k norms, tied head; 4B+ carry a vision tower.
+        {"gemma-3-1b", "google/gemma-3-1b-pt", "Gemma 3",
+         R"({"model_type":"gemma3_text","hidden_size":1152,"intermediate_size":6912,"num_attention_heads":4,"num_hidden_layers":26,"num_key_value_heads":1,"head_dim":256,"vocab_size":262144,"max_position_embeddings":32768,"sliding_window":512,"sliding_window_pattern":6})"},
+        {"gemma-3-4b", "google/gemma-3-4b-pt", "Gemma 3", GEMMA3(2560, 10240, 8, 34, 4, 256)},
+        {"gemma-3-12b", "google/gemma-3-12b-pt", "Gemma 3", GEMMA3(3840, 15360, 16, 48, 8, 256)},
+        {"gemma-3-27b", "google/gemma-3-27b-pt", "Gemma 3", GEMMA3(5376, 21504, 32, 62, 16, 128)},
+        // gpt-oss (openai): MoE with biased experts, attention sinks, 128-token sliding window on every other layer.
+        {"gpt-oss-20b", "openai/gpt-oss-20b", "gpt-oss", GPT_OSS(24, 32)},
+        {"gpt-oss-120b", "openai/gpt-oss-120b", "gpt-oss", GPT_OSS(36, 128)},
+        // GLM-4.5 (zai-org): q/k/v biases, 1 shared + 8 of N routed experts, an MTP layer stored beside.
+        {"glm-4.5-air", "zai-org/GLM-4.5-Air", "GLM-4.5",
+         R"({"model_type":"glm4_moe","hidden_size":4096,"intermediate_size":10944,"moe_intermediate_size":1408,"num_attention_heads":96,"num_hidden_layers":46,"num_key_value_heads":8,"head_dim":128,"n_routed_experts":128,"n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":1,"attention_bias":true,"use_qk_norm":false,"num_nextn_predict_layers":1,"vocab_size":151552,"max_position_embeddings":131072,"tie_word_embeddings":false})"},
+        {"glm-4.5", "zai-org/GLM-4.5", "GLM-4.5",
+         R"({"model_type":"glm4_moe","hidden_size":5120,"intermediate_size":12288,"moe_intermediate_size":1536,"num_attention_heads":96,"num_hidden_layers":92,"num_key_value_heads":8,"head_dim":128,"n_routed_experts":160,"n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":3,"attention_bias":true,"use_qk_norm":false,"num_nextn_predict_layers":1,"vocab_size":151552,"max_position_embeddings":131072,"tie_word_embeddings":false})"},
+        // Phi-4 (microsoft): the Phi-3 layout; mini ties its head over a 200K vocabulary.
+        {"phi-4-mini", "microsoft/Phi-4-mini-instruct", "Phi-4",
+         R"({"model_type":"phi3","hidden_size":3072,"intermediate_size":8192,"num_attention_heads":24,"num_hidden_layers":32,"num_key_value_heads":8,"vocab_size":200064,"max_position_embeddings":131072,"tie_word_embeddings":true})"},
+        {"phi-4", "microsoft/phi-4", "Phi-4",
+         R"({"model_type":"phi3","hidden_size":5120,"intermediate_size":17920,"num_attention_heads":40,"num_hidden_layers":40,"num_key_value_heads":10,"vocab_size":100352,"max_position_embeddings":16384,"tie_word_embeddings":false})"},
+        // Mistral Nemo and Small 3 (mistralai): explicit head_dim 128 (not 5120 / 32 = 160), 131K vocabulary.
+        {"mistral-nemo-12b", "mistralai/Mistral-Nemo-Base-2407", "Mistral",
+         R"({"model_type":"mistral","hidden_size":5120,"intermediate_size":14336,"num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"head_dim":128,"vocab_size":131072,"max_position_embeddings":1024000,"sliding_window":null,"tie_word_embeddings":false})"},
+        {"mistral-small-24b", "mistralai/Mistral-Small-24B-Base-2501", "Mistral",
+         R"({"model_type":"mistral","hidden_size":5120,"intermediate_size":32768,"num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"head_dim":128,"vocab_size":131072,"max_position_embeddings":32768,"sliding_window":null,"tie_word_embeddings":false})"},
+        // OLMo 2 (allenai): norms after attention and MLP, q/k RMSNorm over all heads.
+        {"olmo-2-7b", "allenai/OLMo-2-1124-7B", "OLMo 2",
+         R"({"model_type":"olmo2","hidden_size":4096,"intermediate_size":11008,"num_attention_heads":32,"num_hidden_layers":32,"num_key_value_heads":32,"vocab_size":100352,"max_position_embeddings":4096,"tie_word_embeddings":false})"},
+        {"olmo-2-13b", "allenai/OLMo-2-1124-13B", "OLMo 2",
+         R"({"model_type":"olmo2","hidden_size":5120,"intermediate_size":13824,"num_attention_heads":40,"num_hidden_layers":40,"num_key_value_heads":40,"vocab_size":100352,"max_position_embeddings":4096,"tie_word_embeddings":false})"},
+        // Command R (CohereForAI): parallel attention/MLP, one bias-free LayerNorm per layer, tied head.
+        {"command-r", "CohereForAI/c4ai-command-r-v01", "Command R",
+         R"({"model_type":"cohere","hidden_size":8192,"intermediate_size":22528,"num_attention_heads":64,"num_hidden_layers":40,"num_key_value_heads":64,"vocab_size":256000,"max_position_embeddings":8192,"use_qk_norm":false})"},
+        {"command-r-plus", "CohereForAI/c4ai-command-r-plus", "Command R",
+         R"({"model_type":"cohere","hidden_size":12288,"intermediate_size":33792,"num_attention_heads":96,"num_hidden_layers":64,"num_key_value_heads":8,"vocab_size":256000,"max_position_embeddings":8192,"use_qk_norm":true})"},
+        // Granite 3.1 (ibm-granite): Llama layout with scaling multipliers, 49,155-token vocabulary, tied head.
+        {"granite-3.1-2b", "ibm-granite/granite-3.1-2b-base", "Granite",
+         R"({"model_type":"granite","hidden_size":2048,"intermediate_size":8192,"num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"vocab_size":49155,"max_position_embeddings":131072,"tie_word_embeddings":true})"},
+        {"granite-3.1-8b", "ibm-granite/granite-3.1-8b-base", "Granite",
+         R"({"model_type":"granite","hidden_size":4096,"intermediate_size":12800,"num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"vocab_size":49155,"max_position_embeddings":131072,"tie_word_embeddings":true})"},
     };
     return kPresets;
 }
 
 #undef LLAMA2
+#undef QWEN3
+#undef LLAMA4
+#undef GEMMA3
+#undef GPT_OSS
 
 // Lower-case letters and digits only: "Llama-2_7B" -> "llama27b".
 std::string fold(std::string_view text) {

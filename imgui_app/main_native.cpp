@@ -123,6 +123,9 @@ int main(int argc, char** argv) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    // The X11 class the installed .desktop entry names (StartupWMClass), so docks show its icon.
+    glfwWindowHintString(GLFW_X11_CLASS_NAME, "llm-memory");
+    glfwWindowHintString(GLFW_X11_INSTANCE_NAME, "llm-memory");
     GLFWwindow* window = glfwCreateWindow(window_width, window_height, "LLM Memory Estimator", nullptr, nullptr);
     if (window == nullptr) {
         glfwTerminate();

@@ -200,6 +200,11 @@ bool apply_pending_model_configs(AppState& app) {
     return true;
 }
 
+std::string model_panel_message(const AppState& app, bool* is_error) {
+    if (is_error != nullptr) *is_error = app.model_panel != nullptr && app.model_panel->message_is_error;
+    return app.model_panel != nullptr ? app.model_panel->message : std::string();
+}
+
 bool model_panel_open_requested(AppState& app) {
     if (!app.model_panel || !app.model_panel->open_requested) return false;
     app.model_panel->open_requested = false;

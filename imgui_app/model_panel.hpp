@@ -27,6 +27,10 @@ bool queue_model_config(std::string_view json_text, const std::string& source_na
 // Returns true when something was queued.
 bool apply_pending_model_configs(AppState& app);
 
+// The notice the Model panel shows under its controls (a load's error, or "Loaded ..." with its notes),
+// and whether it is shown as an error; empty before the panel is first drawn.
+std::string model_panel_message(const AppState& app, bool* is_error = nullptr);
+
 // True once after apply_pending_model_configs took a config: the Model section should open to show it.
 bool model_panel_open_requested(AppState& app);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sanitize stage of scripts/test: builds the asan preset (clang, AddressSanitizer + UndefinedBehavior-
 # Sanitizer, any report aborts), runs the core and CLI Catch2 tests under it, then the CLI smoke test and
-# the table of bad CLI inputs (tests/cli_hardening.sh) against build/asan/llm-memory.
+# the table of bad CLI inputs (tests/cli/cli_hardening.sh) against build/asan/llm-memory.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=build/asan-build.log
@@ -16,6 +16,6 @@ status=0
 ctest --preset asan -j2 >build/asan-ctest.log 2>&1 || status=1
 tail -n 3 build/asan-ctest.log
 ((status == 0)) || { grep -E "Failed|SUMMARY|runtime error" build/asan-ctest.log | head -n 20; }
-LLM_MEMORY_BIN=./build/asan/llm-memory tests/cli_smoke.sh >build/asan-cli.log 2>&1 || status=1
+LLM_MEMORY_BIN=./build/asan/llm-memory tests/cli/cli_smoke.sh >build/asan-cli.log 2>&1 || status=1
 grep -vE "^ok " build/asan-cli.log
 exit $status

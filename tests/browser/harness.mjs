@@ -1,9 +1,11 @@
 // Shared browser-test harness: serves build/web/site on a free port and launches Debian's Chromium
 // headless (WebGL2 through SwiftShader) with playwright-core. Collects console errors and requests.
 // Environment: LLM_MEMORY_SITE_DIR (default build/web/site), LLM_MEMORY_SINGLE_FILE (default
-// build/web/llm-memory.html), LLM_MEMORY_CLI (default build/native/llm-memory).
+// build/web/llm-memory.html), LLM_MEMORY_CLI (default build/native/llm-memory), LLM_MEMORY_SERVER=python
+// (serve with python3 -m http.server instead of scripts/serve.mjs).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../scripts/serve.mjs';
@@ -30,7 +32,31 @@ export async function launch() {
 }
 
 export async function serveSite(dir = siteDir) {
+  if (process.env.LLM_MEMORY_SERVER === 'python') return startPythonServer(dir);
   return startServer(dir, 0);
+}
+
+// LLM_MEMORY_SERVER=python: `python3 -m http.server` on a free port, a plain static server as a web host
+// would run (its own MIME types: .wasm is application/wasm). Resolves once it prints its port.
+function startPythonServer(dir) {
+  const child = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', dir],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`python3 -m http.server exited (${code}): ${seen}`)));
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const m = /port (\d+)/.exec(seen);
+      if (!m) return;
+      child.stdout.removeAllListeners('data');
+      child.stdout.resume();
+      child.removeAllListeners('exit');
+      const close = () => new Promise((r) => { if (child.exitCode !== null) r(); else { child.once('exit', r); child.kill(); } });
+      resolve({ url: `http://127.0.0.1:${m[1]}/`, close });
+    });
+    child.stderr.resume();  // the request log
+  });
 }
 
 // Opens a page and records console errors, page errors and every request URL.

@@ -1,7 +1,7 @@
 // Headless test of the model picker: draw_model_panel at phone and desktop widths with a preset chosen
 // through the settings key, a dropped config.json queued, and a malformed one (the last good model stays).
 // IM_ASSERT throws (ui_test_imconfig.h); the panel must not overflow its window's width.
-// Figures: Llama-2-7b 6,738,415,616 and Mixtral-8x7B 46,702,792,704 parameters (tests/architecture_test.cpp).
+// Figures: Llama-2-7b 6,738,415,616 and Mixtral-8x7B 46,702,792,704 parameters (tests/core/architecture_test.cpp).
 #include <catch_amalgamated.hpp>
 
 #include <string>
@@ -66,4 +66,25 @@ TEST_CASE("model panel: preset, dropped config, malformed config", "[ui][model]"
         draw_panel_frames(app, width, 2);
         CHECK(app.scenario.param_count == 46'702'792'704ULL);  // the last good model stays
     }
+}
+
+// An unknown model_type whose config has experts: refused with a visible notice on the Model panel that
+// names the fields (not a console warning), and the last good model stays.
+TEST_CASE("model panel: an unknown MoE config is refused with a visible notice", "[ui][model]") {
+    AppState app;
+    ModelHeadless context(app);
+    Scenario start;
+    REQUIRE(apply_setting(start, "model", "llama-2-7b").ok());
+    REQUIRE(app_set_scenario(app, start));
+    draw_panel_frames(app, 900.0f, 2);
+    const char* unknown_moe =
+        R"({"model_type":"my_moe","hidden_size":2048,"num_hidden_layers":48,"num_attention_heads":32,"vocab_size":151936,"intermediate_size":6144,"num_experts":128,"num_experts_per_tok":8,"moe_intermediate_size":768})";
+    CHECK_FALSE(queue_model_config(unknown_moe, "config.json"));
+    CHECK(draw_panel_frames(app, 360.0f, 3) <= 1.0f);
+    bool is_error = false;
+    const std::string notice = model_panel_message(app, &is_error);
+    CHECK(is_error);
+    CHECK(notice.find("model_type \"my_moe\" is not known") != std::string::npos);
+    CHECK(notice.find("num_experts (routed experts)") != std::string::npos);
+    CHECK(app.scenario.param_count == 6'738'415'616ULL);
 }

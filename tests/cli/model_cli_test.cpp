@@ -17,7 +17,7 @@ std::string config_path(const char* name) { return std::string(LLM_MEMORY_FIXTUR
 }  // namespace
 
 TEST_CASE("cli: --config prints the exact count as parameters", "[cli][model]") {
-    // meta-llama/Llama-2-7b-hf: 6,738,415,616 parameters (tests/architecture_test.cpp).
+    // meta-llama/Llama-2-7b-hf: 6,738,415,616 parameters (tests/core/architecture_test.cpp).
     const Run r = cli({"--config", config_path("llama-2-7b.json"), "--format", "json"});
     CHECK(r.status == 0);
     CHECK(r.err.empty());

@@ -2,7 +2,7 @@
 # Desktop smoke test: starts the native app under Xvfb, draws frames, saves a screenshot and checks
 # that the window is not blank (many distinct colours = text and widgets were drawn).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=build/screenshots
 mkdir -p "$out"
 rm -f "$out/desktop-1280x800.ppm" "$out/desktop-1280x800.png"

@@ -293,3 +293,153 @@ TEST_CASE("multimodal configs: the language model under text_config", "[architec
     const std::string wrapped = "{\"model_type\":\"llava\",\"text_config\":" + fixture("llama-2-7b") + "}";
     CHECK(counts_of(wrapped).total_count == 6'738'415'616ULL);
 }
+
+// Families added for the models people run today. Each total is our exact count from the fixture (the
+// published config.json); the comment names the published figure it reproduces and, where they differ,
+// why. "total_size / 2" is the bf16 checkpoint's model.safetensors.index.json total_size in parameters.
+TEST_CASE("new families: exact totals with their sources", "[architecture][families]") {
+    // Qwen/Qwen3-8B model card: "Number of Parameters: 8.2B, Non-Embedding: 6.95B"; index total_size
+    // 16,381,470,720 bytes = 8,190,735,360 bf16 parameters. q_norm/k_norm (2 x 128 per layer) included.
+    const ParamBreakdown qwen3 = counts_of(fixture("qwen3-8b"));
+    CHECK(qwen3.total_count == 8'190'735'360ULL);
+    CHECK(qwen3.total_count - qwen3.embedding_count - qwen3.output_head_count == 6'946'075'648ULL);
+    // Qwen/Qwen3-30B-A3B model card: "30.5B in total and 3.3B activated"; index total_size 61,064,245,248.
+    const ParamBreakdown qwen3_moe = counts_of(fixture("qwen3-30b-a3b"));
+    CHECK(qwen3_moe.total_count == 30'532'122'624ULL);
+    CHECK(qwen3_moe.active_count == 3'353'032'704ULL);
+    CHECK(qwen3_moe.shared_expert_count == 0);
+    CHECK(qwen3_moe.router_count == 48ULL * 2048 * 128);
+    // openai/gpt-oss-20b model card table: 20.91B total, 3.61B active. OpenAI's active figure leaves out
+    // the input embedding table (579M) but keeps the unembedding; ours with it is 4.19B.
+    const ParamBreakdown oss = counts_of(fixture("gpt-oss-20b"));
+    CHECK(oss.total_count == 20'914'757'184ULL);
+    CHECK(oss.active_count - oss.embedding_count == 3'608'307'264ULL);
+    CHECK(oss.router_count == 24ULL * (2880 * 32 + 32));  // router Linear with bias
+    // google/gemma-3-1b-pt "1B": 999,885,952 (tied head; four norms and q/k norms per layer).
+    CHECK(total_of("gemma-3-1b-pt") == 999'885'952ULL);
+    // google/gemma-3-4b-pt "4.3B" on its Hugging Face page is 4,300,079,472 with the SigLIP vision tower and
+    // projector (419,816,304); the text model alone, which we count, is 3,880,263,168.
+    CHECK(total_of("gemma-3-4b-pt") == 3'880'263'168ULL);
+    CHECK(parse_config(fixture("gemma-3-4b-pt"))->has_vision_tower);
+    // meta-llama/Llama-4-Scout-17B-16E model card: "17B active, 109B total". Ours is the text model:
+    // 107.77B; the rest of the 109B is the vision encoder and projector, which we do not count (warned).
+    const ParamBreakdown scout = counts_of(fixture("llama-4-scout-17b-16e"));
+    CHECK(scout.total_count == 107'769'861'120ULL);
+    CHECK(scout.active_count == 17'172'894'720ULL);
+    CHECK(scout.shared_expert_count == 48ULL * 3 * 5120 * 8192);
+    // zai-org/GLM-4.5-Air model card: "106B total parameters and 12B active". Active without the
+    // embedding and head tables: 12.18B. The checkpoint also stores the MTP layer (model.layers.46): 3.62B.
+    const ParamBreakdown air = counts_of(fixture("glm-4.5-air"));
+    CHECK(air.total_count == 106'852'251'264ULL);
+    CHECK(air.active_count - air.embedding_count - air.output_head_count == 12'182'615'680ULL);
+    CHECK(air.mtp_count == 3'616'573'568ULL);
+    // microsoft/phi-4 "14.7B" on its Hugging Face page (the Phi-3 layout, 100,352-token vocabulary).
+    CHECK(total_of("phi-4") == 14'659'507'200ULL);
+    // mistralai/Mistral-Small-24B-Base-2501 "23.6B" and Mistral-Nemo-Base-2407 "12.2B" on their pages:
+    // head_dim 128 is explicit (5120 / 32 would be 160 and give 24.9B and 13.5B).
+    CHECK(total_of("mistral-small-24b-base-2501") == 23'572'403'200ULL);
+    CHECK(total_of("mistral-nemo-base-2407") == 12'247'782'400ULL);
+    CHECK(parse_config(fixture("mistral-nemo-base-2407"))->head_dim == 128);
+    // allenai/OLMo-2-1124-7B "7.3B" (q_norm and k_norm over all 32 heads: 8,192 per layer).
+    CHECK(total_of("olmo-2-1124-7b") == 7'298'617'344ULL);
+    // CohereForAI/c4ai-command-r-v01 "35B" (bias-free LayerNorm, one per layer, tied head).
+    CHECK(total_of("c4ai-command-r-v01") == 34'980'831'232ULL);
+    // ibm-granite/granite-3.1-8b-base "8.17B" on its Hugging Face page (tied head).
+    CHECK(total_of("granite-3.1-8b-base") == 8'170'848'256ULL);
+    // moonshotai/Kimi-K2-Instruct model card: "1 trillion total parameters, 32 billion activated"
+    // (DeepSeek-V3 architecture, 384 experts, no MTP layer).
+    const ParamBreakdown kimi = counts_of(fixture("kimi-k2-instruct"));
+    CHECK(kimi.total_count == 1'026'408'232'448ULL);
+    CHECK(kimi.active_count == 32'861'500'928ULL);
+    CHECK(kimi.mtp_count == 0);
+}
+
+TEST_CASE("new families: per-layer parts that change the count", "[architecture][families]") {
+    // Qwen3: per layer q/k norms of head_dim each; no q/k/v bias (Qwen2 had them).
+    const Architecture qwen3 = *parse_config(fixture("qwen3-8b"));
+    CHECK(qwen3.qk_norm_count == 256);
+    CHECK_FALSE(qwen3.qkv_bias);
+    // OLMo 2: the norms span all heads: (32 + 32) x 128.
+    CHECK(parse_config(fixture("olmo-2-1124-7b"))->qk_norm_count == 8192);
+    // gpt-oss: sinks (64 per layer) and biases everywhere in attention.
+    const Architecture oss = *parse_config(fixture("gpt-oss-20b"));
+    CHECK(oss.attention_sinks);
+    const ParamBreakdown oss_counts = counts_of(fixture("gpt-oss-20b"));
+    CHECK(oss_counts.attention_count ==
+          24ULL * (2880 * 4096 + 4096 + 2 * (2880 * 512 + 512) + 4096 * 2880 + 2880 + 64));
+    CHECK(oss_counts.expert_count == 24ULL * 32 * (2880 * 5760 + 5760 + 2880 * 2880 + 2880));
+    // Llama 4 Maverick: MoE on every other layer (interleave_moe_layer_step 2), dense layers 16,384 wide.
+    const Expected<ModelSource> maverick = model_from_config(
+        R"({"model_type":"llama4","text_config":{"model_type":"llama4_text","hidden_size":5120,"intermediate_size":8192,"intermediate_size_mlp":16384,"num_attention_heads":40,"num_hidden_layers":48,"num_key_value_heads":8,"head_dim":128,"num_local_experts":128,"num_experts_per_tok":1,"interleave_moe_layer_step":2,"vocab_size":202048}})");
+    REQUIRE(maverick.ok());
+    CHECK(maverick->architecture.moe_layer_count() == 24);
+    CHECK_FALSE(maverick->architecture.layer_is_moe(0));
+    CHECK(maverick->architecture.layer_is_moe(1));
+    // Model card "17B active, 400B total".
+    CHECK(maverick->counts.total_count == 400'711'848'960ULL);
+    CHECK(maverick->counts.mlp_count == 24ULL * 3 * 5120 * 16384);
+}
+
+TEST_CASE("new families: sliding, chunked and global layers", "[architecture][families][kv]") {
+    // Gemma 3: (i + 1) % 6 != 0 slides: 5 of every 6 layers; 26 layers -> 22 sliding, 4 global.
+    const Architecture g1 = *parse_config(fixture("gemma-3-1b-pt"));
+    CHECK(g1.sliding_window == 512);
+    CHECK(g1.sliding_layer_count() == 22);
+    CHECK_FALSE(g1.sliding_layers[5]);
+    CHECK(g1.sliding_layers[6]);
+    // 4B: 34 layers, window 1024 from text_config; heads, KV heads, head_dim and vocabulary from
+    // Gemma3TextConfig's defaults (8, 4, 256, 262,208), which its config.json leaves out.
+    const Architecture g4 = *parse_config(fixture("gemma-3-4b-pt"));
+    CHECK(g4.sliding_window == 1024);
+    CHECK(g4.sliding_layer_count() == 29);
+    CHECK(g4.num_key_value_heads == 4);
+    CHECK(g4.vocab_size == 262208);
+    // gpt-oss: layer_types alternate, starting with a sliding layer; window 128.
+    const Architecture oss = *parse_config(fixture("gpt-oss-20b"));
+    CHECK(oss.sliding_window == 128);
+    CHECK(oss.sliding_layer_count() == 12);
+    CHECK(oss.sliding_layers[0]);
+    CHECK_FALSE(oss.sliding_layers[1]);
+    // Llama 4: chunked attention (8192) on RoPE layers; every 4th layer (NoPE) is global.
+    const Architecture scout = *parse_config(fixture("llama-4-scout-17b-16e"));
+    CHECK(scout.chunked_attention);
+    CHECK(scout.sliding_window == 8192);
+    CHECK(scout.sliding_layer_count() == 36);
+    CHECK_FALSE(scout.sliding_layers[3]);
+    // Qwen3 with use_sliding_window false: nothing slides.
+    CHECK(parse_config(fixture("qwen3-8b"))->sliding_layer_count() == 0);
+}
+
+TEST_CASE("an unknown model_type with parts the estimate cannot model is refused, naming the fields", "[architecture][errors]") {
+    // The issue's case: Qwen3-30B-A3B under an unknown name printed 3,340,437,504 (9x too low) and exit 0.
+    std::string moe = fixture("qwen3-30b-a3b");
+    moe.replace(moe.find("\"qwen3_moe\""), 11, "\"my_moe\"");
+    const std::string moe_error = error_of(moe);
+    CHECK(moe_error.rfind("config.json: model_type \"my_moe\" is not known", 0) == 0);
+    CHECK(moe_error.find("num_experts (routed experts)") != std::string::npos);
+    CHECK(moe_error.find("moe_intermediate_size (expert width)") != std::string::npos);
+    // gpt-oss under another name (was 2.39B instead of 20.9B): num_local_experts names it.
+    std::string oss = fixture("gpt-oss-20b");
+    oss.replace(oss.find("\"gpt_oss\""), 9, "\"oss_next\"");
+    CHECK(error_of(oss).find("num_local_experts (routed experts)") != std::string::npos);
+    // A vision tower, MTP layers and MLA are named too.
+    std::string glm = fixture("glm-4.5-air");
+    glm.replace(glm.find("\"glm4_moe\""), 10, "\"glm5\"");
+    const std::string glm_error = error_of(glm);
+    CHECK(glm_error.find("n_shared_experts (shared experts)") != std::string::npos);
+    CHECK(glm_error.find("num_nextn_predict_layers (multi-token-prediction layers)") != std::string::npos);
+    std::string gemma = fixture("gemma-3-4b-pt");
+    gemma.replace(gemma.find("\"gemma3_text\""), 13, "\"gemma9_text\"");
+    CHECK(error_of(gemma).find("vision_config (a vision tower)") != std::string::npos);
+    // Zero or null values of those keys change nothing: still counted (with the Llama-style warning).
+    std::string dense = fixture("llama-2-7b");
+    dense.replace(dense.find("\"llama\""), 7, "\"my_llama\"");
+    dense.insert(1, R"("num_experts": 0, "n_shared_experts": null, "layer_types": null, )");
+    CHECK(counts_of(dense).total_count == 6'738'415'616ULL);
+    // layer_types is a generic rule: sliding/full layers are read for any family; other kinds are refused.
+    std::string typed = R"({"model_type":"my_swa","hidden_size":64,"intermediate_size":128,"num_attention_heads":4,"num_hidden_layers":3,"vocab_size":100,"sliding_window":16,"layer_types":["sliding_attention","full_attention","sliding_attention"]})";
+    const Architecture swa = *parse_config(typed);
+    CHECK(swa.sliding_layer_count() == 2);
+    typed.replace(typed.find("\"full_attention\""), 16, "\"linear_attention\"");
+    CHECK(error_of(typed) == "layer_types: layer 1 is \"linear_attention\" (only full_attention and sliding_attention layers are modelled)");
+}

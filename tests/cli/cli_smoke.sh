@@ -2,7 +2,7 @@
 # CLI tests against the built binary: exit codes, stdout/stderr separation, and the JSON figures of
 # the foundation issue (seed: 13B -> 26/31.2/78/104 GB; 1B trainable -> 6/32 GB; 7B exercise).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=${LLM_MEMORY_BIN:-./build/native/llm-memory}  # tests/sanitize.sh points this at build/asan
 fail=0
 check() {  # check NAME EXPECTED_STATUS EXPECTED_STDOUT_SUBSTRING EXPECTED_STDERR -- ARGS...
@@ -28,6 +28,8 @@ check "negative" 2 '' 'error: --params: must not be negative' -- --params -1B
 check "unknown flag" 2 '' 'error: unknown option --gpu-count (see --help)' -- --gpu-count 3
 check "missing value" 2 '' 'error: --bytes: needs a value' -- --bytes
 check "help" 0 'Usage: llm-memory' EMPTY -- --help
-hardening=$(tests/cli_hardening.sh "$bin") || fail=1  # the table of bad inputs (issue 9)
+# GGUF and safetensors files written by tests/files/model_files.mjs; @huggingface/gguf must agree with us.
+models=$(LLM_MEMORY_BIN="$bin" node --test --test-reporter=dot tests/cli/model_files.test.mjs 2>&1) || { echo "FAIL model files:"; echo "$models"; fail=1; }
+hardening=$(tests/cli/cli_hardening.sh "$bin") || fail=1  # the table of bad inputs (issue 9)
 grep -v "^ok " <<<"$hardening"
 exit $fail

@@ -69,7 +69,57 @@ TEST_CASE("preset totals match the published counts", "[presets]") {
     CHECK(preset_total("deepseek-v2-lite") == 15'706'484'224ULL);
 }
 
+// The newer families' presets (fixture-backed ones are asserted with their sources in architecture_test).
+TEST_CASE("preset totals of the newer families match the published counts", "[presets][families]") {
+    // Qwen3 model cards ("Number of Parameters" / "Non-Embedding"): 0.6B / 0.44B, 1.7B / 1.4B, 4.0B / 3.6B,
+    // 14.8B / 13.2B, 32.8B / 31.2B; Qwen3-235B-A22B: 235B total, 22B activated.
+    CHECK(preset_total("qwen3-0.6b") == 596'049'920ULL);
+    CHECK(preset_total("qwen3-1.7b") == 1'720'574'976ULL);
+    CHECK(preset_total("qwen3-4b") == 4'022'468'096ULL);
+    CHECK(preset_total("qwen3-14b") == 14'768'307'200ULL);
+    CHECK(preset_total("qwen3-32b") == 32'762'123'264ULL);
+    CHECK(load_preset("qwen3-235b-a22b")->counts.total_count == 235'093'634'560ULL);
+    CHECK(load_preset("qwen3-235b-a22b")->counts.active_count == 22'190'763'520ULL);
+    // openai/gpt-oss-120b model card: 116.83B total, 5.13B active (active without the input embedding).
+    const ModelSource oss = *load_preset("gpt-oss-120b");
+    CHECK(oss.counts.total_count == 116'829'156'672ULL);
+    CHECK(oss.counts.active_count - oss.counts.embedding_count == 5'132'849'472ULL);
+    // Gemma 3 text models (the Hugging Face pages' 12.2B and 27.4B add the 0.42B vision tower).
+    CHECK(preset_total("gemma-3-12b") == 11'766'034'176ULL);
+    CHECK(preset_total("gemma-3-27b") == 27'009'346'304ULL);
+    // zai-org/GLM-4.5 model card: "355B total parameters and 32B active parameters"; ours 352.8B without
+    // the MTP layer the checkpoint stores beside (layer 92, 5.54B with its own embedding and head copies).
+    const ModelSource glm = *load_preset("glm-4.5");
+    CHECK(glm.counts.total_count == 352'797'805'472ULL);
+    CHECK(glm.counts.mtp_count == 5'539'962'016ULL);
+    // Llama 4 Maverick model card: "17B active, 400B total" (text model; vision encoder not counted).
+    CHECK(preset_total("llama-4-maverick") == 400'711'848'960ULL);
+    // microsoft/Phi-4-mini-instruct "3.84B" (tied head over a 200,064-token vocabulary).
+    CHECK(preset_total("phi-4-mini") == 3'836'021'760ULL);
+    // CohereForAI/c4ai-command-r-plus "104B" (use_qk_norm: per-head LayerNorm weights on q and k).
+    CHECK(preset_total("command-r-plus") == 103'810'674'688ULL);
+    // allenai/OLMo-2-1124-13B "13.7B"; ibm-granite/granite-3.1-2b-base "2.53B".
+    CHECK(preset_total("olmo-2-13b") == 13'716'198'400ULL);
+    CHECK(preset_total("granite-3.1-2b") == 2'533'531'648ULL);
+    // DeepSeek-R1 is DeepSeek-V3's architecture: the same 671B.
+    CHECK(preset_total("deepseek-r1") == preset_total("deepseek-v3"));
+}
+
 TEST_CASE("presets and fixtures agree: same fields, same code path", "[presets]") {
+    CHECK(preset_total("qwen3-8b") == 8'190'735'360ULL);
+    CHECK(preset_total("qwen3-30b-a3b") == 30'532'122'624ULL);
+    CHECK(preset_total("gpt-oss-20b") == 20'914'757'184ULL);
+    CHECK(preset_total("gemma-3-1b") == 999'885'952ULL);
+    CHECK(preset_total("gemma-3-4b") == 3'880'263'168ULL);
+    CHECK(preset_total("llama-4-scout") == 107'769'861'120ULL);
+    CHECK(preset_total("glm-4.5-air") == 106'852'251'264ULL);
+    CHECK(preset_total("phi-4") == 14'659'507'200ULL);
+    CHECK(preset_total("mistral-small-24b") == 23'572'403'200ULL);
+    CHECK(preset_total("mistral-nemo-12b") == 12'247'782'400ULL);
+    CHECK(preset_total("olmo-2-7b") == 7'298'617'344ULL);
+    CHECK(preset_total("command-r") == 34'980'831'232ULL);
+    CHECK(preset_total("granite-3.1-8b") == 8'170'848'256ULL);
+    CHECK(preset_total("kimi-k2") == 1'026'408'232'448ULL);
     CHECK(preset_total("llama-2-7b") == 6'738'415'616ULL);
     CHECK(preset_total("mixtral-8x7b") == 46'702'792'704ULL);
     CHECK(preset_total("deepseek-v3") == 671'026'419'200ULL);
@@ -87,7 +137,8 @@ TEST_CASE("presets are found by key, Hugging Face id or search words", "[presets
     REQUIRE(llama2_7b.size() == 1);
     CHECK(std::string(llama2_7b[0]->key) == "llama-2-7b");
     CHECK(search_presets("mixtral").size() == 2);
-    CHECK(search_presets("qwen").size() == 6);
+    CHECK(search_presets("qwen").size() == 14);  // Qwen2, Qwen2.5, Qwen1.5-MoE, Qwen3 and Qwen3-MoE
+    CHECK(search_presets("gpt oss").size() == 2);
     CHECK(search_presets("").size() == model_presets().size());
     CHECK(search_presets("no such model").empty());
 

@@ -1,0 +1,468 @@
+// GGUF header parsing as a resumable sequence of items (the fixed header, one metadata pair, a run of
+// array elements, one tensor info). An item is parsed only when all its bytes are buffered, so a chunk
+// may end anywhere; consumed bytes are dropped. Every count and length is checked against the bytes the
+// file can still hold before anything is reserved, so 2^63 counts and 1 TB strings are errors, not
+// allocations. Layout: github.com/ggml-org/ggml docs/gguf.md; type sizes: ggml.c type_traits.
+#include "gguf.hpp"
+
+#include <algorithm>
+
+#include "quantity.hpp"
+#include "report.hpp"
+
+namespace llm_memory {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+constexpr std::uint64_t kMaxString = 64ULL << 20;  // one metadata string or name
+constexpr std::uint32_t kMaxDims = 4;              // GGML_MAX_DIMS
+constexpr std::size_t kCompactAt = 1 << 20;
+enum Phase { kHeader, kMetadata, kArray, kTensors, kDone };
+
+// gguf value types: uint8, int8, uint16, int16, uint32, int32, float32, bool, string, array, uint64, int64, float64.
+constexpr int kValueSize[13] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
+constexpr std::uint32_t kString = 8;
+constexpr std::uint32_t kArrayType = 9;
+
+const std::vector<GgmlType> kTypes = {
+    {0, "F32", 1, 4},        {1, "F16", 1, 2},        {2, "Q4_0", 32, 18},     {3, "Q4_1", 32, 20},
+    {6, "Q5_0", 32, 22},     {7, "Q5_1", 32, 24},     {8, "Q8_0", 32, 34},     {9, "Q8_1", 32, 36},
+    {10, "Q2_K", 256, 84},   {11, "Q3_K", 256, 110},  {12, "Q4_K", 256, 144},  {13, "Q5_K", 256, 176},
+    {14, "Q6_K", 256, 210},  {15, "Q8_K", 256, 292},  {16, "IQ2_XXS", 256, 66}, {17, "IQ2_XS", 256, 74},
+    {18, "IQ3_XXS", 256, 98}, {19, "IQ1_S", 256, 50}, {20, "IQ4_NL", 32, 18},  {21, "IQ3_S", 256, 110},
+    {22, "IQ2_S", 256, 82},  {23, "IQ4_XS", 256, 136}, {24, "I8", 1, 1},       {25, "I16", 1, 2},
+    {26, "I32", 1, 4},       {27, "I64", 1, 8},       {28, "F64", 1, 8},       {29, "IQ1_M", 256, 56},
+    {30, "BF16", 1, 2},      {34, "TQ1_0", 256, 54},  {35, "TQ2_0", 256, 66},  {39, "MXFP4", 32, 17},
+    {40, "NVFP4", 64, 36},   {41, "Q1_0", 128, 18},
+};
+
+// Metadata integers the model needs, as key suffixes after "<architecture>.".
+constexpr const char* kNumberSuffixes[] = {
+    "block_count", "context_length", "embedding_length", "feed_forward_length", "attention.head_count",
+    "attention.head_count_kv", "attention.key_length", "attention.value_length", "attention.sliding_window",
+    "expert_count", "expert_used_count", "attention.kv_lora_rank", "rope.dimension_count", "vocab_size",
+};
+
+bool wanted_number(const std::string& key) {
+    if (key == "general.alignment") return true;
+    const std::size_t dot = key.find('.');
+    if (dot == std::string::npos) return false;
+    const std::string suffix = key.substr(dot + 1);
+    for (const char* s : kNumberSuffixes)
+        if (suffix == s) return true;
+    return false;
+}
+
+std::uint64_t le(const std::string& b, std::size_t at, int bytes) {
+    std::uint64_t v = 0;
+    for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(b[at + static_cast<std::size_t>(i)]);
+    return v;
+}
+
+// An integer metadata value as unsigned (negative signed values read as 0).
+std::uint64_t integer_value(const std::string& b, std::size_t at, std::uint32_t type) {
+    const int size = kValueSize[type];
+    const std::uint64_t raw = le(b, at, size);
+    const bool is_signed = type == 1 || type == 3 || type == 5 || type == 11;
+    if (is_signed && (raw >> (size * 8 - 1)) != 0) return 0;
+    return raw;
+}
+
+bool is_integer_type(std::uint32_t type) { return type <= 5 || type == 10 || type == 11; }
+
+std::string at_byte(std::uint64_t offset) { return " at byte " + format_count_exact(offset); }
+
+// The breakdown part of a GGUF tensor name (llama.cpp's names: token_embd, output, blk.N.attn_q, ...).
+void add_part(ParamBreakdown& p, const std::string& name, std::uint64_t elements) {
+    auto has = [&](const char* s) { return name.find(s) != std::string::npos; };
+    if (name.rfind("token_embd", 0) == 0 || name.rfind("position_embd", 0) == 0) p.embedding_count += elements;
+    else if (name.rfind("output.", 0) == 0) p.output_head_count += elements;
+    else if (has("norm")) p.norm_count += elements;
+    else if (has("_exps")) p.expert_count += elements;
+    else if (has("_shexp")) p.shared_expert_count += elements;
+    else if (has("ffn_gate_inp") || has("exp_probs")) p.router_count += elements;
+    else if (has("ffn")) p.mlp_count += elements;
+    else p.attention_count += elements;
+}
+
+}  // namespace
+
+const std::vector<GgmlType>& ggml_types() { return kTypes; }
+
+const GgmlType* find_ggml_type(std::uint32_t id) {
+    for (const GgmlType& t : kTypes)
+        if (t.id == id) return &t;
+    return nullptr;
+}
+
+GgufReader::GgufReader(std::uint64_t file_size) : file_size_(file_size) {}
+
+// Parses one item at at_; returns false (leaving at_) when its bytes are not all buffered yet.
+bool GgufReader::step(std::string& error) {
+    const std::string& b = buffer_;
+    const std::size_t avail = b.size() - at_;
+    const std::uint64_t pos = consumed_ + at_;
+    const std::uint64_t left_in_file = file_size_ > pos ? file_size_ - pos : 0;
+    std::size_t p = at_;
+    // A length-prefixed string at p: its length (checked), or false when not yet buffered / on error.
+    auto string_at = [&](std::size_t at, std::uint64_t& length, const char* what) -> bool {
+        if (b.size() - at < 8) return false;
+        length = le(b, at, 8);
+        const std::uint64_t offset = consumed_ + at;
+        if (length > kMaxString || length > (file_size_ > offset + 8 ? file_size_ - offset - 8 : 0)) {
+            error = std::string("GGUF: ") + what + " has a length of " + format_count_exact(length) +
+                    " bytes, longer than the rest of the file" + at_byte(offset);
+            return false;
+        }
+        return b.size() - at - 8 >= length;
+    };
+
+    if (phase_ == kHeader) {
+        if (avail < 4) return false;
+        if (b.compare(0, 4, "GGUF") != 0) {
+            error = "GGUF: not a GGUF file (it starts with \"" + printable_excerpt(b.substr(0, 4), 4) +
+                    "\", not \"GGUF\")";
+            return false;
+        }
+        if (avail < 24) return false;
+        summary_.version = static_cast<std::uint32_t>(le(b, 4, 4));
+        if (summary_.version == 1) {
+            error = "GGUF: version 1 files (2023) are not supported; convert the model again";
+            return false;
+        }
+        if (summary_.version < 2 || summary_.version > 3) {
+            error = "GGUF: unknown version " + std::to_string(summary_.version) + " (2 and 3 are read)";
+            return false;
+        }
+        summary_.tensor_count = le(b, 8, 8);
+        summary_.metadata_count = le(b, 16, 8);
+        // A tensor info takes at least 32 bytes, a metadata pair at least 13.
+        if (summary_.tensor_count > file_size_ / 32) {
+            error = "GGUF: the header claims " + format_count_exact(summary_.tensor_count) +
+                    " tensors, more than a file of " + format_count_exact(file_size_) + " bytes can hold";
+            return false;
+        }
+        if (summary_.metadata_count > file_size_ / 13) {
+            error = "GGUF: the header claims " + format_count_exact(summary_.metadata_count) +
+                    " metadata entries, more than a file of " + format_count_exact(file_size_) + " bytes can hold";
+            return false;
+        }
+        at_ += 24;
+        phase_ = summary_.metadata_count > 0 ? kMetadata : (summary_.tensor_count > 0 ? kTensors : kDone);
+        return true;
+    }
+
+    if (phase_ == kMetadata) {
+        std::uint64_t key_length = 0;
+        if (!string_at(p, key_length, "a metadata key")) return false;
+        const std::string key = b.substr(p + 8, static_cast<std::size_t>(key_length));
+        p += 8 + static_cast<std::size_t>(key_length);
+        if (b.size() - p < 4) return false;
+        const std::uint32_t type = static_cast<std::uint32_t>(le(b, p, 4));
+        p += 4;
+        const std::string shown = "metadata \"" + printable_excerpt(key, 60) + "\"";
+        if (type > 12) {
+            error = "GGUF: " + shown + " has unknown value type " + std::to_string(type) + at_byte(consumed_ + p - 4);
+            return false;
+        }
+        if (type == kString) {
+            std::uint64_t length = 0;
+            if (!string_at(p, length, shown.c_str())) return false;
+            const std::string value = b.substr(p + 8, static_cast<std::size_t>(std::min<std::uint64_t>(length, 200)));
+            if (key == "general.architecture") summary_.architecture = printable_excerpt(value, 40);
+            if (key == "general.name") summary_.model_name = printable_excerpt(value, 80);
+            p += 8 + static_cast<std::size_t>(length);
+        } else if (type == kArrayType) {
+            if (b.size() - p < 12) return false;
+            array_type_ = static_cast<std::uint32_t>(le(b, p, 4));
+            array_left_ = le(b, p + 4, 8);
+            p += 12;
+            if (array_type_ > 12 || array_type_ == kArrayType) {
+                error = "GGUF: " + shown + " is an array of unsupported type " + std::to_string(array_type_);
+                return false;
+            }
+            const std::uint64_t smallest = array_type_ == kString ? 8 : static_cast<std::uint64_t>(kValueSize[array_type_]);
+            if (array_left_ > left_in_file / smallest) {
+                error = "GGUF: " + shown + " claims " + format_count_exact(array_left_) +
+                        " elements, more than the rest of the file can hold";
+                return false;
+            }
+            if (key == "tokenizer.ggml.tokens") token_count_ = array_left_;
+            array_key_ = wanted_number(key) && is_integer_type(array_type_) ? key : std::string();
+            array_max_ = 0;
+            phase_ = kArray;
+        } else {
+            const std::size_t size = static_cast<std::size_t>(kValueSize[type]);
+            if (b.size() - p < size) return false;
+            if (is_integer_type(type) && wanted_number(key)) numbers_.emplace_back(key, integer_value(b, p, type));
+            p += size;
+        }
+        at_ = p;
+        if (phase_ != kArray && ++index_ == summary_.metadata_count) {
+            index_ = 0;
+            phase_ = summary_.tensor_count > 0 ? kTensors : kDone;
+        }
+        return true;
+    }
+
+    if (phase_ == kArray) {
+        if (array_left_ > 0) {
+            if (array_type_ == kString) {
+                std::uint64_t length = 0;
+                if (!string_at(p, length, "an array string")) return false;
+                at_ = p + 8 + static_cast<std::size_t>(length);
+                --array_left_;
+            } else {
+                const std::size_t size = static_cast<std::size_t>(kValueSize[array_type_]);
+                const std::uint64_t n = std::min<std::uint64_t>(array_left_, avail / size);
+                if (n == 0) return false;
+                if (!array_key_.empty())
+                    for (std::uint64_t i = 0; i < n; ++i)
+                        array_max_ = std::max(array_max_, integer_value(b, p + static_cast<std::size_t>(i) * size, array_type_));
+                at_ = p + static_cast<std::size_t>(n) * size;
+                array_left_ -= n;
+            }
+        }
+        if (array_left_ == 0) {
+            if (!array_key_.empty()) numbers_.emplace_back(array_key_, array_max_);
+            phase_ = kMetadata;
+            if (++index_ == summary_.metadata_count) {
+                index_ = 0;
+                phase_ = summary_.tensor_count > 0 ? kTensors : kDone;
+            }
+        }
+        return true;
+    }
+
+    if (phase_ == kTensors) {
+        std::uint64_t name_length = 0;
+        const std::string which = "tensor " + std::to_string(index_);
+        if (!string_at(p, name_length, which.c_str())) return false;
+        const std::string name = b.substr(p + 8, static_cast<std::size_t>(name_length));
+        p += 8 + static_cast<std::size_t>(name_length);
+        const std::string shown = which + " \"" + printable_excerpt(name, 60) + "\"";
+        if (b.size() - p < 4) return false;
+        const std::uint32_t dims = static_cast<std::uint32_t>(le(b, p, 4));
+        if (dims == 0 || dims > kMaxDims) {
+            error = "GGUF: " + shown + " has " + std::to_string(dims) + " dimensions (1 to 4 are valid)";
+            return false;
+        }
+        if (b.size() - p < 4 + 8ULL * dims + 12) return false;
+        p += 4;
+        u128 elements = 1;
+        std::uint64_t row = 0;
+        for (std::uint32_t d = 0; d < dims; ++d) {
+            const std::uint64_t extent = le(b, p, 8);
+            if (d == 0) row = extent;
+            elements *= extent;
+            if (elements > (static_cast<u128>(1) << 62)) {
+                error = "GGUF: " + shown + " has more elements than any model (dimensions too large)";
+                return false;
+            }
+            p += 8;
+        }
+        const std::uint32_t type_id = static_cast<std::uint32_t>(le(b, p, 4));
+        const std::uint64_t offset = le(b, p + 4, 8);
+        p += 12;
+        const GgmlType* type = find_ggml_type(type_id);
+        if (type == nullptr) {
+            error = "GGUF: " + shown + " has unknown tensor type " + std::to_string(type_id) +
+                    " (not a ggml type this reader knows)";
+            return false;
+        }
+        if (row % type->block_weights != 0) {
+            error = "GGUF: " + shown + " has rows of " + format_count_exact(row) + " values, not a multiple of " +
+                    type->name + "'s block of " + std::to_string(type->block_weights);
+            return false;
+        }
+        const u128 bytes = elements / type->block_weights * type->block_bytes;
+        if (offset > file_size_ || bytes > file_size_ - offset) {
+            error = "GGUF: " + shown + " (" + format_count_exact(static_cast<std::uint64_t>(bytes)) +
+                    " bytes at data offset " + format_count_exact(offset) +
+                    ") runs past the end of the file (a truncated download?)";
+            return false;
+        }
+        const std::uint64_t count = static_cast<std::uint64_t>(elements);
+        auto it = std::find_if(summary_.by_type.begin(), summary_.by_type.end(),
+                               [&](const GgufTypeTotal& t) { return t.type == type_id; });
+        if (it == summary_.by_type.end()) {
+            summary_.by_type.push_back(GgufTypeTotal{type_id, 0, 0, 0});
+            it = summary_.by_type.end() - 1;
+        }
+        it->tensor_count += 1;
+        it->element_count += count;
+        it->bytes += static_cast<std::uint64_t>(bytes);
+        summary_.param_count += count;
+        summary_.weight_bytes += static_cast<std::uint64_t>(bytes);
+        add_part(summary_.parts, name, count);
+        data_end_ = std::max<std::uint64_t>(data_end_, offset + static_cast<std::uint64_t>(bytes));
+        at_ = p;
+        if (++index_ == summary_.tensor_count) phase_ = kDone;
+        return true;
+    }
+    return false;
+}
+
+Expected<bool> GgufReader::feed(std::string_view chunk) {
+    if (done_) return true;
+    buffer_.append(chunk.data(), chunk.size());
+    std::string error;
+    while (phase_ != kDone && step(error)) {
+    }
+    if (!error.empty()) return Error{error};
+    if (at_ >= kCompactAt || phase_ == kDone) {
+        buffer_.erase(0, at_);
+        consumed_ += at_;
+        at_ = 0;
+    }
+    if (phase_ != kDone) return false;
+
+    // The header is complete: resolve the metadata and check the data section fits the file.
+    done_ = true;
+    auto number = [&](const std::string& key) -> std::uint64_t {
+        for (const auto& kv : numbers_)
+            if (kv.first == key) return kv.second;
+        return 0;
+    };
+    GgufSummary& s = summary_;
+    const std::uint64_t alignment = number("general.alignment");
+    if (alignment != 0) {
+        if ((alignment & (alignment - 1)) != 0 || alignment > (1u << 20))
+            return Error{"GGUF: general.alignment " + format_count_exact(alignment) + " is not a power of two up to 1 MiB"};
+        s.alignment = alignment;
+    }
+    s.data_offset = (consumed_ + s.alignment - 1) / s.alignment * s.alignment;
+    const std::uint64_t data_end = data_end_;
+    if (s.tensor_count > 0 && (s.data_offset > file_size_ || data_end > file_size_ - s.data_offset))
+        return Error{"GGUF: the tensor data needs " + format_count_exact(s.data_offset + data_end) +
+                     " bytes but the file has " + format_count_exact(file_size_) + " (a truncated download?)"};
+    std::sort(s.by_type.begin(), s.by_type.end(), [](const GgufTypeTotal& a, const GgufTypeTotal& b) { return a.type < b.type; });
+    const std::string prefix = s.architecture + ".";
+    s.block_count = number(prefix + "block_count");
+    s.context_length = number(prefix + "context_length");
+    s.embedding_length = number(prefix + "embedding_length");
+    s.feed_forward_length = number(prefix + "feed_forward_length");
+    s.head_count = number(prefix + "attention.head_count");
+    s.head_count_kv = number(prefix + "attention.head_count_kv");
+    s.key_length = number(prefix + "attention.key_length");
+    s.value_length = number(prefix + "attention.value_length");
+    s.sliding_window = number(prefix + "attention.sliding_window");
+    s.expert_count = number(prefix + "expert_count");
+    s.expert_used_count = number(prefix + "expert_used_count");
+    s.kv_lora_rank = number(prefix + "attention.kv_lora_rank");
+    s.rope_dimension_count = number(prefix + "rope.dimension_count");
+    s.vocab_size = number(prefix + "vocab_size");
+    if (s.vocab_size == 0) s.vocab_size = token_count_;
+    ParamBreakdown& parts = s.parts;
+    parts.total_count = s.param_count;
+    parts.active_count = s.param_count;
+    if (s.expert_count > 0 && s.expert_used_count <= s.expert_count)
+        parts.active_count = s.param_count - parts.expert_count +
+                             static_cast<std::uint64_t>(static_cast<u128>(parts.expert_count) * s.expert_used_count / s.expert_count);
+    return true;
+}
+
+Expected<bool> GgufReader::finish() const {
+    if (done_) return true;
+    if (file_size_ < 4 && buffer_.size() < 4) return Error{"GGUF: the file is too short to be a GGUF file"};
+    return Error{"GGUF: the file ends inside the header" + at_byte(consumed_ + buffer_.size()) +
+                 " (a truncated download?)"};
+}
+
+Expected<GgufSummary> read_gguf_header(std::string_view bytes, std::uint64_t file_size) {
+    GgufReader reader(file_size);
+    const Expected<bool> fed = reader.feed(bytes);
+    if (!fed) return Error{fed.error()};
+    const Expected<bool> done = reader.finish();
+    if (!done) return Error{done.error()};
+    return reader.summary();
+}
+
+Expected<ModelSource> gguf_model(const GgufSummary& s, const std::string& display_name) {
+    if (s.block_count == 0 || s.head_count == 0 || s.embedding_length == 0)
+        return Error{"GGUF: the metadata lacks " + s.architecture + ".block_count, attention.head_count or embedding_length"};
+    if (s.block_count > 10'000 || s.head_count > 100'000 || s.embedding_length > 1'000'000 || s.param_count == 0)
+        return Error{"GGUF: the metadata's layer, head or width counts are out of range"};
+    Architecture a;
+    a.model_type = s.architecture;
+    a.hidden_size = s.embedding_length;
+    a.num_hidden_layers = s.block_count;
+    a.num_attention_heads = s.head_count;
+    a.num_key_value_heads = s.head_count_kv > 0 && s.head_count_kv <= s.head_count ? s.head_count_kv : s.head_count;
+    a.head_dim = s.key_length > 0 && s.key_length <= 1'000'000 ? s.key_length : s.embedding_length / s.head_count;
+    a.intermediate_size = s.feed_forward_length;
+    a.vocab_size = s.vocab_size;
+    a.max_position_embeddings = s.context_length;
+    a.num_experts = s.expert_count <= 100'000 ? s.expert_count : 0;
+    a.num_experts_per_tok = s.expert_used_count <= a.num_experts ? s.expert_used_count : 0;
+    if (s.architecture == "deepseek2" && s.kv_lora_rank > 0 && s.kv_lora_rank <= 1'000'000) {
+        a.kv_lora_rank = s.kv_lora_rank;
+        a.qk_rope_head_dim = s.rope_dimension_count <= 1'000'000 ? s.rope_dimension_count : 0;
+    }
+    if (s.sliding_window > 0 && s.sliding_window <= 100'000'000) {
+        // llama.cpp's per-architecture patterns (src/llama-model.cpp set_swa_pattern): Gemma 2 and gpt-oss
+        // alternate (layer 0 slides), Gemma 3 slides 5 of 6, Cohere 2 slides 3 of 4; others slide every layer.
+        const std::string& arch = s.architecture;
+        std::uint64_t pattern = 0;
+        if (arch == "gemma2" || arch == "gpt-oss") pattern = 2;
+        else if (arch == "gemma3") pattern = 6;
+        else if (arch == "cohere2") pattern = 4;
+        a.sliding_window = s.sliding_window;
+        a.sliding_layers.assign(static_cast<std::size_t>(a.num_hidden_layers), true);
+        if (pattern > 0)
+            for (std::size_t i = 0; i < a.sliding_layers.size(); ++i) a.sliding_layers[i] = (i + 1) % pattern != 0;
+    }
+    ModelSource m;
+    m.display_name = display_name;
+    m.architecture = std::move(a);
+    m.counts = s.parts;
+    return m;
+}
+
+std::string gguf_json(const GgufSummary& s) {
+    auto field = [](const char* key, std::uint64_t v) { return std::string("\"") + key + "\":" + std::to_string(v) + ","; };
+    std::string out = "{\"format\":\"gguf\",\"version\":" + std::to_string(s.version) + ",\"architecture\":\"" +
+                      json_escape(s.architecture) + "\",\"name\":\"" + json_escape(s.model_name) + "\",";
+    out += field("block_count", s.block_count) + field("context_length", s.context_length) +
+           field("embedding_length", s.embedding_length) + field("feed_forward_length", s.feed_forward_length) +
+           field("head_count", s.head_count) + field("head_count_kv", s.head_count_kv) + field("key_length", s.key_length) +
+           field("sliding_window", s.sliding_window) + field("expert_count", s.expert_count) +
+           field("expert_used_count", s.expert_used_count) + field("vocab_size", s.vocab_size) +
+           field("tensors", s.tensor_count) + field("parameters", s.param_count) + field("weight_bytes", s.weight_bytes) +
+           field("data_offset", s.data_offset) + "\"types\":[";
+    for (std::size_t i = 0; i < s.by_type.size(); ++i) {
+        const GgufTypeTotal& t = s.by_type[i];
+        const GgmlType* type = find_ggml_type(t.type);
+        out += std::string(i > 0 ? "," : "") + "{\"type\":\"" + (type != nullptr ? type->name : "?") + "\",\"tensors\":" +
+               std::to_string(t.tensor_count) + ",\"weights\":" + std::to_string(t.element_count) +
+               ",\"bytes\":" + std::to_string(t.bytes) + "}";
+    }
+    return out + "]}";
+}
+
+std::string gguf_report(const GgufSummary& s) {
+    std::string out = "GGUF v" + std::to_string(s.version) + ": " + (s.model_name.empty() ? s.architecture : s.model_name) +
+                      " (" + s.architecture + "), " + format_count_exact(s.tensor_count) + " tensors, header " +
+                      format_count_exact(s.data_offset) + " bytes\n";
+    if (s.block_count > 0)
+        out += "  " + std::to_string(s.block_count) + " layers, width " + format_count_exact(s.embedding_length) + ", " +
+               std::to_string(s.head_count) + " heads (" + std::to_string(s.head_count_kv) + " KV), context " +
+               format_count_exact(s.context_length) +
+               (s.sliding_window > 0 ? ", sliding window " + format_count_exact(s.sliding_window) : std::string()) +
+               (s.expert_count > 0 ? ", " + std::to_string(s.expert_used_count) + " of " + std::to_string(s.expert_count) + " experts" : std::string()) +
+               "\n";
+    for (const GgufTypeTotal& t : s.by_type) {
+        const GgmlType* type = find_ggml_type(t.type);
+        out += "  " + std::string(type != nullptr ? type->name : "?") + ": " + format_count_exact(t.tensor_count) +
+               " tensors, " + format_count_exact(t.element_count) + " weights, " + format_count_exact(t.bytes) + " bytes\n";
+    }
+    const std::uint64_t milli_bits = s.param_count > 0
+        ? static_cast<std::uint64_t>((static_cast<u128>(s.weight_bytes) * 8000 + s.param_count / 2) / s.param_count) : 0;
+    out += "  total: " + format_count_exact(s.param_count) + " weights in " + format_count_exact(s.weight_bytes) + " bytes (" +
+           std::to_string(milli_bits / 1000) + "." + std::string(milli_bits % 1000 < 100 ? (milli_bits % 1000 < 10 ? "00" : "0") : "") +
+           std::to_string(milli_bits % 1000) + " bits per weight)\n";
+    return out;
+}
+
+}  // namespace llm_memory

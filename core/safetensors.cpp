@@ -1,0 +1,236 @@
+// safetensors headers and index files through nlohmann/json's non-throwing API (as config.json), with the
+// nesting depth checked first. Sizes: the safetensors format's dtype table (huggingface/safetensors
+// Dtype::bitsize); every tensor's data_offsets must match its shape and dtype and lie inside the file.
+#include "safetensors.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "architecture.hpp"
+#include "quantity.hpp"
+
+namespace llm_memory {
+namespace {
+
+using nlohmann::json;
+__extension__ typedef unsigned __int128 u128;
+
+struct DtypeBits {
+    const char* name;
+    unsigned bits;
+};
+constexpr DtypeBits kDtypes[] = {
+    {"BOOL", 8},  {"U8", 8},   {"I8", 8},   {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"I16", 16},
+    {"U16", 16},  {"F16", 16}, {"BF16", 16}, {"I32", 32},   {"U32", 32},    {"F32", 32},    {"F64", 64},
+    {"I64", 64},  {"U64", 64}, {"F4", 4},   {"F6_E2M3", 6}, {"F6_E3M2", 6},
+};
+
+unsigned dtype_bits(const std::string& dtype) {
+    for (const DtypeBits& d : kDtypes)
+        if (dtype == d.name) return d.bits;
+    return 0;
+}
+
+bool ends_with(const std::string& s, const char* suffix) {
+    const std::string t = suffix;
+    return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+}
+
+// The role of a tensor by its name and dtype, and how many weights one stored element holds (0: none).
+const char* role_of(const std::string& name, const std::string& dtype, unsigned& weights_per_element) {
+    weights_per_element = 1;
+    if (ends_with(name, ".qweight") && dtype == "I32") {
+        weights_per_element = 8;  // GPTQ/AWQ pack eight 4-bit values per int32
+        return "packed int4 (qweight)";
+    }
+    if (ends_with(name, "_blocks") && dtype == "U8") {
+        weights_per_element = 2;  // MXFP4: two 4-bit values per byte (gpt-oss *_blocks)
+        return "MXFP4 blocks";
+    }
+    for (const char* aux : {".qzeros", ".scales", ".g_idx", "weight_scale_inv", "weight_scale", "input_scale", "_scales",
+                            ".absmax", ".quant_map", "quant_state", ".SCB"}) {
+        if (ends_with(name, aux)) {
+            weights_per_element = 0;
+            return "scales/zeros";
+        }
+    }
+    return "weights";
+}
+
+Expected<json> parse_json(std::string_view text, const char* what) {
+    if (max_nesting_depth(text) > 64) return Error{std::string(what) + ": nested deeper than 64 levels"};
+    json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (document.is_discarded()) return Error{std::string(what) + ": not valid JSON (truncated or malformed)"};
+    if (!document.is_object()) return Error{std::string(what) + ": must be a JSON object ({...})"};
+    return document;
+}
+
+bool read_u64(const json& value, std::uint64_t& out) {
+    if (value.is_number_unsigned()) {
+        out = value.get<std::uint64_t>();
+        return true;
+    }
+    if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
+        out = static_cast<std::uint64_t>(value.get<std::int64_t>());
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+Expected<std::uint64_t> safetensors_header_length(std::string_view first_bytes, std::uint64_t file_size) {
+    if (first_bytes.size() < 8 || file_size < 8)
+        return Error{"safetensors: the file is shorter than its 8-byte header length"};
+    std::uint64_t length = 0;
+    for (int i = 7; i >= 0; --i) length = (length << 8) | static_cast<unsigned char>(first_bytes[static_cast<std::size_t>(i)]);
+    if (length == 0) return Error{"safetensors: the header length is 0"};
+    if (length > file_size - 8)
+        return Error{"safetensors: the header length " + format_count_exact(length) + " is longer than the file (" +
+                     format_count_exact(file_size) + " bytes; not a safetensors file, or truncated)"};
+    if (length > kMaxSafetensorsHeader)
+        return Error{"safetensors: the header length " + format_count_exact(length) + " is above the format's 100 MB limit"};
+    if (first_bytes.size() > 8 && first_bytes[8] != '{')
+        return Error{"safetensors: the header does not start with '{' (not a safetensors file)"};
+    return length;
+}
+
+Expected<SafetensorsSummary> read_safetensors_header(std::string_view header, std::uint64_t file_size) {
+    const Expected<std::uint64_t> length = safetensors_header_length(header, file_size);
+    if (!length) return Error{length.error()};
+    if (header.size() - 8 < *length)
+        return Error{"safetensors: the header is cut short (" + format_count_exact(header.size() - 8) + " of " +
+                     format_count_exact(*length) + " bytes)"};
+    const Expected<json> document = parse_json(header.substr(8, static_cast<std::size_t>(*length)), "safetensors header");
+    if (!document) return Error{document.error()};
+    SafetensorsSummary s;
+    s.header_bytes = 8 + *length;
+    const std::uint64_t data_size = file_size - s.header_bytes;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+    for (auto it = document->begin(); it != document->end(); ++it) {
+        if (it.key() == "__metadata__") continue;
+        const std::string shown = "safetensors: tensor \"" + printable_excerpt(it.key(), 60) + "\"";
+        const json& t = it.value();
+        if (!t.is_object()) return Error{shown + " is not an object"};
+        const auto dtype_it = t.find("dtype");
+        const auto shape_it = t.find("shape");
+        const auto offsets_it = t.find("data_offsets");
+        if (dtype_it == t.end() || !dtype_it->is_string()) return Error{shown + " has no dtype"};
+        const std::string dtype = dtype_it->get<std::string>();
+        const unsigned bits = dtype_bits(dtype);
+        if (bits == 0) return Error{shown + " has unknown dtype \"" + printable_excerpt(dtype, 20) + "\""};
+        if (shape_it == t.end() || !shape_it->is_array() || shape_it->size() > 16) return Error{shown + " has no valid shape"};
+        u128 elements = 1;
+        for (const json& extent : *shape_it) {
+            std::uint64_t e = 0;
+            if (!read_u64(extent, e)) return Error{shown + " has a shape entry that is not a whole number"};
+            elements *= e;
+            if (elements > (static_cast<u128>(1) << 62)) return Error{shown + " has more elements than any model"};
+        }
+        std::uint64_t begin = 0;
+        std::uint64_t end = 0;
+        if (offsets_it == t.end() || !offsets_it->is_array() || offsets_it->size() != 2 || !read_u64((*offsets_it)[0], begin) ||
+            !read_u64((*offsets_it)[1], end) || end < begin)
+            return Error{shown + " has no valid data_offsets [begin, end]"};
+        if (end > data_size)
+            return Error{shown + " ends at data byte " + format_count_exact(end) + ", past the file's " +
+                         format_count_exact(data_size) + " data bytes (truncated?)"};
+        const u128 expected_bits = elements * bits;
+        if (expected_bits % 8 != 0 || expected_bits / 8 != end - begin)
+            return Error{shown + ": " + format_count_exact(static_cast<std::uint64_t>(elements)) + " " + dtype +
+                         " values do not fill its " + format_count_exact(end - begin) + " bytes"};
+        ranges.emplace_back(begin, end);
+        unsigned per_element = 1;
+        const char* role = role_of(it.key(), dtype, per_element);
+        auto group = std::find_if(s.groups.begin(), s.groups.end(),
+                                  [&](const SafetensorsGroup& g) { return g.dtype == dtype && g.role == role; });
+        if (group == s.groups.end()) {
+            s.groups.push_back(SafetensorsGroup{dtype, role, 0, 0, 0, 0});
+            group = s.groups.end() - 1;
+        }
+        const std::uint64_t count = static_cast<std::uint64_t>(elements);
+        group->tensor_count += 1;
+        group->element_count += count;
+        group->bytes += end - begin;
+        group->param_count += count * per_element;
+        s.tensor_count += 1;
+        s.data_bytes += end - begin;
+        s.param_count += count * per_element;
+    }
+    std::sort(ranges.begin(), ranges.end());
+    for (std::size_t i = 1; i < ranges.size(); ++i)
+        if (ranges[i].first < ranges[i - 1].second)
+            return Error{"safetensors: two tensors overlap at data byte " + format_count_exact(ranges[i].first)};
+    for (const SafetensorsGroup& g : s.groups) {
+        if (g.role == std::string("packed int4 (qweight)"))
+            s.notes.push_back("qweight int32 tensors are read as eight 4-bit weights each (GPTQ/AWQ bits = 4; "
+                              "config.json's quantization_config.bits says otherwise for 2, 3 or 8 bits)");
+        if (g.role == std::string("scales/zeros"))
+            s.notes.push_back("scales, zeros, g_idx and FP8 weight_scale_inv tensors are stored bytes but not parameters");
+    }
+    std::sort(s.notes.begin(), s.notes.end());
+    s.notes.erase(std::unique(s.notes.begin(), s.notes.end()), s.notes.end());
+    return s;
+}
+
+Expected<SafetensorsSummary> read_safetensors_index(std::string_view json_text) {
+    if (json_text.size() > kMaxSafetensorsHeader) return Error{"safetensors index: is larger than 100 MB"};
+    const Expected<json> document = parse_json(json_text, "safetensors index");
+    if (!document) return Error{document.error()};
+    SafetensorsSummary s;
+    s.is_index = true;
+    const auto metadata = document->find("metadata");
+    std::uint64_t total = 0;
+    if (metadata == document->end() || !metadata->is_object() || metadata->find("total_size") == metadata->end() ||
+        !read_u64(*metadata->find("total_size"), total))
+        return Error{"safetensors index: metadata.total_size is missing or not a whole number"};
+    s.data_bytes = total;
+    const auto map = document->find("weight_map");
+    if (map == document->end() || !map->is_object()) return Error{"safetensors index: weight_map is missing"};
+    std::set<std::string> shards;
+    for (auto it = map->begin(); it != map->end(); ++it) {
+        if (!it.value().is_string()) return Error{"safetensors index: weight_map values must be file names"};
+        shards.insert(it.value().get<std::string>());
+        s.tensor_count += 1;
+    }
+    s.shard_count = shards.size();
+    s.notes.push_back("an index gives the total bytes (metadata.total_size) but not the dtypes; read a shard's "
+                      "header (--safetensors model-00001-of-*.safetensors) for bytes per dtype");
+    return s;
+}
+
+std::string safetensors_json(const SafetensorsSummary& s) {
+    std::string out = std::string("{\"format\":\"") + (s.is_index ? "safetensors-index" : "safetensors") +
+                      "\",\"tensors\":" + std::to_string(s.tensor_count) + ",\"data_bytes\":" + std::to_string(s.data_bytes) +
+                      ",\"parameters\":" + std::to_string(s.param_count) + ",\"shards\":" + std::to_string(s.shard_count) +
+                      ",\"groups\":[";
+    for (std::size_t i = 0; i < s.groups.size(); ++i) {
+        const SafetensorsGroup& g = s.groups[i];
+        out += std::string(i > 0 ? "," : "") + "{\"dtype\":\"" + g.dtype + "\",\"role\":\"" + g.role + "\",\"tensors\":" +
+               std::to_string(g.tensor_count) + ",\"bytes\":" + std::to_string(g.bytes) + ",\"weights\":" +
+               std::to_string(g.param_count) + "}";
+    }
+    return out + "]}";
+}
+
+std::string safetensors_report(const SafetensorsSummary& s) {
+    std::string out;
+    if (s.is_index) {
+        out = "safetensors index: " + format_count_exact(s.tensor_count) + " tensors in " + format_count_exact(s.shard_count) +
+              " files, total_size " + format_count_exact(s.data_bytes) + " bytes\n";
+    } else {
+        out = "safetensors: " + format_count_exact(s.tensor_count) + " tensors, header " + format_count_exact(s.header_bytes) +
+              " bytes\n";
+        for (const SafetensorsGroup& g : s.groups)
+            out += "  " + g.dtype + " " + g.role + ": " + format_count_exact(g.tensor_count) + " tensors, " +
+                   format_count_exact(g.bytes) + " bytes" +
+                   (g.param_count > 0 ? ", " + format_count_exact(g.param_count) + " weights" : std::string()) + "\n";
+        out += "  total: " + format_count_exact(s.param_count) + " weights, " + format_count_exact(s.data_bytes) + " bytes\n";
+    }
+    for (const std::string& note : s.notes) out += "  note: " + note + "\n";
+    return out;
+}
+
+}  // namespace llm_memory

@@ -1,0 +1,117 @@
+// GGUF and safetensors files written by tests/files/model_files.mjs, read by `llm-memory --gguf` /
+// `--safetensors` (header only) and, for GGUF, by an independent parser (@huggingface/gguf from npm):
+// both must agree on every field we use (architecture, layers, heads, KV heads, width, context,
+// vocabulary, tensor count, elements and bytes per ggml type). Run: node --test tests/cli/model_files.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gguf } from '@huggingface/gguf';
+import { GGML_TYPES, sampleGguf, sampleSafetensors, writeGguf } from '../files/model_files.mjs';
+
+const bin = process.env.LLM_MEMORY_BIN || 'build/native/llm-memory';
+const dir = mkdtempSync(join(tmpdir(), 'llm-memory-files-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+
+function cliJson(...args) {
+  return JSON.parse(execFileSync(bin, [...args, '--format', 'json'], { encoding: 'utf8' }));
+}
+
+// Every ggml type, two blocks per row and three rows, under a Qwen3-style header with a big tokenizer.
+function everyTypeFile() {
+  const tensors = GGML_TYPES.map(([id, name, block]) => [`blk.0.t_${name}`, [block * 2, 3], id]);
+  const metadata = [
+    ['general.architecture', 'str', 'qwen3'],
+    ['qwen3.block_count', 'u32', 3],
+    ['qwen3.context_length', 'u64', 40960],
+    ['qwen3.embedding_length', 'u32', 512],
+    ['qwen3.attention.head_count', 'u32', 8],
+    ['qwen3.attention.head_count_kv', 'u32', 4],
+    ['qwen3.attention.key_length', 'u32', 128],
+    ['tokenizer.ggml.tokens', 'strs', Array.from({ length: 150000 }, (_, i) => `token-${i}`)],
+  ];
+  return writeGguf(metadata, tensors);
+}
+
+for (const [label, make] of [['sample llama', sampleGguf], ['every ggml type', everyTypeFile]]) {
+  test(`gguf (${label}): llm-memory and @huggingface/gguf agree on every field we use`, async () => {
+    const file = make();
+    const path = join(dir, `${label.replace(/ /g, '_')}.gguf`);
+    writeFileSync(path, file.bytes);
+    const ours = cliJson('--gguf', path).file;
+    const theirs = await gguf(path, { allowLocalFile: true });
+    const m = theirs.metadata;
+    const arch = m['general.architecture'];
+    assert.equal(ours.architecture, arch);
+    assert.equal(ours.version, Number(m.version));
+    assert.equal(ours.tensors, Number(m.tensor_count));
+    assert.equal(ours.block_count, Number(m[`${arch}.block_count`]));
+    assert.equal(ours.context_length, Number(m[`${arch}.context_length`]));
+    assert.equal(ours.embedding_length, Number(m[`${arch}.embedding_length`]));
+    assert.equal(ours.head_count, Number(m[`${arch}.attention.head_count`]));
+    assert.equal(ours.head_count_kv, Number(m[`${arch}.attention.head_count_kv`]));
+    assert.equal(ours.vocab_size, m['tokenizer.ggml.tokens'].length);
+    // Per ggml type: tensors and elements from their tensor infos; bytes from ggml's block sizes.
+    const byType = new Map();
+    for (const t of theirs.tensorInfos) {
+      const elements = t.shape.reduce((a, d) => a * Number(d), 1);
+      const entry = byType.get(t.dtype) || { tensors: 0, weights: 0 };
+      entry.tensors += 1;
+      entry.weights += elements;
+      byType.set(t.dtype, entry);
+    }
+    assert.equal(ours.types.length, byType.size);
+    for (const t of ours.types) {
+      const [id, , block, blockBytes] = GGML_TYPES.find((x) => x[1] === t.type);
+      const entry = byType.get(id);
+      assert.ok(entry, `type ${t.type} missing from @huggingface/gguf's tensor infos`);
+      assert.equal(t.tensors, entry.tensors, t.type);
+      assert.equal(t.weights, entry.weights, t.type);
+      assert.equal(t.bytes, (entry.weights / block) * blockBytes, t.type);
+    }
+    assert.equal(ours.parameters, file.params);
+    assert.equal(ours.weight_bytes, file.weightBytes);
+    // The data section starts where @huggingface/gguf says the tensor data begins.
+    assert.equal(ours.data_offset, Number(theirs.tensorDataOffset));
+  });
+}
+
+test('gguf: the figures the estimate uses (N, KV cache) come from the file', () => {
+  const path = join(dir, 'sample.gguf');
+  writeFileSync(path, sampleGguf().bytes);
+  const report = cliJson('--gguf', path, '--context', '8192');
+  assert.equal(report.parameters, 2873616);
+  // 2 (K, V) x 4 layers x 4 KV heads x 32 (256 / 8) x 8192 tokens x 2 bytes.
+  assert.equal(report.kv_cache_bytes, 2 * 4 * 4 * 32 * 8192 * 2);
+});
+
+test('safetensors: bytes per dtype with a GPTQ-packed linear', () => {
+  const path = join(dir, 'sample.safetensors');
+  const file = sampleSafetensors();
+  writeFileSync(path, file.bytes);
+  const report = cliJson('--safetensors', path);
+  assert.equal(report.file.format, 'safetensors');
+  assert.equal(report.file.data_bytes, file.dataBytes);
+  // 256,000 + 256 bf16 weights and 32 x 256 int32 holding eight 4-bit values each.
+  assert.equal(report.parameters, 256256 + 65536);
+});
+
+test('bad model files exit 2 with the problem named', () => {
+  const bad = join(dir, 'bad.gguf');
+  writeFileSync(bad, 'PK\u0003\u0004 this is a zip');
+  let r = spawnSync(bin, ['--gguf', bad], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--gguf: .*bad\.gguf: not a GGUF file/);
+  const cut = join(dir, 'cut.gguf');
+  writeFileSync(cut, sampleGguf().bytes.subarray(0, 5000));
+  r = spawnSync(bin, ['--gguf', cut], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /claims|ends inside the header|past the end/);
+  const st = join(dir, 'bad.safetensors');
+  writeFileSync(st, Buffer.from([0, 0, 0, 0, 0, 0, 0, 0x80, 0x7b]));
+  r = spawnSync(bin, ['--safetensors', st], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /header length .* is longer than the file/);
+});
