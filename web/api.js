@@ -609,6 +609,9 @@
   // From the driver: a text field became active (its text and settings key) or stopped being active.
   Module['llmMemoryTextEdit'] = function (active, text, key) {
     var input = byId('text-entry');
+    // A field a touch activated without the input taking the focus in the touch handler (what the
+    // finger hovered was not drawn yet): take it now.
+    if (active && touchSource && doc.activeElement !== input) input.focus({ 'preventScroll': true });
     if (!input || doc.activeElement !== input) return;
     if (!active) { input.blur(); return; }
     describeTextEntry(input, key);

@@ -17,6 +17,17 @@ before(async () => { server = await serveSite(); browser = await launch(); fs.mk
 after(async () => { await browser?.close(); await server?.close(); });
 
 const state = (page) => page.evaluate(() => window.llmMemory.getState());
+// waitForFunction whose timeout names what was awaited and what the page showed instead.
+async function until(page, fn, arg, what) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout: 15000 });
+  } catch (e) {
+    const seen = await page.evaluate(() => ({ focus: document.activeElement && document.activeElement.id,
+      entry: document.getElementById('text-entry').value, state: window.llmMemory.getState(), frames: window.llmMemory.frameCount(),
+      hovered: Module.ccall('llm_memory_hovered_text', 'string', [], []) }));
+    throw new Error(`${what}: ${JSON.stringify(seen)}`);
+  }
+}
 const summary = (page) => page.locator('#results-summary').textContent();
 const mouseValid = (page) => page.evaluate(() => Module._llm_memory_mouse_valid());
 const tooltipShown = (page) => page.evaluate(() => Module._llm_memory_tooltip_shown());
@@ -116,22 +127,22 @@ test('a tap on a text field focuses a real input (the phone keyboard) whose text
   const { page, errors, context } = await openPhone(browser, server.url);
   const params = await itemRect(page, '##value', 0);  // the first text field: Parameters (N)
   await page.touchscreen.tap(params.cx, params.cy);
-  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'text-entry');
+  await until(page, () => document.activeElement && document.activeElement.id === 'text-entry', null, 'params tap focuses the input');
   const entry = page.locator('#text-entry');
-  await page.waitForFunction(() => document.getElementById('text-entry').value === '13B');  // the field's text
+  await until(page, () => document.getElementById('text-entry').value === '13B', null, 'the input holds the field text');
   assert.equal(await entry.getAttribute('aria-label'), 'Parameters (N)');
   assert.equal(await entry.getAttribute('inputmode'), 'text');  // 13B, 70 billion: letters allowed
   // A phone keyboard (and an IME) sends input events only: insertText is that path.
   await page.evaluate(() => document.getElementById('text-entry').select());
   await page.keyboard.insertText('70B');
-  await page.waitForFunction(() => window.llmMemory.getState() === 'params=70B');
+  await until(page, () => window.llmMemory.getState() === 'params=70B', null, 'typed 70B applies');
   assert.match(await summary(page), /^Weight memory 140 GB \(130\.39 GiB\)/);
   await page.keyboard.press('Enter');  // commits and closes the keyboard
-  await page.waitForFunction(() => document.activeElement && document.activeElement.id !== 'text-entry');
+  await until(page, () => document.activeElement && document.activeElement.id !== 'text-entry', null, 'Enter closes the keyboard');
   // A rejected value shows its message under the field, as typing on a desktop does; the figure stays.
   const bytes = await itemRect(page, '##value', 1);
   await page.touchscreen.tap(bytes.cx, bytes.cy);
-  await page.waitForFunction(() => document.getElementById('text-entry').value === '2');
+  await until(page, () => document.activeElement.id === 'text-entry' && document.getElementById('text-entry').value === '2', null, 'bytes tap');
   assert.equal(await entry.getAttribute('inputmode'), 'decimal');  // bytes per parameter: a plain number
   await page.evaluate(() => document.getElementById('text-entry').select());
   await page.keyboard.insertText('abc');
@@ -139,7 +150,7 @@ test('a tap on a text field focuses a real input (the phone keyboard) whose text
   assert.equal(await state(page), 'params=70B');
   await page.keyboard.insertText('');
   await page.evaluate(() => { const e = document.getElementById('text-entry'); e.value = '1'; e.dispatchEvent(new Event('input')); });
-  await page.waitForFunction(() => window.llmMemory.getState() === 'params=70B&bytes=1');
+  await until(page, () => window.llmMemory.getState() === 'params=70B&bytes=1', null, 'bytes=1 applies');
   await page.evaluate(() => document.getElementById('text-entry').blur());
   await settle(page);
   assert.match(await summary(page), /^Weight memory 70 GB/);
