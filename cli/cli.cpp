@@ -9,8 +9,7 @@
 #include <memory>
 
 #include "../core/architecture.hpp"
-#include "../core/gguf.hpp"
-#include "../core/safetensors.hpp"
+#include "../core/model_file.hpp"
 #include "../core/model_presets.hpp"
 #include "../core/report.hpp"
 #include "../core/settings.hpp"
@@ -51,22 +50,14 @@ std::string open_model_file(const std::string& flag, const std::string& path, st
     return {};
 }
 
-// The file's exact weight bytes as the scenario's N and b (b rounded to six decimals; the exact bytes are
-// in the file report).
-void use_file_weights(CliOptions& options, std::uint64_t params, std::uint64_t bytes) {
-    options.scenario.param_count = params;
-    options.scenario.bytes_per_param = Decimal::from_ratio(bytes, params);
-    options.scenario.dtype.clear();
-}
-
-// "--gguf FILE": reads the header only (1 MiB at a time, never the tensor data) and makes the file's
-// model (architecture, exact counts, exact bytes) the scenario's.
-std::string load_gguf_file(const std::string& path, CliOptions& options) {
+// "--gguf FILE" / "--safetensors FILE": reads the header only (1 MiB at a time, never the tensor data)
+// through core's ModelFileReader, the same reader the app uses, and makes the file's model the scenario's.
+std::string load_model_file(const std::string& flag, const std::string& path, CliOptions& options) {
     std::ifstream file;
     std::uint64_t size = 0;
-    if (std::string problem = open_model_file("--gguf", path, file, size); !problem.empty()) return problem;
+    if (std::string problem = open_model_file(flag, path, file, size); !problem.empty()) return problem;
     const std::string shown = printable_excerpt(path, 80);
-    GgufReader reader(size);
+    ModelFileReader reader(size, shown);
     std::string chunk(1 << 20, '\0');
     bool done = false;
     while (!done && file) {
@@ -74,61 +65,19 @@ std::string load_gguf_file(const std::string& path, CliOptions& options) {
         const std::size_t got = static_cast<std::size_t>(file.gcount());
         if (got == 0) break;
         const Expected<bool> fed = reader.feed(std::string_view(chunk.data(), got));
-        if (!fed) return "--gguf: " + shown + ": " + fed.error().substr(6);  // drop "GGUF: "
+        if (!fed) return flag + ": " + shown + ": " + fed.error();
         done = *fed;
     }
-    if (const Expected<bool> finished = reader.finish(); !finished) return "--gguf: " + shown + ": " + finished.error().substr(6);
-    const GgufSummary& summary = reader.summary();
-    Expected<ModelSource> model = gguf_model(summary, shown + " (" + summary.architecture + ")");
-    if (!model) return "--gguf: " + shown + ": " + model.error().substr(6);
-    use_file_weights(options, summary.param_count, summary.weight_bytes);
-    options.scenario.model = std::make_shared<const ModelSource>(std::move(model.value()));
-    options.file_report = gguf_report(summary);
-    options.file_json = "\"file\":" + gguf_json(summary) + ",";
-    return {};
-}
-
-// "--safetensors FILE": a .safetensors file (reads 8 + header-length bytes) or a model.safetensors.index.json.
-std::string load_safetensors_file(const std::string& path, CliOptions& options) {
-    std::ifstream file;
-    std::uint64_t size = 0;
-    if (std::string problem = open_model_file("--safetensors", path, file, size); !problem.empty()) return problem;
-    const std::string shown = printable_excerpt(path, 80);
-    auto fail = [&](const std::string& error) {
-        const std::size_t colon = error.find(": ");
-        return "--safetensors: " + shown + ": " + (colon != std::string::npos ? error.substr(colon + 2) : error);
-    };
-    std::string head(8, '\0');
-    file.read(&head[0], 8);
-    head.resize(static_cast<std::size_t>(file.gcount()));
-    if (head.size() >= 1 && head[0] == '{') {  // an index (JSON)
-        if (size > kMaxSafetensorsHeader) return fail("safetensors index: is larger than 100 MB");
-        std::string text(static_cast<std::size_t>(size), '\0');
-        file.seekg(0);
-        file.read(&text[0], static_cast<std::streamsize>(size));
-        text.resize(static_cast<std::size_t>(file.gcount()));
-        const Expected<SafetensorsSummary> index = read_safetensors_index(text);
-        if (!index) return fail(index.error());
-        options.file_report = safetensors_report(*index);
-        options.file_json = "\"file\":" + safetensors_json(*index) + ",";
-        if (options.scenario.model) use_file_weights(options, options.scenario.model->counts.total_count, index->data_bytes);
-        else options.warnings.push_back("--safetensors: an index gives the bytes but not the parameter count; add --model "
-                                        "or --config before it to use its bytes per parameter");
-        return {};
+    const Expected<FileModel> model = reader.finish(options.scenario.model.get());
+    if (!model) return flag + ": " + shown + ": " + model.error();
+    if (model->param_count == 0) {
+        options.warnings.push_back(flag + ": an index gives the bytes but not the parameter count; put --model or "
+                                          "--config before it to use its bytes per parameter");
+    } else if (const Expected<bool> applied = apply_file_model(options.scenario, *model); !applied) {
+        return flag + ": " + shown + ": " + applied.error();
     }
-    const Expected<std::uint64_t> length = safetensors_header_length(head, size);
-    if (!length) return fail(length.error());
-    std::string header = head;
-    header.resize(static_cast<std::size_t>(8 + *length));
-    file.read(&header[8], static_cast<std::streamsize>(*length));
-    header.resize(8 + static_cast<std::size_t>(file.gcount()));
-    const Expected<SafetensorsSummary> summary = read_safetensors_header(header, size);
-    if (!summary) return fail(summary.error());
-    if (summary->param_count == 0) return fail("safetensors: the file holds no weights");
-    if (options.scenario.model && options.scenario.model->counts.total_count != summary->param_count) options.scenario.model.reset();
-    use_file_weights(options, summary->param_count, summary->data_bytes);
-    options.file_report = safetensors_report(*summary);
-    options.file_json = "\"file\":" + safetensors_json(*summary) + ",";
+    options.file_report = model->report;
+    options.file_json = "\"file\":" + model->json + ",";
     return {};
 }
 
@@ -255,9 +204,9 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
         } else if (name == "config") {
             if (std::string message = load_config_file(value, options); !message.empty()) return message;
         } else if (name == "gguf") {
-            if (std::string message = load_gguf_file(value, options); !message.empty()) return message;
+            if (std::string message = load_model_file("--gguf", value, options); !message.empty()) return message;
         } else if (name == "safetensors") {
-            if (std::string message = load_safetensors_file(value, options); !message.empty()) return message;
+            if (std::string message = load_model_file("--safetensors", value, options); !message.empty()) return message;
         } else if (name == "state") {
             StateResult state = apply_state(options.scenario, value);
             options.scenario = state.scenario;

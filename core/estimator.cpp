@@ -1,5 +1,12 @@
 // The seed's estimator in exact integer arithmetic (128-bit intermediates, one rounding per figure).
+// estimate() is a list of named steps; each checks its own inputs and pushes its rows of the memory-terms
+// table, then add_totals computes every total from the rows that add to it.
+//
+// Sections: input checks · the steps (weights, training states, comparison, KV cache, detailed
+// inference, totals, GPU fit) · estimate() · table lookups.
 #include "estimator.hpp"
+
+#include <algorithm>
 
 #include "architecture.hpp"
 #include "formats.hpp"
@@ -16,6 +23,312 @@ std::uint64_t round_div(u128 numerator, u128 denominator) {
 }
 
 constexpr u128 kScale = Decimal::kScale;
+
+using Status = std::optional<Error>;  // empty: the step succeeded
+
+// What the steps share while one estimate is built.
+struct Build {
+    explicit Build(const Scenario& scenario) : s(scenario) {}
+    const Scenario& s;
+    const Architecture* arch = nullptr;            // the model's architecture, or null when N was typed
+    u128 weight_numerator = 0;                     // bytes per parameter = numerator / denominator
+    u128 weight_denominator = 1;
+    std::uint64_t trainable = 0;                   // N_trainable (the adapter's count with LoRA)
+    std::vector<StoredValue> values;               // the recipe's stored values per trainable parameter
+    Estimate e;
+};
+
+// A row with the fields every row sets; the caller fills the rest.
+MemoryTerm row(const char* key, const char* label, const char* short_label, std::string formula, std::uint64_t bytes,
+               TermKind kind, TotalSet adds_to) {
+    MemoryTerm t;
+    t.key = key;
+    t.label = label;
+    t.short_label = short_label;
+    t.formula = std::move(formula);
+    t.bytes = bytes;
+    t.all_trainable_bytes = bytes;
+    t.kind = kind;
+    t.adds_to = adds_to;
+    return t;
+}
+
+// A total's row; its bytes are filled by add_totals.
+MemoryTerm total_row(const char* key, const char* label, const char* short_label, std::string formula, Total total) {
+    MemoryTerm t = row(key, label, short_label, std::move(formula), 0, TermKind::total, 0);
+    t.total = total;
+    return t;
+}
+
+// ---- Input checks ----
+
+// The seed's inputs: each within its range (the message names the key as the CLI spells it).
+Status check_seed_inputs(const Scenario& s) {
+    if (s.param_count == 0) return Error{"params: must be greater than zero"};
+    if (s.param_count > kMaxParamCount) return Error{"params: is too large (at most 1000T = 10^15)"};
+    if (s.bytes_per_param.is_zero()) return Error{"bytes: must be greater than zero"};
+    if (s.bytes_per_param.micros > kMaxBytesPerValueMicros) return Error{"bytes: is too large (at most 64)"};
+    if (s.overhead_factor.micros < Decimal::kScale) return Error{"overhead: must be at least 1 (it multiplies the weights)"};
+    if (s.overhead_factor.micros > kMaxFactorMicros) return Error{"overhead: is too large (at most 100)"};
+    if (s.values_per_trainable.micros > kMaxFactorMicros) return Error{"k: is too large (at most 100)"};
+    if (s.bytes_per_value.is_zero()) return Error{"state-bytes: must be greater than zero"};
+    if (s.bytes_per_value.micros > kMaxBytesPerValueMicros) return Error{"state-bytes: is too large (at most 64)"};
+    return std::nullopt;
+}
+
+// The weight format: the seed's b unless a dtype (or QLoRA's NF4) is chosen.
+Status choose_weight_format(Build& b) {
+    const Scenario& s = b.s;
+    b.weight_numerator = s.bytes_per_param.micros;
+    b.weight_denominator = kScale;
+    std::string key = s.dtype;
+    if (s.qlora) {
+        if (s.lora_rank == 0) return Error{"qlora: needs --lora-rank (QLoRA trains a LoRA adapter on a 4-bit base)"};
+        if (key.empty()) key = "nf4_dq";
+    }
+    if (!key.empty()) {
+        const Expected<WeightFormat> format = find_weight_format(key);
+        if (!format) return Error{"dtype: " + format.error()};
+        if (s.qlora && format->key != "nf4" && format->key != "nf4_dq")
+            return Error{"qlora: the base is 4-bit NF4, so --dtype must be nf4, nf4_dq or left out"};
+        key = format->key;
+        b.weight_numerator = format->block_bytes;
+        b.weight_denominator = format->block_weights;
+    }
+    b.e.weight_format = key;
+    return std::nullopt;
+}
+
+// N_trainable: all, a count, a percentage, or (LoRA) the adapter's count from the architecture's linears.
+Status count_trainable(Build& b) {
+    const Scenario& s = b.s;
+    const Expected<std::uint64_t> trainable = resolve_trainable(s.trainable, s.param_count);
+    if (!trainable) return Error{trainable.error()};
+    b.trainable = *trainable;
+    if (s.lora_rank == 0) return std::nullopt;
+    if (b.arch == nullptr) return Error{"lora-rank: needs a model architecture (--model or --config)"};
+    const Expected<std::vector<std::string>> targets = parse_lora_targets(s.lora_targets);
+    if (!targets) return Error{"lora-targets: " + targets.error()};
+    const Expected<LoraCount> lora = lora_trainable_count(decoder_linear_layers(*b.arch), s.lora_rank, *targets);
+    if (!lora) return Error{lora.error()};
+    b.e.lora_trainable_count = lora->trainable_count;
+    b.trainable = lora->trainable_count;
+    return std::nullopt;
+}
+
+// The training recipe: the values stored per trainable parameter (seed-adam: k values of b bytes).
+Status choose_recipe(Build& b) {
+    Expected<std::vector<StoredValue>> values =
+        recipe_values(b.s.recipe, b.s.values_per_trainable, b.s.bytes_per_value);
+    if (!values) return Error{"recipe: " + values.error()};
+    b.values = std::move(values.value());
+    return std::nullopt;
+}
+
+// ---- The steps: each pushes its rows of the table ----
+
+// Weight memory N x b, and the simple inference total N x b x overhead (its margin is a row of its own).
+void add_weights(Build& b) {
+    Estimate& e = b.e;
+    const u128 n = b.s.param_count;
+    const std::uint64_t weight = round_div(n * b.weight_numerator, b.weight_denominator);
+    const std::uint64_t inference =
+        round_div(n * b.weight_numerator * b.s.overhead_factor.micros, b.weight_denominator * kScale);
+    MemoryTerm w = row("weight", "Weight memory", "Weights", "N × b", weight, TermKind::weights,
+                       in_total(Total::inference) | in_total(Total::detailed_inference) | in_total(Total::training));
+    w.headline = true;
+    w.json = JsonPlace::top;
+    e.terms.push_back(w);
+    MemoryTerm margin = row("overhead_margin", "Overhead margin", "Overhead margin", "weights × (overhead factor − 1)",
+                            inference - weight, TermKind::runtime, in_total(Total::inference));
+    margin.in_report = false;
+    margin.json = JsonPlace::none;
+    e.terms.push_back(margin);
+    MemoryTerm total = total_row("inference", "Inference total", "Inference", "weights × overhead factor", Total::inference);
+    total.headline = true;
+    total.json = JsonPlace::top;
+    e.terms.push_back(total);
+}
+
+// Gradient+optimizer memory N_trainable x the recipe's bytes (its stored values as parts), the LoRA
+// adapter's own weights, and the training total.
+void add_training_states(Build& b) {
+    Estimate& e = b.e;
+    const Scenario& s = b.s;
+    const std::uint64_t per_trainable_pico = recipe_pico_bytes(b.values);
+    // Seed path: per_trainable_pico == k.micros x b.micros, so this is N_trainable x k x b rounded once.
+    MemoryTerm states = row("gradient_optimizer", "Gradient+optimizer memory", "Gradients + optimizer",
+                            is_seed_recipe(s.recipe) ? "N_trainable × k × b" : "N_trainable × the recipe's bytes",
+                            pico_bytes_for(b.trainable, per_trainable_pico), TermKind::state, in_total(Total::training));
+    states.all_trainable_bytes = pico_bytes_for(s.param_count, per_trainable_pico);
+    states.headline = true;
+    states.json = JsonPlace::top;
+    e.terms.push_back(states);
+    const bool show_parts = !is_seed_recipe(s.recipe) && b.values.size() > 1;
+    for (const StoredValue& value : b.values) {
+        const std::uint64_t bytes = pico_bytes_for(b.trainable, value.pico_bytes);
+        e.training_components.push_back({value.name, value.pico_bytes, bytes, value.kind});
+        MemoryTerm part = row("training_component", "", "", format_pico_bytes(value.pico_bytes) + " bytes × N_trainable",
+                              bytes, TermKind::state, 0);
+        part.label = value.name;
+        part.short_label = value.name;
+        part.all_trainable_bytes = pico_bytes_for(s.param_count, value.pico_bytes);
+        part.part = true;
+        part.in_report = show_parts;
+        part.json = JsonPlace::none;  // report_json lists them in training_components
+        e.terms.push_back(part);
+    }
+    if (e.lora_trainable_count > 0) {
+        // The adapter's bf16 weights (PEFT counts them in all params); a full fine-tune has no adapter.
+        MemoryTerm adapter = row("adapter_weight", "LoRA adapter weights", "LoRA adapter", "adapter parameters × 2 bytes",
+                                 e.lora_trainable_count * 2, TermKind::weights, in_total(Total::training));
+        adapter.all_trainable_bytes = 0;
+        e.terms.push_back(adapter);
+    }
+    MemoryTerm total = total_row("training", "Training total", "Training", "", Total::training);
+    total.headline = true;
+    total.json = JsonPlace::top;
+    e.terms.push_back(total);
+}
+
+// The KV cache (its own format) for `context` tokens x `batch` sequences; it adds to the detailed total.
+Status add_kv_cache(Build& b) {
+    const Scenario& s = b.s;
+    const Expected<WeightFormat> kv_format = find_weight_format(s.kv_dtype);
+    if (!kv_format) return Error{"kv-dtype: " + kv_format.error()};
+    if (s.batch_size == 0) return Error{"batch: must be at least 1"};
+    if (s.batch_size > kMaxBatch) return Error{"batch: is too large (at most 1000000)"};
+    if (s.context_tokens > kMaxContextTokens) return Error{"context: is too large (at most 100M tokens)"};
+    if (s.context_tokens == 0) return std::nullopt;
+    if (b.arch == nullptr) return Error{"context: the KV cache needs a model architecture (--model or --config)"};
+    const Expected<KvCacheShape> shape = kv_cache_shape(*b.arch);
+    if (!shape) return Error{shape.error()};
+    const Expected<std::uint64_t> kv = kv_cache_bytes(*shape, s.context_tokens, s.batch_size, *kv_format);
+    if (!kv) return Error{kv.error()};
+    b.e.terms.push_back(row("kv_cache", "KV cache", "KV cache", "2 × layers × KV heads × head dim × tokens × batch × bytes",
+                            *kv, TermKind::runtime, in_total(Total::detailed_inference)));
+    return std::nullopt;
+}
+
+// Detailed inference: an activation workspace and a runtime reserve beside the weights and KV cache.
+Status add_detailed_inference(Build& b) {
+    const Scenario& s = b.s;
+    b.e.detailed_inference = s.detailed_inference;
+    if (!s.detailed_inference) return std::nullopt;
+    std::uint64_t activation_bytes = 0;
+    if (b.arch != nullptr && s.context_tokens > 0) {
+        // Rule of thumb (our convention, not a measurement): the prefill peak of one layer, the residual
+        // stream plus the MLP's two intermediate outputs in 16 bits for every token, plus fp32 logits of
+        // the last position.
+        const u128 tokens = static_cast<u128>(s.context_tokens) * s.batch_size;
+        const u128 width = static_cast<u128>(b.arch->hidden_size) + 2 * static_cast<u128>(b.arch->intermediate_size);
+        const u128 activation = tokens * width * 2 + static_cast<u128>(s.batch_size) * b.arch->vocab_size * 4;
+        if (activation > kMaxParamCount * 64) return Error{"context: the activation workspace is too large"};
+        activation_bytes = static_cast<std::uint64_t>(activation);
+    }
+    b.e.terms.push_back(row("activation", "Activation workspace", "Activations",
+                            "tokens × (hidden + 2 × MLP width) × 2 bytes + batch × vocabulary × 4 bytes", activation_bytes,
+                            TermKind::runtime, in_total(Total::detailed_inference)));
+    b.e.terms.push_back(row("runtime_reserve", "Runtime reserve", "Runtime reserve", "1 GiB (CUDA context, allocator)",
+                            kRuntimeReserveBytes, TermKind::runtime, in_total(Total::detailed_inference)));
+    b.e.terms.push_back(total_row("detailed_inference", "Inference total (detailed)", "Inference (detailed)", "",
+                                  Total::detailed_inference));
+    return std::nullopt;
+}
+
+// Every total from the rows that add to it (in both columns: now and with every parameter trainable).
+void add_totals(Estimate& e) {
+    for (MemoryTerm& total : e.terms) {
+        if (!total.total) continue;
+        std::uint64_t bytes = 0;
+        std::uint64_t all_trainable = 0;
+        for (const MemoryTerm* part : parts_of(e, *total.total)) {
+            const bool sum = total.combine == Combine::sum;
+            bytes = sum ? bytes + part->bytes : std::max(bytes, part->bytes);
+            all_trainable = sum ? all_trainable + part->all_trainable_bytes : std::max(all_trainable, part->all_trainable_bytes);
+        }
+        total.bytes = bytes;
+        total.all_trainable_bytes = all_trainable;
+    }
+}
+
+// The comparison with training every parameter, right after the training total: the full training total
+// (JSON only) and the reduction of every training state (shown when fewer parameters train).
+void add_comparison(Estimate& e) {
+    const MemoryTerm* training = find_total(e, Total::training);
+    std::uint64_t reduction = 0;
+    for (const MemoryTerm* part : parts_of(e, Total::training))
+        if (part->kind == TermKind::state) reduction += part->all_trainable_bytes - part->bytes;
+    MemoryTerm full = row("full_training", "Training total, all trainable", "All trainable", "", training->all_trainable_bytes,
+                          TermKind::comparison, 0);
+    full.in_report = false;
+    full.json = JsonPlace::top;
+    MemoryTerm saved = row("reduction", "Reduction vs all trainable", "Reduction",
+                           "gradient+optimizer memory (all trainable) − gradient+optimizer memory (now)", reduction,
+                           TermKind::comparison, 0);
+    saved.in_report = e.trainable_count != e.param_count;
+    saved.json = JsonPlace::top;
+    const auto after = std::find_if(e.terms.begin(), e.terms.end(), [](const MemoryTerm& t) { return t.key == "training"; });
+    e.terms.insert(e.terms.insert(after + 1, full) + 1, saved);
+}
+
+// The named byte fields, read from the table.
+void name_figures(Estimate& e) {
+    e.weight_bytes = find_term(e, "weight")->bytes;
+    e.inference_bytes = find_total(e, Total::inference)->bytes;
+    e.overhead_margin_bytes = find_term(e, "overhead_margin")->bytes;
+    const MemoryTerm* states = find_term(e, "gradient_optimizer");
+    e.gradient_optimizer_bytes = states->bytes;
+    e.full_gradient_optimizer_bytes = states->all_trainable_bytes;
+    e.training_bytes = find_total(e, Total::training)->bytes;
+    e.full_training_bytes = find_term(e, "full_training")->bytes;
+    e.reduction_bytes = find_term(e, "reduction")->bytes;
+    const MemoryTerm* adapter = find_term(e, "adapter_weight");
+    e.adapter_weight_bytes = adapter != nullptr ? adapter->bytes : 0;
+    const MemoryTerm* kv = find_term(e, "kv_cache");
+    e.kv_cache_bytes = kv != nullptr ? kv->bytes : 0;
+    const MemoryTerm* activation = find_term(e, "activation");
+    e.activation_bytes = activation != nullptr ? activation->bytes : 0;
+    const MemoryTerm* reserve = find_term(e, "runtime_reserve");
+    e.runtime_reserve_bytes = reserve != nullptr ? reserve->bytes : 0;
+    const MemoryTerm* detailed = find_total(e, Total::detailed_inference);
+    e.detailed_inference_bytes = detailed != nullptr ? detailed->bytes : 0;
+}
+
+// GPU fit: model states under the ZeRO stage, and the chosen inference total split evenly.
+Status add_gpu_fit(const Scenario& s, Estimate& e) {
+    if (s.gpu_count == 0) return Error{"gpus: must be at least 1"};
+    if (s.gpu_count > kMaxGpuCount) return Error{"gpus: is too large (at most 100000)"};
+    if (s.zero_stage < 0 || s.zero_stage > 3) return Error{"zero: must be 0, 1, 2 or 3"};
+    std::uint64_t capacity = s.gpu_memory_bytes;
+    if (capacity == 0 && !s.gpu.empty()) {
+        const Expected<Gpu> gpu = find_gpu(s.gpu);
+        if (!gpu) return Error{"gpu: " + gpu.error()};
+        capacity = gpu->capacity_bytes;
+    }
+    GpuFit& fit = e.gpu;
+    fit.gpu_count = s.gpu_count;
+    fit.zero_stage = s.zero_stage;
+    fit.training_states.weight_bytes = e.weight_bytes + e.adapter_weight_bytes;
+    for (const TrainingComponent& component : e.training_components)
+        (component.kind == StateKind::gradient ? fit.training_states.gradient_bytes : fit.training_states.optimizer_bytes) +=
+            component.bytes;
+    fit.training_per_gpu = per_gpu_states(fit.training_states, s.zero_stage, s.gpu_count);
+    if (capacity == 0) return std::nullopt;
+    fit.requested = true;
+    fit.capacity_bytes = capacity;
+    const std::uint64_t per_gpu = fit.training_per_gpu.total();
+    fit.training_verdict = fit_verdict(per_gpu, capacity);
+    fit.training_margin_bytes = per_gpu > capacity ? per_gpu - capacity : capacity - per_gpu;
+    fit.training_gpus_needed = gpus_needed(fit.training_states, s.zero_stage, capacity);
+    const std::uint64_t inference = chosen_inference_bytes(e);
+    fit.inference_per_gpu_bytes = inference / s.gpu_count + (inference % s.gpu_count != 0 ? 1 : 0);
+    fit.inference_verdict = fit_verdict(fit.inference_per_gpu_bytes, capacity);
+    fit.inference_margin_bytes = fit.inference_per_gpu_bytes > capacity ? fit.inference_per_gpu_bytes - capacity
+                                                                         : capacity - fit.inference_per_gpu_bytes;
+    fit.inference_gpus_needed = gpus_needed_split(inference, capacity);
+    return std::nullopt;
+}
 
 }  // namespace
 
@@ -36,140 +349,78 @@ Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64
     return Error{"trainable: unknown kind"};
 }
 
+// ---- estimate() ----
+
 Expected<Estimate> estimate(const Scenario& s) {
-    if (s.param_count == 0) return Error{"params: must be greater than zero"};
-    if (s.param_count > kMaxParamCount) return Error{"params: is too large (at most 1000T = 10^15)"};
-    if (s.bytes_per_param.is_zero()) return Error{"bytes: must be greater than zero"};
-    if (s.bytes_per_param.micros > kMaxBytesPerValueMicros) return Error{"bytes: is too large (at most 64)"};
-    if (s.overhead_factor.micros < Decimal::kScale) return Error{"overhead: must be at least 1 (it multiplies the weights)"};
-    if (s.overhead_factor.micros > kMaxFactorMicros) return Error{"overhead: is too large (at most 100)"};
-    if (s.values_per_trainable.micros > kMaxFactorMicros) return Error{"k: is too large (at most 100)"};
-    if (s.bytes_per_value.is_zero()) return Error{"state-bytes: must be greater than zero"};
-    if (s.bytes_per_value.micros > kMaxBytesPerValueMicros) return Error{"state-bytes: is too large (at most 64)"};
-    Expected<std::uint64_t> trainable = resolve_trainable(s.trainable, s.param_count);
-    if (!trainable) return Error{trainable.error()};
-
-    // Weight format: the seed's b (micros per parameter) unless a dtype (or QLoRA's NF4) is chosen.
-    u128 weight_numerator = s.bytes_per_param.micros;  // bytes per parameter = numerator / denominator
-    u128 weight_denominator = kScale;
-    std::string weight_format;
-    if (s.qlora) {
-        if (s.lora_rank == 0) return Error{"qlora: needs --lora-rank (QLoRA trains a LoRA adapter on a 4-bit base)"};
-        weight_format = s.dtype.empty() ? "nf4_dq" : s.dtype;
-    } else {
-        weight_format = s.dtype;
-    }
-    if (!weight_format.empty()) {
-        const Expected<WeightFormat> format = find_weight_format(weight_format);
-        if (!format) return Error{"dtype: " + format.error()};
-        if (s.qlora && format->key != "nf4" && format->key != "nf4_dq")
-            return Error{"qlora: the base is 4-bit NF4, so --dtype must be nf4, nf4_dq or left out"};
-        weight_format = format->key;
-        weight_numerator = format->block_bytes;
-        weight_denominator = format->block_weights;
-    }
-
-    // LoRA: the trainable count is the adapter's, from the architecture's linear layers.
-    const Architecture* arch = s.model ? &s.model->architecture : nullptr;
-    std::uint64_t lora_count = 0;
-    if (s.lora_rank > 0) {
-        if (arch == nullptr) return Error{"lora-rank: needs a model architecture (--model or --config)"};
-        const Expected<std::vector<std::string>> targets = parse_lora_targets(s.lora_targets);
-        if (!targets) return Error{"lora-targets: " + targets.error()};
-        const Expected<LoraCount> lora = lora_trainable_count(decoder_linear_layers(*arch), s.lora_rank, *targets);
-        if (!lora) return Error{lora.error()};
-        lora_count = lora->trainable_count;
-        trainable = lora_count;
-    }
-
-    // Training recipe: the values stored per trainable parameter (seed-adam: k values of b bytes).
-    const Expected<std::vector<StoredValue>> values = recipe_values(s.recipe, s.values_per_trainable, s.bytes_per_value);
-    if (!values) return Error{"recipe: " + values.error()};
-    const std::uint64_t per_trainable_pico = recipe_pico_bytes(*values);
-
-    Estimate e;
+    Build b(s);
+    b.arch = s.model ? &s.model->architecture : nullptr;
+    if (Status bad = check_seed_inputs(s)) return *bad;
+    if (Status bad = choose_weight_format(b)) return *bad;
+    if (Status bad = count_trainable(b)) return *bad;
+    if (Status bad = choose_recipe(b)) return *bad;
+    Estimate& e = b.e;
     e.param_count = s.param_count;
-    e.trainable_count = *trainable;
-    const u128 n = s.param_count;
-    e.weight_bytes = round_div(n * weight_numerator, weight_denominator);
-    e.inference_bytes = round_div(n * weight_numerator * s.overhead_factor.micros, weight_denominator * kScale);
-    e.overhead_margin_bytes = e.inference_bytes - e.weight_bytes;
-    // Seed path: per_trainable_pico == k.micros x b.micros, so this is N_trainable x k x b rounded once.
-    e.gradient_optimizer_bytes = pico_bytes_for(*trainable, per_trainable_pico);
-    e.full_gradient_optimizer_bytes = pico_bytes_for(s.param_count, per_trainable_pico);
-    e.weight_format = weight_format;
-    e.lora_trainable_count = lora_count;
-    e.adapter_weight_bytes = lora_count * 2;  // the adapter's bf16 weights (PEFT counts them in all params)
-    e.training_bytes = e.weight_bytes + e.adapter_weight_bytes + e.gradient_optimizer_bytes;
-    e.full_training_bytes = e.weight_bytes + e.full_gradient_optimizer_bytes;
-    e.reduction_bytes = e.full_gradient_optimizer_bytes - e.gradient_optimizer_bytes;
-    for (const StoredValue& value : *values)
-        e.training_components.push_back(
-            {value.name, value.pico_bytes, pico_bytes_for(*trainable, value.pico_bytes), value.kind});
+    e.trainable_count = b.trainable;
+    add_weights(b);
+    add_training_states(b);
+    if (Status bad = add_kv_cache(b)) return *bad;
+    if (Status bad = add_detailed_inference(b)) return *bad;
+    add_totals(e);
+    add_comparison(e);
+    name_figures(e);
+    if (Status bad = add_gpu_fit(s, e)) return *bad;
+    return std::move(b.e);
+}
 
-    // KV cache (its own format) and the detailed inference total.
-    const Expected<WeightFormat> kv_format = find_weight_format(s.kv_dtype);
-    if (!kv_format) return Error{"kv-dtype: " + kv_format.error()};
-    if (s.batch_size == 0) return Error{"batch: must be at least 1"};
-    if (s.batch_size > kMaxBatch) return Error{"batch: is too large (at most 1000000)"};
-    if (s.context_tokens > kMaxContextTokens) return Error{"context: is too large (at most 100M tokens)"};
-    if (s.context_tokens > 0) {
-        if (arch == nullptr) return Error{"context: the KV cache needs a model architecture (--model or --config)"};
-        const Expected<KvCacheShape> shape = kv_cache_shape(*arch);
-        if (!shape) return Error{shape.error()};
-        const Expected<std::uint64_t> kv = kv_cache_bytes(*shape, s.context_tokens, s.batch_size, *kv_format);
-        if (!kv) return Error{kv.error()};
-        e.kv_cache_bytes = *kv;
-    }
-    e.detailed_inference = s.detailed_inference;
-    if (s.detailed_inference) {
-        if (arch != nullptr && s.context_tokens > 0) {
-            // Rule of thumb (our convention, not a measurement): the prefill peak of one layer, the residual
-            // stream plus the MLP's two intermediate outputs in 16 bits for every token, plus fp32 logits of
-            // the last position.
-            const u128 tokens = static_cast<u128>(s.context_tokens) * s.batch_size;
-            const u128 width = static_cast<u128>(arch->hidden_size) + 2 * static_cast<u128>(arch->intermediate_size);
-            const u128 activation = tokens * width * 2 + static_cast<u128>(s.batch_size) * arch->vocab_size * 4;
-            if (activation > kMaxParamCount * 64) return Error{"context: the activation workspace is too large"};
-            e.activation_bytes = static_cast<std::uint64_t>(activation);
-        }
-        e.runtime_reserve_bytes = kRuntimeReserveBytes;
-        e.detailed_inference_bytes = e.weight_bytes + e.kv_cache_bytes + e.activation_bytes + e.runtime_reserve_bytes;
-    }
+// ---- Table lookups ----
 
-    // GPU fit: model states under the ZeRO stage, and the chosen inference total split evenly.
-    if (s.gpu_count == 0) return Error{"gpus: must be at least 1"};
-    if (s.gpu_count > kMaxGpuCount) return Error{"gpus: is too large (at most 100000)"};
-    if (s.zero_stage < 0 || s.zero_stage > 3) return Error{"zero: must be 0, 1, 2 or 3"};
-    std::uint64_t capacity = s.gpu_memory_bytes;
-    if (capacity == 0 && !s.gpu.empty()) {
-        const Expected<Gpu> gpu = find_gpu(s.gpu);
-        if (!gpu) return Error{"gpu: " + gpu.error()};
-        capacity = gpu->capacity_bytes;
+const MemoryTerm* find_term(const Estimate& e, std::string_view key) {
+    for (const MemoryTerm& t : e.terms)
+        if (t.key == key) return &t;
+    return nullptr;
+}
+
+const MemoryTerm* find_total(const Estimate& e, Total total) {
+    for (const MemoryTerm& t : e.terms)
+        if (t.total == total) return &t;
+    return nullptr;
+}
+
+std::vector<const MemoryTerm*> parts_of(const Estimate& e, Total total) {
+    std::vector<const MemoryTerm*> parts;
+    for (const MemoryTerm& t : e.terms)
+        if ((t.adds_to & in_total(total)) != 0) parts.push_back(&t);
+    return parts;
+}
+
+Total chosen_inference_total(const Estimate& e) {
+    return e.detailed_inference ? Total::detailed_inference : Total::inference;
+}
+
+std::uint64_t training_without_weights_bytes(const Estimate& e) {
+    std::uint64_t bytes = 0;
+    for (const MemoryTerm* part : parts_of(e, Total::training))
+        if (part->kind != TermKind::weights) bytes += part->bytes;
+    return bytes;
+}
+
+std::string mid_sentence_label(std::string label) {
+    const std::size_t word_end = std::min(label.find(' '), label.size());
+    bool acronym = false;  // "LoRA", "KV": a capital after the first letter keeps the word as it is
+    for (std::size_t i = 1; i < word_end; ++i) acronym = acronym || (label[i] >= 'A' && label[i] <= 'Z');
+    if (!acronym && !label.empty() && label[0] >= 'A' && label[0] <= 'Z') label[0] = static_cast<char>(label[0] - 'A' + 'a');
+    return label;
+}
+
+std::string term_formula(const Estimate& e, const MemoryTerm& term) {
+    if (!term.formula.empty() || !term.total) return term.formula;
+    std::string joined;
+    for (const MemoryTerm* part : parts_of(e, *term.total)) {
+        std::string name = part->short_label;
+        name = mid_sentence_label(name);
+        joined += (joined.empty() ? "" : term.combine == Combine::sum ? " + " : ", ") + name;
     }
-    GpuFit& fit = e.gpu;
-    fit.gpu_count = s.gpu_count;
-    fit.zero_stage = s.zero_stage;
-    fit.training_states.weight_bytes = e.weight_bytes + e.adapter_weight_bytes;
-    for (const TrainingComponent& component : e.training_components)
-        (component.kind == StateKind::gradient ? fit.training_states.gradient_bytes : fit.training_states.optimizer_bytes) +=
-            component.bytes;
-    fit.training_per_gpu = per_gpu_states(fit.training_states, s.zero_stage, s.gpu_count);
-    if (capacity > 0) {
-        fit.requested = true;
-        fit.capacity_bytes = capacity;
-        const std::uint64_t per_gpu = fit.training_per_gpu.total();
-        fit.training_verdict = fit_verdict(per_gpu, capacity);
-        fit.training_margin_bytes = per_gpu > capacity ? per_gpu - capacity : capacity - per_gpu;
-        fit.training_gpus_needed = gpus_needed(fit.training_states, s.zero_stage, capacity);
-        const std::uint64_t inference = chosen_inference_bytes(e);
-        fit.inference_per_gpu_bytes = inference / s.gpu_count + (inference % s.gpu_count != 0 ? 1 : 0);
-        fit.inference_verdict = fit_verdict(fit.inference_per_gpu_bytes, capacity);
-        fit.inference_margin_bytes = fit.inference_per_gpu_bytes > capacity ? fit.inference_per_gpu_bytes - capacity
-                                                                             : capacity - fit.inference_per_gpu_bytes;
-        fit.inference_gpus_needed = gpus_needed_split(inference, capacity);
-    }
-    return e;
+    return term.combine == Combine::sum ? joined : "the largest of " + joined;
 }
 
 }  // namespace llm_memory

@@ -4,11 +4,25 @@
 //   gradient+optimizer memory = N_trainable x k x bytes per value (k = 3, 2 bytes: the seed's Adam)
 //   training total            = weight memory + gradient+optimizer memory
 // Byte figures are rounded half up once, from the exact product, only when b or a factor is fractional.
+//
+// Sections: Scenario (the inputs) · the memory-terms table (MemoryTerm, Total) · Estimate · estimate().
+//
+// The output side is one table, as the input side is (core/settings.hpp). Every figure of an Estimate is a
+// row of Estimate::terms, in display order; a total is a row whose bytes are the sum (or the max) of the
+// rows that add to it, computed from the table. The reports (table, Markdown, summary, JSON), the worked
+// steps, practice and the app's results, bars and before/after views loop over the rows and never list
+// terms by hand. Adding a memory term therefore means:
+//   1. a named step in estimator.cpp pushes its row (key, label, formula, bytes, kind, totals it adds to);
+//   2. optionally a worked derivation for its key (core/steps.cpp; totals derive themselves from their parts);
+//   3. its inputs, if any, are settings rows (core/settings.cpp).
+// Every report, total, chart, JSON key ("<key>_bytes") and practice diagnosis then follows.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpus.hpp"
@@ -36,6 +50,8 @@ struct TrainableSpec {
     }
 };
 
+// ---- Scenario ----
+
 // The inputs of the seed's model. Defaults are the seed's 13B example.
 struct Scenario {
     std::uint64_t param_count = 13'000'000'000ULL;       // N
@@ -49,7 +65,7 @@ struct Scenario {
     // typing a different N clears it). Reports add its breakdown; KV-cache/LoRA read its architecture.
     std::shared_ptr<const ModelSource> model;
 
-    // How it runs (issue 5). The defaults reproduce the seed's figures exactly.
+    // How it runs. The defaults reproduce the seed's figures exactly.
     std::string dtype;                 // weight format key (core/formats.hpp); "" = use bytes_per_param
     std::string recipe = "seed-adam";  // training recipe (core/recipes.hpp); seed-adam = k x bytes per value
     std::uint64_t lora_rank = 0;       // > 0: LoRA; trainable = the adapter's count (needs `model`)
@@ -91,7 +107,53 @@ struct GpuFit {
     std::uint64_t inference_gpus_needed = 0;     // ceil(inference total / capacity)
 };
 
-// The seed's four results, plus the comparison with training every parameter.
+// ---- The memory-terms table ----
+
+// The totals a term can add to. The simple inference total is weights + overhead margin (= weights x the
+// overhead factor); the detailed one adds the KV cache, activations and a runtime reserve.
+enum class Total : std::uint8_t { inference, detailed_inference, training };
+using TotalSet = std::uint32_t;  // a set of Totals, one bit each
+constexpr TotalSet in_total(Total total) { return TotalSet{1} << static_cast<unsigned>(total); }
+
+// How a total combines the rows that add to it: their sum, or the largest of them (a peak).
+enum class Combine : std::uint8_t { sum, max };
+
+// What a row is, for views that group rows (practice's "training without the weights" is every part of
+// the training total that is not `weights`).
+enum class TermKind : std::uint8_t {
+    weights,     // model or adapter weights
+    state,       // gradients and optimizer states
+    runtime,     // memory used while running: overhead margin, KV cache, activations, reserve
+    total,       // a total (Total)
+    comparison,  // a figure that compares scenarios (all trainable vs now); adds to no total
+};
+
+// Where report_json writes a row as "<key>_bytes": not at all, among the seed's figures at the top of the
+// object (always present), or after the model with its feature's other keys (present while in use).
+enum class JsonPlace : std::uint8_t { none, top, feature };
+
+// One row of the table: one figure of the estimate.
+struct MemoryTerm {
+    std::string key;             // stable: "weight"; JSON "weight_bytes"; worked-steps id "weight"
+    std::string label;           // "Weight memory": reports and the results panel
+    std::string short_label;     // "Weights": bar segments, summary strip, before/after
+    std::string formula;         // "N × b"; "" on a total means its parts joined ("weights + KV cache")
+    std::uint64_t bytes = 0;
+    std::uint64_t all_trainable_bytes = 0;  // this row with every parameter trainable (before/after)
+    TermKind kind = TermKind::runtime;
+    TotalSet adds_to = 0;        // the totals this row is a part of
+    std::optional<Total> total;  // set on the row that is this total
+    Combine combine = Combine::sum;  // how that total combines its parts
+    bool part = false;           // a share of the row above (a recipe's stored value): indented, adds to nothing
+    bool headline = false;       // one of the seed's four results (the summary strip)
+    bool in_report = true;       // a line of the text reports and the results panel
+    JsonPlace json = JsonPlace::feature;
+};
+
+// ---- Estimate ----
+
+// The seed's four results, plus the comparison with training every parameter. The named byte fields are
+// the rows of `terms` by name (set from the table, so the two cannot disagree).
 struct Estimate {
     std::uint64_t param_count = 0;
     std::uint64_t trainable_count = 0;
@@ -104,7 +166,7 @@ struct Estimate {
     std::uint64_t full_training_bytes = 0;            // weight + full gradient+optimizer
     std::uint64_t reduction_bytes = 0;                // full - current gradient+optimizer
 
-    // How it runs (issue 5); zero / empty when the feature is not in use.
+    // How it runs; zero / empty when the feature is not in use.
     std::string weight_format;               // format key used for N x b ("" = the seed's b); "nf4_dq" for QLoRA
     std::uint64_t lora_trainable_count = 0;  // LoRA adapter parameters (equals trainable_count with LoRA)
     std::uint64_t adapter_weight_bytes = 0;  // the adapter's own 16-bit weights, in training_bytes
@@ -115,7 +177,24 @@ struct Estimate {
     std::uint64_t detailed_inference_bytes = 0;  // detailed mode: weights + KV + activation + reserve
     bool detailed_inference = false;         // which inference total the GPU verdict used
     GpuFit gpu;
+
+    std::vector<MemoryTerm> terms;           // every figure above as a row, in display order
 };
+
+// The row with this key, or nullptr (rows of features not in use are absent).
+const MemoryTerm* find_term(const Estimate& estimate, std::string_view key);
+// The row that is this total, or nullptr when that total is not in use (detailed inference off).
+const MemoryTerm* find_total(const Estimate& estimate, Total total);
+// The rows that add to a total, in table order.
+std::vector<const MemoryTerm*> parts_of(const Estimate& estimate, Total total);
+// The chosen inference total: detailed in detailed mode, else simple.
+Total chosen_inference_total(const Estimate& estimate);
+// The training total without the weights: every part of the training total that is not `weights`.
+std::uint64_t training_without_weights_bytes(const Estimate& estimate);
+// A label as it reads mid-sentence: "Weight memory" -> "weight memory"; "KV cache", "LoRA adapter" unchanged.
+std::string mid_sentence_label(std::string label);
+// A row's formula as shown: its own, or for a total its parts' short labels joined ("weights + KV cache").
+std::string term_formula(const Estimate& estimate, const MemoryTerm& term);
 
 // The inference total of the chosen mode: detailed_inference_bytes in detailed mode, else inference_bytes.
 inline std::uint64_t chosen_inference_bytes(const Estimate& e) {
@@ -129,6 +208,8 @@ inline constexpr std::uint64_t kRuntimeReserveBytes = 1ULL << 30;
 // Resolves the trainable spec against N: a percentage is rounded half up to a whole count.
 // Errors: count above N, percentage above 100.
 Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64_t param_count);
+
+// ---- estimate() ----
 
 // Checks every field (the message names the field as the CLI spells it) and computes the estimate.
 // Errors: params zero or above 10^15, bytes zero or above 64, overhead below 1 or above 100,

@@ -455,7 +455,7 @@ std::string gguf_report(const GgufSummary& s) {
     for (const GgufTypeTotal& t : s.by_type) {
         const GgmlType* type = find_ggml_type(t.type);
         out += "  " + std::string(type != nullptr ? type->name : "?") + ": " + format_count_exact(t.tensor_count) +
-               " tensors, " + format_count_exact(t.element_count) + " weights, " + format_count_exact(t.bytes) + " bytes\n";
+               (t.tensor_count == 1 ? " tensor, " : " tensors, ") + format_count_exact(t.element_count) + " weights, " + format_count_exact(t.bytes) + " bytes\n";
     }
     const std::uint64_t milli_bits = s.param_count > 0
         ? static_cast<std::uint64_t>((static_cast<u128>(s.weight_bytes) * 8000 + s.param_count / 2) / s.param_count) : 0;

@@ -302,6 +302,8 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scen
     const bool training_kind = id == QuestionId::gradient_optimizer || total || id == QuestionId::reduction;
     const std::string n = count_text(e.param_count);
     const std::string nt = count_text(e.trainable_count);
+    // "The training total without the weights", from the memory-terms table (every training term not a weight).
+    const std::uint64_t without_weights = training_without_weights_bytes(e);
     std::vector<WrongPath> paths;
 
     auto add = [&](MistakeId mistake, std::uint64_t bytes, std::string what,
@@ -350,25 +352,25 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scen
                     "That counts weights only for the " + nt + " trainable parameters, as if freezing removed the rest: " + keep);
         }
         if (total) {
-            add(MistakeId::freezing_removes_weights, e.gradient_optimizer_bytes,
+            add(MistakeId::freezing_removes_weights, without_weights,
                 "That leaves the weights out, as if freezing removed them: " + keep);
             if (auto cut = trainable_only())
-                add(MistakeId::freezing_removes_weights, cut->weight_bytes + e.gradient_optimizer_bytes,
+                add(MistakeId::freezing_removes_weights, cut->weight_bytes + without_weights,
                     "That counts weights only for the " + nt + " trainable parameters, as if freezing removed the rest: " + keep);
         }
         if (id == QuestionId::reduction) {
-            add(MistakeId::freezing_removes_weights, e.full_training_bytes - e.gradient_optimizer_bytes,
-                "That is the fall of the training total from " + gb(e.full_training_bytes) + " to " + gb(e.gradient_optimizer_bytes) +
+            add(MistakeId::freezing_removes_weights, e.full_training_bytes - without_weights,
+                "That is the fall of the training total from " + gb(e.full_training_bytes) + " to " + gb(without_weights) +
                     ", as if freezing removed the weights: " + keep);
             if (auto cut = trainable_only())
-                add(MistakeId::freezing_removes_weights, e.full_training_bytes - (cut->weight_bytes + e.gradient_optimizer_bytes),
+                add(MistakeId::freezing_removes_weights, e.full_training_bytes - (cut->weight_bytes + without_weights),
                     "That also takes the frozen parameters' weights off the training total, as if freezing removed them: " + keep);
         }
     }
 
     // 4. The weights left out of the training total.
     if (total)
-        add(MistakeId::training_without_weights, e.gradient_optimizer_bytes,
+        add(MistakeId::training_without_weights, without_weights,
             "That is the gradient+optimizer memory alone; the training total adds it to the weight memory (" +
                 gb(e.weight_bytes) + "), which stays in memory while the model trains.");
 
@@ -379,7 +381,7 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scen
         if (total) {
             add(MistakeId::overhead_on_training, scale_bytes(e.training_bytes, s.overhead_factor.micros, Decimal::kScale),
                 "That multiplies the training total by the overhead factor; " + only);
-            add(MistakeId::overhead_on_training, e.inference_bytes + e.gradient_optimizer_bytes,
+            add(MistakeId::overhead_on_training, e.inference_bytes + without_weights,
                 "That starts from the inference total (" + gb(e.inference_bytes) + ") instead of the weight memory; " + only);
         }
         if (id == QuestionId::gradient_optimizer)
@@ -390,7 +392,7 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scen
     // 6. The wrong bytes per parameter (weights) or per stored value (gradient and optimizer states);
     //    for mixed precision, the seed's k x b bytes per trainable parameter instead of the recipe's.
     if (mixed) {
-        if (auto seed = recompute([](Scenario& c) { c.recipe = "seed-adam"; }))
+        if (auto seed = recompute([](Scenario& c) { c.recipe = kSeedRecipe; }))
             add(MistakeId::wrong_bytes_per_parameter, seed->training_bytes,
                 "That uses the seed's " + dec(s.values_per_trainable) + " × " + dec(s.bytes_per_value) +
                     " bytes per trainable parameter; mixed-precision AdamW keeps a bf16 gradient (2 bytes) and fp32 master "

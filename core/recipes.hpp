@@ -38,6 +38,11 @@ struct Recipe {
     std::string weight_note;  // what weight precision it assumes ("" when any)
 };
 
+// The seed's recipe key; the default.
+inline constexpr const char* kSeedRecipe = "seed-adam";
+// Whether a scenario's recipe key is the seed's k x b ("" counts as the default).
+inline bool is_seed_recipe(std::string_view key) { return key.empty() || key == kSeedRecipe; }
+
 // Every recipe, seed-adam first (the default).
 const std::vector<Recipe>& recipes();
 

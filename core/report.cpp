@@ -17,25 +17,12 @@ struct Line {
     std::uint64_t bytes;
 };
 
+// The rows of the memory-terms table that the text reports show, in table order; a recipe's stored
+// values are indented under gradient+optimizer memory.
 std::vector<Line> result_lines(const Estimate& e) {
-    std::vector<Line> lines = {
-        {"Weight memory", e.weight_bytes},
-        {"Inference total", e.inference_bytes},
-        {"Gradient+optimizer memory", e.gradient_optimizer_bytes},
-    };
-    // How it runs (issue 5): lines only for the features in use, so the seed's report stays as it was.
-    const bool seed_recipe = e.training_components.size() == 3 && e.training_components[0].name == "gradient";
-    if (!seed_recipe && e.training_components.size() > 1)
-        for (const TrainingComponent& c : e.training_components) lines.push_back({"  " + c.name, c.bytes});
-    if (e.lora_trainable_count > 0) lines.push_back({"LoRA adapter weights", e.adapter_weight_bytes});
-    lines.push_back({"Training total", e.training_bytes});
-    if (e.trainable_count != e.param_count) lines.push_back({"Reduction vs all trainable", e.reduction_bytes});
-    if (e.kv_cache_bytes > 0) lines.push_back({"KV cache", e.kv_cache_bytes});
-    if (e.detailed_inference) {
-        lines.push_back({"Activation workspace", e.activation_bytes});
-        lines.push_back({"Runtime reserve", e.runtime_reserve_bytes});
-        lines.push_back({"Inference total (detailed)", e.detailed_inference_bytes});
-    }
+    std::vector<Line> lines;
+    for (const MemoryTerm& t : e.terms)
+        if (t.in_report) lines.push_back({(t.part ? "  " : "") + t.label, t.bytes});
     return lines;
 }
 
@@ -97,7 +84,7 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
         if (format) b = format_bits_per_weight(*format) + " bits (" + format->label + ")";
     }
     std::string training = "k = " + format_decimal(s.values_per_trainable) + " x " + format_decimal(s.bytes_per_value) + " bytes";
-    if (s.recipe != "seed-adam") {
+    if (!is_seed_recipe(s.recipe)) {
         std::uint64_t pico = 0;
         for (const TrainingComponent& c : e.training_components) pico += c.bytes_per_trainable_pico;
         training = "recipe " + s.recipe + " (" + format_pico_bytes(pico) + " bytes per trainable)";
@@ -133,7 +120,7 @@ std::string json_escape(const std::string& text) {
     return out;
 }
 
-// The chosen model (issue 4), when N is still its count: one line for the text reports.
+// The chosen model, when N is still its count: one line for the text reports.
 static std::string model_line(const Scenario& s, const Estimate& e) {
     if (!s.model || s.model->counts.total_count != e.param_count) return {};
     const ModelSource& m = *s.model;
@@ -157,13 +144,18 @@ std::string report_json(const Scenario& s, const Estimate& e) {
     field("overhead_factor", format_decimal(s.overhead_factor));
     field("values_per_trainable", format_decimal(s.values_per_trainable));
     field("bytes_per_value", format_decimal(s.bytes_per_value));
-    field("weight_bytes", std::to_string(e.weight_bytes));
-    field("inference_bytes", std::to_string(e.inference_bytes));
-    field("gradient_optimizer_bytes", std::to_string(e.gradient_optimizer_bytes));
-    field("training_bytes", std::to_string(e.training_bytes));
-    field("full_training_bytes", std::to_string(e.full_training_bytes));
-    field("reduction_bytes", std::to_string(e.reduction_bytes));
-    // The model N came from (issue 4): present only when a model is chosen and N is still its count.
+    // The table's rows, "<key>_bytes": the seed's figures here, the features' after the model.
+    auto term_fields = [&](JsonPlace place) {
+        for (const MemoryTerm& t : e.terms) {
+            if (t.json != place) continue;
+            // Keys that belong beside a feature's first figure.
+            if (t.key == "adapter_weight") field("lora_trainable_parameters", std::to_string(e.lora_trainable_count));
+            if (t.key == "activation") field("inference_mode", "\"detailed\"");
+            field((t.key + "_bytes").c_str(), std::to_string(t.bytes));
+        }
+    };
+    term_fields(JsonPlace::top);
+    // The model N came from: present only when a model is chosen and N is still its count.
     if (s.model && s.model->counts.total_count == e.param_count) {
         const ModelSource& m = *s.model;
         field("model", "\"" + json_escape(m.preset_key.empty() ? m.display_name : m.preset_key) + "\"");
@@ -183,9 +175,9 @@ std::string report_json(const Scenario& s, const Estimate& e) {
             field("model_warnings", list + "]");
         }
     }
-    // How it runs (issue 5): keys appear only when the feature is in use, so the seed's object is unchanged.
+    // How it runs: keys appear only when the feature is in use, so the seed's object is unchanged.
     if (!e.weight_format.empty()) field("weight_format", "\"" + json_escape(e.weight_format) + "\"");
-    if (s.recipe != "seed-adam") {
+    if (!is_seed_recipe(s.recipe)) {
         std::string list = "[";
         for (const TrainingComponent& c : e.training_components) {
             if (list.size() > 1) list += ",";
@@ -196,17 +188,7 @@ std::string report_json(const Scenario& s, const Estimate& e) {
         field("recipe", "\"" + json_escape(s.recipe) + "\"");
         field("training_components", list + "]");
     }
-    if (e.lora_trainable_count > 0) {
-        field("lora_trainable_parameters", std::to_string(e.lora_trainable_count));
-        field("adapter_weight_bytes", std::to_string(e.adapter_weight_bytes));
-    }
-    if (s.context_tokens > 0) field("kv_cache_bytes", std::to_string(e.kv_cache_bytes));
-    if (e.detailed_inference) {
-        field("inference_mode", "\"detailed\"");
-        field("activation_bytes", std::to_string(e.activation_bytes));
-        field("runtime_reserve_bytes", std::to_string(e.runtime_reserve_bytes));
-        field("detailed_inference_bytes", std::to_string(e.detailed_inference_bytes));
-    }
+    term_fields(JsonPlace::feature);
     if (e.gpu.requested) {
         const GpuFit& g = e.gpu;
         auto verdict_key = [](FitVerdict v) { return std::string("\"") + verdict_text(v) + "\""; };
@@ -224,6 +206,25 @@ std::string report_json(const Scenario& s, const Estimate& e) {
     }
     out += "}";
     return out;
+}
+
+Expected<std::string> recipe_range_sentence(const Scenario& s) {
+    Scenario seed = s;
+    seed.recipe = kSeedRecipe;
+    Scenario mixed = s;
+    mixed.recipe = "adamw-mixed";
+    const Expected<Estimate> seed_e = estimate(seed);
+    if (!seed_e) return Error{seed_e.error()};
+    const Expected<Estimate> mixed_e = estimate(mixed);
+    if (!mixed_e) return Error{mixed_e.error()};
+    auto per_trainable = [](const Estimate& e) {
+        std::uint64_t pico = 0;
+        for (const TrainingComponent& c : e.training_components) pico += c.bytes_per_trainable_pico;
+        return format_pico_bytes(pico) + " bytes";
+    };
+    return "Conventions differ: training total " + format_gb(seed_e->training_bytes) + " (seed-adam, " +
+           per_trainable(*seed_e) + ") vs " + format_gb(mixed_e->training_bytes) + " (adamw-mixed, " +
+           per_trainable(*mixed_e) + ") per trainable parameter.";
 }
 
 std::string report_table(const Scenario& s, const Estimate& e, UnitChoice units) {

@@ -33,6 +33,13 @@ std::string report_markdown(const Scenario& scenario, const Estimate& estimate, 
 // "Weight memory 26 GB (24.21 GiB). Inference total 31.2 GB (29.06 GiB). ..."
 std::string report_summary(const Estimate& estimate);
 
+// The honest range of training conventions for this scenario: its training total under the seed's
+// k x state-bytes and under mixed-precision AdamW, each with its bytes per trainable parameter:
+// "Conventions differ: training total 104 GB (seed-adam, 6 bytes) vs 208 GB (adamw-mixed, 14 bytes) per
+// trainable parameter." The seed's bytes follow k and state-bytes (k = 4 x 2 bytes gives 8 bytes).
+// Error: either variant does not estimate (its message).
+Expected<std::string> recipe_range_sentence(const Scenario& scenario);
+
 // Escapes text for a JSON string literal (quotes not included).
 std::string json_escape(const std::string& text);
 

@@ -224,7 +224,7 @@ std::string safetensors_report(const SafetensorsSummary& s) {
         out = "safetensors: " + format_count_exact(s.tensor_count) + " tensors, header " + format_count_exact(s.header_bytes) +
               " bytes\n";
         for (const SafetensorsGroup& g : s.groups)
-            out += "  " + g.dtype + " " + g.role + ": " + format_count_exact(g.tensor_count) + " tensors, " +
+            out += "  " + g.dtype + " " + g.role + ": " + format_count_exact(g.tensor_count) + (g.tensor_count == 1 ? " tensor, " : " tensors, ") +
                    format_count_exact(g.bytes) + " bytes" +
                    (g.param_count > 0 ? ", " + format_count_exact(g.param_count) + " weights" : std::string()) + "\n";
         out += "  total: " + format_count_exact(s.param_count) + " weights, " + format_count_exact(s.data_bytes) + " bytes\n";

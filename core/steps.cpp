@@ -2,9 +2,11 @@
 // input as the user gave it or a figure of the Estimate, formatted by quantity.hpp; nothing is computed.
 #include "steps.hpp"
 
-#include <cstring>
+#include <algorithm>
+#include <optional>
 
 #include "formats.hpp"
+#include "recipes.hpp"
 #include "settings.hpp"
 
 namespace llm_memory {
@@ -64,81 +66,103 @@ void trainable_values(const Scenario& s, const Estimate& e, std::string& text, s
     }
 }
 
-}  // namespace
+// What every derivation may substitute: the inputs as the user gave them, as text and LaTeX.
+struct Values {
+    std::string n_text, n_latex, b_text, k_text, bv_text, factor_text, nt_values, nt_values_latex, nt_text, nt_latex;
+    std::string b_weight_text, b_weight_latex, b_name_text, b_name_latex;  // b, or a weight format's bits
+};
 
-std::vector<Derivation> worked_steps(const Scenario& s, const Estimate& e) {
-    const std::string n_text = count_text(e.param_count);
-    const std::string n_latex = count_latex(e.param_count);
-    const std::string b_text = format_decimal(s.bytes_per_param);
-    const std::string k_text = format_decimal(s.values_per_trainable);
-    const std::string bv_text = format_decimal(s.bytes_per_value);
-    const std::string factor_text = format_decimal(s.overhead_factor);
-    std::string nt_values;
-    std::string nt_values_latex;
-    trainable_values(s, e, nt_values, nt_values_latex);
-    const std::string nt_text = count_text(e.trainable_count);
-    const std::string nt_latex = count_latex(e.trainable_count);
-
-    std::vector<Derivation> out;
+Values values_of(const Scenario& s, const Estimate& e) {
+    Values v;
+    v.n_text = count_text(e.param_count);
+    v.n_latex = count_latex(e.param_count);
+    v.b_text = format_decimal(s.bytes_per_param);
+    v.k_text = format_decimal(s.values_per_trainable);
+    v.bv_text = format_decimal(s.bytes_per_value);
+    v.factor_text = format_decimal(s.overhead_factor);
+    trainable_values(s, e, v.nt_values, v.nt_values_latex);
+    v.nt_text = count_text(e.trainable_count);
+    v.nt_latex = count_latex(e.trainable_count);
     // A weight format (dtype, or QLoRA's NF4) replaces b by its exact bits per weight.
-    std::string b_weight_text = b_text + " bytes";
-    std::string b_weight_latex = b_text + "\\ \\text{bytes}";
-    std::string b_name_text = "b = " + b_text + " bytes";
-    std::string b_name_latex = "b = " + b_text;
+    v.b_weight_text = v.b_text + " bytes";
+    v.b_weight_latex = v.b_text + "\\ \\text{bytes}";
+    v.b_name_text = "b = " + v.b_text + " bytes";
+    v.b_name_latex = "b = " + v.b_text;
     if (!e.weight_format.empty()) {
         const Expected<WeightFormat> format = find_weight_format(e.weight_format);
         if (format) {
             const std::string bits = format_bits_per_weight(*format);
-            b_weight_text = bits + " bits";
-            b_weight_latex = bits + "\\ \\text{bits}";
-            b_name_text = "b = " + bits + " bits (" + format->label + ")";
-            b_name_latex = "b = " + bits + "\\ \\text{bits}";
+            v.b_weight_text = bits + " bits";
+            v.b_weight_latex = bits + "\\ \\text{bits}";
+            v.b_name_text = "b = " + bits + " bits (" + format->label + ")";
+            v.b_name_latex = "b = " + bits + "\\ \\text{bits}";
         }
     }
-    out.push_back({"weight", "Weight memory",
-                   {formula("Weight memory = N × b", "\\text{Weight memory} = N \\times b"),
-                    substitute("N = " + n_text + " and " + b_name_text + ", so " + n_text + " × " + b_weight_text,
-                               "N = " + n_latex + ",\\ " + b_name_latex + " \\Rightarrow " + n_latex + " \\times " +
-                                   b_weight_latex),
-                    compute(e.weight_bytes)},
-                   e.weight_bytes});
-    out.push_back({"inference", "Inference total",
-                   {formula("Inference total = weight memory × overhead factor",
-                            "\\text{Inference total} = \\text{weight memory} \\times \\text{overhead factor}"),
-                    substitute(format_gb(e.weight_bytes) + " × " + factor_text,
-                               gb_latex(e.weight_bytes) + " \\times " + factor_text),
-                    compute(e.inference_bytes)},
-                   e.inference_bytes});
-    if (e.detailed_inference) {
-        out.push_back({"detailed-inference", "Inference total (detailed)",
-                       {formula("Detailed inference = weights + KV cache + activations + runtime reserve",
-                                "\\text{Detailed inference} = \\text{weights} + \\text{KV cache} + \\text{activations} + "
-                                "\\text{reserve}"),
-                        substitute(format_gb(e.weight_bytes) + " + " + format_gb(e.kv_cache_bytes) + " + " +
-                                       format_gb(e.activation_bytes) + " + " + format_gb(e.runtime_reserve_bytes),
-                                   gb_latex(e.weight_bytes) + " + " + gb_latex(e.kv_cache_bytes) + " + " +
-                                       gb_latex(e.activation_bytes) + " + " + gb_latex(e.runtime_reserve_bytes)),
-                        compute(e.detailed_inference_bytes)},
-                       e.detailed_inference_bytes});
+    return v;
+}
+
+// "Weight memory" reads "weight memory" mid-sentence; "KV cache" and "LoRA adapter weights" keep capitals.
+std::string mid_sentence(const std::string& label) {
+    return mid_sentence_label(label);
+}
+
+// A total: its label = its parts, added (or the largest of them), substituted by their figures.
+Derivation total_derivation(const Estimate& e, const MemoryTerm& t) {
+    std::string names, names_latex, figures, figures_latex;
+    const bool sum = t.combine == Combine::sum;
+    const char* join = sum ? " + " : ", ";
+    for (const MemoryTerm* part : parts_of(e, *t.total)) {
+        const bool first = names.empty();
+        names += (first ? "" : join) + mid_sentence(part->label);
+        names_latex += (first ? "" : join) + std::string("\\text{") + mid_sentence(part->label) + "}";
+        figures += (first ? "" : join) + format_gb(part->bytes);
+        figures_latex += (first ? "" : join) + gb_latex(part->bytes);
     }
-    const bool seed_recipe = s.recipe.empty() || s.recipe == "seed-adam";
-    if (seed_recipe || e.training_components.empty()) {
-        out.push_back({"gradient-optimizer", "Gradient+optimizer memory",
-                       {formula("Gradient+optimizer memory = N_trainable × k × b",
-                                "\\text{Gradient+optimizer memory} = N_{\\text{trainable}} \\times k \\times b"),
-                        substitute(nt_values + ", k = " + k_text + " and b = " + bv_text + " bytes, so " + nt_text + " × " +
-                                       k_text + " × " + bv_text + " bytes",
-                                   nt_values_latex + ",\\ k = " + k_text + ",\\ b = " + bv_text + " \\Rightarrow " + nt_latex +
-                                       " \\times " + k_text + " \\times " + bv_text + "\\ \\text{bytes}"),
-                        compute(e.gradient_optimizer_bytes)},
-                       e.gradient_optimizer_bytes});
-    } else {
+    if (!sum) {
+        names = "the largest of " + names;
+        names_latex = "\\max(" + names_latex + ")";
+        figures = "the largest of " + figures;
+        figures_latex = "\\max(" + figures_latex + ")";
+    }
+    return {"", t.label,
+            {formula(t.label + " = " + names, "\\text{" + t.label + "} = " + names_latex), substitute(figures, figures_latex),
+             compute(t.bytes)},
+            t.bytes};
+}
+
+// The derivation of one row, or nothing when the row has none (see worked_steps).
+std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Values& v, const MemoryTerm& t) {
+    if (t.key == "weight")
+        return Derivation{"", "Weight memory",
+                          {formula("Weight memory = N × b", "\\text{Weight memory} = N \\times b"),
+                           substitute("N = " + v.n_text + " and " + v.b_name_text + ", so " + v.n_text + " × " + v.b_weight_text,
+                                      "N = " + v.n_latex + ",\\ " + v.b_name_latex + " \\Rightarrow " + v.n_latex + " \\times " +
+                                          v.b_weight_latex),
+                           compute(e.weight_bytes)},
+                          e.weight_bytes};
+    if (t.key == "inference")
+        return Derivation{"", "Inference total",
+                          {formula("Inference total = weight memory × overhead factor",
+                                   "\\text{Inference total} = \\text{weight memory} \\times \\text{overhead factor}"),
+                           substitute(format_gb(e.weight_bytes) + " × " + v.factor_text,
+                                      gb_latex(e.weight_bytes) + " \\times " + v.factor_text),
+                           compute(e.inference_bytes)},
+                          e.inference_bytes};
+    if (t.key == "gradient_optimizer" && (is_seed_recipe(s.recipe) || e.training_components.empty()))
+        return Derivation{"", "Gradient+optimizer memory",
+                          {formula("Gradient+optimizer memory = N_trainable × k × b",
+                                   "\\text{Gradient+optimizer memory} = N_{\\text{trainable}} \\times k \\times b"),
+                           substitute(v.nt_values + ", k = " + v.k_text + " and b = " + v.bv_text + " bytes, so " + v.nt_text +
+                                          " × " + v.k_text + " × " + v.bv_text + " bytes",
+                                      v.nt_values_latex + ",\\ k = " + v.k_text + ",\\ b = " + v.bv_text + " \\Rightarrow " +
+                                          v.nt_latex + " \\times " + v.k_text + " \\times " + v.bv_text + "\\ \\text{bytes}"),
+                           compute(e.gradient_optimizer_bytes)},
+                          e.gradient_optimizer_bytes};
+    if (t.key == "gradient_optimizer") {
         // A recipe: each stored value has its own bytes per trainable parameter; they add up per parameter.
-        std::string names;
-        std::string per_text;
-        std::string per_latex;
+        std::string names, per_text, per_latex;
         for (const TrainingComponent& c : e.training_components) {
-            const std::string bytes = format_ratio(c.bytes_per_trainable_pico, 1'000'000'000'000ULL, 6);
+            const std::string bytes = format_ratio(c.bytes_per_trainable_pico, kPicoPerByte, 6);
             if (!names.empty()) {
                 names += ", ";
                 per_text += " + ";
@@ -148,44 +172,49 @@ std::vector<Derivation> worked_steps(const Scenario& s, const Estimate& e) {
             per_text += bytes;
             per_latex += bytes;
         }
-        out.push_back({"gradient-optimizer", "Gradient+optimizer memory",
-                       {formula("Gradient+optimizer memory = N_trainable × (bytes of each stored value, added)",
-                                "\\text{Gradient+optimizer memory} = N_{\\text{trainable}} \\times \\textstyle\\sum \\text{bytes}"),
-                        substitute(nt_values + "; recipe " + s.recipe + ": " + names + " bytes, so " + nt_text + " × (" +
-                                       per_text + ") bytes",
-                                   nt_values_latex + " \\Rightarrow " + nt_latex + " \\times (" + per_latex + ")\\ \\text{bytes}"),
-                        compute(e.gradient_optimizer_bytes)},
-                       e.gradient_optimizer_bytes});
+        return Derivation{"", "Gradient+optimizer memory",
+                          {formula("Gradient+optimizer memory = N_trainable × (bytes of each stored value, added)",
+                                   "\\text{Gradient+optimizer memory} = N_{\\text{trainable}} \\times \\textstyle\\sum \\text{bytes}"),
+                           substitute(v.nt_values + "; recipe " + s.recipe + ": " + names + " bytes, so " + v.nt_text + " × (" +
+                                          per_text + ") bytes",
+                                      v.nt_values_latex + " \\Rightarrow " + v.nt_latex + " \\times (" + per_latex +
+                                          ")\\ \\text{bytes}"),
+                           compute(e.gradient_optimizer_bytes)},
+                          e.gradient_optimizer_bytes};
     }
-    out.push_back({"training", "Training total",
-                   {formula("Training total = weight memory + gradient+optimizer memory",
-                            "\\text{Training total} = \\text{weight memory} + \\text{gradient+optimizer memory}"),
-                    e.adapter_weight_bytes == 0
-                        ? substitute(format_gb(e.weight_bytes) + " + " + format_gb(e.gradient_optimizer_bytes),
-                                     gb_latex(e.weight_bytes) + " + " + gb_latex(e.gradient_optimizer_bytes))
-                        : substitute(format_gb(e.weight_bytes) + " + " + format_gb(e.adapter_weight_bytes) +
-                                         " (LoRA adapter weights) + " + format_gb(e.gradient_optimizer_bytes),
-                                     gb_latex(e.weight_bytes) + " + " + gb_latex(e.adapter_weight_bytes) + " + " +
-                                         gb_latex(e.gradient_optimizer_bytes)),
-                    compute(e.training_bytes)},
-                   e.training_bytes});
-    if (e.trainable_count != e.param_count) {
-        out.push_back({"reduction", "Reduction from training fewer parameters",
-                       {formula("Reduction = gradient+optimizer memory (all " + n_text + " trainable) − gradient+optimizer memory (" +
-                                    nt_text + " trainable)",
-                                "\\text{Reduction} = \\text{grad+opt}(" + n_latex + ") - \\text{grad+opt}(" + nt_latex + ")"),
-                        substitute(format_gb(e.full_gradient_optimizer_bytes) + " − " + format_gb(e.gradient_optimizer_bytes) +
-                                       "; the weights keep their " + format_gb(e.weight_bytes),
-                                   gb_latex(e.full_gradient_optimizer_bytes) + " - " + gb_latex(e.gradient_optimizer_bytes)),
-                        compute(e.reduction_bytes)},
-                       e.reduction_bytes});
+    if (t.key == "reduction")
+        return Derivation{"", "Reduction from training fewer parameters",
+                          {formula("Reduction = gradient+optimizer memory (all " + v.n_text +
+                                       " trainable) − gradient+optimizer memory (" + v.nt_text + " trainable)",
+                                   "\\text{Reduction} = \\text{grad+opt}(" + v.n_latex + ") - \\text{grad+opt}(" + v.nt_latex + ")"),
+                           substitute(format_gb(e.full_gradient_optimizer_bytes) + " − " + format_gb(e.gradient_optimizer_bytes) +
+                                          "; the weights keep their " + format_gb(e.weight_bytes),
+                                      gb_latex(e.full_gradient_optimizer_bytes) + " - " + gb_latex(e.gradient_optimizer_bytes)),
+                           compute(e.reduction_bytes)},
+                          e.reduction_bytes};
+    if (t.total) return total_derivation(e, t);
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<Derivation> worked_steps(const Scenario& s, const Estimate& e) {
+    const Values v = values_of(s, e);
+    std::vector<Derivation> out;
+    for (const MemoryTerm& t : e.terms) {
+        if (!t.in_report || t.part) continue;
+        std::optional<Derivation> d = derive(s, e, v, t);
+        if (!d) continue;
+        d->id = t.key;
+        std::replace(d->id.begin(), d->id.end(), '_', '-');
+        out.push_back(std::move(*d));
     }
     return out;
 }
 
-const Derivation* find_derivation(const std::vector<Derivation>& derivations, const char* id) {
+const Derivation* find_derivation(const std::vector<Derivation>& derivations, std::string_view id) {
     for (const Derivation& d : derivations)
-        if (std::strcmp(d.id, id) == 0) return &d;
+        if (d.id == id) return &d;
     return nullptr;
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "estimator.hpp"
@@ -21,18 +22,21 @@ struct WorkedStep {
 
 // The derivation of one result.
 struct Derivation {
-    const char* id;                  // stable: "weight", "inference", "gradient-optimizer", "training", "reduction"
-    const char* title;               // "Weight memory"
+    std::string id;                  // stable: the term's key with '-': "weight", "gradient-optimizer", "training"
+    std::string title;               // "Weight memory"
     std::array<WorkedStep, 3> steps; // formula, substitution, result
     std::uint64_t result_bytes;      // the estimate's figure this derivation ends in
 };
 
-// The four results' derivations in the seed's order, plus "reduction" (full vs current gradient+optimizer
-// memory) when fewer than all parameters train. `estimate` must be estimate(scenario).
+// One derivation per row of the memory-terms table that the reports show and that has one, in table
+// order: weight, inference, gradient-optimizer, training (the seed's four), "reduction" (full vs current
+// gradient+optimizer memory) when fewer than all parameters train, "detailed-inference". Every total
+// derives itself from its parts; other terms need a derivation written for their key in steps.cpp (a term
+// without one is still in every total's sum). `estimate` must be estimate(scenario).
 std::vector<Derivation> worked_steps(const Scenario& scenario, const Estimate& estimate);
 
 // The derivation with the given id, or nullptr.
-const Derivation* find_derivation(const std::vector<Derivation>& derivations, const char* id);
+const Derivation* find_derivation(const std::vector<Derivation>& derivations, std::string_view id);
 
 // Markdown: a "### Title" heading and a numbered list of the three steps per derivation,
 // then the unit convention line.

@@ -32,6 +32,32 @@ void on_drop(GLFWwindow*, int count, const char** paths) {
     if (count < 1 || paths == nullptr || paths[0] == nullptr) return;
     std::string name = paths[0];
     if (const std::size_t slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
+    // A GGUF or safetensors file (by name or by its GGUF magic): its header only, through core's reader.
+    auto ends_with = [&](const std::string& suffix) {
+        return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    const bool model_file = ends_with(".gguf") || ends_with(".safetensors") || ends_with(".safetensors.index.json");
+    FILE* probe = std::fopen(paths[0], "rb");
+    char magic[4] = {0, 0, 0, 0};
+    if (probe != nullptr) {
+        const bool gguf = std::fread(magic, 1, 4, probe) == 4 && std::memcmp(magic, "GGUF", 4) == 0;
+        if (model_file || gguf) {
+            std::fseek(probe, 0, SEEK_END);
+            const long size = std::ftell(probe);
+            std::fseek(probe, 0, SEEK_SET);
+            llm_memory::ModelFileReader reader(size > 0 ? static_cast<std::uint64_t>(size) : 0, name);
+            std::string chunk(1 << 20, '\0');
+            llm_memory::Expected<bool> fed = false;
+            std::size_t n = 0;
+            while (fed && !*fed && (n = std::fread(&chunk[0], 1, chunk.size(), probe)) > 0) fed = reader.feed(std::string_view(chunk.data(), n));
+            std::fclose(probe);
+            if (!fed) llm_memory::queue_model_file(llm_memory::Error{fed.error()}, name);
+            else llm_memory::queue_model_file(reader.finish(), name);
+            on_any_event();
+            return;
+        }
+        std::fclose(probe);
+    }
     std::string text;
     if (FILE* file = std::fopen(paths[0], "rb")) {
         char chunk[4096];

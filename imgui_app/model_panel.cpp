@@ -12,6 +12,7 @@
 #include "imgui.h"
 #include "model_presets.hpp"
 #include "quantity.hpp"
+#include "model_file.hpp"
 #include "settings.hpp"
 
 namespace llm_memory {
@@ -38,6 +39,8 @@ const ImVec4 kErrorColour(0.88f, 0.30f, 0.24f, 1.0f);
 // Configs that arrived between frames (file drop, web drop handler).
 struct PendingConfig {
     std::shared_ptr<const ModelSource> model;  // null when the text did not load
+    std::shared_ptr<const FileModel> file;     // a GGUF or safetensors header (queue_model_file)
+    std::string name;
     std::string message;
 };
 std::vector<PendingConfig>& pending_configs() {
@@ -188,12 +191,30 @@ bool queue_model_config(std::string_view json_text, const std::string& source_na
     return true;
 }
 
+bool queue_model_file(const Expected<FileModel>& file, const std::string& source_name) {
+    PendingConfig pending;
+    pending.name = source_name;
+    if (!file) pending.message = source_name + ": " + file.error();
+    else pending.file = std::make_shared<const FileModel>(*file);
+    pending_configs().push_back(std::move(pending));
+    return file.ok();
+}
+
 bool apply_pending_model_configs(AppState& app) {
     if (pending_configs().empty()) return false;
     ModelPanelView& view = view_of(app);
     for (PendingConfig& pending : pending_configs()) {
-        if (pending.model) use_model(app, view, std::move(pending.model));
-        else set_message(view, pending.message, true);
+        if (pending.file) {
+            // A model file: N, b (and a GGUF's architecture) from core, the header's report as the notice.
+            Scenario candidate = app.scenario;
+            const Expected<bool> applied = apply_file_model(candidate, *pending.file);
+            if (!applied) set_message(view, pending.name + ": " + applied.error(), true);
+            else if (take_scenario(app, view, candidate)) set_message(view, "Read " + pending.name + " (header only):\n" + pending.file->report, false);
+        } else if (pending.model) {
+            use_model(app, view, std::move(pending.model));
+        } else {
+            set_message(view, pending.message, true);
+        }
     }
     pending_configs().clear();
     view.open_requested = true;

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "app.hpp"
+#include "model_file.hpp"
 
 namespace llm_memory {
 
@@ -21,6 +22,10 @@ void draw_model_panel(AppState& app);
 // drop handler); the next draw_model_panel() loads it as if pasted. source_name is shown ("config.json").
 // Returns false, with the message kept for the panel to show, if core cannot read the text.
 bool queue_model_config(std::string_view json_text, const std::string& source_name);
+
+// Queues a model file read by core's ModelFileReader (a dropped .gguf or .safetensors, on the desktop or
+// the web page): the next frame makes it the scenario's model, or shows its error. Returns file.ok().
+bool queue_model_file(const Expected<FileModel>& file, const std::string& source_name);
 
 // Applies configs queued by queue_model_config to app.scenario (or keeps their error for the panel).
 // draw_frame calls it every frame, so a dropped file applies even while the Model section is closed.

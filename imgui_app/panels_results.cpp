@@ -1,6 +1,7 @@
 // The results (GB and GiB side by side), the live worked steps with Markdown/LaTeX copies, the two-step
 // diagram, the inference-vs-training bars with an optional GPU capacity line, and the before/after view.
 // Every figure is core's: Estimate fields formatted by quantity.hpp, or text from core/steps.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -21,42 +22,61 @@
 
 namespace llm_memory {
 
+namespace {
+
+// A bar segment's colour from its term's kind: the n-th segment of a kind in one bar takes that kind's
+// n-th series colour, so a new term gets a colour without a list of keys here.
+ImU32 segment_colour(const Palette& palette, TermKind kind, int nth) {
+    const ImU32 weights[] = {palette.weights, palette.current};
+    const ImU32 states[] = {palette.grad_opt, palette.runtime_third};
+    const ImU32 runtime[] = {palette.overhead, palette.runtime_second, palette.runtime_third};
+    switch (kind) {
+        case TermKind::weights: return weights[nth % 2];
+        case TermKind::state: return states[nth % 2];
+        default: return runtime[nth % 3];
+    }
+}
+
+// The segments of one total's bar: its parts in table order, in now's or the all-trainable column.
+std::vector<BarSegment> total_segments(const Estimate& e, Total total, const Palette& palette, bool all_trainable = false) {
+    std::vector<BarSegment> segments;
+    std::vector<TermKind> kinds;  // of the segments so far
+    for (const MemoryTerm* part : parts_of(e, total)) {
+        const std::uint64_t bytes = all_trainable ? part->all_trainable_bytes : part->bytes;
+        if (bytes == 0 && all_trainable) continue;  // a term a full fine-tune does not have (the LoRA adapter)
+        const int nth = static_cast<int>(std::count(kinds.begin(), kinds.end(), part->kind));
+        kinds.push_back(part->kind);
+        segments.push_back({bytes, segment_colour(palette, part->kind, nth), part->short_label.c_str()});
+    }
+    return segments;
+}
+
+}  // namespace
+
 void draw_results_panel(AppState& app) {
     section_heading("Results");
     const Estimate& e = app.estimate;
     const Palette& palette = theme_palette(app.dark_theme);
-    struct Row {
-        const char* label;
-        std::uint64_t bytes;
-        const char* formula;
-    };
-    std::vector<Row> rows = {
-        {"Weight memory", e.weight_bytes, "N × b"},
-        {"Inference total", e.inference_bytes, "weights × overhead factor"},
-        {"Gradient + optimizer", e.gradient_optimizer_bytes,
-         app.scenario.recipe.empty() || app.scenario.recipe == "seed-adam" ? "N_trainable × k × b"
-                                                                           : "N_trainable × the recipe's bytes"},
-        {"Training total", e.training_bytes, "weights + gradient + optimizer"},
-    };
-    if (e.detailed_inference)
-        rows.insert(rows.begin() + 2, Row{"Inference (detailed)", e.detailed_inference_bytes, "weights + KV cache + activations + reserve"});
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (ImGui::BeginTable("results##table", 3, flags)) {
         ImGui::TableSetupColumn("Result", ImGuiTableColumnFlags_WidthStretch, 2.2f);
         ImGui::TableSetupColumn("GB", ImGuiTableColumnFlags_WidthStretch, 1.0f);
         ImGui::TableSetupColumn("GiB", ImGuiTableColumnFlags_WidthStretch, 1.1f);
         ImGui::TableHeadersRow();
-        for (const Row& row : rows) {
+        for (const MemoryTerm& term : e.terms) {
+            if (!term.in_report) continue;
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", row.label);
-            if (!app.embed_mode) muted_text(row.formula);
+            if (term.part) ImGui::Indent();
+            ImGui::TextWrapped("%s", term.label.c_str());
+            if (!app.embed_mode) muted_text(term_formula(e, term));
+            if (term.part) ImGui::Unindent();
             ImGui::TableNextColumn();
             ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
-            ImGui::TextUnformatted(format_gb(row.bytes).c_str());
+            ImGui::TextUnformatted(format_gb(term.bytes).c_str());
             ImGui::PopStyleColor();
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(format_gib(row.bytes).c_str());
+            ImGui::TextUnformatted(format_gib(term.bytes).c_str());
         }
         ImGui::EndTable();
     }
@@ -76,17 +96,18 @@ void draw_results_panel(AppState& app) {
 void draw_summary_strip(AppState& app) {
     const Estimate& e = app.estimate;
     const Palette& palette = theme_palette(app.dark_theme);
-    const struct {
-        const char* label;
-        std::uint64_t bytes;
-    } cells[] = {{"Weights", e.weight_bytes}, {"Inference", e.inference_bytes}, {"Grad + opt", e.gradient_optimizer_bytes},
-                 {"Training", e.training_bytes}};
-    if (ImGui::BeginTable("summary##strip", 4, ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV)) {
-        for (const auto& cell : cells) {
+    std::vector<const MemoryTerm*> cells;
+    for (const MemoryTerm& term : e.terms)
+        if (term.headline) cells.push_back(&term);
+    if (!cells.empty() && ImGui::BeginTable("summary##strip", static_cast<int>(cells.size()),
+                                            ImGuiTableFlags_SizingStretchSame | ImGuiTableFlags_BordersInnerV)) {
+        for (const MemoryTerm* cell : cells) {
             ImGui::TableNextColumn();
-            ImGui::TextDisabled("%s", cell.label);
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("%s", cell->short_label.c_str());
+            ImGui::PopStyleColor();
             ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
-            ImGui::TextUnformatted(format_gb(cell.bytes).c_str());
+            ImGui::TextUnformatted(format_gb(cell->bytes).c_str());
             ImGui::PopStyleColor();
         }
         ImGui::EndTable();
@@ -113,10 +134,10 @@ void draw_steps_panel(AppState& app) {
     if (ImGui::Button("Copy as LaTeX##steps")) copy_to_clipboard(app, steps_latex(derivations), "the steps as LaTeX");
     if (!app.copied_message.empty()) muted_text(app.copied_message);
     for (const Derivation& d : derivations) {
-        ImGui::PushID(d.id);
+        ImGui::PushID(d.id.c_str());
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
-        ImGui::TextWrapped("%s", d.title);
+        ImGui::TextWrapped("%s", d.title.c_str());
         ImGui::PopStyleColor();
         int number = 1;
         for (const WorkedStep& step : d.steps) {
@@ -139,21 +160,11 @@ void draw_bars_panel(AppState& app) {
     section_heading("Inference vs training");
     const Estimate& e = app.estimate;
     const Palette& palette = theme_palette(app.dark_theme);
-    std::vector<BarSegment> inference = {{e.weight_bytes, palette.weights, "Weights"}};
-    if (e.detailed_inference) {
-        inference.push_back({e.kv_cache_bytes, palette.overhead, "KV cache"});
-        inference.push_back({e.activation_bytes, palette.extra_a, "Activations"});
-        inference.push_back({e.runtime_reserve_bytes, palette.extra_b, "Runtime reserve"});
-    } else {
-        inference.push_back({e.overhead_margin_bytes, palette.overhead, "Overhead margin"});
-    }
-    std::vector<BarSegment> training = {{e.weight_bytes, palette.weights, "Weights"}};
-    if (e.adapter_weight_bytes > 0) training.push_back({e.adapter_weight_bytes, palette.current, "LoRA adapter"});
-    training.push_back({e.gradient_optimizer_bytes, palette.grad_opt, "Gradients + optimizer"});
+    const MemoryTerm* inference = find_total(e, chosen_inference_total(e));
+    const MemoryTerm* training = find_total(e, Total::training);
     const std::vector<StackedBar> bars = {
-        {e.detailed_inference ? "Inference (detailed)" : "Inference", chosen_inference_bytes(e),
-         format_gb(chosen_inference_bytes(e)), inference},
-        {"Training", e.training_bytes, format_gb(e.training_bytes), training},
+        {inference->short_label, inference->bytes, format_gb(inference->bytes), total_segments(e, *inference->total, palette)},
+        {training->short_label, training->bytes, format_gb(training->bytes), total_segments(e, Total::training, palette)},
     };
     // The capacity line is the scenario's GPU (catalogue or custom size), so the verdict and the line agree.
     const std::uint64_t capacity = e.gpu.requested ? e.gpu.capacity_bytes : 0;
@@ -208,11 +219,13 @@ void draw_before_after_panel(AppState& app) {
         if (ImGui::Button("Try the seed's 1B trainable")) set_field_and_apply(app, "trainable", "1B");
         return;
     }
+    // Every part of the training total, with every parameter trainable and now (the table's two columns).
+    const MemoryTerm& training = *find_total(e, Total::training);
     const std::vector<StackedBar> bars = {
-        {"All " + format_count_short(e.param_count) + " trainable", e.full_training_bytes, format_gb(e.full_training_bytes),
-         {{e.weight_bytes, palette.weights, "Weights"}, {e.full_gradient_optimizer_bytes, palette.grad_opt, "Gradients + optimizer"}}},
-        {format_count_short(e.trainable_count) + " trainable", e.training_bytes, format_gb(e.training_bytes),
-         {{e.weight_bytes, palette.weights, "Weights"}, {e.gradient_optimizer_bytes, palette.grad_opt, "Gradients + optimizer"}}},
+        {"All " + format_count_short(e.param_count) + " trainable", training.all_trainable_bytes,
+         format_gb(training.all_trainable_bytes), total_segments(e, Total::training, palette, true)},
+        {format_count_short(e.trainable_count) + " trainable", training.bytes, format_gb(training.bytes),
+         total_segments(e, Total::training, palette)},
     };
     draw_stacked_bars("before_after_bars", bars, 0, std::string(), palette);
     const ImGuiTableFlags flags = ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
@@ -221,23 +234,16 @@ void draw_before_after_panel(AppState& app) {
         ImGui::TableSetupColumn("All trainable", ImGuiTableColumnFlags_WidthStretch, 1.0f);
         ImGui::TableSetupColumn("Now", ImGuiTableColumnFlags_WidthStretch, 1.0f);
         ImGui::TableHeadersRow();
-        const struct {
-            const char* label;
-            std::uint64_t before;
-            std::uint64_t after;
-        } rows[] = {
-            {"Weights", e.weight_bytes, e.weight_bytes},
-            {"Gradients + optimizer", e.full_gradient_optimizer_bytes, e.gradient_optimizer_bytes},
-            {"Training total", e.full_training_bytes, e.training_bytes},
-        };
-        for (const auto& row : rows) {
+        std::vector<const MemoryTerm*> rows = parts_of(e, Total::training);
+        rows.push_back(&training);
+        for (const MemoryTerm* row : rows) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", row.label);
+            ImGui::TextWrapped("%s", row == &training ? row->label.c_str() : row->short_label.c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(format_gb(row.before).c_str());
+            ImGui::TextUnformatted(format_gb(row->all_trainable_bytes).c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(format_gb(row.after).c_str());
+            ImGui::TextUnformatted(format_gb(row->bytes).c_str());
         }
         ImGui::EndTable();
     }

@@ -14,6 +14,7 @@
 #include "imgui.h"
 #include "quantity.hpp"
 #include "recipes.hpp"
+#include "report.hpp"
 #include "settings.hpp"
 #include "theme.hpp"
 
@@ -169,17 +170,8 @@ void recipe_combo(AppState& app) {
     // (recomputed only when the scenario changes).
     RuntimeView& v = view();
     if (v.range_generation != app.scenario_generation) {
-        Scenario seed = s;
-        seed.recipe = "seed-adam";
-        Scenario mixed = s;
-        mixed.recipe = "adamw-mixed";
-        const Expected<Estimate> seed_e = estimate(seed);
-        const Expected<Estimate> mixed_e = estimate(mixed);
-        v.range_text.clear();
-        if (seed_e && mixed_e)
-            v.range_text = "Conventions differ: training total " + format_gb(seed_e->training_bytes) +
-                           " (seed-adam, 6 bytes) vs " + format_gb(mixed_e->training_bytes) +
-                           " (adamw-mixed, 14 bytes) per trainable parameter.";
+        const Expected<std::string> range = recipe_range_sentence(s);
+        v.range_text = range ? *range : std::string();
         v.range_generation = app.scenario_generation;
     }
     if (!v.range_text.empty()) explain(v.range_text);

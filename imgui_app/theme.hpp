@@ -22,9 +22,9 @@ struct Palette {
     ImVec4 error_text;   // inline error messages (ImVec4 for PushStyleColor)
     ImVec4 ok_text;      // fits / success messages
     ImVec4 accent_text;  // headline figures
-    ImU32 bar_text;
-    ImU32 extra_a;       // further series: activations, LoRA adapter
-    ImU32 extra_b;       // further series: runtime reserve      // figures printed on the chart's coloured segments (>= 4.5:1 on each series colour)
+    ImU32 bar_text;      // figures printed on the chart's coloured segments (>= 4.5:1 on each series colour)
+    ImU32 runtime_second;  // the second runtime series of a bar (activations, after the KV cache)
+    ImU32 runtime_third;   // the third runtime series of a bar (the runtime reserve)
 };
 
 // Applies the light or dark theme to ImGui::GetStyle(), sizes scaled by `scale`.

@@ -103,7 +103,7 @@ test('bad model files exit 2 with the problem named', () => {
   writeFileSync(bad, 'PK\u0003\u0004 this is a zip');
   let r = spawnSync(bin, ['--gguf', bad], { encoding: 'utf8' });
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /--gguf: .*bad\.gguf: not a GGUF file/);
+  assert.match(r.stderr, /--gguf: .*bad\.gguf: not a GGUF file or a safetensors file \(it starts with "PK\?\?"/);
   const cut = join(dir, 'cut.gguf');
   writeFileSync(cut, sampleGguf().bytes.subarray(0, 5000));
   r = spawnSync(bin, ['--gguf', cut], { encoding: 'utf8' });
@@ -113,5 +113,5 @@ test('bad model files exit 2 with the problem named', () => {
   writeFileSync(st, Buffer.from([0, 0, 0, 0, 0, 0, 0, 0x80, 0x7b]));
   r = spawnSync(bin, ['--safetensors', st], { encoding: 'utf8' });
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /header length .* is longer than the file/);
+  assert.match(r.stderr, /the header length .* is longer than the file/);
 });

@@ -3,6 +3,7 @@
 #include <catch_amalgamated.hpp>
 
 #include "estimator.hpp"
+#include "settings.hpp"
 
 using namespace llm_memory;
 
@@ -152,4 +153,84 @@ TEST_CASE("estimator: the largest accepted scenario stays below 2^64 bytes", "[e
     CHECK(e.weight_bytes == 64'000'000'000'000'000ULL);
     CHECK(e.inference_bytes == 6'400'000'000'000'000'000ULL);
     CHECK(e.training_bytes == 6'464'000'000'000'000'000ULL);
+}
+
+// ---- The memory-terms table ----
+
+namespace {
+// Scenarios that turn on every feature that adds rows (LoRA, QLoRA, recipes, KV cache, detailed mode).
+const char* const kFeatureStates[] = {
+    "",
+    "trainable=1B",
+    "params=70B&trainable=7.7%&k=4",
+    "model=llama-2-7b&recipe=adamw-mixed&lora-rank=8&gpu=rtx-4090",
+    "model=llama-2-7b&lora-rank=16&qlora&context=8K&batch=4&inference-mode=detailed",
+    "model=llama-2-7b&context=4096",
+    "model=mixtral-8x7b&dtype=q4_k_m&context=32K&kv-dtype=fp8&inference-mode=detailed",
+    "model=llama-2-7b&recipe=adam-8bit&trainable=10%",
+};
+}  // namespace
+
+TEST_CASE("terms: the seed's table, in display order, with its totals", "[terms][seed]") {
+    const Estimate e = run(Scenario{});
+    std::vector<std::string> keys;
+    for (const MemoryTerm& t : e.terms) keys.push_back(t.key);
+    // The seed's recipe has three stored values (gradient, Adam m, Adam v): parts of gradient+optimizer.
+    CHECK(keys == std::vector<std::string>{"weight", "overhead_margin", "inference", "gradient_optimizer",
+                                           "training_component", "training_component", "training_component", "training",
+                                           "full_training", "reduction"});
+    CHECK(find_total(e, Total::inference)->bytes == 31'200'000'000ULL);   // seed: 26 x 1.2
+    CHECK(find_total(e, Total::training)->bytes == 104 * GB);             // seed: 26 + 78
+    CHECK(find_total(e, Total::detailed_inference) == nullptr);           // simple mode
+    CHECK(find_term(e, "overhead_margin")->bytes == 5'200'000'000ULL);
+    CHECK(training_without_weights_bytes(e) == 78 * GB);
+    CHECK(term_formula(e, *find_total(e, Total::training)) == "weights + gradients + optimizer");
+    int headlines = 0;
+    for (const MemoryTerm& t : e.terms) headlines += t.headline ? 1 : 0;
+    CHECK(headlines == 4);  // the seed's four results
+}
+
+TEST_CASE("terms: every total is its parts combined, and the named fields are the rows", "[terms]") {
+    for (const char* state : kFeatureStates) {
+        INFO(state);
+        const StateResult r = apply_state(Scenario{}, state);
+        REQUIRE(r.problems.empty());
+        const Estimate e = run(r.scenario);
+        for (const MemoryTerm& t : e.terms) {
+            if (!t.total) continue;
+            std::uint64_t sum = 0, all = 0;
+            for (const MemoryTerm* part : parts_of(e, *t.total)) {
+                sum += part->bytes;
+                all += part->all_trainable_bytes;
+                CHECK_FALSE(part->part);  // a share of a row is never counted twice
+            }
+            CHECK(t.bytes == sum);
+            CHECK(t.all_trainable_bytes == all);
+        }
+        CHECK(e.weight_bytes == find_term(e, "weight")->bytes);
+        CHECK(e.training_bytes == e.weight_bytes + e.adapter_weight_bytes + e.gradient_optimizer_bytes);
+        CHECK(e.full_training_bytes == e.weight_bytes + e.full_gradient_optimizer_bytes);
+        CHECK(e.reduction_bytes == e.full_gradient_optimizer_bytes - e.gradient_optimizer_bytes);
+        CHECK(e.inference_bytes == e.weight_bytes + e.overhead_margin_bytes);
+        CHECK(training_without_weights_bytes(e) == e.gradient_optimizer_bytes);  // the adapter is weights
+        if (e.detailed_inference)
+            CHECK(e.detailed_inference_bytes ==
+                  e.weight_bytes + e.kv_cache_bytes + e.activation_bytes + e.runtime_reserve_bytes);
+        std::uint64_t parts = 0;  // a recipe's stored values add up to gradient+optimizer memory
+        for (const MemoryTerm& t : e.terms)
+            if (t.part) parts += t.bytes;
+        CHECK(parts == e.gradient_optimizer_bytes);
+    }
+}
+
+TEST_CASE("terms: the LoRA adapter is a weight of the training total that a full fine-tune lacks", "[terms]") {
+    // PEFT on Llama-2-7b, r=8 on q,v: 4,194,304 trainable parameters, 2 bytes each.
+    const StateResult r = apply_state(Scenario{}, "model=llama-2-7b&lora-rank=8");
+    const Estimate e = run(r.scenario);
+    const MemoryTerm* adapter = find_term(e, "adapter_weight");
+    REQUIRE(adapter != nullptr);
+    CHECK(adapter->bytes == 8'388'608ULL);
+    CHECK(adapter->all_trainable_bytes == 0);
+    CHECK(adapter->kind == TermKind::weights);
+    CHECK(term_formula(e, *find_total(e, Total::training)) == "weights + gradients + optimizer + LoRA adapter");
 }

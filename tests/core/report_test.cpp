@@ -2,6 +2,7 @@
 #include <catch_amalgamated.hpp>
 
 #include "report.hpp"
+#include "settings.hpp"
 
 using namespace llm_memory;
 
@@ -24,4 +25,52 @@ TEST_CASE("report_summary reads the seed's figures in GB and GiB", "[report]") {
 
 TEST_CASE("json_escape escapes quotes and control characters", "[report]") {
     CHECK(json_escape("a\"b\\c\n\x01") == "a\\\"b\\\\c\\n\\u0001");
+}
+
+namespace {
+Scenario from_state(const char* state) {
+    const StateResult r = apply_state(Scenario{}, state);
+    REQUIRE(r.problems.empty());
+    return r.scenario;
+}
+}  // namespace
+
+TEST_CASE("report_json: every feature's keys, in their places, with the table's figures", "[report][terms]") {
+    // QLoRA rank 16 on Llama-2-7b (6,738,415,616 parameters) with an 8K x 4 KV cache, detailed inference on
+    // 4 x A100 80GB at ZeRO 3. Golden text taken from the CLI before the memory terms became one table.
+    const Scenario s = from_state("model=llama-2-7b&lora-rank=16&qlora&context=8K&batch=4&inference-mode=detailed&gpu=a100-80gb&gpus=4&zero=3");
+    CHECK(report_json(s, estimate(s).value()) ==
+          "{\"parameters\":6738415616,\"trainable_parameters\":8388608,\"bytes_per_parameter\":2,\"overhead_factor\":1.2,"
+          "\"values_per_trainable\":3,\"bytes_per_value\":2,\"weight_bytes\":3476140673,\"inference_bytes\":4171368808,"
+          "\"gradient_optimizer_bytes\":50331648,\"training_bytes\":3543249537,\"full_training_bytes\":43906634369,"
+          "\"reduction_bytes\":40380162048,\"model\":\"llama-2-7b\",\"model_name\":\"meta-llama/Llama-2-7b-hf\","
+          "\"breakdown\":{\"embeddings\":131072000,\"attention\":2147483648,\"mlp\":4328521728,\"experts\":0,"
+          "\"shared_experts\":0,\"router\":0,\"norms\":266240,\"output_head\":131072000},\"weight_format\":\"nf4_dq\","
+          "\"lora_trainable_parameters\":8388608,\"adapter_weight_bytes\":16777216,\"kv_cache_bytes\":17179869184,"
+          "\"inference_mode\":\"detailed\",\"activation_bytes\":1711788032,\"runtime_reserve_bytes\":1073741824,"
+          "\"detailed_inference_bytes\":23441539713,\"gpu\":{\"name\":\"a100-80gb\",\"capacity_bytes\":85899345920,"
+          "\"gpus\":4,\"zero_stage\":3,\"per_gpu_bytes\":885812385,\"fits\":true,\"verdict\":\"fits\","
+          "\"margin_bytes\":85013533535,\"gpus_needed\":1,\"inference\":{\"per_gpu_bytes\":5860384929,\"fits\":true,"
+          "\"verdict\":\"fits\",\"margin_bytes\":80038960991,\"gpus_needed\":1}}}");
+}
+
+TEST_CASE("report_table: a recipe's stored values are indented under gradient+optimizer memory", "[report][terms]") {
+    // adamw-mixed on 13B with 1B trainable: 2 + 4 + 4 + 4 = 14 bytes per trainable parameter.
+    const Scenario s = from_state("recipe=adamw-mixed&trainable=1B");
+    const std::string table = report_table(s, estimate(s).value(), UnitChoice::gb);
+    CHECK(table.find("Gradient+optimizer memory   14 GB\n  gradient (bf16)           2 GB\n"
+                     "  master weights (fp32)     4 GB\n  Adam m (fp32)             4 GB\n  Adam v (fp32)             4 GB\n"
+                     "Training total              40 GB\nReduction vs all trainable  168 GB\n") != std::string::npos);
+}
+
+TEST_CASE("recipe range sentence: the seed's bytes follow k and state-bytes", "[report][terms]") {
+    // Seed: 13B, k = 3 x 2 bytes = 6 bytes -> 104 GB; adamw-mixed 14 bytes -> 26 + 182 = 208 GB.
+    CHECK(recipe_range_sentence(Scenario{}).value() ==
+          "Conventions differ: training total 104 GB (seed-adam, 6 bytes) vs 208 GB (adamw-mixed, 14 bytes) per "
+          "trainable parameter.");
+    // k = 4 values of 2 bytes: 8 bytes, 26 + 13 x 8 = 130 GB (the sentence used to say 6 bytes whatever k was).
+    CHECK(recipe_range_sentence(from_state("k=4")).value() ==
+          "Conventions differ: training total 130 GB (seed-adam, 8 bytes) vs 208 GB (adamw-mixed, 14 bytes) per "
+          "trainable parameter.");
+    CHECK(recipe_range_sentence(from_state("k=2&state-bytes=4")).value().find("(seed-adam, 8 bytes)") != std::string::npos);
 }

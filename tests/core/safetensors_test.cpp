@@ -23,7 +23,8 @@ struct SafetensorsWriter {
     std::string file(const std::string& header_json = {}) const {
         const std::string h = header_json.empty() ? json + "}" : header_json;
         std::string out;
-        for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((h.size() >> (8 * i)) & 0xff));
+        const std::uint64_t length = h.size();  // 64-bit: size_t is 32-bit in wasm
+        for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((length >> (8 * i)) & 0xff));
         return out + h + std::string(static_cast<std::size_t>(offset), '\0');
     }
 };

@@ -149,5 +149,23 @@ TEST_CASE("LoRA: the adapter is what trains, and its weights join the training t
     const auto d = steps_for("model=llama-2-7b&lora-rank=8");
     CHECK(get(d, "gradient-optimizer").steps[1].text ==
           "N_trainable = 4.194304M (the LoRA adapter, rank 8), k = 3 and b = 2 bytes, so 4.194304M × 3 × 2 bytes");
-    CHECK(get(d, "training").steps[1].text.find("(LoRA adapter weights)") != std::string::npos);
+    // Its 8,388,608 bytes of bf16 weights (4,194,304 x 2) are a part of the training total, named in the formula.
+    CHECK(get(d, "training").steps[0].text ==
+          "Training total = weight memory + gradient+optimizer memory + LoRA adapter weights");
+    CHECK(get(d, "training").steps[1].text == "13.48 GB + 0.03 GB + 0.01 GB");
+
+}
+
+TEST_CASE("the detailed inference total derives itself from its parts, and comes last", "[steps]") {
+    // Llama-2-7b at 4096 tokens: KV cache 2 x 32 layers x 32 heads x 128 x 4096 x 2 bytes = 2 GiB (kv_cache_test).
+    const auto d = steps_for("model=llama-2-7b&context=4096&inference-mode=detailed");
+    const Derivation& detailed = get(d, "detailed-inference");
+    CHECK(detailed.title == "Inference total (detailed)");
+    CHECK(detailed.steps[0].text ==
+          "Inference total (detailed) = weight memory + KV cache + activation workspace + runtime reserve");
+    CHECK(detailed.steps[0].latex ==
+          "\\text{Inference total (detailed)} = \\text{weight memory} + \\text{KV cache} + \\text{activation workspace} + "
+          "\\text{runtime reserve}");
+    CHECK(d.back().id == "detailed-inference");
+    CHECK(d.size() == 5);  // weight, inference, gradient-optimizer, training, detailed-inference
 }

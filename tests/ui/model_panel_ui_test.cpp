@@ -13,6 +13,7 @@
 #include "model_panel.hpp"
 #include "settings.hpp"
 #include "ui_test_support.hpp"
+#include "../files/gguf_writer.hpp"
 
 using namespace llm_memory;
 
@@ -87,4 +88,43 @@ TEST_CASE("model panel: an unknown MoE config is refused with a visible notice",
     CHECK(notice.find("model_type \"my_moe\" is not known") != std::string::npos);
     CHECK(notice.find("num_experts (routed experts)") != std::string::npos);
     CHECK(app.scenario.param_count == 6'738'415'616ULL);
+}
+
+// A dropped GGUF file (read by core's ModelFileReader in chunks, as the desktop drop handler and the web
+// page do): N and the architecture come from the header, the notice lists bytes per type.
+TEST_CASE("model panel: a dropped GGUF file becomes the model", "[ui][model][gguf]") {
+    llm_memory::test::GgufWriter w;
+    w.text("general.architecture", "llama");
+    w.u32("llama.block_count", 2);
+    w.u32("llama.embedding_length", 64);
+    w.u32("llama.attention.head_count", 4);
+    w.u32("llama.attention.head_count_kv", 2);
+    w.tensor("token_embd.weight", {64, 100}, 0, 64 * 100 * 4);
+    w.tensor("blk.0.attn_q.weight", {256, 64}, 12, 64 * 144);
+    const std::string file = w.file();
+    AppState app;
+    ModelHeadless context(app);
+    ModelFileReader reader(file.size(), "tiny.gguf");
+    for (std::size_t at = 0; at < file.size(); at += 100)
+        if (*reader.feed(std::string_view(file).substr(at, 100))) break;
+    CHECK(queue_model_file(reader.finish(), "tiny.gguf"));
+    CHECK(draw_panel_frames(app, 360.0f, 3) <= 1.0f);
+    CHECK(app.scenario.param_count == 64 * 100 + 256 * 64);
+    REQUIRE(app.scenario.model != nullptr);
+    CHECK(app.scenario.model->architecture.num_key_value_heads == 2);
+    // Weight bytes: 25,600 (F32) + 9,216 (Q4_K) = 34,816 over 22,784 weights.
+    CHECK(app.estimate.weight_bytes == 34'816);
+    bool is_error = true;
+    const std::string notice = model_panel_message(app, &is_error);
+    CHECK_FALSE(is_error);
+    CHECK(notice.find("Q4_K: 1 tensor, 16,384 weights, 9,216 bytes") != std::string::npos);
+    // A file that is neither GGUF nor safetensors: a visible error, the model stays.
+    ModelFileReader zip(20, "x.gguf");
+    const Expected<bool> fed = zip.feed("PK\x03\x04 not a model.");
+    REQUIRE_FALSE(fed.ok());
+    CHECK_FALSE(queue_model_file(Error{fed.error()}, "x.gguf"));
+    draw_panel_frames(app, 900.0f, 2);
+    CHECK(model_panel_message(app, &is_error).find("not a GGUF file or a safetensors file") != std::string::npos);
+    CHECK(is_error);
+    CHECK(app.scenario.param_count == 64 * 100 + 256 * 64);
 }
