@@ -5,6 +5,7 @@
 // Every property shared with C++, the shell or other pages is QUOTED: the page is built with --closure 1.
 (function () {
   var STORAGE_KEY = 'llm-memory:state';
+  var UNLOAD_WRITE_KEY = 'llm-memory:unload-write';  // sessionStorage: see takeUnloadWrite()
   // Page options in the URL that are not scenario settings (practice: the Practice tab's exercise).
   var PAGE_KEYS = { 'embed': 1, 'theme': 1, 'practice': 1 };
   var WRITE_INTERVAL_MS = 250;  // URL and storage are written at most once per this interval
@@ -14,6 +15,7 @@
   var readyReject;
   var started = false;
   var lastHash = null;    // the fragment this page wrote last (to tell our writes from the user's)
+  takeUnloadWrite();      // before anything reads the address
   var pageOptions = readPageOptions();
   var lastTable = '';
   var publishedState = null;  // the scenario the driver published last (a state string)
@@ -23,6 +25,7 @@
   var storedState = null;     // what this page last wrote to localStorage
   var writeTimer = 0;          // a write is due when it fires
   var lastWriteMs = -1e9;      // performance.now() of the last write
+  var applyingEdit = false;    // an edited address is being applied: writes wait until it is done
 
   // --- URL parsing: "a=1&b=2" -> [[key, value-as-written]] (values stay encoded for core) ---
   function pairs(text) {
@@ -94,14 +97,43 @@
     try { window.localStorage.removeItem(STORAGE_KEY); } catch (e) { /* nothing kept */ }
   }
 
+  // --- a reload right after a change. A reload loads the address the page had when it was asked for, so
+  // a change still waiting for its throttled write when the page goes away would reload the address
+  // before it (writing it from pagehide or beforeunload is too late for that reload). pagehide writes it
+  // anyway and leaves {stale, fresh} in this tab's sessionStorage; the next page of this tab, when it is a
+  // reload or a history navigation of exactly the stale address, shows the fresh one instead. Any other
+  // navigation (a typed or followed link) ignores and drops the record. ---
+  function takeUnloadWrite() {
+    var record = null;
+    try {
+      record = JSON.parse(window.sessionStorage.getItem(UNLOAD_WRITE_KEY) || 'null');
+      window.sessionStorage.removeItem(UNLOAD_WRITE_KEY);
+    } catch (e) { return; }
+    var entries = performance.getEntriesByType ? performance.getEntriesByType('navigation') : [];
+    var type = entries.length ? entries[0]['type'] : '';
+    if (!record || (type !== 'reload' && type !== 'back_forward') || record['stale'] !== location.href) return;
+    try { history.replaceState(history.state, '', record['fresh']); } catch (e) { /* keep the address */ }
+  }
+  function flushOnPageHide() {
+    var before = location.href;
+    var due = urlDue;
+    flushWrites();
+    try {
+      if (due && location.href !== before) {
+        window.sessionStorage.setItem(UNLOAD_WRITE_KEY, JSON.stringify({ 'stale': before, 'fresh': location.href }));
+      } else {
+        window.sessionStorage.removeItem(UNLOAD_WRITE_KEY);
+      }
+    } catch (e) { /* no sessionStorage: a reload may show the address before the last change */ }
+  }
+
   // --- throttled writes: a slider drag changes the scenario every frame, and replaceState and
   // localStorage.setItem were the costliest JS of such a frame (bench/RESULTS.md). A change after a quiet
-  // spell is written at once (so a reload right after an edit keeps it: a write made while the page
-  // unloads does not change the address a reload uses); changes within WRITE_INTERVAL_MS of a write wait
-  // for the end of that interval and are written together (the last one wins). Pending writes are also
-  // made when the page is hidden or left (visibilitychange, pagehide). ---
+  // spell is written at once; changes within WRITE_INTERVAL_MS of a write wait for the end of that
+  // interval and are written together (the last one wins). Pending writes are also made when the page
+  // is hidden or left (visibilitychange, pagehide; a reload then finds them through takeUnloadWrite). ---
   function scheduleWrites() {
-    if (writeTimer) return;  // already due at the end of this interval, with whatever is current then
+    if (writeTimer || applyingEdit) return;  // already due at the end of this interval, with whatever is current then
     var wait = lastWriteMs + WRITE_INTERVAL_MS - performance.now();
     if (wait <= 0) flushWrites();
     else writeTimer = setTimeout(flushWrites, wait);
@@ -109,20 +141,48 @@
   function flushWrites() {
     if (writeTimer) clearTimeout(writeTimer);
     writeTimer = 0;
-    if (!started || publishedState === null || (!urlDue && !storageDue)) return;
+    if (!started || applyingEdit) return;
+    // An address edited since our last write (its hashchange event may still be queued) is applied
+    // first: a write computed from the page's own state would replace it and the edit would be lost.
+    applyAddressEdit();
+    if (publishedState === null || (!urlDue && !storageDue)) return;
     lastWriteMs = performance.now();
     if (urlDue) {
       urlDue = false;
       var url = pageUrl(publishedState, true);
-      lastHash = url.indexOf('#') < 0 ? '' : url.substring(url.indexOf('#'));
       if (url !== location.href) {
         try { history.replaceState(history.state, '', url); } catch (e) { /* file:// in some browsers */ }
       }
+      lastHash = location.hash;  // as the browser shows it (it may re-encode what was written)
     }
     if (storageDue) {
       storageDue = false;
       storedState = publishedState;
       if (!isEmbed()) storageSet(publishedState);
+    }
+  }
+
+  // --- the address edited by hand (or by an iframe's host page, or history navigation) ---
+  // Applies the fragment if it differs from what this page wrote last. The fragment is read once, and no
+  // write is made until both its scenario and its practice= are applied: applying the scenario publishes
+  // it, and an immediate write then would put the page's previous exercise back into the address before
+  // practice= was read from it.
+  function applyAddressEdit() {
+    var hash = location.hash;
+    if (hash === lastHash) return;
+    lastHash = hash;
+    var state = urlState();
+    var practice = pairs(hash).filter(function (p) { return p[0] === 'practice'; }).pop();
+    applyingEdit = true;
+    try {
+      var result = setState(state, true);
+      if (!result['ok']) notice('Ignored in the link: ' + result['error'] + '.');
+      if (practice && !isEmbed() && decodeValue(practice[1]) !== practiceRef) {
+        var problem = openPractice(decodeValue(practice[1]));
+        if (problem) notice('Ignored in the link: ' + problem + '.');
+      }
+    } finally {
+      applyingEdit = false;
     }
   }
 
@@ -212,6 +272,7 @@
   };
   // Once, from main(): webgl = 0 when WebGL 2 is missing (the HTML fallback shows the figures).
   Module['llmMemoryStart'] = function (webgl) {
+    lastHash = location.hash;  // the address being applied now is not an edit
     started = true;
     var ignored = [];  // problems of the link, shown in one notice
     // The exercise first, so that the first write of the address already carries practice=REF.
@@ -235,7 +296,6 @@
     }
     if (ignored.length) notice('Ignored in the link: ' + ignored.join('; ') + '.');
     if (!webgl) showFallback();
-    lastHash = location.hash;
     installListeners(webgl);
     readyResolve(api);
   };
@@ -339,21 +399,19 @@
       copyText(embedCode(api['getState']())).then(function (ok) { status(ok ? 'Embed code copied.' : 'Could not copy.'); });
     });
     byId('notice-close').addEventListener('click', function () { byId('notice').hidden = true; wake(); });
-    // The fragment edited by hand (or by the host page of an iframe): apply it.
+    // The fragment edited by hand (or by the host page of an iframe): apply it, then write its canonical
+    // form (throttled like every write).
     window.addEventListener('hashchange', function () {
-      if (location.hash === lastHash) return;
-      lastHash = location.hash;
-      var state = urlState();
-      var result = setState(state, true);
-      if (!result['ok']) notice('Ignored in the link: ' + result['error'] + '.');
-      var practice = pairs(location.hash).filter(function (p) { return p[0] === 'practice'; }).pop();
-      if (practice && !isEmbed() && decodeValue(practice[1]) !== practiceRef) {
-        var problem = openPractice(decodeValue(practice[1]));
-        if (problem) notice('Ignored in the link: ' + problem + '.');
-      }
+      applyAddressEdit();
+      scheduleWrites();
     });
     // Pending URL and storage writes are made before the page goes away or out of sight.
-    window.addEventListener('pagehide', flushWrites);
+    window.addEventListener('pagehide', flushOnPageHide);
+    // A page back from the back/forward cache is as it was, with the address written at pagehide.
+    window.addEventListener('pageshow', function (event) {
+      if (!event['persisted']) return;
+      try { window.sessionStorage.removeItem(UNLOAD_WRITE_KEY); } catch (e) { /* none kept */ }
+    });
     doc.addEventListener('visibilitychange', function () { if (doc.hidden) flushWrites(); });
     if (window.matchMedia && !pageOptions['theme']) {
       window.matchMedia('(prefers-color-scheme: light)').addEventListener('change', function (e) {

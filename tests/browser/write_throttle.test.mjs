@@ -109,3 +109,75 @@ test('dragging the parameter slider writes the link at most once per 250 ms', as
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// The address edited by hand while the page's own write is pending: the write must not put the page's
+// previous state back over the edit. Here the pending write is made by pagehide before the edit's
+// hashchange event has been dispatched (the same happens when the throttle's timer fires first).
+test('a hash edit is kept when a pending write is made before its hashchange event', async () => {
+  const { context, page, errors } = await openCounted(server.url + '#params=13B');
+  const seen = await page.evaluate(() => {
+    window.llmMemory.setState('params=70B');   // written now (quiet spell) ...
+    window.llmMemory.setState('params=8B');    // ... this one is pending
+    location.hash = '#params=9B';              // the user's edit; hashchange is dispatched later
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    return [location.hash, window.llmMemory.getState(), localStorage.getItem('llm-memory:state')];
+  });
+  // Before the fix the pending write replaced the edit with #params=8B and the hashchange was ignored.
+  assert.deepEqual(seen, ['#params=9B', 'params=9B', 'params=9B']);
+  await waitForIdle(page);
+  assert.deepEqual(await page.evaluate(() => [location.hash, window.llmMemory.getState()]), ['#params=9B', 'params=9B']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// A hash edit changing the scenario and the exercise at once, made after a quiet spell: applying the
+// scenario publishes it, and a quiet spell means it is written at once. That write must wait until the
+// edit's practice= is applied too (before the fix it wrote the old exercise into the address, and the
+// edit's practice= was then read from that rewritten address, so the new exercise never opened).
+test('a hash edit after a quiet spell opens its exercise and applies its scenario together', async () => {
+  const { context, page, errors } = await openCounted(server.url + '#params=7B&practice=predict-70b');
+  await page.waitForFunction(() => window.llmMemory.getPractice() === 'predict-70b', null, { timeout: 10000 });
+  await page.waitForFunction(() => location.hash === '#params=7B&practice=predict-70b', null, { timeout: 5000 });
+  // The quiet spell: no write for more than the 250 ms interval (so the next change is written at once;
+  // this address is already canonical, so there may have been no replaceState at all).
+  await page.waitForFunction(() => performance.now() - (window.__writes.url.slice(-1)[0] ?? 0) > 300,
+    null, { timeout: 5000 });
+  await page.evaluate(() => { location.hash = '#params=8B&practice=seed-7b'; });
+  await page.waitForFunction(() => window.llmMemory.getPractice() === 'seed-7b', null, { timeout: 10000 });
+  assert.equal(await page.evaluate(() => window.llmMemory.getState()), 'params=8B');
+  await page.waitForFunction(() => location.hash === '#params=8B&practice=seed-7b', null, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// A reload loads the address the page had when the reload was asked for, so a change still waiting for
+// its throttled write would reload the address before it; pagehide leaves the pending address to the
+// reloaded page (sessionStorage), which shows it. A plain navigation to the old address opens that address.
+test('a reload right after a change reopens that change; navigating to the old address opens it', async () => {
+  const { context, page, errors } = await openCounted(server.url + '#params=13B');
+  const pending = () => {
+    window.llmMemory.setState('params=70B');   // written now (quiet spell) ...
+    window.llmMemory.setState('params=8B');    // ... this one waits for the end of the interval
+    return location.hash;
+  };
+  assert.equal(await page.evaluate(pending), '#params=70B');
+  await page.reload();                          // the browser's reload button
+  await waitForApi(page);
+  assert.deepEqual(await page.evaluate(() => [window.llmMemory.getState(), location.hash]), ['params=8B', '#params=8B']);
+  await waitForIdle(page);
+
+  assert.equal(await page.evaluate(pending), '#params=70B');
+  await Promise.all([page.waitForEvent('load'), page.evaluate(() => location.reload())]);   // a script's reload
+  await waitForApi(page);
+  assert.deepEqual(await page.evaluate(() => [window.llmMemory.getState(), location.hash]), ['params=8B', '#params=8B']);
+  await waitForIdle(page);
+
+  assert.equal(await page.evaluate(pending), '#params=70B');
+  await page.goto('about:blank');
+  await page.goto(server.url + '#params=70B');  // typed: the address asked for wins
+  await waitForApi(page);
+  assert.deepEqual(await page.evaluate(() => [window.llmMemory.getState(), location.hash]), ['params=70B', '#params=70B']);
+  assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
