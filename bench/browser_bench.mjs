@@ -5,9 +5,9 @@
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
+import { payloadRecorder, PAGE_GZIP_BUDGET_BYTES, SINGLE_FILE_GZIP_BUDGET_BYTES } from './payload.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [appDir, helloDir, outFile] = process.argv.slice(2);
@@ -72,23 +72,13 @@ async function open(browser, url, onResponse) {
   return { context, page, errors };
 }
 
-// Every file the page requested, with raw, gzip -9 and brotli sizes of the bytes served.
+// Every file the page requested, with raw, gzip -9 and brotli sizes of the bytes served (bench/payload.mjs).
 async function payload(browser, url) {
-  const files = [];
-  const pending = [];
-  const { context, errors } = await open(browser, url, (res) => {
-    if (res.status() !== 200 || res.url().startsWith('data:')) return;
-    pending.push(res.body().then((body) => files.push({
-      file: new URL(res.url()).pathname.replace(/\/$/, '/index.html').replace(/^\//, ''),
-      rawBytes: body.length,
-      gzipBytes: zlib.gzipSync(body, { level: 9 }).length,
-      brotliBytes: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
-    })).catch(() => {}));
-  });
+  const recorder = payloadRecorder();
+  const { context, errors } = await open(browser, url, (res) => recorder.onResponse(res));
   await sleep(500);
-  await Promise.all(pending);
+  const files = await recorder.files();
   await context.close();
-  files.sort((a, b) => a.file.localeCompare(b.file));
   return { files, errors };
 }
 
@@ -154,7 +144,8 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', arg
 const app = await startServer(appDir, 0);
 const hello = await startServer(helloDir, 0);
 try {
-  const result = { loads: LOADS, viewport: VIEWPORT, drag: DRAG, chromium: browser.version() };
+  const result = { loads: LOADS, viewport: VIEWPORT, drag: DRAG, chromium: browser.version(),
+    budgets: { pageGzipBytes: PAGE_GZIP_BUDGET_BYTES, singleFileGzipBytes: SINGLE_FILE_GZIP_BUDGET_BYTES } };
   result.appPayload = await payload(browser, app.url);
   result.helloPayload = await payload(browser, hello.url);
   // Warm the browser process once (not counted), then alternate the two pages load by load.

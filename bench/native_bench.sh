@@ -28,10 +28,14 @@ t1=$(ticks); s1=$(date +%s%N)
 echo "native_idle_cpu_percent=$(awk "BEGIN{printf \"%.2f\", 100*($t1-$t0)/$hz/(($s1-$s0)/1e9)}")"
 echo "native_idle_cpu_ticks=$((t1 - t0))"
 echo "native_peak_rss_kb=$(awk '/VmHWM/{print $2}' "/proc/$pid/status")"
-# Under Xvfb, GL is Mesa's llvmpipe: libLLVM and the DRI driver alone map tens of MB of file pages that a
-# hardware driver would not. Resident memory without them (sampled now) is the app's own footprint.
-echo "native_rss_without_gl_driver_kb=$(awk '/^[0-9a-f]+-[0-9a-f]+ /{name=$6} /^Rss:/{if (name !~ /libLLVM|\/dri\/|libz3|libgallium|libglapi|libGLX_mesa|libdrm|libicu/) kb += $2} END{print kb}' "/proc/$pid/smaps")"
-echo "native_gl_driver_rss_kb=$(awk '/^[0-9a-f]+-[0-9a-f]+ /{name=$6} /^Rss:/{if (name ~ /libLLVM|\/dri\//) kb += $2} END{print kb}' "/proc/$pid/smaps")"
+# Under Xvfb, GL is Mesa's llvmpipe: libLLVM, the DRI/gallium driver and the libraries only they load map
+# tens of MB of file pages that a hardware driver would not (and that no GL-less path would map at all).
+# Their resident pages, sampled at the end of the run, are subtracted from the peak: "peak RSS without the
+# GL driver". The driver's anonymous memory (JIT code, the software framebuffer) stays counted, so the
+# figure leans high; the RSS without those libraries at the end is printed beside it as a cross-check.
+gl_libs='libLLVM|/dri/|libz3|libgallium|libglapi|libGLX_mesa|libdrm|libicu'
+echo "native_gl_driver_rss_kb=$(awk -v re="$gl_libs" '/^[0-9a-f]+-[0-9a-f]+ /{name=$6} /^Rss:/{if (name ~ re) kb += $2} END{print kb + 0}' "/proc/$pid/smaps")"
+echo "native_rss_without_gl_driver_kb=$(awk -v re="$gl_libs" '/^[0-9a-f]+-[0-9a-f]+ /{name=$6} /^Rss:/{if (name !~ re) kb += $2} END{print kb + 0}' "/proc/$pid/smaps")"
 kill "$pid"
 wait "$pid" 2>/dev/null || true
 trap - EXIT

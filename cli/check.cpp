@@ -1,9 +1,10 @@
 // The `check` subcommand: --question ID --answer TEXT, the scenario from --state and/or the settings
 // table's flags (--params 7B ...), output as text (default) or --format json.
-// A bad state is an error here (not a warning as in the estimate command): checking an answer against
-// a scenario the learner did not mean would diagnose the wrong thing.
+// A bad --state pair is an error, as in the estimate command (cli/state_arg.hpp): checking an answer
+// against a scenario the learner did not mean would diagnose the wrong thing.
 #include "check.hpp"
 #include "option_arg.hpp"
+#include "state_arg.hpp"
 
 #include "../core/practice.hpp"
 #include "../core/quantity.hpp"
@@ -53,6 +54,7 @@ int run_check(const std::vector<std::string>& args, std::string& out, std::strin
     bool have_question = false;
     bool have_answer = false;
     bool json = false;
+    SettingSources sources;  // which option set each setting last (for the final estimate's error)
     auto fail = [&](const std::string& message) {
         out.clear();
         err = "error: " + message + "\n";
@@ -74,6 +76,7 @@ int run_check(const std::vector<std::string>& args, std::string& out, std::strin
             if (i + 1 >= args.size()) return fail("--" + name + ": needs a value");
             value = args[++i];
         }
+        const Scenario before = scenario;
         if (name == "question") {
             // Checked where it is read, so a bad id is named even when --answer is missing too.
             if (const Expected<QuestionId> id = parse_question_id(value); !id) return fail("--" + id.error());
@@ -87,13 +90,12 @@ int run_check(const std::vector<std::string>& args, std::string& out, std::strin
             else if (value == "text") json = false;
             else return fail("--format: \"" + printable_excerpt(value, 40) + "\" is not one of text, json");
         } else if (name == "state") {
-            const StateResult state = apply_state(scenario, value);
-            if (!state.problems.empty()) return fail("--state: " + state.problems.front());
-            scenario = state.scenario;
+            if (std::string message = apply_state_arg(scenario, value); !message.empty()) return fail(message);
         } else {
             const Expected<bool> applied = apply_setting(scenario, name, value);
             if (!applied) return fail("--" + applied.error());
         }
+        sources.record(before, scenario, name);
     }
     if (!have_question)
         return fail("check: --question is required (weight, inference, gradient-optimizer, training, reduction, "
@@ -102,7 +104,7 @@ int run_check(const std::vector<std::string>& args, std::string& out, std::strin
     const Expected<QuestionId> question = parse_question_id(question_text);
     if (!question) return fail("--" + question.error());
     const Expected<CheckResult> result = check_answer(*question, scenario, answer_text);
-    if (!result) return fail("--" + result.error());
+    if (!result) return fail(sources.with_option(result.error()));
     out = json ? check_result_json(*result) + "\n" : text_report(*result);
     return 0;
 }

@@ -4,6 +4,7 @@
 #include "check.hpp"
 #include "completion.hpp"
 #include "option_arg.hpp"
+#include "state_arg.hpp"
 
 #include <fstream>
 #include <memory>
@@ -31,6 +32,7 @@ struct CliOptions {
     bool version = false;
     bool list_models = false;
     std::vector<std::string> warnings;
+    SettingSources sources;          // which option set each setting last (for the final estimate's error)
     std::string file_report;         // --gguf / --safetensors: what the header says (table and markdown)
     std::string file_json;           // "file":{...} (core's JSON of the header), spliced into --format json
 };
@@ -141,6 +143,7 @@ std::string usage() {
     }
     out +=
         "  --state S             apply a URL-style state string: 'params=70B&bytes=2&trainable=1B'\n"
+        "                        (a bad pair is an error, as for the flag it stands for)\n"
         "  --config FILE         a Hugging Face config.json: N becomes the model's exact parameter count\n"
         "  --gguf FILE           a GGUF model file (header only): exact weights, bytes per type, architecture\n"
         "  --safetensors FILE    a .safetensors file or model.safetensors.index.json (header only): bytes per dtype\n"
@@ -191,6 +194,7 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             if (i + 1 >= args.size()) return "--" + name + ": needs a value";
             value = args[++i];
         }
+        const Scenario before = options.scenario;
         if (name == "format") {
             if (value == "table") options.format = OutputFormat::table;
             else if (value == "json") options.format = OutputFormat::json;
@@ -208,13 +212,12 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
         } else if (name == "safetensors") {
             if (std::string message = load_model_file("--safetensors", value, options); !message.empty()) return message;
         } else if (name == "state") {
-            StateResult state = apply_state(options.scenario, value);
-            options.scenario = state.scenario;
-            for (const std::string& problem : state.problems) options.warnings.push_back("--state: " + problem);
+            if (std::string message = apply_state_arg(options.scenario, value); !message.empty()) return message;
         } else {
             const Expected<bool> applied = apply_setting(options.scenario, name, value);
             if (!applied) return "--" + applied.error();
         }
+        options.sources.record(before, options.scenario, name);
     }
     return {};
 }
@@ -247,7 +250,7 @@ int run_cli(const std::vector<std::string>& args, std::string& out, std::string&
     }
     const Expected<Estimate> result = estimate(options.scenario);
     if (!result) {
-        err = "error: --" + result.error() + "\n";
+        err = "error: " + options.sources.with_option(result.error()) + "\n";
         return 2;
     }
     for (const std::string& warning : options.warnings) err += "warning: " + warning + "\n";

@@ -72,4 +72,20 @@ Expected<std::uint64_t> kv_cache_bytes(const KvCacheShape& shape, std::uint64_t 
     return static_cast<std::uint64_t>(bytes);
 }
 
+std::string sliding_window_note(const Architecture& arch, std::uint64_t tokens, std::uint64_t batch,
+                                const WeightFormat& format) {
+    const Expected<KvCacheShape> shape = kv_cache_shape(arch);
+    if (!shape || shape->sliding_layers == 0 || tokens <= shape->sliding_window) return {};
+    const Expected<std::uint64_t> windowed = kv_cache_bytes(*shape, tokens, batch, format);
+    KvCacheShape full = *shape;
+    full.sliding_layers = 0;
+    const Expected<std::uint64_t> everything = kv_cache_bytes(full, tokens, batch, format);
+    if (!windowed || !everything) return {};
+    const char* kind = arch.chunked_attention ? "chunked-attention" : "sliding-window";
+    return std::to_string(shape->sliding_layers) + " of " + std::to_string(shape->layers) + " layers are " + kind +
+           " layers keeping " + format_count_exact(shape->sliding_window) + " tokens: " + format_bytes_decimal(*windowed) + " (" + format_bytes_binary(*windowed) + ")" +
+           " (llama.cpp's default, Hugging Face's hybrid cache); a runtime that gives every layer the full context " +
+           "(llama.cpp --swa-full, vLLM without its hybrid KV-cache manager) needs " + format_bytes_decimal(*everything) + " (" + format_bytes_binary(*everything) + ")" + ".";
+}
+
 }  // namespace llm_memory

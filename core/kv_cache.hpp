@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "architecture.hpp"
@@ -43,5 +44,13 @@ Expected<std::uint64_t> kv_cache_elements(const KvCacheShape& shape, std::uint64
 // q8_0: 8.5 bits). Errors as kv_cache_elements, batch 0 or above kMaxBatch, or above 2^64 bytes.
 Expected<std::uint64_t> kv_cache_bytes(const KvCacheShape& shape, std::uint64_t tokens, std::uint64_t batch,
                                        const WeightFormat& format);
+
+// How runtimes differ on sliding-window layers, as one sentence with both figures, or "" when the model
+// has no sliding layers or the context fits the window. llama.cpp (without --swa-full) and Hugging Face's
+// hybrid cache keep only the window on sliding layers, which is what kv_cache_bytes counts; a runtime that
+// allocates every layer for the full context (llama.cpp --swa-full; vLLM without its hybrid KV-cache
+// manager) needs the larger figure. Llama 4's chunked layers are said as chunks.
+std::string sliding_window_note(const Architecture& arch, std::uint64_t tokens, std::uint64_t batch,
+                                const WeightFormat& format);
 
 }  // namespace llm_memory

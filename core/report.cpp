@@ -1,6 +1,8 @@
 // Text reports of an estimate. Every figure is formatted by quantity.hpp; nothing is recomputed here.
 #include "report.hpp"
 
+#include "kv_cache.hpp"
+
 #include "architecture.hpp"
 
 #include <vector>
@@ -95,9 +97,15 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
     if (e.lora_trainable_count > 0)
         out += "\n" + std::string(s.qlora ? "QLoRA" : "LoRA") + " rank " + std::to_string(s.lora_rank) + " on " +
                s.lora_targets + ": " + format_count_exact(e.lora_trainable_count) + " trainable parameters";
-    if (s.context_tokens > 0)
+    if (s.context_tokens > 0) {
         out += "\nKV cache: " + std::to_string(s.context_tokens) + " tokens x batch " + std::to_string(s.batch_size) +
                " in " + s.kv_dtype;
+        const Expected<WeightFormat> kv_format = find_weight_format(s.kv_dtype);
+        if (s.model && kv_format) {
+            const std::string note = sliding_window_note(s.model->architecture, s.context_tokens, s.batch_size, *kv_format);
+            if (!note.empty()) out += "\n  " + note;
+        }
+    }
     return out;
 }
 

@@ -315,7 +315,7 @@ Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::stri
     return true;
 }
 
-StateResult apply_state(const Scenario& base, std::string_view state) {
+StateResult apply_state_pairs(const Scenario& base, std::string_view state) {
     StateResult result{base, {}};
     if (!state.empty() && (state.front() == '#' || state.front() == '?')) state.remove_prefix(1);
     std::size_t start = 0;
@@ -341,6 +341,11 @@ StateResult apply_state(const Scenario& base, std::string_view state) {
     }
     if (unlisted_problems > 0)
         result.problems.push_back("and " + std::to_string(unlisted_problems) + " more bad settings (not listed)");
+    return result;
+}
+
+StateResult apply_state(const Scenario& base, std::string_view state) {
+    StateResult result = apply_state_pairs(base, state);
     const Expected<Estimate> check = estimate(result.scenario);
     if (!check) {
         result.problems.push_back(check.error());

@@ -49,6 +49,11 @@ inline constexpr std::size_t kMaxListedStateProblems = 10;
 // Repeated keys: the last good value wins.
 StateResult apply_state(const Scenario& base, std::string_view state);
 
+// apply_state's first step alone: the pairs applied on top of `base` as above, without checking that
+// the result validates as a whole (combination_rejected stays false). For a caller that checks the
+// combination itself once everything is read: the CLI, where flags may follow --state.
+StateResult apply_state_pairs(const Scenario& base, std::string_view state);
+
 // "params=13B&trainable=1B": the scenario's non-default settings, URL-encoded, in table order.
 // apply_state(Scenario{}, to_state(s)).scenario reproduces s exactly.
 std::string to_state(const Scenario& scenario);

@@ -111,12 +111,24 @@ bad "answer 1e999 GB"         'error: --answer: "1e999GB" is too large (more tha
 bad "answer negative"         'error: --answer: "-5 GB" is negative; memory cannot be below zero' -- check --question weight --answer '-5 GB'
 bad "answer with bad state"   'error: --state: params: is not a number' -- check --question weight --answer '14 GB' --state 'params=abc'
 
-# --state is lenient by design (a link's good pairs still count): bad pairs are warnings, exit 0.
+# --state is strict on the command line, exactly like the flags it stands for (cli/state_arg.hpp): the first
+# bad pair is the error; the combination is checked once every option is read and names who set the key.
+too_many='trainable: 8,000,000,000 is more than the 7,000,000,000 parameters of the model'
+bad "state bad value"         'error: --state: params: is not a number' -- --state 'params=abc' --format json
+bad "state unknown key"       'error: --state: unknown setting "colour"' -- --state 'params=7B&colour=blue'
+bad "state first problem"     'error: --state: bytes: is not a finite number' -- --state 'params=7B&bytes=nan&colour=blue'
+bad "state combination"       "error: --state: $too_many" -- --state 'params=7B&trainable=8B'
+bad "state after a flag"      "error: --state: $too_many" -- --params 7B --state 'trainable=8B'
+bad "flag after state"        "error: --$too_many" -- --state 'params=7B' --trainable 8B
+bad "state 100 KB value"      'error: --state: params: is too large (at most 1000T = 10^15)' -- --state "params=$big_digits"
+bad "state 100 KB garbage"    "error: --state: unknown setting \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"" -- --state "$big_garbage"
+bad "check state unknown key" 'error: --state: unknown setting "colour"' -- check --question weight --answer '14 GB' --state 'colour=blue'
+bad "check state combination" "error: --state: $too_many" -- check --question training --answer '1 GB' --state 'params=7B&trainable=8B'
+# ... and order does not matter, as for the flags.
 count=$((count + 1))
-out=$("$bin" --state 'params=7B&bytes=nan&colour=blue' --format json 2>"$errfile"); status=$?; err=$(cat "$errfile")
-want_err=$'warning: --state: bytes: is not a finite number\nwarning: --state: unknown setting "colour"'
-if [[ $status == 0 && "$out" == *'"parameters":7000000000,'* && "$err" == "$want_err" ]]; then echo "ok   state warnings"
-else echo "FAIL state warnings: status $status, stderr '$err', stdout ${out:0:100}"; fail=1; fi
+out=$("$bin" --state 'trainable=20B' --params 70B --format json 2>"$errfile"); status=$?; err=$(cat "$errfile")
+if [[ $status == 0 && -z "$err" && "$out" == *'"gradient_optimizer_bytes":120000000000,'* ]]; then echo "ok   state before a flag"
+else echo "FAIL state before a flag: status $status, stderr '$err', stdout ${out:0:100}"; fail=1; fi
 
 # Pasted lookalikes that mean what they look like: a no-break space and a narrow no-break space.
 count=$((count + 1))

@@ -76,11 +76,44 @@ TEST_CASE("cli: bad input exits 2 with one error line naming the flag", "[cli]")
     }
 }
 
-TEST_CASE("cli: --state applies URL state; bad keys are warnings", "[cli]") {
-    const Run r = cli({"--state", "params=70B&bytes=2&nope=1", "--format", "json"});
+TEST_CASE("cli: --state applies URL state", "[cli]") {
+    const Run r = cli({"--state", "params=70B&bytes=2", "--format", "json"});
     CHECK(r.status == 0);
-    CHECK(has(r.out, "\"weight_bytes\":140000000000"));
-    CHECK(r.err == "warning: --state: unknown setting \"nope\"\n");
+    CHECK(has(r.out, "\"weight_bytes\":140000000000"));  // 70B x 2 bytes (seed)
+    CHECK(r.err.empty());
+}
+
+// --state is strict on the command line, exactly like the flags it stands for (cli/state_arg.hpp): the
+// first bad pair is exit 2 with one error line naming --state and the key, nothing on stdout; whether the
+// settings work together is checked after every option, as for the flags, and names the option that set
+// the key last. (The page's URL stays lenient: tests/core/hardening_test.cpp, apply_state.)
+TEST_CASE("cli: --state is strict: a bad pair or combination is exit 2 naming --state and the key", "[cli]") {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--state", "params=abc", "--format", "json"}, "error: --state: params: is not a number\n"},
+        {{"--state", "params=70B&bytes=2&nope=1"}, "error: --state: unknown setting \"nope\"\n"},
+        {{"--state", "params=7B&bytes=nan&colour=blue"}, "error: --state: bytes: is not a finite number\n"},
+        {{"--state", "params=7B&trainable=8B"},
+         "error: --state: trainable: 8,000,000,000 is more than the 7,000,000,000 parameters of the model\n"},
+        {{"--params", "7B", "--state", "trainable=8B"},
+         "error: --state: trainable: 8,000,000,000 is more than the 7,000,000,000 parameters of the model\n"},
+        // The same pair as flags names the flag; a flag after --state takes the key over.
+        {{"--state", "trainable=8B", "--params", "7B", "--trainable", "8B"},
+         "error: --trainable: 8,000,000,000 is more than the 7,000,000,000 parameters of the model\n"},
+        {{"--state", "params=7B", "--trainable", "8B"},
+         "error: --trainable: 8,000,000,000 is more than the 7,000,000,000 parameters of the model\n"},
+    };
+    for (const auto& [args, message] : cases) {
+        const Run r = cli(args);
+        INFO(args[1]);
+        CHECK(r.status == 2);
+        CHECK(r.out.empty());
+        CHECK(r.err == message);
+    }
+    // Order does not matter, as for the flags: the combination is checked once everything is read.
+    const Run later = cli({"--state", "trainable=20B", "--params", "70B", "--format", "json"});
+    CHECK(later.status == 0);
+    CHECK(later.err.empty());
+    CHECK(has(later.out, "\"gradient_optimizer_bytes\":120000000000"));  // 20B x 3 x 2 bytes (seed's k, b)
 }
 
 TEST_CASE("cli: --help and --version", "[cli]") {

@@ -214,8 +214,7 @@ TEST_CASE("apply_setting: each key rejects bad values with an error naming the k
     }
 }
 
-// URL state, stored state, the JS API and the CLI's --state: apply_state keeps every good pair, reports
-// each bad one, and returns the base unchanged when the combination does not validate. The app's
+// URL state, stored state and the JS API: apply_state keeps every good pair, reports each bad one, and returns the base unchanged when the combination does not validate. The app's
 // "keeps the last valid figures" rests on this: the base is the last good scenario.
 TEST_CASE("apply_state: bad links keep the last good scenario and name each problem", "[hardening]") {
     Scenario base;  // the last good scenario on screen: 70B
@@ -272,6 +271,23 @@ TEST_CASE("apply_state: bad links keep the last good scenario and name each prob
         if (c.param_count == base.param_count && !c.problems.empty())
             CHECK(figures->weight_bytes == base_estimate.weight_bytes);
     }
+}
+
+// The CLI's --state is strict (cli/state_arg.hpp, table in tests/cli/cli_hardening.sh): it reads the pairs
+// with apply_state_pairs, whose problems are apply_state's but which leaves the combination to the caller
+// (flags may follow --state), and fails on the first problem.
+TEST_CASE("apply_state_pairs: the same problems, the combination left to the caller", "[hardening]") {
+    Scenario base;
+    base.param_count = 70'000'000'000ULL;
+    const StateResult bad = apply_state_pairs(base, "params=7B&colour=blue&bytes=abc");
+    CHECK(bad.problems == std::vector<std::string>{"unknown setting \"colour\"", "bytes: is not a number"});
+    CHECK(bad.scenario.param_count == 7'000'000'000ULL);
+    // trainable 2,000 of 1,000 parameters: kept as read, not rejected; estimate() names it.
+    const StateResult combination = apply_state_pairs(base, "params=1000&trainable=2000");
+    CHECK(combination.problems.empty());
+    CHECK_FALSE(combination.combination_rejected);
+    CHECK(combination.scenario.param_count == 1000);
+    CHECK(estimate(combination.scenario).error() == "trainable: 2,000 is more than the 1,000 parameters of the model");
 }
 
 TEST_CASE("overflow policy: the largest accepted inputs give exact figures below 2^64", "[hardening]") {

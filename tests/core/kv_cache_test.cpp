@@ -127,3 +127,24 @@ TEST_CASE("kv: bad KV inputs are errors naming the key", "[kv]") {
     // The largest accepted inputs do not overflow: 100M tokens x 10^6 sequences is an error, not a wrap.
     CHECK_FALSE(kv_cache_bytes(KvCacheShape{10000, 1000, 1000, 0, 0, 0, 0}, kMaxContextTokens, kMaxBatch, fmt("fp32")).ok());
 }
+
+// Runtimes differ on sliding layers: llama.cpp (default) and Hugging Face's hybrid cache keep the window;
+// llama.cpp --swa-full and vLLM without its hybrid manager give every layer the full context.
+TEST_CASE("sliding-window layers: the note gives both runtime figures", "[kv][families]") {
+    const WeightFormat fp16{"fp16", "FP16", 2, 1, "", "", false};
+    // google/gemma-3-27b: 62 layers, 16 KV heads x 128, window 1024, 52 sliding (5 of every 6).
+    // Full: 62 x 131,072 x 2 x 16 x 128 x 2 bytes = 66,571,993,088; windowed: 10 full + 52 x 1,024 tokens.
+    const Expected<ModelSource> gemma = load_preset("gemma-3-27b");
+    REQUIRE(gemma.ok());
+    const std::string note = sliding_window_note(gemma->architecture, 131072, 1, fp16);
+    CHECK(note.rfind("52 of 62 layers are sliding-window layers keeping 1,024 tokens: 11.17 GB", 0) == 0);
+    CHECK(note.find("needs 66.57 GB (62 GiB)") != std::string::npos);
+    const KvCacheShape shape = *kv_cache_shape(gemma->architecture);
+    CHECK(*kv_cache_bytes(shape, 131072, 1, fp16) == 8192ULL * (10 * 131072 + 52 * 1024));
+    // Llama 4 Scout: chunked attention on 36 of 48 layers.
+    CHECK(sliding_window_note(load_preset("llama-4-scout")->architecture, 65536, 1, fp16)
+              .rfind("36 of 48 layers are chunked-attention layers keeping 8,192 tokens", 0) == 0);
+    // Within the window, or no sliding layers: nothing to say.
+    CHECK(sliding_window_note(gemma->architecture, 1024, 1, fp16).empty());
+    CHECK(sliding_window_note(load_preset("qwen3-8b")->architecture, 131072, 1, fp16).empty());
+}

@@ -1,0 +1,40 @@
+// The page's payload: every file a load of the page receives, with raw, gzip -9 and brotli 11 sizes, and
+// the budgets they are held to. Shared by bench/browser_bench.mjs (figures) and
+// tests/browser/budget.test.mjs (which fails scripts/test over budget): one method, one set of budgets.
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+
+// KB = 1000 bytes, as everywhere in the project.
+export const PAGE_GZIP_BUDGET_BYTES = 300_000;         // every file the page loads, gzip -9, summed
+export const SINGLE_FILE_GZIP_BUDGET_BYTES = 400_000;  // build/web/llm-memory.html, gzip -9
+
+export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
+export const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+
+// A Playwright 'response' listener that records each file served with status 200; files() waits for the
+// bodies read so far and returns the files sorted by name.
+export function payloadRecorder() {
+  const files = [];
+  const pending = [];
+  return {
+    onResponse(res) {
+      if (res.status() !== 200 || res.url().startsWith('data:')) return;
+      pending.push(res.body().then((body) => files.push({
+        file: new URL(res.url()).pathname.replace(/\/$/, '/index.html').replace(/^\//, ''),
+        rawBytes: body.length,
+        gzipBytes: gzipBytes(body),
+        brotliBytes: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+      })).catch(() => {}));
+    },
+    async files() {
+      await Promise.all(pending);
+      return [...files].sort((a, b) => a.file.localeCompare(b.file));
+    },
+  };
+}
+
+// The single-file page's sizes.
+export function singleFileSize(filePath) {
+  const data = fs.readFileSync(filePath);
+  return { rawBytes: data.length, gzipBytes: gzipBytes(data) };
+}
