@@ -16,10 +16,7 @@
 #include "settings.hpp"
 #include "theme.hpp"
 
-#if __has_include("practice_panel.hpp")
 #include "practice_panel.hpp"
-#define LLM_MEMORY_HAS_PRACTICE_PANEL 1
-#endif
 
 namespace llm_memory {
 namespace {
@@ -152,9 +149,18 @@ bool app_set_scenario(AppState& app, const Scenario& scenario) {
     return true;
 }
 
+Status app_try_setting(AppState& app, const char* key, std::string_view text) {
+    Scenario candidate = app.scenario;
+    const Expected<bool> applied = apply_setting(candidate, key, text);
+    if (!applied) return applied.failure();
+    const Expected<Estimate> result = estimate(candidate);
+    if (!result) return result.failure();
+    app_set_scenario(app, candidate);
+    return std::nullopt;
+}
+
 void app_scenario_replaced(AppState& app) {
-    static std::uint64_t last_generation = 0;  // the UI runs on one thread
-    app.scenario_generation = ++last_generation;
+    ++app.scenario_generation;  // starts at 0; the views' "never synced" marker is ~0
 }
 
 void app_setup_style(AppState& app, float font_pixels) {
@@ -197,29 +203,27 @@ void draw_frame(AppState& app) {
         return;
     }
     if (ImGui::BeginTabBar("views##tabs")) {
-        auto tab_flags = [&app](int index) {
-            return app.select_tab == index ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+        auto tab = [&app](const char* label, Tab which) {
+            const bool open = ImGui::BeginTabItem(label, nullptr,
+                                                  app.select_tab == which ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None);
+            if (open) app.active_tab = which;
+            return open;
         };
-        if (ImGui::BeginTabItem("Calculator", nullptr, tab_flags(0))) {
-            app.active_tab = 0;
+        if (tab("Calculator", Tab::calculator)) {
             draw_calculator(app, logical_width);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Scaling", nullptr, tab_flags(1))) {
-            app.active_tab = 1;
+        if (tab("Scaling", Tab::scaling)) {
             column("scaling##col", 0.0f, [&] { draw_scaling_panel(app); });
             ImGui::EndTabItem();
         }
-#ifdef LLM_MEMORY_HAS_PRACTICE_PANEL
-        if (ImGui::BeginTabItem("Practice", nullptr, tab_flags(2))) {
-            app.active_tab = 2;
+        if (tab("Practice", Tab::practice)) {
             column("practice##col", 0.0f, [&] { draw_practice_panel(app); });
             ImGui::EndTabItem();
         }
-#endif
         ImGui::EndTabBar();
     }
-    app.select_tab = -1;
+    app.select_tab.reset();
     ImGui::End();
 }
 

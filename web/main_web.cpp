@@ -96,7 +96,7 @@ void on_scenario_changed() { js_publish(g_web.app.scenario, g_web.app.estimate);
 std::string shown_practice_ref() {
     const llm_memory::AppState& app = g_web.app;
     if (app.embed_mode || !app.practice) return {};
-    if (app.active_tab != 2 && g_web.practice_frames_pending == 0) return {};
+    if (app.active_tab != llm_memory::Tab::practice && g_web.practice_frames_pending == 0) return {};
     return app.practice->exercise.ref;
 }
 
@@ -256,7 +256,7 @@ void tick() {
     sync_cursor();
     if (g_web.app.scenario_changed) on_scenario_changed();
     if (g_web.practice_frames_pending > 0)
-        g_web.practice_frames_pending = g_web.app.active_tab == 2 ? 0 : g_web.practice_frames_pending - 1;
+        g_web.practice_frames_pending = g_web.app.active_tab == llm_memory::Tab::practice ? 0 : g_web.practice_frames_pending - 1;
     sync_practice_link();
     if (g_web.app.dark_theme != g_web.last_dark_theme) {
         g_web.last_dark_theme = g_web.app.dark_theme;
@@ -365,7 +365,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_open_practice(const char* ref) {
     }
     out.clear();
     if (g_web.app.embed_mode || !llm_memory::practice_open_exercise(g_web.app, ref)) return out.c_str();
-    g_web.app.select_tab = 2;
+    g_web.app.select_tab = llm_memory::Tab::practice;
     g_web.practice_frames_pending = 4;  // the tab bar shows a newly selected tab one frame later
     sync_practice_link();               // the link carries the exercise from now on
     wake();
@@ -376,7 +376,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_open_practice(const char* ref) {
 // window.llmMemory.getPractice().
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_get_practice() {
     static std::string out;
-    out = g_web.app.active_tab == 2 && g_web.app.practice ? g_web.app.practice->exercise.ref : std::string();
+    out = g_web.app.active_tab == llm_memory::Tab::practice && g_web.app.practice ? g_web.app.practice->exercise.ref : std::string();
     return out.c_str();
 }
 
