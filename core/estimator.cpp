@@ -24,7 +24,6 @@ std::uint64_t round_div(u128 numerator, u128 denominator) {
 
 constexpr u128 kScale = Decimal::kScale;
 
-using Status = std::optional<Error>;  // empty: the step succeeded
 
 // What the steps share while one estimate is built.
 struct Build {
@@ -64,15 +63,15 @@ MemoryTerm total_row(const char* key, const char* label, const char* short_label
 
 // The seed's inputs: each within its range (the message names the key as the CLI spells it).
 Status check_seed_inputs(const Scenario& s) {
-    if (s.param_count == 0) return Error{"params: must be greater than zero"};
-    if (s.param_count > kMaxParamCount) return Error{"params: is too large (at most 1000T = 10^15)"};
-    if (s.bytes_per_param.is_zero()) return Error{"bytes: must be greater than zero"};
-    if (s.bytes_per_param.micros > kMaxBytesPerValueMicros) return Error{"bytes: is too large (at most 64)"};
-    if (s.overhead_factor.micros < Decimal::kScale) return Error{"overhead: must be at least 1 (it multiplies the weights)"};
-    if (s.overhead_factor.micros > kMaxFactorMicros) return Error{"overhead: is too large (at most 100)"};
-    if (s.values_per_trainable.micros > kMaxFactorMicros) return Error{"k: is too large (at most 100)"};
-    if (s.bytes_per_value.is_zero()) return Error{"state-bytes: must be greater than zero"};
-    if (s.bytes_per_value.micros > kMaxBytesPerValueMicros) return Error{"state-bytes: is too large (at most 64)"};
+    if (s.param_count == 0) return Error{"params", "must be greater than zero"};
+    if (s.param_count > kMaxParamCount) return Error{"params", "is too large (at most 1000T = 10^15)"};
+    if (s.bytes_per_param.is_zero()) return Error{"bytes", "must be greater than zero"};
+    if (s.bytes_per_param.micros > kMaxBytesPerValueMicros) return Error{"bytes", "is too large (at most 64)"};
+    if (s.overhead_factor.micros < Decimal::kScale) return Error{"overhead", "must be at least 1 (it multiplies the weights)"};
+    if (s.overhead_factor.micros > kMaxFactorMicros) return Error{"overhead", "is too large (at most 100)"};
+    if (s.values_per_trainable.micros > kMaxFactorMicros) return Error{"k", "is too large (at most 100)"};
+    if (s.bytes_per_value.is_zero()) return Error{"state-bytes", "must be greater than zero"};
+    if (s.bytes_per_value.micros > kMaxBytesPerValueMicros) return Error{"state-bytes", "is too large (at most 64)"};
     return std::nullopt;
 }
 
@@ -83,14 +82,14 @@ Status choose_weight_format(Build& b) {
     b.weight_denominator = kScale;
     std::string key = s.dtype;
     if (s.qlora) {
-        if (s.lora_rank == 0) return Error{"qlora: needs --lora-rank (QLoRA trains a LoRA adapter on a 4-bit base)"};
+        if (s.lora_rank == 0) return Error{"qlora", "needs --lora-rank (QLoRA trains a LoRA adapter on a 4-bit base)"};
         if (key.empty()) key = "nf4_dq";
     }
     if (!key.empty()) {
         const Expected<WeightFormat> format = find_weight_format(key);
-        if (!format) return Error{"dtype: " + format.error()};
+        if (!format) return Error{"dtype", format.error()};
         if (s.qlora && format->key != "nf4" && format->key != "nf4_dq")
-            return Error{"qlora: the base is 4-bit NF4, so --dtype must be nf4, nf4_dq or left out"};
+            return Error{"qlora", "the base is 4-bit NF4, so --dtype must be nf4, nf4_dq or left out"};
         key = format->key;
         b.weight_numerator = format->block_bytes;
         b.weight_denominator = format->block_weights;
@@ -103,14 +102,14 @@ Status choose_weight_format(Build& b) {
 Status count_trainable(Build& b) {
     const Scenario& s = b.s;
     const Expected<std::uint64_t> trainable = resolve_trainable(s.trainable, s.param_count);
-    if (!trainable) return Error{trainable.error()};
+    if (!trainable) return trainable.failure();
     b.trainable = *trainable;
     if (s.lora_rank == 0) return std::nullopt;
-    if (b.arch == nullptr) return Error{"lora-rank: needs a model architecture (--model or --config)"};
+    if (b.arch == nullptr) return Error{"lora-rank", "needs a model architecture (--model or --config)"};
     const Expected<std::vector<std::string>> targets = parse_lora_targets(s.lora_targets);
-    if (!targets) return Error{"lora-targets: " + targets.error()};
+    if (!targets) return Error{"lora-targets", targets.error()};
     const Expected<LoraCount> lora = lora_trainable_count(decoder_linear_layers(*b.arch), s.lora_rank, *targets);
-    if (!lora) return Error{lora.error()};
+    if (!lora) return lora.failure();
     b.e.lora_trainable_count = lora->trainable_count;
     b.trainable = lora->trainable_count;
     return std::nullopt;
@@ -120,7 +119,7 @@ Status count_trainable(Build& b) {
 Status choose_recipe(Build& b) {
     Expected<std::vector<StoredValue>> values =
         recipe_values(b.s.recipe, b.s.values_per_trainable, b.s.bytes_per_value);
-    if (!values) return Error{"recipe: " + values.error()};
+    if (!values) return Error{"recipe", values.error()};
     b.values = std::move(values.value());
     return std::nullopt;
 }
@@ -195,16 +194,16 @@ void add_training_states(Build& b) {
 Status add_kv_cache(Build& b) {
     const Scenario& s = b.s;
     const Expected<WeightFormat> kv_format = find_weight_format(s.kv_dtype);
-    if (!kv_format) return Error{"kv-dtype: " + kv_format.error()};
-    if (s.batch_size == 0) return Error{"batch: must be at least 1"};
-    if (s.batch_size > kMaxBatch) return Error{"batch: is too large (at most 1000000)"};
-    if (s.context_tokens > kMaxContextTokens) return Error{"context: is too large (at most 100M tokens)"};
+    if (!kv_format) return Error{"kv-dtype", kv_format.error()};
+    if (s.batch_size == 0) return Error{"batch", "must be at least 1"};
+    if (s.batch_size > kMaxBatch) return Error{"batch", too_large(kMaxBatch)};
+    if (s.context_tokens > kMaxContextTokens) return Error{"context", too_large(kMaxContextTokens, kContextLimit)};
     if (s.context_tokens == 0) return std::nullopt;
-    if (b.arch == nullptr) return Error{"context: the KV cache needs a model architecture (--model or --config)"};
+    if (b.arch == nullptr) return Error{"context", "the KV cache needs a model architecture (--model or --config)"};
     const Expected<KvCacheShape> shape = kv_cache_shape(*b.arch);
-    if (!shape) return Error{shape.error()};
+    if (!shape) return Error{"context", shape.error()};
     const Expected<std::uint64_t> kv = kv_cache_bytes(*shape, s.context_tokens, s.batch_size, *kv_format);
-    if (!kv) return Error{kv.error()};
+    if (!kv) return kv.failure();
     b.e.terms.push_back(row("kv_cache", "KV cache", "KV cache", "2 × layers × KV heads × head dim × tokens × batch × bytes",
                             *kv, TermKind::runtime, in_total(Total::detailed_inference)));
     return std::nullopt;
@@ -223,7 +222,7 @@ Status add_detailed_inference(Build& b) {
         const u128 tokens = static_cast<u128>(s.context_tokens) * s.batch_size;
         const u128 width = static_cast<u128>(b.arch->hidden_size) + 2 * static_cast<u128>(b.arch->intermediate_size);
         const u128 activation = tokens * width * 2 + static_cast<u128>(s.batch_size) * b.arch->vocab_size * 4;
-        if (activation > kMaxParamCount * 64) return Error{"context: the activation workspace is too large"};
+        if (activation > kMaxParamCount * 64) return Error{"context", "the activation workspace is too large"};
         activation_bytes = static_cast<std::uint64_t>(activation);
     }
     b.e.terms.push_back(row("activation", "Activation workspace", "Activations",
@@ -297,13 +296,13 @@ void name_figures(Estimate& e) {
 
 // GPU fit: model states under the ZeRO stage, and the chosen inference total split evenly.
 Status add_gpu_fit(const Scenario& s, Estimate& e) {
-    if (s.gpu_count == 0) return Error{"gpus: must be at least 1"};
-    if (s.gpu_count > kMaxGpuCount) return Error{"gpus: is too large (at most 100000)"};
-    if (s.zero_stage < 0 || s.zero_stage > 3) return Error{"zero: must be 0, 1, 2 or 3"};
+    if (s.gpu_count == 0) return Error{"gpus", "must be at least 1"};
+    if (s.gpu_count > kMaxGpuCount) return Error{"gpus", too_large(kMaxGpuCount)};
+    if (s.zero_stage < 0 || s.zero_stage > 3) return Error{"zero", "must be 0, 1, 2 or 3"};
     std::uint64_t capacity = s.gpu_memory_bytes;
     if (capacity == 0 && !s.gpu.empty()) {
         const Expected<Gpu> gpu = find_gpu(s.gpu);
-        if (!gpu) return Error{"gpu: " + gpu.error()};
+        if (!gpu) return Error{"gpu", gpu.error()};
         capacity = gpu->capacity_bytes;
     }
     GpuFit& fit = e.gpu;
@@ -338,15 +337,15 @@ Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64
             return param_count;
         case TrainableSpec::Kind::count:
             if (spec.count > param_count)
-                return Error{"trainable: " + format_count_exact(spec.count) + " is more than the " +
+                return Error{"trainable", format_count_exact(spec.count) + " is more than the " +
                              format_count_exact(param_count) + " parameters of the model"};
             return spec.count;
         case TrainableSpec::Kind::percent:
             if (spec.percent.micros > 100 * Decimal::kScale)
-                return Error{"trainable: " + format_decimal(spec.percent) + "% is more than 100%"};
+                return Error{"trainable", format_decimal(spec.percent) + "% is more than 100%"};
             return round_div(static_cast<u128>(param_count) * spec.percent.micros, 100 * kScale);
     }
-    return Error{"trainable: unknown kind"};
+    return Error{"trainable", "unknown kind"};
 }
 
 // ---- estimate() ----

@@ -68,5 +68,7 @@ std::uint64_t gpus_needed(const ModelStates& states, int stage, std::uint64_t ca
 std::uint64_t gpus_needed_split(std::uint64_t needed_bytes, std::uint64_t capacity_bytes);
 
 inline constexpr std::uint64_t kMaxGpuCount = 100'000;
+// The largest custom memory per GPU (gpu-memory): 1 PiB.
+inline constexpr std::uint64_t kMaxGpuMemoryBytes = 1ULL << 50;
 
 }  // namespace llm_memory

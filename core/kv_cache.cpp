@@ -19,7 +19,7 @@ constexpr u128 kU64Max = static_cast<u128>(~0ULL);
 Expected<KvCacheShape> kv_cache_shape(const Architecture& arch) {
     KvCacheShape shape;
     shape.layers = arch.num_hidden_layers;
-    if (shape.layers == 0) return Error{"context: the model has no layers to cache"};
+    if (shape.layers == 0) return Error{"context", "the model has no layers to cache"};
     if (arch.kv_lora_rank > 0) {
         shape.mla_kv_lora_rank = arch.kv_lora_rank;
         shape.mla_qk_rope_head_dim = arch.qk_rope_head_dim;
@@ -28,7 +28,7 @@ Expected<KvCacheShape> kv_cache_shape(const Architecture& arch) {
     shape.kv_heads = arch.num_key_value_heads > 0 ? arch.num_key_value_heads : arch.num_attention_heads;
     shape.head_dim = arch.head_dim;
     if (shape.head_dim == 0 && arch.num_attention_heads > 0) shape.head_dim = arch.hidden_size / arch.num_attention_heads;
-    if (shape.kv_heads == 0 || shape.head_dim == 0) return Error{"context: the model has no attention heads to cache"};
+    if (shape.kv_heads == 0 || shape.head_dim == 0) return Error{"context", "the model has no attention heads to cache"};
     if (arch.sliding_window > 0) {
         shape.sliding_window = arch.sliding_window;
         if (arch.sliding_layers.empty()) {
@@ -42,15 +42,15 @@ Expected<KvCacheShape> kv_cache_shape(const Architecture& arch) {
 }
 
 Expected<std::uint64_t> kv_cache_elements(const KvCacheShape& s, std::uint64_t tokens, std::uint64_t batch) {
-    if (s.layers == 0) return Error{"context: the model has no layers to cache"};
-    if (tokens > kMaxContextTokens) return Error{"context: is too large (at most 100M tokens)"};
-    if (batch == 0) return Error{"batch: must be at least 1"};
-    if (batch > kMaxBatch) return Error{"batch: is too large (at most 1000000)"};
+    if (s.layers == 0) return Error{"context", "the model has no layers to cache"};
+    if (tokens > kMaxContextTokens) return Error{"context", too_large(kMaxContextTokens, kContextLimit)};
+    if (batch == 0) return Error{"batch", "must be at least 1"};
+    if (batch > kMaxBatch) return Error{"batch", too_large(kMaxBatch)};
     u128 per_token_layers = 0;  // sum over layers of (values per token) x (tokens that layer keeps)
     if (s.mla_kv_lora_rank > 0) {
         per_token_layers = static_cast<u128>(s.mla_kv_lora_rank + s.mla_qk_rope_head_dim) * s.layers * tokens;
     } else {
-        if (s.kv_heads == 0 || s.head_dim == 0) return Error{"context: the model has no attention heads to cache"};
+        if (s.kv_heads == 0 || s.head_dim == 0) return Error{"context", "the model has no attention heads to cache"};
         const u128 per_token = static_cast<u128>(2) * s.kv_heads * s.head_dim;  // K and V
         const std::uint64_t sliding = std::min(s.sliding_layers, s.layers);
         const std::uint64_t full = s.layers - sliding;
@@ -58,7 +58,7 @@ Expected<std::uint64_t> kv_cache_elements(const KvCacheShape& s, std::uint64_t t
         per_token_layers = per_token * (static_cast<u128>(full) * tokens + static_cast<u128>(sliding) * window_tokens);
     }
     const u128 total = per_token_layers * batch;
-    if (total > kU64Max / 64) return Error{"context: the KV cache is too large to represent"};
+    if (total > kU64Max / 64) return Error{"context", "the KV cache is too large to represent"};
     return static_cast<std::uint64_t>(total);
 }
 
@@ -68,7 +68,7 @@ Expected<std::uint64_t> kv_cache_bytes(const KvCacheShape& shape, std::uint64_t 
     if (!elements) return Error{elements.error()};
     const u128 numerator = static_cast<u128>(*elements) * format.block_bytes;
     const u128 bytes = (numerator + format.block_weights / 2) / format.block_weights;
-    if (bytes > kU64Max / 4) return Error{"context: the KV cache is too large to represent"};
+    if (bytes > kU64Max / 4) return Error{"context", "the KV cache is too large to represent"};
     return static_cast<std::uint64_t>(bytes);
 }
 

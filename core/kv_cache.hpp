@@ -17,6 +17,7 @@
 namespace llm_memory {
 
 inline constexpr std::uint64_t kMaxContextTokens = 100'000'000;  // 10^8 tokens
+inline constexpr const char* kContextLimit = "100M tokens";    // kMaxContextTokens as messages write it
 inline constexpr std::uint64_t kMaxBatch = 1'000'000;
 
 // The numbers the KV cache depends on, taken from an Architecture or given directly (tests, custom).

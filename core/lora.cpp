@@ -46,9 +46,9 @@ Expected<std::vector<std::string>> parse_lora_targets(std::string_view text) {
 
 Expected<LoraCount> lora_trainable_count(const std::vector<LinearLayer>& linears, std::uint64_t rank,
                                          const std::vector<std::string>& targets) {
-    if (rank == 0) return Error{"lora-rank: must be greater than zero"};
-    if (rank > kMaxLoraRank) return Error{"lora-rank: is too large (at most 65536)"};
-    if (targets.empty()) return Error{"lora-targets: is empty"};
+    if (rank == 0) return Error{"lora-rank", "must be greater than zero"};
+    if (rank > kMaxLoraRank) return Error{"lora-rank", too_large(kMaxLoraRank)};
+    if (targets.empty()) return Error{"lora-targets", "is empty"};
     // Resolve each target to a module name of this model.
     std::vector<std::string> names;
     bool all_linear = false;
@@ -74,7 +74,7 @@ Expected<LoraCount> lora_trainable_count(const std::vector<LinearLayer>& linears
                 if (!known.empty()) known += ", ";
                 known += linear.target_name;
             }
-            return Error{"lora-targets: \"" + printable_excerpt(target, 40) + "\" matches no linear layer of this model (it has " +
+            return Error{"lora-targets", "\"" + printable_excerpt(target, 40) + "\" matches no linear layer of this model (it has " +
                          known + ")"};
         }
         bool seen = false;
@@ -90,7 +90,7 @@ Expected<LoraCount> lora_trainable_count(const std::vector<LinearLayer>& linears
         const u128 per_module = static_cast<u128>(rank) * (static_cast<u128>(linear.in_features) + linear.out_features);
         const u128 added = per_module * linear.instance_count();
         total += added;
-        if (total > kMaxParamCount) return Error{"lora-rank: the adapter would exceed 10^15 parameters"};
+        if (total > kMaxParamCount) return Error{"lora-rank", "the adapter would exceed 10^15 parameters"};
         LoraModule* module = nullptr;
         for (LoraModule& existing : count.modules)
             if (existing.target_name == linear.target_name) module = &existing;

@@ -247,7 +247,8 @@ std::string read_leading_number(std::string_view text, std::string& ascii, Scale
     return {};
 }
 
-Expected<std::uint64_t> parse_count_impl(std::string_view text, bool whole_only) {
+Expected<std::uint64_t> parse_count_impl(std::string_view text, bool whole_only, std::uint64_t max_count,
+                                         std::string_view limit_text) {
     std::string ascii;
     ScaledDigits number;
     std::string_view rest;
@@ -257,18 +258,26 @@ Expected<std::uint64_t> parse_count_impl(std::string_view text, bool whole_only)
     number.power += power;
     std::uint64_t value = 0;
     bool fraction_dropped = false;
-    if (!to_integer(number, kMaxParamCount, value, &fraction_dropped)) return Error{"is too large (at most 1000T = 10^15)"};
+    if (!to_integer(number, max_count, value, &fraction_dropped))
+        return Error{max_count == kMaxParamCount && limit_text.empty() ? too_large(max_count, "1000T = 10^15")
+                                                                       : too_large(max_count, limit_text)};
     if (whole_only && fraction_dropped) return Error{"must be a whole number"};
     return value;
 }
 
 }  // namespace
 
-Expected<std::uint64_t> parse_count(std::string_view text) { return parse_count_impl(text, false); }
+Expected<std::uint64_t> parse_count(std::string_view text) { return parse_count_impl(text, false, kMaxParamCount, {}); }
 
-Expected<std::uint64_t> parse_whole_count(std::string_view text) { return parse_count_impl(text, true); }
+Expected<std::uint64_t> parse_whole_count(std::string_view text, std::uint64_t max_count, std::string_view limit_text) {
+    return parse_count_impl(text, true, max_count, limit_text);
+}
 
-Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros) {
+std::string too_large(std::uint64_t max_count, std::string_view limit_text) {
+    return "is too large (at most " + (limit_text.empty() ? format_count_exact(max_count) : std::string(limit_text)) + ")";
+}
+
+Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros, std::string_view limit_text) {
     std::string ascii;
     ScaledDigits number;
     std::string_view rest;
@@ -277,7 +286,7 @@ Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros)
     number.power += 6;
     std::uint64_t micros = 0;
     if (!to_integer(number, max_micros, micros))
-        return Error{"is too large (at most " + format_decimal(Decimal{max_micros}) + ")"};
+        return Error{"is too large (at most " + (limit_text.empty() ? format_decimal(Decimal{max_micros}) : std::string(limit_text)) + ")"};
     return Decimal{micros};
 }
 

@@ -40,11 +40,17 @@ Expected<std::uint64_t> parse_count(std::string_view text);
 
 // Like parse_count, but for things that only come whole (GPUs, batch size, ranks, stages): a value that
 // parse_count would round ("1.5", "2.5K" is fine: 2500) is the error "must be a whole number".
-Expected<std::uint64_t> parse_whole_count(std::string_view text);
+// `max_count` is the caller's limit: above it the error is too_large(max_count, limit_text).
+Expected<std::uint64_t> parse_whole_count(std::string_view text, std::uint64_t max_count = kMaxParamCount,
+                                          std::string_view limit_text = {});
+
+// "is too large (at most 1,000,000)": the one spelling of a limit in every message; `limit_text` ("100M
+// tokens", "1 PiB") replaces the number where the limit is written in the setting's own unit.
+std::string too_large(std::uint64_t max_count, std::string_view limit_text = {});
 
 // Parses a plain non-negative decimal ("2", "0.5", "1.2", "4.5e-1") into six-decimal fixed point,
 // rounding half up. Errors: empty, not a number, negative, above max_micros.
-Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros);
+Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros, std::string_view limit_text = {});
 
 // "2", "0.5", "1.2", "4.85": shortest exact decimal text of the value.
 std::string format_decimal(Decimal value);

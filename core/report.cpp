@@ -283,4 +283,22 @@ std::string report_summary(const Estimate& e) {
     return out;
 }
 
+std::string report_view_json(const Scenario& s, const Estimate& e) {
+    std::string out = "{\"results\":[";
+    bool first = true;
+    for (const Line& line : result_lines(e)) {
+        out += std::string(first ? "" : ",") + "{\"label\":\"" + json_escape(std::string(trim(line.label))) +
+               "\",\"bytes\":" + std::to_string(line.bytes) + ",\"gb\":\"" + json_escape(format_gb(line.bytes)) +
+               "\",\"gib\":\"" + json_escape(format_gib(line.bytes)) + "\"}";
+        first = false;
+    }
+    out += "],\"gpu\":[";
+    first = true;
+    for (const std::string& sentence : gpu_sentences(s, e)) {
+        out += std::string(first ? "\"" : ",\"") + json_escape(sentence) + "\"";
+        first = false;
+    }
+    return out + "]}";
+}
+
 }  // namespace llm_memory

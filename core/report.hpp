@@ -33,6 +33,10 @@ std::string report_markdown(const Scenario& scenario, const Estimate& estimate, 
 // "Weight memory 26 GB (24.21 GiB). Inference total 31.2 GB (29.06 GiB). ..."
 std::string report_summary(const Estimate& estimate);
 
+// The figures a page's text view shows, formatted by core: {"results": [{"label", "bytes", "gb", "gib"}]
+// in the table's order, "gpu": [the GPU verdict sentences]} (gpu empty without --gpu / --gpu-memory).
+std::string report_view_json(const Scenario& scenario, const Estimate& estimate);
+
 // The honest range of training conventions for this scenario: its training total under the seed's
 // k x state-bytes and under mixed-precision AdamW, each with its bytes per trainable parameter:
 // "Conventions differ: training total 104 GB (seed-adam, 6 bytes) vs 208 GB (adamw-mixed, 14 bytes) per

@@ -9,16 +9,26 @@
 
 namespace llm_memory {
 
-// An error carried as a value: a message that names the field and the problem.
+// An error carried as a value: the setting or field it is about (as the CLI spells it, "" when it names
+// none) and the problem without the key. message() is what people read: "batch: is too large (at most
+// 1,000,000)". Code that shows the problem next to its own control reads key and problem, never the text.
 struct Error {
-    std::string message;
+    std::string key;      // "batch"; "" when the error is about no one setting
+    std::string problem;  // "is too large (at most 1,000,000)"
+    Error(std::string message) : problem(std::move(message)) {}  // NOLINT: implicit, an error without a key
+    Error(std::string setting_key, std::string problem_text) : key(std::move(setting_key)), problem(std::move(problem_text)) {}
+    Error(const char* message) : problem(message) {}  // NOLINT: implicit
+    std::string message() const { return key.empty() ? problem : key + ": " + problem; }
 };
+
+// Success, or the error of a step that returns no value.
+using Status = std::optional<Error>;
 
 template <class T>
 class Expected {
 public:
-    Expected(T value) : value_(std::move(value)) {}          // NOLINT: implicit on purpose
-    Expected(Error error) : error_(std::move(error.message)) {}  // NOLINT: implicit on purpose
+    Expected(T value) : value_(std::move(value)) {}  // NOLINT: implicit on purpose
+    Expected(Error error) : failure_(std::move(error)), message_(failure_.message()) {}  // NOLINT: implicit on purpose
 
     bool ok() const { return value_.has_value(); }
     explicit operator bool() const { return ok(); }
@@ -27,12 +37,15 @@ public:
     T& value() { return *value_; }
     const T& operator*() const { return *value_; }
     const T* operator->() const { return &*value_; }
-    // The message; empty when ok().
-    const std::string& error() const { return error_; }
+    // The message ("key: problem"); empty when ok().
+    const std::string& error() const { return message_; }
+    // The error with its key and problem apart; only meaningful when !ok().
+    const Error& failure() const { return failure_; }
 
 private:
     std::optional<T> value_;
-    std::string error_;
+    Error failure_{std::string()};
+    std::string message_;
 };
 
 }  // namespace llm_memory

@@ -57,8 +57,9 @@ std::string apply_trainable(Scenario& s, std::string_view text) {
         return {};
     }
     if (!t.empty() && t.back() == '%') {
-        const Expected<Decimal> p = parse_decimal(t.substr(0, t.size() - 1), 100 * Decimal::kScale);
-        if (!p) return p.error() == "is too large (at most 100)" ? "is more than 100%" : p.error();
+        const Expected<Decimal> p = parse_decimal(t.substr(0, t.size() - 1), kMaxParamCount);
+        if (!p) return p.error();
+        if (p->micros > 100 * Decimal::kScale) return "is more than 100%";
         s.trainable = TrainableSpec::percent_of(*p);
         return {};
     }
@@ -89,7 +90,7 @@ int hex_value(char c) {
 }
 
 
-// How it runs (issue 5): weight format, recipe, LoRA, KV cache, GPU.
+// How it runs: weight format, recipe, LoRA, KV cache, GPU.
 __extension__ typedef unsigned __int128 U128;
 
 std::string lower_text(std::string_view text) {
@@ -126,11 +127,9 @@ std::string apply_recipe(Scenario& s, std::string_view text) {
 
 // A whole number in [min_value, max_value]; `what` completes "must be ...".
 std::string apply_whole(std::uint64_t& field, std::string_view text, std::uint64_t min_value, std::uint64_t max_value) {
-    const Expected<std::uint64_t> n = parse_whole_count(text);
-    const std::string too_large = "is too large (at most " + format_count_exact(max_value) + ")";
-    if (!n) return n.error().rfind("is too large", 0) == 0 ? too_large : n.error();  // 1e30: this key's limit
+    const Expected<std::uint64_t> n = parse_whole_count(text, max_value);
+    if (!n) return n.error();
     if (*n < min_value) return "must be at least " + std::to_string(min_value);
-    if (*n > max_value) return too_large;
     field = *n;
     return {};
 }
@@ -159,10 +158,9 @@ std::string apply_context(Scenario& s, std::string_view text) {
     if (!t.empty() && (t.back() == 'k' || t.back() == 'K')) unit = 1024;
     if (!t.empty() && (t.back() == 'm' || t.back() == 'M')) unit = 1024 * 1024;
     if (unit > 1) t.pop_back();
-    std::uint64_t tokens = 0;
-    std::string error = apply_whole(tokens, t, 0, kMaxContextTokens / unit);
-    if (!error.empty()) return unit > 1 && error.rfind("is too large", 0) == 0 ? "is too large (at most 100M tokens)" : error;
-    s.context_tokens = tokens * unit;
+    const Expected<std::uint64_t> tokens = parse_whole_count(t, kMaxContextTokens / unit, kContextLimit);
+    if (!tokens) return tokens.error();
+    s.context_tokens = *tokens * unit;
     return {};
 }
 
@@ -200,12 +198,17 @@ std::string apply_gpu_memory(Scenario& s, std::string_view text) {
     for (const Unit& unit : kUnits) {
         const std::size_t n = std::char_traits<char>::length(unit.suffix);
         if (t.size() <= n || t.compare(t.size() - n, n, unit.suffix) != 0) continue;
-        const Expected<Decimal> amount = parse_decimal(std::string_view(t).substr(0, t.size() - n), 1'000'000 * Decimal::kScale);
-        if (!amount) return amount.error().rfind("is too large", 0) == 0 ? "is too large (at most 1 PiB)" : amount.error();
-        const auto bytes = static_cast<std::uint64_t>(static_cast<U128>(amount->micros) * unit.bytes / Decimal::kScale);
+        // At most 1 PiB in this unit, in millionths (capped where a tiny unit's limit exceeds 64 bits).
+        const U128 max_micros = static_cast<U128>(kMaxGpuMemoryBytes) * Decimal::kScale / unit.bytes;
+        const Expected<Decimal> amount = parse_decimal(std::string_view(t).substr(0, t.size() - n),
+                                                       max_micros > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(max_micros),
+                                                       "1 PiB");
+        if (!amount) return amount.error();
+        // Exact bytes, rounded half up once (0.5 B -> 1 B).
+        const U128 bytes = (static_cast<U128>(amount->micros) * unit.bytes + Decimal::kScale / 2) / Decimal::kScale;
         if (bytes == 0) return "must be greater than zero";
-        if (bytes > (1ULL << 50)) return "is too large (at most 1 PiB)";
-        s.gpu_memory_bytes = bytes;
+        if (bytes > kMaxGpuMemoryBytes) return too_large(kMaxGpuMemoryBytes, "1 PiB");
+        s.gpu_memory_bytes = static_cast<std::uint64_t>(bytes);
         return {};
     }
     return "needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB";
@@ -258,7 +261,7 @@ const std::vector<SettingSpec>& setting_specs() {
         {"recipe", "NAME", "training recipe: seed-adam (default, k x state-bytes), adamw-mixed, adamw-mixed-fp32-grads, adam-fp32, adam-8bit, sgd, sgd-momentum",
          apply_recipe, [](const Scenario& s) { return s.recipe == kDefaults.recipe ? std::string() : s.recipe; }},
         {"lora-rank", "R", "LoRA rank: trainable = r x (in + out) per targeted linear, as PEFT counts (needs --model or --config; 0 = off)",
-         [](Scenario& s, std::string_view t) { return apply_whole(s.lora_rank, t, 0, 65536); },
+         [](Scenario& s, std::string_view t) { return apply_whole(s.lora_rank, t, 0, kMaxLoraRank); },
          [](const Scenario& s) { return show_whole_if(s.lora_rank, 0); }},
         {"lora-targets", "LIST", "LoRA target modules: q,k,v,o,gate,up,down, PEFT names, or all-linear (default q,v)",
          apply_lora_targets,
@@ -269,7 +272,7 @@ const std::vector<SettingSpec>& setting_specs() {
         {"context", "T", "KV-cache tokens per sequence: 4096, 8K = 8192, 128K (needs --model or --config; default 0 = none)",
          apply_context, [](const Scenario& s) { return show_whole_if(s.context_tokens, 0); }},
         {"batch", "N", "sequences decoded together, multiplies the KV cache (default 1)",
-         [](Scenario& s, std::string_view t) { return apply_whole(s.batch_size, t, 1, 1'000'000); },
+         [](Scenario& s, std::string_view t) { return apply_whole(s.batch_size, t, 1, kMaxBatch); },
          [](const Scenario& s) { return show_whole_if(s.batch_size, 1); }},
         {"kv-dtype", "NAME", "KV-cache format: fp16 (default), bf16, fp8, fp32, q8_0, q4_0",
          apply_kv_dtype, [](const Scenario& s) { return s.kv_dtype == kDefaults.kv_dtype ? std::string() : s.kv_dtype; }},
@@ -279,7 +282,7 @@ const std::vector<SettingSpec>& setting_specs() {
         {"gpu", "NAME", "GPU to check the fit on: rtx-3090 rtx-4090 rtx-5090 rtx-a6000 l40s t4 l4 v100-16gb v100-32gb a100-40gb a100-80gb h100-80gb h200 mi300x apple-64gb apple-128gb apple-192gb",
          apply_gpu, [](const Scenario& s) { return s.gpu; }},
         {"gpus", "N", "GPUs the model states are spread over (default 1)",
-         [](Scenario& s, std::string_view t) { return apply_whole(s.gpu_count, t, 1, 100'000); },
+         [](Scenario& s, std::string_view t) { return apply_whole(s.gpu_count, t, 1, kMaxGpuCount); },
          [](const Scenario& s) { return show_whole_if(s.gpu_count, 1); }},
         {"zero", "S", "ZeRO/FSDP stage: 0 none, 1 optimizer states, 2 + gradients, 3 + weights split over --gpus",
          [](Scenario& s, std::string_view t) {
@@ -308,7 +311,7 @@ Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::stri
         return Error{"unknown setting \"" + printable_excerpt(key, 40) + "\""};
     }
     std::string message = spec->apply(scenario, value);
-    if (!message.empty()) return Error{std::string(spec->key) + ": " + message};
+    if (!message.empty()) return Error{spec->key, message};
     return true;
 }
 

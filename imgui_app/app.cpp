@@ -16,10 +16,7 @@
 #include "settings.hpp"
 #include "theme.hpp"
 
-#if __has_include("practice_panel.hpp")
 #include "practice_panel.hpp"
-#define LLM_MEMORY_HAS_PRACTICE_PANEL 1
-#endif
 
 namespace llm_memory {
 namespace {
@@ -69,7 +66,7 @@ void draw_header(AppState& app, float logical_width) {
         if (right_aligned_button("Open the full app")) app.open_full_app_requested = true;
     } else if (right_aligned_button(app.dark_theme ? "Light theme##theme" : "Dark theme##theme")) {
         app.dark_theme = !app.dark_theme;
-        apply_theme(app.dark_theme, app.ui_scale);
+        apply_theme(app.dark_theme, app.ui_scale, app.touch_layout);
     }
     if (!subtitle_inline && !app.embed_mode) muted_text("How much memory a model needs to run and to train, step by step.");
 }
@@ -152,9 +149,18 @@ bool app_set_scenario(AppState& app, const Scenario& scenario) {
     return true;
 }
 
+Status app_try_setting(AppState& app, const char* key, std::string_view text) {
+    Scenario candidate = app.scenario;
+    const Expected<bool> applied = apply_setting(candidate, key, text);
+    if (!applied) return applied.failure();
+    const Expected<Estimate> result = estimate(candidate);
+    if (!result) return result.failure();
+    app_set_scenario(app, candidate);
+    return std::nullopt;
+}
+
 void app_scenario_replaced(AppState& app) {
-    static std::uint64_t last_generation = 0;  // the UI runs on one thread
-    app.scenario_generation = ++last_generation;
+    ++app.scenario_generation;  // starts at 0; the views' "never synced" marker is ~0
 }
 
 void app_setup_style(AppState& app, float font_pixels) {
@@ -169,15 +175,17 @@ void app_setup_style(AppState& app, float font_pixels) {
                                       0x2200, 0x22FF, 0x2500, 0x25FF, 0x2700, 0x27BF, 0};
     io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kUiFontTtf), static_cast<int>(kUiFontTtfSize), font_pixels,
                                    &config, kRanges);
-    apply_theme(app.dark_theme, app.ui_scale);
+    apply_theme(app.dark_theme, app.ui_scale, app.touch_layout);
 }
 
 void draw_frame(AppState& app) {
     app.scenario_changed = false;
+    app.editing_key = nullptr;
+    app.hovered_key = nullptr;
     app.open_full_app_requested = false;
     apply_pending_model_configs(app);  // a config.json dropped on the window or the page
     if (app.theme_changed) {
-        apply_theme(app.dark_theme, app.ui_scale);
+        apply_theme(app.dark_theme, app.ui_scale, app.touch_layout);
         app.theme_changed = false;
     }
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
@@ -195,29 +203,27 @@ void draw_frame(AppState& app) {
         return;
     }
     if (ImGui::BeginTabBar("views##tabs")) {
-        auto tab_flags = [&app](int index) {
-            return app.select_tab == index ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
+        auto tab = [&app](const char* label, Tab which) {
+            const bool open = ImGui::BeginTabItem(label, nullptr,
+                                                  app.select_tab == which ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None);
+            if (open) app.active_tab = which;
+            return open;
         };
-        if (ImGui::BeginTabItem("Calculator", nullptr, tab_flags(0))) {
-            app.active_tab = 0;
+        if (tab("Calculator", Tab::calculator)) {
             draw_calculator(app, logical_width);
             ImGui::EndTabItem();
         }
-        if (ImGui::BeginTabItem("Scaling", nullptr, tab_flags(1))) {
-            app.active_tab = 1;
+        if (tab("Scaling", Tab::scaling)) {
             column("scaling##col", 0.0f, [&] { draw_scaling_panel(app); });
             ImGui::EndTabItem();
         }
-#ifdef LLM_MEMORY_HAS_PRACTICE_PANEL
-        if (ImGui::BeginTabItem("Practice", nullptr, tab_flags(2))) {
-            app.active_tab = 2;
+        if (tab("Practice", Tab::practice)) {
             column("practice##col", 0.0f, [&] { draw_practice_panel(app); });
             ImGui::EndTabItem();
         }
-#endif
         ImGui::EndTabBar();
     }
-    app.select_tab = -1;
+    app.select_tab.reset();
     ImGui::End();
 }
 

@@ -6,11 +6,14 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "estimator.hpp"
 #include "scaling.hpp"
+#include "steps.hpp"
 
 namespace llm_memory {
 
@@ -26,6 +29,26 @@ struct TextField {
     std::string error;        // shown under the field; empty when the text is valid
 };
 
+// The app's tabs, in the tab bar's order.
+enum class Tab { calculator, scaling, practice };
+
+// The "How it runs" panel's text buffers and per-control message (runtime_panel.cpp). The buffers are
+// refilled from the scenario whenever its generation is not `synced_generation` (a change made elsewhere:
+// URL, model picker, reset); an edit made here marks its own generation as synced, so what is typed stays.
+struct RuntimeView {
+    std::uint64_t synced_generation = ~std::uint64_t{0};
+    std::array<char, 16> lora_rank{};
+    std::array<char, 96> lora_targets{};
+    std::array<char, 24> context{};
+    std::array<char, 16> batch{};
+    std::array<char, 16> gpus{};
+    std::array<char, 24> gpu_memory{};
+    std::string error_key;      // the settings key whose control shows `error`
+    std::string error;
+    std::uint64_t range_generation = ~std::uint64_t{0};  // the scenario the recipe range sentence is for
+    std::string range_text;     // empty when either variant does not estimate
+};
+
 // Everything the UI remembers between frames.
 struct AppState {
     Scenario scenario;   // the last valid scenario: results always show this one
@@ -34,9 +57,12 @@ struct AppState {
     bool dark_theme = true;     // the web driver sets it from prefers-color-scheme; the app has a toggle
     bool theme_changed = false; // set by the driver after changing dark_theme; draw_frame re-applies the theme
     float ui_scale = 1.0f;      // device pixel ratio x user zoom; set by the driver
+    bool touch_layout = false;  // touch-sized hit areas (web driver, on a touch screen); set theme_changed after
+    const char* editing_key = nullptr;  // settings key of the text field being edited this frame, else nullptr
+    const char* hovered_key = nullptr;  // settings key of the text field under the pointer this frame, else nullptr
     bool scenario_changed = false;  // set when `scenario` changed this frame (drivers persist/sync it)
-    // A number unique in the process for the current (scenario, estimate) pair: every replacement
-    // (app_set_scenario, app_scenario_replaced) takes a new one, so per-frame caches key on it.
+    // The current (scenario, estimate) pair's number: every replacement (app_set_scenario,
+    // app_scenario_replaced) takes the next one, so views and caches re-sync on it, never on fields.
     std::uint64_t scenario_generation = 0;
     std::shared_ptr<ModelPanelView> model_panel;  // the Model section's state, created on first use (model_panel.cpp)
     // Embedding (web, embed=1): a compact layout for an iframe of about 700x420 with a link to the full app.
@@ -46,26 +72,33 @@ struct AppState {
     bool open_full_app_requested = false;
 
     // ---- View state of the explorable (the seed document's sections) ----
-    int active_tab = 0;                      // 0 Calculator, 1 Scaling, 2 Practice (when built in)
-    int select_tab = -1;                     // set to a tab index to switch to it on the next frame
-    float param_slider_position = 0.0f;      // the log slider (1M..2T) as a position in [0, 1]
-    float trainable_slider_percent = 100.0f; // the trainable slider, in percent of N
+    Tab active_tab = Tab::calculator;        // the tab drawn last frame
+    std::optional<Tab> select_tab;           // set to switch to that tab on the next frame
     std::array<bool, 4> mistake_dismissed{}; // the seed's four common mistakes, in the seed's order
     std::vector<ScalingRow> scaling_rows = seed_scaling_rows();
     int scaling_sort_column = -1;            // ScalingColumn as int; -1 = insertion order
     bool scaling_sort_ascending = true;
     std::array<char, 32> capacity_text{};    // the chart's GPU memory field: the "gpu-memory" setting as text
-    std::uint64_t capacity_bytes = 0;        // the scenario's gpu_memory_bytes the field last showed
+    std::uint64_t capacity_generation = ~std::uint64_t{0};  // the scenario generation the field last showed
     std::string capacity_error;              // the field's message when its text is rejected
     std::string copied_message;              // "Steps copied as Markdown"; cleared by the next change
     std::string scenario_error;              // a rejected edit's problem that names no text field (e.g. LoRA
                                              // needs a model); shown under the inputs heading, cleared on success
     std::shared_ptr<PracticeView> practice;  // the Practice tab's state, created on first use (practice_panel.cpp)
+    RuntimeView runtime;                     // the "How it runs" panel
+    std::uint64_t steps_generation = ~std::uint64_t{0};  // the scenario `steps` were derived for
+    std::vector<Derivation> steps;           // the worked steps, rebuilt when the scenario changes
 };
 
 // Fills the text fields from a scenario and recomputes the estimate. Returns false (and keeps the
 // state) if the scenario does not validate.
 bool app_set_scenario(AppState& app, const Scenario& scenario);
+
+// The one way a panel applies an edit: sets one settings key from text on top of app.scenario. On success
+// the scenario, estimate, text fields and generation are replaced (app_set_scenario) and nothing is
+// returned; otherwise nothing changes and the error, with the key it is about, is returned for the
+// control that owns it.
+Status app_try_setting(AppState& app, const char* key, std::string_view text);
 
 // Call after assigning app.scenario / app.estimate directly (app_set_scenario does it itself): gives the
 // pair a new scenario_generation, so caches of figures derived from the scenario are rebuilt.

@@ -94,13 +94,8 @@ void use_model(AppState& app, ModelPanelView& view, std::shared_ptr<const ModelS
 }
 
 void choose_preset(AppState& app, ModelPanelView& view, const ModelPreset& preset) {
-    Scenario candidate = app.scenario;
-    const Expected<bool> applied = apply_setting(candidate, "model", preset.key);
-    if (!applied) {
-        set_message(view, applied.error(), true);
-        return;
-    }
-    if (take_scenario(app, view, candidate)) set_message(view, {}, false);
+    const Status bad = app_try_setting(app, "model", preset.key);
+    set_message(view, bad ? bad->message() : std::string(), bad.has_value());
 }
 
 void load_text(AppState& app, ModelPanelView& view, std::string_view text, const std::string& name) {

@@ -16,7 +16,7 @@ void apply_fields(AppState& app) {
     bool all_parse = true;
     for (TextField& field : app.fields) {
         const Expected<bool> applied = apply_setting(candidate, field.key, field.text.data());
-        field.error = applied ? std::string() : applied.error().substr(std::strlen(field.key) + 2);
+        field.error = applied ? std::string() : applied.failure().problem;
         all_parse = all_parse && applied.ok();
     }
     if (!all_parse) return;
@@ -26,21 +26,16 @@ void apply_fields(AppState& app) {
         // names a setting without a text field here (lora-rank, context, ...), under the inputs heading.
         bool shown = false;
         for (TextField& field : app.fields) {
-            const std::string prefix = std::string(field.key) + ": ";
-            if (result.error().rfind(prefix, 0) == 0) {
-                field.error = result.error().substr(prefix.size());
-                shown = true;
-            }
+            if (result.failure().key != field.key) continue;
+            field.error = result.failure().problem;
+            shown = true;
         }
         app.scenario_error = shown ? std::string() : result.error() + " (results show the last valid scenario)";
         return;
     }
     app.scenario_error.clear();
-    if (!(candidate.param_count == app.scenario.param_count && candidate.bytes_per_param == app.scenario.bytes_per_param &&
-          candidate.overhead_factor == app.scenario.overhead_factor && candidate.trainable == app.scenario.trainable &&
-          candidate.values_per_trainable == app.scenario.values_per_trainable &&
-          candidate.bytes_per_value == app.scenario.bytes_per_value))
-        app.scenario_changed = true;
+    // The text fields keep what was typed ("13b" stays "13b"), so only the scenario and its figures change.
+    if (to_state(candidate) != to_state(app.scenario)) app.scenario_changed = true;
     app.scenario = candidate;
     app.estimate = *result;
     app_scenario_replaced(app);

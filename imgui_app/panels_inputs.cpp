@@ -11,14 +11,8 @@
 #include "quantity.hpp"
 #include "settings.hpp"
 
-#if __has_include("model_panel.hpp")
 #include "model_panel.hpp"
-#define LLM_MEMORY_HAS_MODEL_PANEL 1
-#endif
-#if __has_include("runtime_panel.hpp")
 #include "runtime_panel.hpp"
-#define LLM_MEMORY_HAS_RUNTIME_PANEL 1
-#endif
 
 namespace llm_memory {
 namespace {
@@ -36,6 +30,9 @@ bool field_input(AppState& app, const char* key, const char* label, const char* 
     if (label != nullptr) ImGui::TextUnformatted(label);
     ImGui::SetNextItemWidth(width);
     const bool changed = ImGui::InputTextWithHint("##value", hint, field.text.data(), field.text.size());
+    // The web page's phone keyboard asks which field is under the finger and which one is edited.
+    if (ImGui::IsItemHovered()) app.hovered_key = key;
+    if (ImGui::IsItemActive()) app.editing_key = key;
     ImGui::PopID();
     return changed;
 }
@@ -120,7 +117,6 @@ void trainable_input(AppState& app, float width) {
         else std::snprintf(text, sizeof text, "%.1f%%", static_cast<double>(percent));
         set_field_and_apply(app, "trainable", text);
     }
-    app.trainable_slider_percent = percent;
     field_note(app, "trainable", "Only these store gradients and optimizer states: a count (1B), a percentage (7.7%) or all.");
     mistake_guard(app, 2,
                   "Believing that freezing removes weight memory. Frozen parameters are still stored: the weights keep their " +
@@ -134,10 +130,8 @@ void draw_inputs_panel(AppState& app, bool compact) {
     if (!app.scenario_error.empty()) error_text(app.scenario_error, theme_palette(app.dark_theme));
     const float width = ImGui::GetContentRegionAvail().x;
     params_input(app, width);
-#ifdef LLM_MEMORY_HAS_MODEL_PANEL
     if (model_panel_open_requested(app)) ImGui::SetNextItemOpen(true);  // a dropped config.json
     if (!compact && ImGui::CollapsingHeader("Model: preset or config.json##model_section")) draw_model_panel(app);
-#endif
     ImGui::Spacing();
     bytes_input(app, width);
     ImGui::Spacing();
@@ -155,10 +149,8 @@ void draw_inputs_panel(AppState& app, bool compact) {
     ImGui::Spacing();
     if (field_input(app, "state-bytes", "Bytes per stored value", "2", width)) apply_fields(app);
     field_note(app, "state-bytes", "Bytes for each gradient or optimizer value (2 in the seed's example).");
-#ifdef LLM_MEMORY_HAS_RUNTIME_PANEL
     ImGui::Spacing();
     if (ImGui::CollapsingHeader("Runtime and GPU##runtime_section")) draw_runtime_panel(app);
-#endif
     ImGui::Spacing();
     if (ImGui::Button("Reset to the seed's 13B example")) app_set_scenario(app, Scenario{});
     if (std::any_of(app.mistake_dismissed.begin(), app.mistake_dismissed.end(), [](bool d) { return d; }) &&

@@ -15,10 +15,7 @@
 #include "settings.hpp"
 #include "steps.hpp"
 
-#if __has_include("runtime_panel.hpp")
 #include "runtime_panel.hpp"
-#define LLM_MEMORY_HAS_RUNTIME_PANEL 1
-#endif
 
 namespace llm_memory {
 
@@ -117,15 +114,11 @@ void draw_summary_strip(AppState& app) {
 void draw_steps_panel(AppState& app) {
     section_heading("Worked steps");
     // Rebuilt only when the scenario changes (every derivation is a vector of formatted strings).
-    static struct {
-        std::optional<std::uint64_t> generation;
-        std::vector<Derivation> derivations;
-    } cache;
-    if (cache.generation != app.scenario_generation) {
-        cache.derivations = worked_steps(app.scenario, app.estimate);
-        cache.generation = app.scenario_generation;
+    if (app.steps_generation != app.scenario_generation) {
+        app.steps = worked_steps(app.scenario, app.estimate);
+        app.steps_generation = app.scenario_generation;
     }
-    const std::vector<Derivation>& derivations = cache.derivations;
+    const std::vector<Derivation>& derivations = app.steps;
     const Palette& palette = theme_palette(app.dark_theme);
     if (ImGui::Button("Copy as Markdown##steps")) copy_to_clipboard(app, steps_markdown(derivations), "the steps as Markdown");
     ImGui::SameLine();
@@ -180,33 +173,20 @@ void draw_bars_panel(AppState& app) {
         ImGui::InputTextWithHint("##capacity", "24 GB, 80 GiB: draws a line", app.capacity_text.data(), app.capacity_text.size());
     const bool active = ImGui::IsItemActive();
     if (edited) {
-        Scenario candidate = app.scenario;
         const std::string text = trim(app.capacity_text.data()).empty() ? std::string("0") : std::string(app.capacity_text.data());
-        const Expected<bool> applied = apply_setting(candidate, "gpu-memory", text);
-        const Expected<Estimate> result = applied ? estimate(candidate) : Expected<Estimate>(Error{applied.error()});
-        if (result) {
-            app.scenario = candidate;
-            app.estimate = *result;
-            app_scenario_replaced(app);
-            app.scenario_changed = true;
-            app.capacity_bytes = candidate.gpu_memory_bytes;
-            app.capacity_error.clear();
-        } else {
-            const std::string& message = result.error();
-            app.capacity_error = message.rfind("gpu-memory: ", 0) == 0 ? message.substr(12) : message;
-        }
-    } else if (!active && app.capacity_bytes != app.scenario.gpu_memory_bytes) {
-        // The size changed elsewhere (runtime panel, URL): show it.
+        const Status bad = app_try_setting(app, "gpu-memory", text);
+        app.capacity_error = bad ? bad->problem : std::string();
+        if (!bad) app.capacity_generation = app.scenario_generation;  // the field already shows what was typed
+    } else if (!active && app.capacity_generation != app.scenario_generation) {
+        // The scenario changed elsewhere (runtime panel, URL): show its size.
         const SettingSpec* spec = find_setting("gpu-memory");
-        const std::string shown = spec != nullptr && app.scenario.gpu_memory_bytes > 0 ? spec->show(app.scenario) : std::string();
+        const std::string shown = spec != nullptr ? spec->show(app.scenario) : std::string();
         std::snprintf(app.capacity_text.data(), app.capacity_text.size(), "%s", shown.c_str());
-        app.capacity_bytes = app.scenario.gpu_memory_bytes;
+        app.capacity_generation = app.scenario_generation;
         app.capacity_error.clear();
     }
     if (!app.capacity_error.empty()) error_text("GPU memory " + app.capacity_error, palette);
-#ifdef LLM_MEMORY_HAS_RUNTIME_PANEL
     draw_gpu_fit(app);
-#endif
 }
 
 void draw_before_after_panel(AppState& app) {

@@ -309,10 +309,9 @@ void practice_submit_answer(AppState& app, std::string_view answer) {
 void practice_open_worked_steps(AppState& app) {
     PracticeView& view = practice_view(app);
     if (view.exercise.questions.empty()) return;
-    if (app_set_scenario(app, view.exercise.questions[view.current].scenario)) {
-        app.scenario_changed = true;  // drivers sync the URL / stored state
-        app.select_tab = 0;           // the Calculator tab, whose worked steps now show this scenario
-    }
+    // app_set_scenario marks the scenario changed, so the drivers sync the URL and stored state.
+    if (app_set_scenario(app, view.exercise.questions[view.current].scenario))
+        app.select_tab = Tab::calculator;  // the Calculator tab, whose worked steps now show this scenario
 }
 
 void draw_practice_panel(AppState& app) {

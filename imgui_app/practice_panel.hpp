@@ -3,7 +3,7 @@
 // and the seed's four common mistakes as cards. Every figure and diagnosis comes from core/practice.
 //
 // For the UI helper (app.cpp): call draw_practice_panel(app) inside the Practice tab. Its "Open worked
-// steps" button calls app_set_scenario(app, question's scenario) and sets app.select_tab = 0 (Calculator,
+// steps" button calls app_set_scenario(app, question's scenario) and sets app.select_tab = Tab::calculator (Calculator,
 // whose worked steps then show that scenario). The panel keeps its own state in app.practice (created on
 // first use); nothing else in AppState is touched.
 #pragma once
@@ -62,7 +62,7 @@ bool practice_open_exercise(AppState& app, std::string_view ref);
 void practice_submit_answer(AppState& app, std::string_view answer);
 
 // What "Open worked steps" does: makes the current question's scenario the calculator's
-// (app_set_scenario) and asks the tab bar for the Calculator tab (app.select_tab = 0).
+// (app_set_scenario) and asks the tab bar for the Calculator tab (app.select_tab = Tab::calculator).
 void practice_open_worked_steps(AppState& app);
 
 // Draws the Practice tab into the current window at whatever width it is given.

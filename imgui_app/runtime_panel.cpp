@@ -1,5 +1,6 @@
 // The "How it runs" panel: combos and inputs bound to settings keys (dtype, recipe, lora-rank, lora-targets,
 // qlora, context, batch, kv-dtype, inference-mode, gpu, gpus, zero, gpu-memory) and the GPU verdict card.
+// Its view state is AppState::runtime; every edit goes through app_try_setting.
 // Figures come from app.estimate (or from core's estimate() of a recipe variant for the side-by-side range).
 #include "runtime_panel.hpp"
 
@@ -21,44 +22,15 @@
 namespace llm_memory {
 namespace {
 
-// Text buffers and per-control messages; one per process (the app has one AppState).
-struct RuntimeView {
-    bool synced = false;
-    Scenario synced_from;  // the scenario the buffers were last filled from
-    std::array<char, 16> lora_rank{};
-    std::array<char, 96> lora_targets{};
-    std::array<char, 24> context{};
-    std::array<char, 16> batch{};
-    std::array<char, 16> gpus{};
-    std::array<char, 24> gpu_memory{};
-    std::string error_key;      // the settings key whose control shows `error`
-    std::string error;
-    // The recipe range sentence (two extra estimates) for scenario generation `range_generation`.
-    std::optional<std::uint64_t> range_generation;
-    std::string range_text;     // empty when either variant does not estimate
-};
-
-RuntimeView& view() {
-    static RuntimeView instance;
-    return instance;
-}
-
 template <std::size_t N>
 void fill(std::array<char, N>& buffer, const std::string& text) {
     std::snprintf(buffer.data(), buffer.size(), "%s", text.c_str());
 }
 
-bool same_runtime(const Scenario& a, const Scenario& b) {
-    return a.dtype == b.dtype && a.recipe == b.recipe && a.lora_rank == b.lora_rank && a.lora_targets == b.lora_targets &&
-           a.qlora == b.qlora && a.context_tokens == b.context_tokens && a.batch_size == b.batch_size &&
-           a.kv_dtype == b.kv_dtype && a.detailed_inference == b.detailed_inference && a.gpu == b.gpu &&
-           a.gpu_memory_bytes == b.gpu_memory_bytes && a.gpu_count == b.gpu_count && a.zero_stage == b.zero_stage &&
-           a.model == b.model;
-}
-
-void sync_view(const AppState& app) {
-    RuntimeView& v = view();
-    if (v.synced && same_runtime(v.synced_from, app.scenario)) return;
+// Refills the text buffers when the scenario changed anywhere but here.
+void sync_view(AppState& app) {
+    RuntimeView& v = app.runtime;
+    if (v.synced_generation == app.scenario_generation) return;
     const Scenario& s = app.scenario;
     fill(v.lora_rank, std::to_string(s.lora_rank));
     fill(v.lora_targets, s.lora_targets);
@@ -67,30 +39,20 @@ void sync_view(const AppState& app) {
     fill(v.gpus, std::to_string(s.gpu_count));
     const SettingSpec* memory = find_setting("gpu-memory");
     fill(v.gpu_memory, memory != nullptr ? memory->show(s) : std::string());
-    v.synced = true;
-    v.synced_from = s;
+    v.synced_generation = app.scenario_generation;
 }
 
-// Applies one key on top of the current scenario; keeps the last valid scenario on any error.
+// Applies one key; keeps the last valid scenario on any error and shows it under the control it is about.
 void apply_key(AppState& app, const char* key, const std::string& value) {
-    RuntimeView& v = view();
-    Scenario candidate = app.scenario;
-    const Expected<bool> applied = apply_setting(candidate, key, value);
-    if (!applied) {
-        v.error_key = key;
-        v.error = applied.error().substr(std::string(key).size() + 2);
-        return;
-    }
-    const Expected<Estimate> result = estimate(candidate);
-    if (!result) {
-        v.error_key = key;
-        const std::size_t colon = result.error().find(": ");
-        v.error = colon == std::string::npos ? result.error() : result.error().substr(colon + 2);
+    RuntimeView& v = app.runtime;
+    const Status bad = app_try_setting(app, key, value);
+    if (bad) {
+        v.error_key = key;  // shown where the user is typing; a problem of another key names that key
+        v.error = bad->key == key ? bad->problem : bad->message();
         return;
     }
     if (v.error_key == key) v.error.clear();
-    app_set_scenario(app, candidate);  // also re-fills the text fields and clears a pending rejected edit
-    v.synced_from = candidate;  // the buffers already show what was typed
+    v.synced_generation = app.scenario_generation;  // the buffers already show what was typed
 }
 
 void explain(const std::string& text) {
@@ -100,7 +62,7 @@ void explain(const std::string& text) {
 }
 
 void control_error(const AppState& app, const char* key) {
-    const RuntimeView& v = view();
+    const RuntimeView& v = app.runtime;
     if (v.error.empty() || v.error_key != key) return;
     ImGui::PushStyleColor(ImGuiCol_Text, theme_palette(app.dark_theme).error_text);
     ImGui::TextWrapped("%s", v.error.c_str());
@@ -168,7 +130,7 @@ void recipe_combo(AppState& app) {
     }
     // The honest range: the same model under the seed's convention and mixed-precision AdamW
     // (recomputed only when the scenario changes).
-    RuntimeView& v = view();
+    RuntimeView& v = app.runtime;
     if (v.range_generation != app.scenario_generation) {
         const Expected<std::string> range = recipe_range_sentence(s);
         v.range_text = range ? *range : std::string();
@@ -178,7 +140,7 @@ void recipe_combo(AppState& app) {
 }
 
 void lora_controls(AppState& app) {
-    RuntimeView& v = view();
+    RuntimeView& v = app.runtime;
     const bool has_model = app.scenario.model != nullptr;
     ImGui::SeparatorText("LoRA / QLoRA");
     if (!has_model) explain("Choose a model (preset or config.json) to count LoRA parameters from its layers.");
@@ -197,7 +159,7 @@ void lora_controls(AppState& app) {
 }
 
 void kv_controls(AppState& app) {
-    RuntimeView& v = view();
+    RuntimeView& v = app.runtime;
     const bool has_model = app.scenario.model != nullptr;
     ImGui::SeparatorText("KV cache and inference");
     if (!has_model) explain("Choose a model to size the KV cache from its layers, KV heads and head_dim.");
@@ -235,7 +197,7 @@ void kv_controls(AppState& app) {
 }
 
 void gpu_controls(AppState& app) {
-    RuntimeView& v = view();
+    RuntimeView& v = app.runtime;
     const Scenario& s = app.scenario;
     ImGui::SeparatorText("GPU");
     std::string preview = "None";

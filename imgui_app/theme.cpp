@@ -73,7 +73,7 @@ void light_colors(ImGuiStyle& style) {
 
 }  // namespace
 
-void apply_theme(bool dark, float scale) {
+void apply_theme(bool dark, float scale, bool touch) {
     ImGuiStyle style;
     if (dark) dark_colors(style);
     else light_colors(style);
@@ -93,6 +93,14 @@ void apply_theme(bool dark, float scale) {
     style.FrameBorderSize = dark ? 0.0f : 1.0f;
     style.WindowBorderSize = 0.0f;
     style.SeparatorTextBorderSize = 2.0f;
+    if (touch) {
+        // Touch targets of about 44 px (the platform guidelines' minimum): frame height = 17 px font +
+        // 2 x 13.5 px padding. Close boxes and combo rows grow their reactive box instead of their size.
+        style.FramePadding = ImVec2(12, 13.5f);
+        style.TouchExtraPadding = ImVec2(4, 6);
+        style.GrabMinSize = 28.0f;
+        style.ScrollbarSize = 16.0f;
+    }
     style.ScaleAllSizes(scale);
     ImGui::GetStyle() = style;
 }

@@ -27,8 +27,10 @@ struct Palette {
     ImU32 runtime_third;   // the third runtime series of a bar (the runtime reserve)
 };
 
-// Applies the light or dark theme to ImGui::GetStyle(), sizes scaled by `scale`.
-void apply_theme(bool dark, float scale);
+// Applies the light or dark theme to ImGui::GetStyle(), sizes scaled by `scale`. `touch`: touch-sized hit
+// areas (frames, tabs and buttons about 44 logical px high; small boxes reactive a little beyond their edge)
+// for a touch screen; the mouse layout is the default.
+void apply_theme(bool dark, float scale, bool touch = false);
 
 // The palette of the light or dark theme.
 const Palette& theme_palette(bool dark);

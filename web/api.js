@@ -7,7 +7,8 @@
   var STORAGE_KEY = 'llm-memory:state';
   var UNLOAD_WRITE_KEY = 'llm-memory:unload-write';  // sessionStorage: see takeUnloadWrite()
   // Page options in the URL that are not scenario settings (practice: the Practice tab's exercise).
-  var PAGE_KEYS = { 'embed': 1, 'theme': 1, 'practice': 1 };
+  // view=text: the text view is shown.
+  var PAGE_KEYS = { 'embed': 1, 'theme': 1, 'practice': 1, 'view': 1 };
   var WRITE_INTERVAL_MS = 250;  // URL and storage are written at most once per this interval
   var doc = document;
   var canvas = Module['canvas'];
@@ -17,12 +18,13 @@
   var lastHash = null;    // the fragment this page wrote last (to tell our writes from the user's)
   takeUnloadWrite();      // before anything reads the address
   var pageOptions = readPageOptions();
-  var lastTable = '';
   var publishedState = null;  // the scenario the driver published last (a state string)
   var practiceRef = '';       // the exercise on the Practice tab while it is open, else ''
   var urlDue = false;         // the address bar does not show publishedState / practiceRef yet
   var storageDue = false;     // localStorage does not hold publishedState yet
   var storedState = null;     // what this page last wrote to localStorage
+  var viewShown = false;      // the text view is shown (view=text in the link)
+  var noWebgl = false;        // the text view stands in for the canvas
   var writeTimer = 0;          // a write is due when it fires
   var lastWriteMs = -1e9;      // performance.now() of the last write
   var applyingEdit = false;    // an edited address is being applied: writes wait until it is done
@@ -66,10 +68,11 @@
   // This page's address for `state` (scenario keys only in the fragment, then practice=REF while the
   // Practice tab is open; page options kept).
   function pageUrl(state, withEmbed) {
-    var keep = function (p) { return PAGE_KEYS[p[0]] && p[0] !== 'practice' && (withEmbed || p[0] !== 'embed'); };
+    var keep = function (p) { return PAGE_KEYS[p[0]] && p[0] !== 'practice' && p[0] !== 'view' && (withEmbed || p[0] !== 'embed'); };
     var query = pairs(location.search).filter(keep);
     var parts = state ? [state] : [];
     if (practiceRef) parts.push('practice=' + encodeURIComponent(practiceRef));
+    if (viewShown && !noWebgl) parts.push('view=text');
     var hashOptions = joinPairs(pairs(location.hash).filter(keep));
     if (hashOptions) parts.push(hashOptions);
     var fragment = parts.join('&');
@@ -240,18 +243,153 @@
   }
   Module['llmMemoryCopyText'] = function (text) { copyText(text); };
 
+
+  // --- the text view: a form and tables generated from core's settings table, report and steps (the
+  // page adds no figure of its own), kept in sync both ways through the same calls as the JS API ---
+  var rowsByKey = null;
+  var viewBuilt = false;
+  function viewData() { return JSON.parse(call('llm_memory_view_json', 'string', [], [])); }
+  // The settings table's rows by key (labels, kinds and choices do not change while the page runs).
+  function settingRows() {
+    if (!rowsByKey) {
+      rowsByKey = {};
+      viewData()['settings'].forEach(function (row) { rowsByKey[row['key']] = row; });
+    }
+    return rowsByKey;
+  }
+  function make(tag, attrs, text) {
+    var node = doc.createElement(tag);
+    for (var name in attrs) node.setAttribute(name, attrs[name]);
+    if (text != null) node.textContent = text;
+    return node;
+  }
+  function fieldOf(key) { return byId('set-' + key); }  // set-params, set-gpu, ...
+  function fieldValue(key) {
+    var input = fieldOf(key);
+    return input.type === 'checkbox' ? (input.checked ? 'true' : '') : input.value.trim();
+  }
+  // An edit in the view: the current state with this key replaced (or dropped when empty), through setState.
+  function applyField(key) {
+    var value = fieldValue(key);
+    var found = false;
+    var list = pairs(api['getState']()).map(function (p) {
+      if (p[0] !== key) return p;
+      found = true;
+      return [key, encodeURIComponent(value)];
+    }).filter(function (p) { return p[0] !== key || value !== ''; });
+    if (!found && value !== '') list.push([key, encodeURIComponent(value)]);
+    var result = setState(joinPairs(list), false);
+    var input = fieldOf(key);
+    input.setAttribute('aria-invalid', result['ok'] ? 'false' : 'true');
+    byId('set-' + key + '-err').textContent = result['ok'] ? '' : result['error'];
+    if (result['ok']) refreshView();
+  }
+  function buildView() {
+    var form = byId('tv-settings');
+    var rows = viewData()['settings'];
+    rows.forEach(function (row) {
+      var key = row['key'];
+      var id = 'set-' + key;
+      var line = make('div', { 'class': 'tv-row' });
+      var label = make('label', { 'for': id }, row['label']);
+      if (row['unit']) label.appendChild(make('span', { 'class': 'tv-unit' }, ' (' + row['unit'] + ')'));
+      var input;
+      if (row['kind'] === 'choice') {
+        input = make('select', {});
+        row['choices'].forEach(function (c) { input.appendChild(make('option', { 'value': c[0] }, c[1])); });
+      } else if (row['kind'] === 'bool') {
+        input = make('input', { 'type': 'checkbox' });
+      } else {
+        input = make('input', { 'type': 'text', 'autocomplete': 'off', 'spellcheck': 'false', 'translate': 'no',
+                                'inputmode': row['kind'] === 'number' ? 'decimal' : 'text' });
+      }
+      input.id = id;
+      input.name = key;
+      input.setAttribute('aria-describedby', id + '-help ' + id + '-err');
+      input.addEventListener('input', function () { input.setAttribute('data-dirty', '1'); });
+      input.addEventListener('change', function () { input.removeAttribute('data-dirty'); applyField(key); });
+      line.appendChild(label);
+      line.appendChild(input);
+      line.appendChild(make('small', { 'id': id + '-help' }, row['help']));
+      line.appendChild(make('span', { 'id': id + '-err', 'class': 'tv-err' }));
+      form.appendChild(line);
+    });
+    var answer = byId('tv-answer');
+    var check = function () {
+      call('llm_memory_practice_answer', null, ['string'], [answer.value]);
+      refreshView();
+    };
+    byId('tv-check').addEventListener('click', check);
+    answer.addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); check(); } });
+    viewBuilt = true;
+  }
+  function fillList(parent, items, tag) {
+    parent.textContent = '';
+    items.forEach(function (text) { parent.appendChild(make(tag, {}, text)); });
+  }
+  // The canvas changed the scenario (or the view did): every field but the one being typed in, the
+  // results, the GPU verdict, the steps and the Practice question.
+  function refreshView() {
+    if (!viewShown || !started) return;
+    if (!viewBuilt) buildView();
+    var data = viewData();
+    data['settings'].forEach(function (row) {
+      var input = fieldOf(row['key']);
+      if (!input || (input === doc.activeElement && input.hasAttribute('data-dirty'))) return;  // being typed in
+      if (input.type === 'checkbox') input.checked = row['value'] === 'true';
+      else input.value = row['value'];
+      if (input.getAttribute('aria-invalid') === 'true') {
+        input.setAttribute('aria-invalid', 'false');
+        byId(input.id + '-err').textContent = '';
+      }
+    });
+    var body = byId('tv-results').tBodies[0];
+    body.textContent = '';
+    data['report']['results'].forEach(function (r) {
+      var tr = make('tr', { 'data-bytes': r['bytes'] });
+      tr.appendChild(make('th', { 'scope': 'row' }, r['label']));
+      tr.appendChild(make('td', {}, r['gb']));
+      tr.appendChild(make('td', {}, r['gib']));
+      body.appendChild(tr);
+    });
+    var gpu = data['report']['gpu'];
+    fillList(byId('tv-gpu'), gpu.length ? gpu : ['No GPU chosen: pick one under GPU above to check the fit.'], 'p');
+    var steps = byId('tv-steps');
+    steps.textContent = '';
+    data['steps'].forEach(function (d) {
+      steps.appendChild(make('h4', {}, d['title']));
+      var list = make('ol', {});
+      fillList(list, d['steps'], 'li');
+      steps.appendChild(list);
+    });
+    var practice = data['practice'];
+    var section = byId('tv-practice');
+    section.hidden = !practice;
+    if (practice) {
+      byId('tv-exercise').textContent = practice['title'] + '. ' + practice['setup'];
+      byId('tv-question').textContent = practice['question'];
+      byId('tv-feedback').textContent = practice['feedback'];
+    }
+  }
+  function showView(show) {
+    viewShown = show;
+    byId('text-view').hidden = !show;
+    doc.documentElement.classList.toggle('text-view', show);
+    var toggle = byId('text-view-toggle');
+    if (toggle) toggle.setAttribute('aria-expanded', show ? 'true' : 'false');
+    refreshView();
+    if (started) { urlDue = true; scheduleWrites(); }
+    wake();
+  }
+
   // --- called by the driver ---
   // After every scenario change: the summary (at once), the URL (replaceState: no history entry per edit)
   // and storage (both throttled).
   Module['llmMemoryPublish'] = function (summary, state, table) {
     var el = byId('results-summary');
     if (el && el.textContent !== summary) el.textContent = summary;
-    lastTable = table;
-    var fallbackTable = byId('fallback-table');
-    if (fallbackTable) fallbackTable.textContent = table;
-    var fallbackState = byId('fallback-state');
-    if (fallbackState && doc.activeElement !== fallbackState) fallbackState.value = state;
     publishedState = state;
+    refreshView();
     if (!started) return;
     urlDue = true;
     storageDue = state !== storedState;  // the same scenario published again is not written again
@@ -259,6 +397,7 @@
   };
   // The Practice tab opened (ref), changed exercise (ref) or closed (''): the link follows (throttled).
   Module['llmMemoryPractice'] = function (ref) {
+    refreshView();
     if (ref === practiceRef) return;
     practiceRef = ref;
     urlDue = true;
@@ -270,7 +409,7 @@
   Module['llmMemoryOpenFullApp'] = function () {
     window.open(fullAppUrl(api['getState']()), '_blank', 'noopener');
   };
-  // Once, from main(): webgl = 0 when WebGL 2 is missing (the HTML fallback shows the figures).
+  // Once, from main(): webgl = 0 when WebGL 2 is missing (the text view shows the app).
   Module['llmMemoryStart'] = function (webgl) {
     lastHash = location.hash;  // the address being applied now is not an edit
     started = true;
@@ -296,6 +435,7 @@
     }
     if (ignored.length) notice('Ignored in the link: ' + ignored.join('; ') + '.');
     if (!webgl) showFallback();
+    else if (pageOptions['view'] === 'text') showView(true);
     installListeners(webgl);
     readyResolve(api);
   };
@@ -307,17 +447,12 @@
     return call('llm_memory_open_practice', 'string', ['string'], [String(ref)]);
   }
 
+  // No WebGL 2: the text view is the page (not written into the link: nothing else can be shown).
   function showFallback() {
     doc.documentElement.classList.add('no-webgl');
-    var fallback = byId('fallback');
-    fallback.hidden = false;
-    var input = byId('fallback-state');
-    input.value = api['getState']();
-    byId('fallback-table').textContent = lastTable;
-    input.addEventListener('change', function () {
-      var result = setState(input.value, false);
-      byId('fallback-error').textContent = result['ok'] ? '' : result['error'];
-    });
+    byId('tv-no-webgl').hidden = false;
+    noWebgl = true;
+    showView(true);
   }
 
   // --- the public API (documented in README.md, "Links, embedding and the JS API") ---
@@ -362,6 +497,7 @@
 
   // --- page wiring ---
   Module['llmMemoryEmbed'] = isEmbed();
+  Module['llmMemoryTouch'] = !!(window.matchMedia && window.matchMedia('(pointer: coarse)').matches);
   var theme = pageOptions['theme'];
   Module['llmMemoryPrefersDark'] = theme === 'light' ? false : theme === 'dark' ? true :
     !(window.matchMedia && window.matchMedia('(prefers-color-scheme: light)').matches);
@@ -391,6 +527,171 @@
   GLFW.onKeyPress = function (event) { if (mine()) keypress(event); };
   GLFW.onKeyup = function (event) { if (mine()) keyup(event); };
 
+  // --- touch (standing in for this GLFW, whose touch handlers press at the last mouse position) ---
+  // GLFW's canvas listeners get mouse events only; touches are fed through the same handlers as
+  // mouse-like events (so GLFW's cursor follows the finger) with the source marked as a touch screen.
+  // One finger: a tap clicks where it is; a first move mostly sideways presses and drags (sliders), mostly
+  // vertical scrolls the window under the finger; held still, the finger hovers (tooltips and help). Two
+  // fingers are the browser's (pinch-zoom). An embed leaves swipes to the host page until tapped.
+  var mouseMove = GLFW.onMousemove;
+  var mouseDown = GLFW.onMouseButtonDown;
+  var mouseUp = GLFW.onMouseButtonUp;
+  var touchSource = false;   // the source ImGui was told last
+  var setSource = function (touch) {
+    if (touch === touchSource) return;
+    touchSource = touch;
+    Module['_llm_memory_touch_source'](touch ? 1 : 0);
+  };
+  var fromMouse = function (handler) {
+    return function (event) {
+      if (event.type.charAt(0) === 't') return;  // touchstart/move/end: handled below
+      setSource(false);
+      handler(event);
+    };
+  };
+  GLFW.onMousemove = fromMouse(mouseMove);
+  GLFW.onMouseButtonDown = fromMouse(mouseDown);
+  GLFW.onMouseButtonUp = fromMouse(mouseUp);
+  var SLOP = 8;   // CSS px a finger moves before the gesture is decided (ImGui's drag threshold is 6)
+  var HOLD_MS = 450;
+  var gesture = null;  // {id, x, y (start, page px), lastY, mode: 'wait'|'drag'|'scroll'|'hold'|'host', timer}
+  var embedEngaged = false;
+  var feed = function (handler, type, x, y) {
+    setSource(true);
+    handler({ 'type': type, 'button': 0, 'target': canvas, 'pageX': x, 'pageY': y });
+  };
+  // The finger left: ImGui keeps no hover at its last position.
+  var leave = function () { feed(mouseMove, 'mousemove', -1e7, -1e7); };
+  var touchOf = function (event) {
+    for (var i = 0; i < event.changedTouches.length; i++) {
+      if (gesture && event.changedTouches[i].identifier === gesture.id) return event.changedTouches[i];
+    }
+    return null;
+  };
+  var endGesture = function (cancelled) {
+    clearTimeout(gesture.timer);
+    var mode = gesture.mode;
+    gesture = null;
+    if (mode === 'host') return;
+    // A cancelled drag (a second finger, the browser took over) releases off the canvas: no click.
+    if (mode === 'drag') feed(mouseUp, 'mouseup', cancelled ? -1e7 : lastX, cancelled ? -1e7 : lastY);
+    if (mode !== 'hold' || cancelled) leave();
+  };
+  var lastX = 0;
+  var lastY = 0;
+  function engageEmbed(on) {
+    embedEngaged = on;
+    doc.documentElement.classList.toggle('engaged', on);
+    Module['_llm_memory_set_wheel_engaged'](on ? 1 : 0);
+  }
+  function onTouchStart(event) {
+    if (event.touches.length > 1) {  // a second finger: the browser's pinch; drop what the first began
+      if (gesture) endGesture(true);
+      return;
+    }
+    var t = event.changedTouches[0];
+    gesture = { id: t.identifier, x: t.pageX, y: t.pageY, lastY: t.pageY,
+                mode: isEmbed() && !embedEngaged ? 'host' : 'wait' };
+    lastX = t.pageX;
+    lastY = t.pageY;
+    if (gesture.mode === 'host') return;
+    feed(mouseMove, 'mousemove', t.pageX, t.pageY);  // hover first: ImGui's order for a touch
+    var g = gesture;
+    g.timer = setTimeout(function () {
+      if (gesture === g && g.mode === 'wait') { g.mode = 'hold'; wake(); }
+    }, HOLD_MS);
+  }
+  function onTouchMove(event) {
+    var t = touchOf(event);
+    if (!t || event.touches.length > 1) return;
+    if (gesture.mode === 'host') return;  // the host page scrolls (touch-action: pan-y)
+    if (event.cancelable) event.preventDefault();
+    var dx = t.pageX - gesture.x;
+    var dy = t.pageY - gesture.y;
+    lastX = t.pageX;
+    lastY = t.pageY;
+    if (gesture.mode === 'wait' || gesture.mode === 'hold') {
+      if (Math.max(Math.abs(dx), Math.abs(dy)) < SLOP) return;
+      clearTimeout(gesture.timer);
+      if (Math.abs(dx) > Math.abs(dy)) {
+        gesture.mode = 'drag';
+        feed(mouseDown, 'mousedown', gesture.x, gesture.y);
+      } else {
+        gesture.mode = 'scroll';
+        Module['_llm_memory_touch_scroll'](t.pageY - gesture.y, 1);
+        gesture.lastY = t.pageY;
+        return;
+      }
+    }
+    if (gesture.mode === 'drag') feed(mouseMove, 'mousemove', t.pageX, t.pageY);
+    if (gesture.mode === 'scroll') {
+      Module['_llm_memory_touch_scroll'](t.pageY - gesture.lastY, 0);
+      gesture.lastY = t.pageY;
+    }
+  }
+  function onTouchEnd(event) {
+    var t = touchOf(event);
+    if (!t) return;
+    var mode = gesture.mode;
+    var tap = mode === 'wait' || (mode === 'host' && Math.abs(t.pageX - gesture.x) < SLOP && Math.abs(t.pageY - gesture.y) < SLOP);
+    if (event.type === 'touchcancel') { endGesture(true); return; }
+    if (event.cancelable) event.preventDefault();  // no compatibility mouse events, no second click
+    if (!tap) { endGesture(false); return; }
+    if (mode === 'host') {  // the first tap engages an embed and is a click as well
+      engageEmbed(true);
+      gesture.mode = 'wait';
+      feed(mouseMove, 'mousemove', gesture.x, gesture.y);
+    }
+    // What the finger hovers must be known now: a text field raises the phone keyboard, which browsers
+    // allow only inside the touch handler.
+    Module['_llm_memory_frame_now']();
+    var textKey = call('llm_memory_hovered_text', 'string', [], []);
+    feed(mouseDown, 'mousedown', gesture.x, gesture.y);
+    feed(mouseUp, 'mouseup', gesture.x, gesture.y);
+    endGesture(false);
+    if (textKey) beginTextEntry(textKey);
+    else if (doc.activeElement !== canvas) canvas.focus({ 'preventScroll': true });
+  }
+
+  // --- the phone keyboard: a real <input> that types into the ImGui text field being edited ---
+  // The numeric keypad where the field takes a plain number (settings of kind "number").
+  function describeTextEntry(input, key) {
+    var spec = settingRows()[key];
+    input.setAttribute('inputmode', spec && spec['kind'] === 'number' ? 'decimal' : 'text');
+    input.setAttribute('aria-label', spec ? spec['label'] : 'Text being edited');
+  }
+  function beginTextEntry(key) {
+    var input = byId('text-entry');
+    describeTextEntry(input, key);
+    input.value = '';
+    input.focus({ 'preventScroll': true });
+  }
+  // From the driver: a text field became active (its text and settings key) or stopped being active.
+  Module['llmMemoryTextEdit'] = function (active, text, key) {
+    var input = byId('text-entry');
+    // A field a touch activated without the input taking the focus in the touch handler (what the
+    // finger hovered was not drawn yet): take it now.
+    if (active && touchSource && doc.activeElement !== input) input.focus({ 'preventScroll': true });
+    if (!input || doc.activeElement !== input) return;
+    if (!active) { input.blur(); return; }
+    describeTextEntry(input, key);
+    input.value = text;
+    input.setSelectionRange(0, text.length);
+  };
+  function textEntryListeners() {
+    var input = byId('text-entry');
+    var send = function (end) { call('llm_memory_text_input', null, ['string', 'number'], [input.value, end]); };
+    input.addEventListener('input', function () { send(0); });
+    input.addEventListener('keydown', function (e) {
+      if (e.key === 'Enter' || e.key === 'Escape') {
+        e.preventDefault();
+        send(e.key === 'Enter' ? 2 : 3);  // the field's own Enter (commit) or Escape (revert)
+        input.blur();
+      }
+    });
+    input.addEventListener('blur', function () { send(1); });
+  }
+
   function installListeners(webgl) {
     byId('copy-link').addEventListener('click', function () {
       copyText(fullAppUrl(api['getState']())).then(function (ok) { status(ok ? 'Link copied.' : 'Could not copy.'); });
@@ -399,6 +700,13 @@
       copyText(embedCode(api['getState']())).then(function (ok) { status(ok ? 'Embed code copied.' : 'Could not copy.'); });
     });
     byId('notice-close').addEventListener('click', function () { byId('notice').hidden = true; wake(); });
+    byId('text-view-toggle').addEventListener('click', function () { showView(!viewShown); });
+    // The skip link (first Tab stop) opens the text view and moves the focus into it.
+    byId('skip-link').addEventListener('click', function (e) {
+      e.preventDefault();
+      if (!viewShown) showView(true);
+      byId('text-view').focus();
+    });
     // The fragment edited by hand (or by the host page of an iframe): apply it, then write its canonical
     // form (throttled like every write).
     window.addEventListener('hashchange', function () {
@@ -419,6 +727,16 @@
       });
     }
     if (!webgl) return;
+    canvas.addEventListener('touchstart', onTouchStart, { 'passive': true });
+    canvas.addEventListener('touchmove', onTouchMove, { 'passive': false });
+    canvas.addEventListener('touchend', onTouchEnd, { 'passive': false });
+    canvas.addEventListener('touchcancel', onTouchEnd, { 'passive': false });
+    textEntryListeners();
+    if (window.matchMedia) {
+      window.matchMedia('(pointer: coarse)').addEventListener('change', function (e) {
+        Module['_llm_memory_set_touch_layout'](e.matches ? 1 : 0);
+      });
+    }
     // A lost WebGL context (GPU reset, too many contexts on the page) cannot be rebuilt by this GLFW.
     canvas.addEventListener('webglcontextlost', function (e) {
       e.preventDefault();
@@ -461,8 +779,8 @@
     watchDpr();
     // Embeds take the wheel only after a click inside, and give it back when focus leaves.
     if (isEmbed()) {
-      canvas.addEventListener('mousedown', function () { Module['_llm_memory_set_wheel_engaged'](1); });
-      var release = function () { Module['_llm_memory_set_wheel_engaged'](0); };
+      canvas.addEventListener('mousedown', function () { engageEmbed(true); });
+      var release = function (e) { if (!e || e.relatedTarget !== byId('text-entry')) engageEmbed(false); };
       window.addEventListener('blur', release);
       canvas.addEventListener('blur', release);
     }
@@ -477,6 +795,7 @@
     if (window.IntersectionObserver) {
       new IntersectionObserver(function (entries) {
         intersecting = entries[entries.length - 1].isIntersecting;
+        if (!intersecting && isEmbed()) engageEmbed(false);  // scrolled away: swipes are the host page's again
         updateVisible();
       }).observe(canvas);
     }

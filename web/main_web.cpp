@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,13 @@
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
+#include "imgui_internal.h"
 #include "practice.hpp"
 #include "practice_panel.hpp"
 #include "report.hpp"
 #include "settings.hpp"
+#include "settings_form.hpp"
+#include "steps.hpp"
 
 // --- JS calls into web/api.js (all names quoted: the page is built with closure) ---
 EM_JS(void, js_publish_text, (const char* summary, const char* state, const char* table), {
@@ -33,8 +37,12 @@ EM_JS(void, js_open_full_app, (), { Module['llmMemoryOpenFullApp'](); });
 EM_JS(void, js_copy_text, (const char* text), { Module['llmMemoryCopyText'](UTF8ToString(text)); });
 EM_JS(int, js_embed_mode, (), { return Module['llmMemoryEmbed'] ? 1 : 0; });
 EM_JS(int, js_prefers_dark, (), { return Module['llmMemoryPrefersDark'] ? 1 : 0; });
+EM_JS(int, js_touch_screen, (), { return Module['llmMemoryTouch'] ? 1 : 0; });
 EM_JS(void, js_start, (int webgl), { Module['llmMemoryStart'](webgl); });
 EM_JS(void, js_practice, (const char* ref), { Module['llmMemoryPractice'](UTF8ToString(ref)); });
+EM_JS(void, js_text_edit, (int active, const char* text, const char* key), {
+    Module['llmMemoryTextEdit'](active, UTF8ToString(text), UTF8ToString(key));
+});
 
 namespace {
 
@@ -54,6 +62,18 @@ struct WebApp {
     std::string clipboard_text;
     std::string published_practice;  // the practice ref the page's link carries ("" off the Practice tab)
     int practice_frames_pending = 0; // frames left for a link's practice exercise to bring its tab up
+    // Touch: a vertical swipe scrolls the window under the finger by the finger's travel (device px).
+    float touch_scroll_y = 0.0f;
+    ImGuiID touch_scroll_window = 0;  // the window the current swipe scrolls (0 = pick the hovered one)
+    // The phone keyboard: a page <input> types into the active ImGui text field.
+    ImGuiID text_edit_id = 0;         // the text field being edited, as last told to the page
+    std::string text_replace;         // the page input's whole text, to become the field's text
+    bool text_replace_due = false;
+    ImGuiID text_end_id = 0;          // the page input lost focus while this field was edited: end that edit
+    // Test hook: last frame's items by label (ImGui's test-engine item hooks, off unless a test asks).
+    struct Item { ImGuiID id; std::string label; };
+    std::vector<Item> items;                              // labels (ImGui's ItemInfo hook)
+    std::vector<std::pair<ImGuiID, ImRect>> item_rects;  // rects (ImGui's ItemAdd hook)
 };
 
 WebApp g_web;
@@ -76,7 +96,7 @@ void on_scenario_changed() { js_publish(g_web.app.scenario, g_web.app.estimate);
 std::string shown_practice_ref() {
     const llm_memory::AppState& app = g_web.app;
     if (app.embed_mode || !app.practice) return {};
-    if (app.active_tab != 2 && g_web.practice_frames_pending == 0) return {};
+    if (app.active_tab != llm_memory::Tab::practice && g_web.practice_frames_pending == 0) return {};
     return app.practice->exercise.ref;
 }
 
@@ -145,6 +165,62 @@ void sync_cursor() {
     js_set_cursor(css);
 }
 
+// A swipe's travel, applied after NewFrame (the hovered window is known then): the window under the
+// finger, or the nearest parent that can scroll, moves with the finger.
+void apply_touch_scroll() {
+    if (g_web.touch_scroll_y == 0.0f) return;
+    ImGuiContext& g = *GImGui;
+    ImGuiWindow* window = g_web.touch_scroll_window != 0 ? ImGui::FindWindowByID(g_web.touch_scroll_window) : nullptr;
+    if (window == nullptr) {
+        window = g.HoveredWindow;
+        while (window != nullptr && (window->Flags & ImGuiWindowFlags_ChildWindow) && window->ScrollMax.y == 0.0f)
+            window = window->ParentWindow;
+    }
+    if (window != nullptr) {
+        g_web.touch_scroll_window = window->ID;
+        ImGui::SetScrollY(window, window->Scroll.y - g_web.touch_scroll_y);
+    }
+    g_web.touch_scroll_y = 0.0f;
+}
+
+// The page's phone-keyboard input: its text replaces the active field's text (select all, delete, type:
+// the same key path as a desktop keyboard, so the field applies and checks it as typed), and its blur
+// ends the edit. The page is told when a text field becomes active or stops being active.
+void sync_text_edit_before_frame() {
+    ImGuiIO& io = ImGui::GetIO();
+    ImGuiContext& g = *GImGui;
+    const bool editing = g.ActiveId != 0 && g.ActiveId == g_web.text_edit_id && ImGui::GetInputTextState(g.ActiveId);
+    if (g_web.text_replace_due && editing) {
+        io.AddKeyEvent(ImGuiMod_Ctrl, true);
+        io.AddKeyEvent(ImGuiKey_A, true);
+        io.AddKeyEvent(ImGuiKey_A, false);
+        io.AddKeyEvent(ImGuiMod_Ctrl, false);
+        io.AddKeyEvent(ImGuiKey_Delete, true);
+        io.AddKeyEvent(ImGuiKey_Delete, false);
+        io.AddInputCharactersUTF8(g_web.text_replace.c_str());
+    }
+    g_web.text_replace_due = false;
+}
+
+void sync_text_edit_after_frame() {
+    ImGuiContext& g = *GImGui;
+    ImGuiInputTextState* state = g.ActiveId != 0 ? ImGui::GetInputTextState(g.ActiveId) : nullptr;
+    if (g_web.text_end_id != 0 && g.InputEventsQueue.empty()) {  // after the typed text and keys are in
+        const bool same_field = g.ActiveId == g_web.text_end_id;   // not a field tapped since
+        g_web.text_end_id = 0;
+        if (state != nullptr && same_field) {
+            ImGui::ClearActiveID();
+            state = nullptr;
+            g_web.pacer.notify_input();
+        }
+    }
+    const ImGuiID id = state != nullptr ? g.ActiveId : 0;
+    if (id == g_web.text_edit_id) return;
+    g_web.text_edit_id = id;
+    const char* key = g_web.app.editing_key != nullptr ? g_web.app.editing_key : "";
+    js_text_edit(id != 0 ? 1 : 0, id != 0 ? state->InitialTextA.Data : "", key);
+}
+
 void tick() {
     if (g_web.suspended) {
         pause_loop();
@@ -160,7 +236,11 @@ void tick() {
     ImGui_ImplGlfw_NewFrame();
     ImGuiIO& io = ImGui::GetIO();
     io.DeltaTime = std::min(io.DeltaTime, kMaxFrameSeconds);
+    sync_text_edit_before_frame();
     ImGui::NewFrame();
+    apply_touch_scroll();
+    g_web.items.clear();
+    g_web.item_rects.clear();
     llm_memory::draw_frame(g_web.app);
     ImGui::Render();
     glViewport(0, 0, g_web.width_px, g_web.height_px);
@@ -169,10 +249,14 @@ void tick() {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     g_web.pacer.frame_drawn();
+    // ImGui spreads quick input over frames (a touch tap is position, press, release, leave): draw until
+    // the queue is empty, whatever the pacer's count.
+    if (!GImGui->InputEventsQueue.empty()) g_web.pacer.request_frame();
+    sync_text_edit_after_frame();
     sync_cursor();
     if (g_web.app.scenario_changed) on_scenario_changed();
     if (g_web.practice_frames_pending > 0)
-        g_web.practice_frames_pending = g_web.app.active_tab == 2 ? 0 : g_web.practice_frames_pending - 1;
+        g_web.practice_frames_pending = g_web.app.active_tab == llm_memory::Tab::practice ? 0 : g_web.practice_frames_pending - 1;
     sync_practice_link();
     if (g_web.app.dark_theme != g_web.last_dark_theme) {
         g_web.last_dark_theme = g_web.app.dark_theme;
@@ -281,7 +365,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_open_practice(const char* ref) {
     }
     out.clear();
     if (g_web.app.embed_mode || !llm_memory::practice_open_exercise(g_web.app, ref)) return out.c_str();
-    g_web.app.select_tab = 2;
+    g_web.app.select_tab = llm_memory::Tab::practice;
     g_web.practice_frames_pending = 4;  // the tab bar shows a newly selected tab one frame later
     sync_practice_link();               // the link carries the exercise from now on
     wake();
@@ -292,7 +376,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_open_practice(const char* ref) {
 // window.llmMemory.getPractice().
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_get_practice() {
     static std::string out;
-    out = g_web.app.active_tab == 2 && g_web.app.practice ? g_web.app.practice->exercise.ref : std::string();
+    out = g_web.app.active_tab == llm_memory::Tab::practice && g_web.app.practice ? g_web.app.practice->exercise.ref : std::string();
     return out.c_str();
 }
 
@@ -319,6 +403,143 @@ EMSCRIPTEN_KEEPALIVE int llm_memory_keyboard_captured() {
     return ImGui::GetIO().WantTextInput || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId) ? 1 : 0;
 }
 
+// Touch input (web/api.js feeds touches through GLFW's mouse handlers): marks the events that follow as
+// coming from a touch screen (1) or a mouse (0), so ImGui gives a tap its hover frame before the press.
+EMSCRIPTEN_KEEPALIVE void llm_memory_touch_source(int touch) {
+    if (!g_web.renderer_ready) return;
+    ImGui::GetIO().AddMouseSourceEvent(touch != 0 ? ImGuiMouseSource_TouchScreen : ImGuiMouseSource_Mouse);
+}
+
+// A vertical swipe moved by dy CSS px (start = 1 on the swipe's first move: pick the window under the finger).
+EMSCRIPTEN_KEEPALIVE void llm_memory_touch_scroll(float dy, int start) {
+    if (start != 0) g_web.touch_scroll_window = 0;
+    g_web.touch_scroll_y += dy * g_web.dpr;
+    wake();
+}
+
+// Touch-sized hit areas on (1, a coarse pointer) or off (0, the mouse layout).
+EMSCRIPTEN_KEEPALIVE void llm_memory_set_touch_layout(int touch) {
+    if ((touch != 0) == g_web.app.touch_layout) return;
+    g_web.app.touch_layout = touch != 0;
+    g_web.app.theme_changed = true;
+    wake();
+}
+
+// Draws frames now until ImGui has taken every queued input event (at most 8): a touch handler needs what
+// the finger hovers before it returns.
+EMSCRIPTEN_KEEPALIVE void llm_memory_frame_now() {
+    if (!g_web.renderer_ready || g_web.suspended) return;
+    for (int i = 0; i < 8; ++i) {
+        g_web.pacer.notify_input();
+        tick();
+        if (GImGui->InputEventsQueue.empty()) break;
+    }
+}
+
+// The text field the last frame's pointer hovers (its cursor is the text beam): its settings key, "*" for
+// a field that is not a setting, "" for none.
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_hovered_text() {
+    if (!g_web.renderer_ready || g_web.last_cursor != ImGuiMouseCursor_TextInput) return "";
+    return g_web.app.hovered_key != nullptr ? g_web.app.hovered_key : "*";
+}
+
+// The phone keyboard's input: its whole text changed (0), it lost focus (1), Enter (2) or Escape (3).
+EMSCRIPTEN_KEEPALIVE void llm_memory_text_input(const char* text, int what) {
+    if (what == 0) {
+        g_web.text_replace = text;
+        g_web.text_replace_due = true;
+    } else if (what == 1) {
+        g_web.text_end_id = g_web.text_edit_id;
+    } else if (g_web.renderer_ready) {
+        const ImGuiKey key = what == 2 ? ImGuiKey_Enter : ImGuiKey_Escape;
+        ImGui::GetIO().AddKeyEvent(key, true);
+        ImGui::GetIO().AddKeyEvent(key, false);
+    }
+    wake();
+}
+
+// Test hooks: whether a tooltip showed in the last frame; whether ImGui has a mouse position (no hover
+// left after a finger lifts); the rects of the last frame's items labelled `label` (the whole label, or its
+// text before "##") as "x,y,w,h;..." in CSS px ("" when none; the first call switches ImGui's item hooks
+// on and owes frames; "*" lists every label).
+EMSCRIPTEN_KEEPALIVE int llm_memory_tooltip_shown() {
+    ImGuiWindow* window = g_web.renderer_ready ? ImGui::FindWindowByName("##Tooltip_00") : nullptr;
+    return window != nullptr && window->Active ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE int llm_memory_mouse_valid() { return g_web.renderer_ready && ImGui::IsMousePosValid() ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_item_rect(const char* label) {
+    static std::string out;
+    out.clear();
+    if (!g_web.renderer_ready) return out.c_str();
+    if (!GImGui->TestEngineHookItems) {
+        GImGui->TestEngineHookItems = true;
+        wake();
+    }
+    const bool all = std::strcmp(label, "*") == 0;
+    for (const WebApp::Item& item : g_web.items) {
+        const std::size_t hashes = item.label.find("##");
+        const bool match = item.label == label || (hashes != 0 && item.label.compare(0, hashes, label) == 0 &&
+                                                   std::strlen(label) == std::min(hashes, item.label.size()));
+        if (all) out += item.label + ";";
+        if (all || !match) continue;
+        for (const auto& [id, rect] : g_web.item_rects) {
+            if (id != item.id) continue;
+            const float s = g_web.dpr;
+            out += std::to_string(rect.Min.x / s) + "," + std::to_string(rect.Min.y / s) + "," +
+                   std::to_string(rect.GetWidth() / s) + "," + std::to_string(rect.GetHeight() / s) + ";";
+            break;
+        }
+    }
+    return out.c_str();
+}
+
+// The page's text view, all from core: {"settings": the settings table as a form (settings_form_json),
+// "steps": [{"title", "steps": [text x 3]}], "practice": {"ref", "title", "setup", "question", "feedback",
+// "correct"} (absent in an embed)}. The figures come from window.llmMemory.estimate().
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
+    static std::string out;
+    using llm_memory::json_escape;
+    llm_memory::AppState& app = g_web.app;
+    out = "{\"settings\":" + llm_memory::settings_form_json(app.scenario) +
+          ",\"report\":" + llm_memory::report_view_json(app.scenario, app.estimate) + ",\"steps\":[";
+    bool first = true;
+    for (const llm_memory::Derivation& d : llm_memory::worked_steps(app.scenario, app.estimate)) {
+        out += std::string(first ? "" : ",") + "{\"title\":\"" + json_escape(d.title) + "\",\"steps\":[";
+        for (std::size_t i = 0; i < d.steps.size(); ++i)
+            out += std::string(i ? "," : "") + "\"" + json_escape(std::string(d.steps[i].label) + ": " + d.steps[i].text) + "\"";
+        out += "]}";
+        first = false;
+    }
+    out += "]";
+    if (!app.embed_mode) {
+        const llm_memory::PracticeView& view = llm_memory::practice_view(app);
+        std::string question;
+        if (!view.exercise.questions.empty()) {
+            question = "Question " + std::to_string(view.current + 1) + " of " + std::to_string(view.exercise.questions.size()) +
+                       ": " + view.exercise.questions[view.current].prompt;
+        }
+        std::string feedback;
+        bool correct = false;
+        if (!view.last_error.empty()) feedback = "Could not read that answer: " + view.last_error;
+        else if (view.last_result) {
+            correct = view.last_result->correct;
+            feedback = std::string(correct ? "" : "Not quite. ") + view.last_result->explanation;
+        }
+        out += ",\"practice\":{\"ref\":\"" + json_escape(view.exercise.ref) + "\",\"title\":\"" + json_escape(view.exercise.title) +
+               "\",\"setup\":\"" + json_escape(view.exercise.setup) + "\",\"question\":\"" + json_escape(question) +
+               "\",\"feedback\":\"" + json_escape(feedback) + "\",\"correct\":" + (correct ? "true" : "false") + "}";
+    }
+    out += "}";
+    return out.c_str();
+}
+
+// The text view's Practice answer: checked as the Practice tab's Check button does.
+EMSCRIPTEN_KEEPALIVE void llm_memory_practice_answer(const char* answer) {
+    if (g_web.app.embed_mode) return;
+    llm_memory::practice_submit_answer(g_web.app, answer);
+    wake();
+}
+
 // Theme from prefers-color-scheme (1 dark, 0 light).
 EMSCRIPTEN_KEEPALIVE void llm_memory_set_dark_theme(int dark) {
     if ((dark != 0) == g_web.app.dark_theme) return;
@@ -329,12 +550,25 @@ EMSCRIPTEN_KEEPALIVE void llm_memory_set_dark_theme(int dark) {
 
 }  // extern "C"
 
+// ImGui's test-engine item hooks (IMGUI_ENABLE_TEST_ENGINE; called only while a test switched them on):
+// record each item's label and rect for llm_memory_item_rect.
+void ImGuiTestEngineHook_ItemAdd(ImGuiContext*, ImGuiID id, const ImRect& bb, const ImGuiLastItemData*) {
+    if (g_web.item_rects.size() < 4000 && bb.GetWidth() > 0.0f) g_web.item_rects.emplace_back(id, bb);
+}
+void ImGuiTestEngineHook_ItemInfo(ImGuiContext*, ImGuiID id, const char* label, ImGuiItemStatusFlags) {
+    if (label == nullptr || g_web.items.size() >= 4000) return;
+    g_web.items.push_back({id, label});
+}
+void ImGuiTestEngineHook_Log(ImGuiContext*, const char*, ...) {}
+const char* ImGuiTestEngine_FindItemDebugLabel(ImGuiContext*, ImGuiID) { return nullptr; }
+
 int main() {
     const bool embed = js_embed_mode() != 0;
     g_web.app.embed_mode = embed;
     g_web.wheel_engaged = !embed;
     g_web.app.dark_theme = js_prefers_dark() != 0;
     g_web.last_dark_theme = g_web.app.dark_theme;
+    g_web.app.touch_layout = js_touch_screen() != 0;
     llm_memory::app_set_scenario(g_web.app, llm_memory::Scenario{});
 
     if (!glfwInit()) return 1;

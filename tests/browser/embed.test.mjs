@@ -57,14 +57,19 @@ test('embeds do not take the host page focus; typing in the host field works', a
   await page.keyboard.press('Backspace');
   assert.equal(await page.locator('#search').inputValue(), 'kv cach');
   assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'search');
-  // Keyboard users: Tab enters the first embed, Escape leaves it, Shift+Tab is back in the host field.
+  // Keyboard users: Tab enters the first embed (its skip link to the text view first, then the canvas),
+  // Escape leaves the canvas, Shift+Tab goes back through the skip link to the host field.
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'embed-70b');
+  assert.equal(await a.frame.evaluate(() => document.activeElement && document.activeElement.id), 'skip-link');
+  await page.keyboard.press('Tab');
   assert.equal(await a.frame.evaluate(() => document.activeElement && document.activeElement.id), 'canvas');
   await page.keyboard.press('Tab');  // now ImGui's keyboard navigation: focus stays in the app
   assert.equal(await a.frame.evaluate(() => document.activeElement && document.activeElement.id), 'canvas');
   await page.keyboard.press('Escape');
   assert.notEqual(await a.frame.evaluate(() => document.activeElement && document.activeElement.id), 'canvas');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await a.frame.evaluate(() => document.activeElement && document.activeElement.id), 'skip-link');
   await page.keyboard.press('Shift+Tab');
   assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'search');
   assert.equal(await a.frame.evaluate(() => document.hasFocus()), false);

@@ -60,17 +60,19 @@ test('without WebGL 2 the page says so and still shows the figures as HTML', asy
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(server.url + '#params=13B&trainable=1B');
   await waitForApi(page);
-  assert.equal(await page.locator('#fallback').isVisible(), true);
-  assert.match(await page.locator('#fallback').textContent(), /needs WebGL 2/);
-  const table = await page.locator('#fallback-table').textContent();
-  assert.match(table, /Weight memory\s+26 GB/);
-  assert.match(table, /Training total\s+32 GB/);
-  assert.equal(await page.locator('#results-summary').isVisible(), true);
-  // The state field edits the scenario; the API still works.
-  await page.fill('#fallback-state', 'params=70B');
-  await page.press('#fallback-state', 'Enter');
-  await page.waitForFunction(() => /Weight memory\s+140 GB/.test(document.getElementById('fallback-table').textContent));
-  await page.waitForFunction(() => location.hash === '#params=70B', null, { timeout: 5000 });  // written after 250 ms
+  // Without WebGL 2 the text view is the page: the settings as a form, the results as a table.
+  assert.equal(await page.locator('#text-view').isVisible(), true);
+  assert.equal(await page.locator('#canvas').isVisible(), false);
+  assert.match(await page.locator('#tv-no-webgl').textContent(), /needs WebGL 2/);
+  const rows = () => page.locator('#tv-results tbody tr').allTextContents();
+  assert.match((await rows()).join('\n'), /Weight memory26 GB24\.21 GiB/);
+  assert.match((await rows()).join('\n'), /Training total32 GB29\.8 GiB/);
+  assert.equal(await page.locator('#results-summary').count(), 1);
+  // A field edits the scenario; the API still works.
+  await page.getByRole('textbox', { name: 'Parameters (N)' }).fill('70B');
+  await page.getByRole('textbox', { name: 'Parameters (N)' }).press('Enter');
+  await page.waitForFunction(() => /Weight memory140 GB/.test(document.getElementById('tv-results').textContent));
+  await page.waitForFunction(() => location.hash === '#params=70B&trainable=1B', null, { timeout: 5000 });  // written after 250 ms
   assert.deepEqual(await page.evaluate(() => window.llmMemory.setState('params=-1')), { ok: false, error: 'params: ' +
     (await page.evaluate(() => window.llmMemory.estimate('params=-1'))).error.replace(/^params: /, '') });
   await page.screenshot({ path: path.join(shotDir, 'web-no-webgl.png') });

@@ -81,7 +81,7 @@ bad "gpu-memory 1e30GB"       'error: --gpu-memory: is too large (at most 1 PiB)
 bad "dtype with newline"      "error: --dtype: \"a?b\" is not a known format $formats" -- --dtype $'a\nb'
 bad "unknown model"           'error: --model: unknown model "llama-2-7" (did you mean llama-2-7b? see --list-models)' -- --model llama-2-7
 bad "context without a model" 'error: --context: the KV cache needs a model architecture (--model or --config)' -- --context 4096
-bad "context 1e30"            'error: --context: is too large (at most 100,000,000)' -- --model llama-2-7b --context 1e30
+bad "context 1e30"            'error: --context: is too large (at most 100M tokens)' -- --model llama-2-7b --context 1e30
 bad "lora-rank fraction"      'error: --lora-rank: must be a whole number' -- --model llama-2-7b --lora-rank 7.5
 
 # config.json files: missing, a directory, endless, empty, truncated, 100,000 deep, 10 MB, wrong types.

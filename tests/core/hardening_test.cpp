@@ -408,7 +408,7 @@ TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject 
         {"lora-targets", "q;v", "lora-targets: \"q;v\" is not a module name"},
         {"qlora", "maybe", "qlora: \"maybe\" is not true or false"},
         {"context", "-1", "context: must not be negative"},
-        {"context", "1e30", "context: is too large (at most 100,000,000)"},
+        {"context", "1e30", "context: is too large (at most 100M tokens)"},
         {"context", "8.5K", "context: must be a whole number"},
         {"context", "inf", "context: is not a finite number"},
         {"context", "128K", ""},

@@ -34,6 +34,9 @@ for px in 48 128 256; do
 done
 grep -qx 'Exec=llm-memory-gui' "$prefix/share/applications/llm-memory.desktop" || fail ".desktop Exec"
 grep -qx 'Icon=llm-memory' "$prefix/share/applications/llm-memory.desktop" || fail ".desktop Icon"
+if command -v desktop-file-validate >/dev/null; then  # desktop-file-utils, when installed
+  desktop-file-validate "$prefix/share/applications/llm-memory.desktop" || fail ".desktop entry does not validate"
+fi
 
 # Man page: every option of `llm-memory --help` and `llm-memory check --help` is a tagged paragraph.
 man=$(zcat "$prefix/share/man/man1/llm-memory.1.gz")

@@ -24,7 +24,7 @@ float draw_practice_frames(AppState& app, float width, float height, int frames)
     io.DisplaySize = ImVec2(width, height);
     io.DeltaTime = 1.0f / 60.0f;
     for (int i = 0; i < frames; ++i) {
-        app.select_tab = 2;
+        app.select_tab = Tab::practice;
         ImGui::NewFrame();
         draw_frame(app);
         ImGui::Render();
@@ -104,7 +104,7 @@ TEST_CASE("practice tab: the seed 7B exercise's diagnosis, errors and progress",
     practice_open_worked_steps(app);
     CHECK(app.scenario.param_count == 7'000'000'000ULL);
     CHECK(app.estimate.inference_bytes == 16'800'000'000ULL);
-    CHECK(app.select_tab == 0);
+    CHECK(app.select_tab == Tab::calculator);
 
     // An unknown link reference keeps the current exercise.
     CHECK_FALSE(practice_open_exercise(app, "nonsense"));

@@ -78,7 +78,7 @@ TEST_CASE("every tab draws at every width in both themes without an ImGui assert
                 for (int tab = 0; tab < 3; ++tab) {
                     INFO("size " << size.width << "x" << size.height << " scale " << size.scale << (dark ? " dark" : " light")
                                  << " state '" << state << "' tab " << tab);
-                    app.select_tab = tab;
+                    app.select_tab = static_cast<Tab>(tab);
                     REQUIRE_NOTHROW(run_frames(app, size.width, size.height, 4));
                     std::string window;
                     const float overflow = widest_overflow(window);

@@ -1,0 +1,226 @@
+// Screen readers, keyboards, find-in-page: the text view (web/api.js, "the text view") is generated from
+// core's settings table, report and steps. Every setting is reachable by role and name and changes the
+// result; the results table reads the same bytes as estimate(); a rejected value is marked invalid with
+// its message; canvas changes reach the view without overwriting a field being typed in; the keyboard alone
+// gets everywhere (skip link first); axe-core finds no serious or critical violation (full page, embed,
+// Practice tab, text view). Results and snapshots are written to build/screenshots.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, serveSite, openPage, waitForApp, waitForApi, waitForIdle, repoRoot, shotDir } from './harness.mjs';
+
+const AXE = fs.readFileSync(path.join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+let browser;
+let server;
+before(async () => { server = await serveSite(); browser = await launch(); fs.mkdirSync(shotDir, { recursive: true }); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function open(url, viewport, options) {
+  const opened = await openPage(browser, url, viewport, options);
+  // Where the text view takes the canvas's place (phones, embeds) the hidden canvas draws nothing.
+  if (/view=text/.test(url)) await waitForApi(opened.page);
+  else await waitForApp(opened.page);
+  return opened;
+}
+const state = (page) => page.evaluate(() => window.llmMemory.getState());
+const resultsText = (page) => page.locator('#tv-results tbody').textContent();
+const gpuText = (page) => page.locator('#tv-gpu').textContent();
+
+// axe-core in the page (evaluated over CDP, so the page's CSP does not apply); returns serious/critical ones.
+async function axe(frame, name) {
+  await frame.evaluate(AXE);
+  const result = await frame.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  const summary = result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  fs.writeFileSync(path.join(shotDir, `axe-${name}.json`), JSON.stringify({ url: result.url, violations: summary }, null, 2));
+  return summary.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+// An edit through the view's control for `key` (its role and accessible name come from the settings table).
+async function edit(page, row, value) {
+  if (row.kind === 'choice') await page.getByRole('combobox', { name: row.label, exact: false }).selectOption(value);
+  else if (row.kind === 'bool') await page.getByRole('checkbox', { name: row.label }).setChecked(value === 'true');
+  else {
+    const box = page.getByRole('textbox', { name: row.label });
+    await box.fill(value);
+    await box.press('Enter');
+  }
+}
+
+// One value per setting that changes the results or the GPU verdict, applied in this order (later keys
+// need earlier ones: LoRA and the KV cache need a model, ZeRO needs GPUs).
+const EDITS = [
+  ['params', '70B'], ['bytes', '1'], ['overhead', '1.5'], ['trainable', '10%'], ['k', '4'], ['state-bytes', '4'],
+  ['dtype', 'int4'], ['recipe', 'adamw-mixed'], ['model', 'llama-2-7b'], ['lora-rank', '8'], ['lora-targets', 'all-linear'],
+  ['dtype', ''], ['qlora', 'true'], ['context', '4096'], ['batch', '2'], ['kv-dtype', 'fp8'], ['inference-mode', 'detailed'],
+  ['gpu', 'rtx-4090'], ['gpus', '2'], ['zero', '3'], ['gpu-memory', '80GB'],
+];
+
+test('every setting is in the text view by role and name, and each one changes the result', async () => {
+  const { page, errors, context } = await open(server.url + '#view=text', { width: 1280, height: 900 });
+  await page.locator('#text-view').waitFor();
+  const rows = JSON.parse(await page.evaluate(() => Module.ccall('llm_memory_view_json', 'string', [], []))).settings;
+  const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
+  assert.ok(rows.length >= 20, `${rows.length} settings`);
+  for (const row of rows) {
+    const role = row.kind === 'choice' ? 'combobox' : row.kind === 'bool' ? 'checkbox' : 'textbox';
+    assert.equal(await page.getByRole(role, { name: row.label }).count(), 1, `${row.key}: one ${role} named "${row.label}"`);
+    assert.ok(row.help.length > 10 && row.label !== row.key, `${row.key} has a label and a help line`);
+    // The help line is the control's description.
+    const described = await page.getByRole(role, { name: row.label }).getAttribute('aria-describedby');
+    assert.equal(await page.locator('#' + described.split(' ')[0]).textContent(), row.help);
+  }
+  for (const [key, value] of EDITS) {
+    const before = (await resultsText(page)) + (await gpuText(page));
+    await edit(page, byKey[key], value);
+    await page.waitForFunction(([k, v]) => {
+      const pairs = window.llmMemory.getState().split('&');
+      return v === '' ? !pairs.some((p) => p.startsWith(k + '=')) : pairs.includes(k + '=' + encodeURIComponent(v));
+    }, [key, value], { timeout: 5000 }).catch(async () => {
+      throw new Error(`${key}=${value} not applied: state ${await state(page)}, message "${await page.locator('#set-' + key + '-err').textContent()}"`);
+    });
+    const after = (await resultsText(page)) + (await gpuText(page));
+    assert.notEqual(after, before, `${key}=${value} changed the results or the GPU verdict`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the results table reads the same bytes as estimate(), in GB and GiB from core', async () => {
+  const { page, errors, context } = await open(server.url + '#params=13B&trainable=1B&view=text', { width: 1280, height: 900 });
+  await page.locator('#tv-results tbody tr').first().waitFor();
+  const json = await page.evaluate(() => window.llmMemory.estimate(window.llmMemory.getState()));
+  const rows = await page.locator('#tv-results tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+    label: tr.cells[0].textContent, bytes: Number(tr.dataset.bytes), gb: tr.cells[1].textContent, gib: tr.cells[2].textContent })));
+  const byLabel = Object.fromEntries(rows.map((r) => [r.label, r]));
+  // The seed's figures: 13B at 2 bytes = 26 GB of weights, x1.2 = 31.2 GB, 1B trainable x 3 x 2 = 6 GB, 32 GB.
+  assert.equal(byLabel['Weight memory'].bytes, json.weight_bytes);
+  assert.equal(byLabel['Weight memory'].gb, '26 GB');
+  assert.equal(byLabel['Weight memory'].gib, '24.21 GiB');
+  assert.equal(byLabel['Inference total'].bytes, json.inference_bytes);
+  assert.equal(byLabel['Inference total'].gb, '31.2 GB');
+  assert.equal(byLabel['Training total'].bytes, json.training_bytes);
+  assert.equal(byLabel['Training total'].gb, '32 GB');
+  const grad = rows.find((r) => r.label.startsWith('Gradient'));
+  assert.equal(grad.bytes, json.gradient_optimizer_bytes);
+  assert.equal(grad.gb, '6 GB');
+  // The summary (core's report_summary) agrees with every row.
+  const summary = await page.locator('#results-summary').textContent();
+  for (const r of rows) assert.ok(summary.includes(`${r.gb} (${r.gib})`), `${r.label} ${r.gb} in "${summary}"`);
+  // Find-in-page and translation see the labels and figures; machine keys are marked translate=no.
+  const text = await page.evaluate(() => document.body.innerText);
+  for (const label of ['Parameters (N)', 'Bytes per parameter (b)', 'Weight memory', 'Worked steps', 'Practice']) assert.ok(text.includes(label), label);
+  assert.equal(await page.locator('#set-params').getAttribute('translate'), 'no');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a rejected value is marked invalid with its message; canvas changes reach the view but not a field being typed in', async () => {
+  const { page, errors, context } = await open(server.url + '#view=text', { width: 1280, height: 900 });
+  const params = page.getByRole('textbox', { name: 'Parameters (N)' });
+  await params.fill('abc');
+  await params.press('Enter');
+  await page.waitForFunction(() => document.getElementById('set-params').getAttribute('aria-invalid') === 'true');
+  const described = (await params.getAttribute('aria-describedby')).split(' ');
+  const message = await page.locator('#' + described[1]).textContent();
+  assert.match(message, /^params: /);
+  assert.equal(message, (await page.evaluate(() => window.llmMemory.estimate('params=abc'))).error);
+  assert.equal(await state(page), 'params=13B');  // the last good scenario stays
+  // The canvas (here the JS API, the same publish path) changes the scenario: the view follows...
+  await page.evaluate(() => window.llmMemory.setState('params=70B'));
+  await page.waitForFunction(() => document.getElementById('set-params').value === '70B');
+  assert.equal(await params.getAttribute('aria-invalid'), 'false');
+  assert.match(await resultsText(page), /Weight memory140 GB/);
+  // ...except the field the user is typing in.
+  const k = page.getByRole('textbox', { name: 'Values per trainable parameter (k)' });
+  await k.fill('5');
+  await page.evaluate(() => window.llmMemory.setState('params=30B'));
+  await page.waitForFunction(() => document.getElementById('set-params').value === '30B');
+  assert.equal(await k.inputValue(), '5');
+  await k.press('Enter');
+  await page.waitForFunction(() => window.llmMemory.getState() === 'params=30B&k=5');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the keyboard alone: the skip link is the first stop, then every field, the practice answer', async () => {
+  const { page, errors, context } = await open(server.url + '#params=7B', { width: 1280, height: 900 });
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'skip-link');
+  const box = await page.locator('#skip-link').boundingBox();  // visible while focused
+  assert.ok(box.y >= 0 && box.width > 1 && box.height > 1, JSON.stringify(box));
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement.id === 'text-view');
+  assert.match(await page.evaluate(() => location.hash), /view=text/);  // remembered in the link
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'set-model');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'set-params');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('70B');
+  await page.keyboard.press('Tab');  // leaving the field commits it
+  await page.waitForFunction(() => window.llmMemory.getState() === 'params=70B');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'set-bytes');
+  // Every control is reachable by Tab, in order, up to the practice answer and its Check button.
+  const order = [];
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    const id = await page.evaluate(() => document.activeElement.id);
+    order.push(id);
+    if (id === 'tv-answer') break;
+  }
+  assert.equal(order.at(-1), 'tv-answer', order.join(' '));
+  assert.ok(order.includes('set-gpu-memory') && order.includes('set-qlora'), order.join(' '));
+  await page.keyboard.type('14 GB');  // the seed's 7B exercise, question 1: 7B x 2 bytes = 14 GB
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /14 GB/.test(document.getElementById('tv-feedback').textContent));
+  assert.match(await page.locator('#tv-feedback').textContent(), /^Right/);
+  // The Text view button closes and reopens it.
+  await page.locator('#text-view-toggle').focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('#text-view').isVisible(), false);
+  assert.equal(await page.locator('#text-view-toggle').getAttribute('aria-expanded'), 'false');
+  await page.waitForFunction(() => !/view=text/.test(location.hash));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('axe-core: no serious or critical violation on the full page, the text view, the Practice tab and the embed', async () => {
+  const checks = [
+    ['full-page', server.url + '#params=70B'],
+    ['text-view', server.url + '#params=13B&trainable=1B&view=text'],
+    ['practice', server.url + '#practice=seed-7b'],
+    ['practice-text-view', server.url + '#practice=seed-7b&view=text'],
+    ['embed', server.url + '#params=70B&embed=1'],
+    ['embed-text-view', server.url + '#params=70B&embed=1&view=text'],
+  ];
+  for (const [name, url] of checks) {
+    for (const colorScheme of ['dark', 'light']) {
+      const { page, errors, context } = await open(url, name.startsWith('embed') ? { width: 700, height: 420 } : { width: 1280, height: 800 }, { colorScheme });
+      await waitForIdle(page);
+      assert.deepEqual(await axe(page, `${name}-${colorScheme}`), [], `${name} (${colorScheme})`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
+});
+
+test('the text view on a phone: screenshot and accessibility snapshot', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, hasTouch: true, isMobile: true, colorScheme: 'dark' });
+  const page = await context.newPage();
+  await page.goto(server.url + '#params=13B&trainable=1B&gpu=rtx-4090&view=text');
+  await waitForApi(page);
+  await page.locator('#tv-results tbody tr').first().waitFor();
+  assert.equal(await page.locator('#canvas').isVisible(), false);  // the view takes the canvas's place
+  const snapshot = await page.locator('#text-view').ariaSnapshot();
+  fs.writeFileSync(path.join(shotDir, 'text-view-aria.yml'), snapshot + '\n');
+  assert.match(snapshot, /heading "The estimator as text" \[level=2\]/);
+  assert.match(snapshot, /textbox "Parameters \(N\) \(parameters\)"/);
+  assert.match(snapshot, /combobox "GPU"/);
+  assert.match(snapshot, /row "Weight memory 26 GB 24\.21 GiB"/);
+  await page.screenshot({ path: path.join(shotDir, 'phone-text-view.png') });
+  await page.locator('#tv-results').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shotDir, 'phone-text-view-results.png') });
+  await context.close();
+});
