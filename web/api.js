@@ -101,11 +101,13 @@
   }
 
   // --- a reload right after a change. A reload loads the address the page had when it was asked for, so
-  // a change still waiting for its throttled write when the page goes away would reload the address
-  // before it (writing it from pagehide or beforeunload is too late for that reload). pagehide writes it
-  // anyway and leaves {stale, fresh} in this tab's sessionStorage; the next page of this tab, when it is a
-  // reload or a history navigation of exactly the stale address, shows the fresh one instead. Any other
-  // navigation (a typed or followed link) ignores and drops the record. ---
+  // a change written after that (its throttled write still pending, made by the timer or by pagehide while
+  // the reload is under way) would reload the address before it. pagehide leaves {stale, fresh} in this
+  // tab's sessionStorage: the addresses this page replaced in the last RELOAD_WINDOW_MS and the one it
+  // shows last. The next page of this tab, when it is a reload or a history navigation of one of the stale
+  // addresses, shows the fresh one instead. Any other navigation (a typed or followed link) drops the record. ---
+  var RELOAD_WINDOW_MS = 10000;
+  var replacedHrefs = [];  // [{'href', 'ms'}]: addresses this page replaced lately, newest last
   function takeUnloadWrite() {
     var record = null;
     try {
@@ -114,16 +116,25 @@
     } catch (e) { return; }
     var entries = performance.getEntriesByType ? performance.getEntriesByType('navigation') : [];
     var type = entries.length ? entries[0]['type'] : '';
-    if (!record || (type !== 'reload' && type !== 'back_forward') || record['stale'] !== location.href) return;
+    if (!record || (type !== 'reload' && type !== 'back_forward')) return;
+    var stale = record['stale'];
+    if (!Array.isArray(stale) || stale.indexOf(location.href) < 0 || typeof record['fresh'] !== 'string') return;
     try { history.replaceState(history.state, '', record['fresh']); } catch (e) { /* keep the address */ }
   }
+  function noteReplaced(href) {
+    var now = performance.now();
+    replacedHrefs = replacedHrefs.filter(function (r) { return now - r['ms'] < RELOAD_WINDOW_MS; });
+    replacedHrefs.push({ 'href': href, 'ms': now });
+  }
   function flushOnPageHide() {
-    var before = location.href;
-    var due = urlDue;
     flushWrites();
+    var now = performance.now();
+    var fresh = location.href;
+    var stale = replacedHrefs.filter(function (r) { return now - r['ms'] < RELOAD_WINDOW_MS && r['href'] !== fresh; })
+      .map(function (r) { return r['href']; });
     try {
-      if (due && location.href !== before) {
-        window.sessionStorage.setItem(UNLOAD_WRITE_KEY, JSON.stringify({ 'stale': before, 'fresh': location.href }));
+      if (stale.length) {
+        window.sessionStorage.setItem(UNLOAD_WRITE_KEY, JSON.stringify({ 'stale': stale, 'fresh': fresh }));
       } else {
         window.sessionStorage.removeItem(UNLOAD_WRITE_KEY);
       }
@@ -154,7 +165,11 @@
       urlDue = false;
       var url = pageUrl(publishedState, true);
       if (url !== location.href) {
-        try { history.replaceState(history.state, '', url); } catch (e) { /* file:// in some browsers */ }
+        var replaced = location.href;
+        try {
+          history.replaceState(history.state, '', url);
+          noteReplaced(replaced);
+        } catch (e) { /* file:// in some browsers */ }
       }
       lastHash = location.hash;  // as the browser shows it (it may re-encode what was written)
     }

@@ -166,6 +166,19 @@ test('a reload right after a change reopens that change; navigating to the old a
   assert.deepEqual(await page.evaluate(() => [window.llmMemory.getState(), location.hash]), ['params=8B', '#params=8B']);
   await waitForIdle(page);
 
+  // A script's reload, with the throttle's timer due before pagehide: the timer writes the change after
+  // the reload was asked for (the reload still loads #params=70B); the page it loads shows the change.
+  await Promise.all([page.waitForEvent('load'), page.evaluate(() => {
+    window.llmMemory.setState('params=70B');
+    window.llmMemory.setState('params=8B');
+    location.reload();
+    const start = performance.now();
+    while (performance.now() - start < 300) { /* the 250 ms timer becomes due before the page is left */ }
+  })]);
+  await waitForApi(page);
+  assert.deepEqual(await page.evaluate(() => [window.llmMemory.getState(), location.hash]), ['params=8B', '#params=8B']);
+  await waitForIdle(page);
+
   assert.equal(await page.evaluate(pending), '#params=70B');
   await page.goto('about:blank');
   await page.goto(server.url + '#params=70B');  // typed: the address asked for wins
