@@ -584,14 +584,15 @@ struct UnmodelledField {
     const char* meaning;
 };
 constexpr UnmodelledField kUnmodelledFields[] = {
+    // One field per kind first, so the three the message names are three different kinds.
     {"num_local_experts", "routed experts"},     {"num_experts", "routed experts"},
-    {"n_routed_experts", "routed experts"},      {"moe_intermediate_size", "expert width"},
-    {"num_experts_per_tok", "experts per token"}, {"n_shared_experts", "shared experts"},
-    {"shared_expert_intermediate_size", "shared expert"}, {"vision_config", "a vision tower"},
-    {"num_nextn_predict_layers", "multi-token-prediction layers"}, {"kv_lora_rank", "latent attention (MLA)"},
-    {"q_lora_rank", "latent attention (MLA)"},  {"sliding_window_pattern", "a per-layer attention pattern"},
+    {"n_routed_experts", "routed experts"},      {"n_shared_experts", "shared experts"},
+    {"vision_config", "a vision tower"},         {"num_nextn_predict_layers", "multi-token-prediction layers"},
+    {"kv_lora_rank", "latent attention (MLA)"},  {"sliding_window_pattern", "a per-layer attention pattern"},
     {"layers_block_type", "per-layer block types"}, {"hybrid_override_pattern", "per-layer block types"},
     {"linear_num_value_heads", "linear-attention layers"},
+    {"moe_intermediate_size", "expert width"},   {"num_experts_per_tok", "experts per token"},
+    {"shared_expert_intermediate_size", "shared expert"}, {"q_lora_rank", "latent attention (MLA)"},
 };
 
 bool meaningful(const json& value) {
@@ -602,21 +603,25 @@ bool meaningful(const json& value) {
     return true;
 }
 
-// Unknown model_type: refuse (error naming the fields) rather than give a confident wrong count.
+// Unknown model_type: refuse (error naming the fields) rather than give a confident wrong count. The
+// message names at most three fields and counts the rest, so it stays one short line (a DeepSeek-V3
+// config renamed to an unknown type has seven such fields).
 void check_unmodelled(FieldReader& r, Architecture& a) {
     if (a.family != ModelFamily::generic) return;
+    constexpr std::size_t kNamed = 3;
     std::string found;
+    std::size_t count = 0;
     for (const UnmodelledField& field : kUnmodelledFields) {
         const json* value = r.find({field.key});
         const bool vision = a.has_vision_tower && std::string(field.key) == "vision_config";
         if (!vision && (value == nullptr || !meaningful(*value))) continue;
-        found += (found.empty() ? "" : ", ") + std::string(field.key) + " (" + field.meaning + ")";
+        if (count++ < kNamed) found += (found.empty() ? "" : ", ") + std::string(field.key) + " (" + field.meaning + ")";
     }
-    if (!found.empty())
+    if (count > kNamed) found += " and " + std::to_string(count - kNamed) + " more";
+    if (count > 0)
         r.fail("config.json", "model_type \"" + printable_excerpt(a.model_type, 40) +
-                                  "\" is not known and the config has fields that change the parameter count, which "
-                                  "the Llama-style estimate does not model: " + found +
-                                  ". Refusing rather than printing a wrong count; use a known model_type or --params");
+                                  "\" is not known, and these fields change the count in ways the Llama-style "
+                                  "estimate does not model: " + found + ". Use a known model_type or --params");
 }
 
 // Fills `a` from the reader, one named step after another; false (with r.error set) on a problem.

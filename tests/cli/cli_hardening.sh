@@ -102,7 +102,7 @@ bad "config 10 MB"            "error: --config: $tmp/big.json: is larger than 4 
 bad "config number as string" "error: --config: $tmp/string.json: hidden_size: must be a number (got a string)" -- --config "$tmp/string.json"
 # An unknown model_type whose experts the Llama-style estimate cannot count: refused (exit 2), fields named.
 printf '{"model_type":"my_moe","hidden_size":2048,"num_hidden_layers":48,"num_attention_heads":32,"vocab_size":151936,"intermediate_size":6144,"num_experts":128,"num_experts_per_tok":8,"moe_intermediate_size":768}' >"$tmp/unknown_moe.json"
-bad "config unknown MoE"      "error: --config: $tmp/unknown_moe.json: model_type \"my_moe\" is not known and the config has fields that change the parameter count, which the Llama-style estimate does not model: num_experts (routed experts), moe_intermediate_size (expert width), num_experts_per_tok (experts per token). Refusing rather than printing a wrong count; use a known model_type or --params" -- --config "$tmp/unknown_moe.json"
+bad "config unknown MoE"      "error: --config: $tmp/unknown_moe.json: model_type \"my_moe\" is not known, and these fields change the count in ways the Llama-style estimate does not model: num_experts (routed experts), moe_intermediate_size (expert width), num_experts_per_tok (experts per token). Use a known model_type or --params" -- --config "$tmp/unknown_moe.json"
 
 # practice answers (llm-memory check)
 bad "answer not an amount"    'error: --answer: "banana" is not an amount of memory; write a number with a unit, e.g. 16.8 GB, 15.65 GiB, 1.68e10 bytes or 16,800 MB' -- check --question weight --answer banana

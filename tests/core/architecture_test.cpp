@@ -428,6 +428,16 @@ TEST_CASE("an unknown model_type with parts the estimate cannot model is refused
     const std::string glm_error = error_of(glm);
     CHECK(glm_error.find("n_shared_experts (shared experts)") != std::string::npos);
     CHECK(glm_error.find("num_nextn_predict_layers (multi-token-prediction layers)") != std::string::npos);
+    // Found by fuzz/fuzz_config.cpp in CI: DeepSeek-V3 under an unknown name has seven such fields, and
+    // naming them all made a message over 400 bytes. Three kinds are named, the rest counted, in one short line.
+    std::string deepseek = fixture("deepseek-v3");
+    deepseek.replace(deepseek.find("\"deepseek_v3\""), 13, "\"deepseek_v9\"");
+    const std::string deepseek_error = error_of(deepseek);
+    CHECK(deepseek_error == "config.json: model_type \"deepseek_v9\" is not known, and these fields change the count in ways "
+                            "the Llama-style estimate does not model: n_routed_experts (routed experts), n_shared_experts "
+                            "(shared experts), num_nextn_predict_layers (multi-token-prediction layers) and 4 more. Use a "
+                            "known model_type or --params");
+    CHECK(deepseek_error.size() <= 400);
     std::string gemma = fixture("gemma-3-4b-pt");
     gemma.replace(gemma.find("\"gemma3_text\""), 13, "\"gemma9_text\"");
     CHECK(error_of(gemma).find("vision_config (a vision tower)") != std::string::npos);
