@@ -32,4 +32,6 @@ check "help" 0 'Usage: llm-memory' EMPTY -- --help
 models=$(LLM_MEMORY_BIN="$bin" node --test --test-reporter=dot tests/cli/model_files.test.mjs 2>&1) || { echo "FAIL model files:"; echo "$models"; fail=1; }
 hardening=$(tests/cli/cli_hardening.sh "$bin") || fail=1  # the table of bad inputs (issue 9)
 grep -v "^ok " <<<"$hardening"
+readme=$(python3 tests/cli/readme_examples.py "$bin") || fail=1  # every README CLI example, run verbatim
+grep -v "^ok " <<<"$readme"
 exit $fail
