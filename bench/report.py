@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns bench/run's measurements (OUT_DIR/browser.json, native.txt, cli.txt) into one Markdown table with
-issue 8's budgets beside each figure. Budgets are reported ("within" / "OVER"), never enforced.
+the budgets beside each figure. Budgets are reported ("within" / "OVER"), never enforced.
 KB = 1000 bytes, MB = 10^6 bytes (the project's decimal units).
 
 Usage: report.py OUT_DIR [SINGLE_FILE_PAGE]

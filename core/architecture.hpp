@@ -1,7 +1,7 @@
 // A transformer's architecture read from a Hugging Face config.json, and its exact parameter count.
 // Text in (no file I/O), Expected out: malformed, truncated, wrongly typed or absurd configs are errors
 // naming the key. Counts are what the checkpoint stores as parameters (not buffers), tied heads once.
-// The per-layer linear list is the contract for LoRA and KV-cache figures (issue 5).
+// The per-layer linear list is the contract for LoRA and KV-cache figures.
 #pragma once
 
 #include <cstdint>

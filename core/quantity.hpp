@@ -70,9 +70,10 @@ std::string format_ratio(std::uint64_t count, std::uint64_t divisor, int decimal
 std::string format_gb(std::uint64_t bytes);
 // Binary gibibytes (2^30 bytes), two decimals at most: "29.06 GiB".
 std::string format_gib(std::uint64_t bytes);
-// Picks B/KB/MB/GB/TB (powers of 10^3) so small figures stay readable: "4.19 MB".
+// Picks bytes/KB/MB/GB (powers of 10^3) so small figures stay readable: "4.19 MB". GB is the largest
+// unit, the seed's: 2 x 10^15 bytes prints "2000000 GB", never TB.
 std::string format_bytes_decimal(std::uint64_t bytes);
-// Picks B/KiB/MiB/GiB/TiB (powers of 2^10): "4 MiB".
+// Picks bytes/KiB/MiB/GiB (powers of 2^10): "4 MiB". GiB is the largest unit, as GB is above.
 std::string format_bytes_binary(std::uint64_t bytes);
 
 // The input text with surrounding ASCII whitespace removed.

@@ -30,7 +30,7 @@ check "missing value" 2 '' 'error: --bytes: needs a value' -- --bytes
 check "help" 0 'Usage: llm-memory' EMPTY -- --help
 # GGUF and safetensors files written by tests/files/model_files.mjs; @huggingface/gguf must agree with us.
 models=$(LLM_MEMORY_BIN="$bin" node --test --test-reporter=dot tests/cli/model_files.test.mjs 2>&1) || { echo "FAIL model files:"; echo "$models"; fail=1; }
-hardening=$(tests/cli/cli_hardening.sh "$bin") || fail=1  # the table of bad inputs (issue 9)
+hardening=$(tests/cli/cli_hardening.sh "$bin") || fail=1  # the table of bad inputs
 grep -v "^ok " <<<"$hardening"
 readme=$(python3 tests/cli/readme_examples.py "$bin") || fail=1  # every README CLI example, run verbatim
 grep -v "^ok " <<<"$readme"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs every CLI example of README.md verbatim against the built binary (issue 14: the README must not
+"""Runs every CLI example of README.md verbatim against the built binary (the README must not
 drift from the tool).
 
 - Each line `$ llm-memory ...` in a ```sh block is run through the shell with `llm-memory` meaning the

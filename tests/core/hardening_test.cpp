@@ -1,8 +1,8 @@
 // Bad input on every core surface, table by table: the quantity parsers, the settings keys that the
 // CLI flags, URL state, JS API, stored state and the app's text fields all share, apply_state (which
-// must keep the last good scenario), the estimator's overflow limits, config.json and practice answers. Each row asserts the exact
-// outcome: the value, or the exact error message naming the field. Sources: issue 9 (the case list),
-// core/quantity.hpp (the overflow policy: N <= 10^15, b <= 64, factors <= 100), the seed (13B x 2 bytes).
+// must keep the last good scenario), the estimator's overflow limits, config.json and practice answers.
+// Each row asserts the exact outcome: the value, or the exact error message naming the field. Sources:
+// the README's input-surfaces table (the case list), core/quantity.hpp (the overflow policy: N <= 10^15, b <= 64, factors <= 100), the seed (13B x 2 bytes).
 #include <catch_amalgamated.hpp>
 
 #include <cstdint>

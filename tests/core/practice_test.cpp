@@ -1,6 +1,6 @@
 // Practice mode: answer parsing, the diagnosis of every known mistake, the seed's own material
 // (predict-and-reveal, the 7B exercise with its hints, the four mistake cards) and generated exercises.
-// Sources: the seed document (/work/shared/seed), sections named in each test; issue 7 for the ids.
+// Sources: the seed document (/work/shared/seed), sections named in each test; the ids are the practice module's (core/practice.hpp).
 #include <catch_amalgamated.hpp>
 
 #include <string>
@@ -32,7 +32,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------------
-// Answer parsing (issue 7 lists the forms: 16.8, 16.8 GB, 15.65 GiB, 1.68e10 bytes, 16,800 MB).
+// Answer parsing (the forms the README lists: 16.8, 16.8 GB, 15.65 GiB, 1.68e10 bytes, 16,800 MB).
 
 TEST_CASE("answer: the forms a learner types are read exactly", "[answer]") {
     CHECK(parse_answer("16.8 GB")->bytes == 16'800'000'000ULL);
@@ -192,7 +192,7 @@ TEST_CASE("seed 7B exercise with the seed's four common mistakes", "[practice][s
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Every mistake id (issue 7), fed the wrong answer it produces. Figures from the seed's formulas.
+// Every mistake id, fed the wrong answer it produces. Figures from the seed's formulas.
 
 TEST_CASE("every mistake id is diagnosed from the wrong answer it produces", "[practice]") {
     struct Case {
@@ -411,10 +411,10 @@ TEST_CASE("question and mistake keys round-trip", "[practice]") {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Mixed-precision training (issue 5's adamw-mixed: 14 bytes per trainable parameter, 16 with the weights).
+// Mixed-precision training (the adamw-mixed recipe: 14 bytes per trainable parameter, 16 with the weights).
 
-TEST_CASE("mixed-precision-training: issue 5's figures and its wrong paths", "[practice][mixed]") {
-    // Issue 5: --params 13B --recipe adamw-mixed: training 208000000000; with --trainable 1B: 40000000000.
+TEST_CASE("mixed-precision-training: adamw-mixed's figures and its wrong paths", "[practice][mixed]") {
+    // --params 13B --recipe adamw-mixed: training 208000000000; with --trainable 1B: 40000000000.
     CHECK(check(QuestionId::mixed_precision_training, "params=13B", "208 GB").correct);
     CHECK(check(QuestionId::mixed_precision_training, "params=13B&trainable=1B", "40 GB").correct);
     CHECK(check(QuestionId::mixed_precision_training, "params=13B", "193.72 GiB").correct);

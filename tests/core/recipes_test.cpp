@@ -39,7 +39,7 @@ TEST_CASE("recipes: bytes per trainable parameter of every recipe", "[recipes]")
     CHECK(bytes_per_trainable_pico("sgd-momentum") == 8 * kPicoPerByte);
 }
 
-TEST_CASE("recipes: adamw-mixed on 13B is 182 GB of gradient+optimizer and 208 GB in all (issue 5)", "[recipes]") {
+TEST_CASE("recipes: adamw-mixed on 13B is 182 GB of gradient+optimizer and 208 GB in all (the README's figures)", "[recipes]") {
     // ZeRO paper: 16 bytes per parameter with the 2-byte weights: 13B x 14 = 182 GB, 13B x 16 = 208 GB.
     Scenario s;
     s.recipe = "adamw-mixed";

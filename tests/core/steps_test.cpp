@@ -128,7 +128,7 @@ TEST_CASE("exact counts that do not round to a short suffix stay exact in the su
 }
 
 TEST_CASE("a training recipe adds its stored values per trainable parameter", "[steps]") {
-    // Issue 5's adamw-mixed: bf16 gradient (2) + fp32 master weights (4) + fp32 Adam m and v (4 + 4) = 14 bytes,
+    // The adamw-mixed recipe: bf16 gradient (2) + fp32 master weights (4) + fp32 Adam m and v (4 + 4) = 14 bytes,
     // so 13B trainable need 182 GB (EleutherAI Transformer Math 101: 16 bytes per parameter with the 2-byte weights).
     const auto d = steps_for("recipe=adamw-mixed");
     const Derivation& g = get(d, "gradient-optimizer");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Desktop persistence (issue 6, point 8): the native app restores the scenario saved in its state file
+# Desktop persistence: the native app restores the scenario saved in its state file
 # (core's to_state string) and ignores a corrupt one with a notice on stderr, keeping the defaults.
 # Usage: tests/ui/desktop_state.sh [path/to/llm-memory-gui]   (default build/native/llm-memory-gui)
 set -euo pipefail
