@@ -2,6 +2,10 @@
 // non-throwing API only (parse with allow_exceptions=false, type-checked access), so the same code runs
 // in the -fno-exceptions web build. Nesting depth and text size are checked before parsing.
 // Linear weights are counted from decoder_linear_layers(), the same list LoRA figures use.
+//
+// Sections: JSON checks (nesting depth, syntax) · FieldReader (typed, bounded access) · the families table
+//   · the read steps (sizes, heads, MLP, layout, layer types, sliding, experts, MLA, unmodelled fields) ·
+//   linear layers and counting · parse_config · count_parameters · model_from_config.
 #include "architecture.hpp"
 
 #include <cmath>

@@ -3,6 +3,9 @@
 // may end anywhere; consumed bytes are dropped. Every count and length is checked against the bytes the
 // file can still hold before anything is reserved, so 2^63 counts and 1 TB strings are errors, not
 // allocations. Layout: github.com/ggml-org/ggml docs/gguf.md; type sizes: ggml.c type_traits.
+//
+// Sections: ggml type table · metadata keys we keep · little-endian readers · GgufReader::step (one item)
+//   · feed / finish · read_gguf_header · gguf_model (architecture from metadata) · gguf_json · gguf_report.
 #include "gguf.hpp"
 
 #include <algorithm>

@@ -2,6 +2,11 @@
 // known wrong path with estimate() on a changed scenario. Text quotes the seed where the seed has words.
 // Determinism: the generator uses splitmix64 on 64-bit integers only, so a seed number means one
 // exercise everywhere.
+//
+// Sections: byte and format helpers · question and mistake tables · the seed's hints · generator
+//   (splitmix64, unambiguous checks) · questions and their figures · right step · wrong paths (one recompute
+//   per mistake) · check_answer and JSON · the seed's exercises · generate_exercise · find_exercise ·
+//   mistake cards.
 #include "practice.hpp"
 
 #include <algorithm>

@@ -1,6 +1,10 @@
 // Exact parsing and formatting of counts, fixed-point decimals and byte figures.
 // Numbers are read as a digit string times a power of ten and converted with integer arithmetic only,
 // so "6.7e9" is exactly 6700000000 and no figure ever shows float noise.
+//
+// Sections: character helpers · reading a number (digits x 10^n) · suffixes and garbage messages · UTF-8
+//   excerpts and lookalikes · Decimal · parse_count / parse_whole_count / parse_decimal · formatting
+//   (ratios, counts, GB/GiB, bytes).
 #include "quantity.hpp"
 
 #include <algorithm>

@@ -1,5 +1,9 @@
 // The settings table: every input's key, how it is parsed and how it is written back.
 // The same table drives the CLI flags, URL state, the JS API and stored state.
+//
+// Sections: apply/show functions per kind of value (count, model, decimal, trainable, dtype, recipe, whole
+//   numbers, LoRA targets, bools, context, GPU, GPU memory) · the settings table (setting_specs) ·
+//   apply_setting / apply_state / to_state · URL encoding.
 #include "settings.hpp"
 
 #include "model_presets.hpp"

@@ -1,6 +1,10 @@
 // The Practice tab: exercise chooser, the current question with an answer field, hints one at a time,
 // reveal, the diagnosis of a wrong answer, a progress summary and the seed's four mistake cards.
 // No arithmetic here: figures, checks and diagnoses all come from core/practice and core's estimator.
+//
+// Sections: exercise state helpers · layout helpers · chooser · progress · result · question (answer
+//   field, hints, reveal) · mistake cards · the public entry points (practice_view, open, submit, worked
+//   steps) · draw_practice_panel.
 #include "practice_panel.hpp"
 
 #include <algorithm>

@@ -2,6 +2,10 @@
 // qlora, context, batch, kv-dtype, inference-mode, gpu, gpus, zero, gpu-memory) and the GPU verdict card.
 // Its view state is AppState::runtime; every edit goes through app_try_setting.
 // Figures come from app.estimate (or from core's estimate() of a recipe variant for the side-by-side range).
+//
+// Sections: buffer sync from the scenario generation · applying an edit · controls (format, recipe with
+//   its range sentence, LoRA, KV cache, GPU) · verdict colours and lines · draw_runtime_panel ·
+//   draw_gpu_fit.
 #include "runtime_panel.hpp"
 
 #include <array>

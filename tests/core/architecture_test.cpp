@@ -1,6 +1,10 @@
 // config.json -> exact parameter counts: golden totals of real models (sources named per case), the
 // per-part breakdown, MoE total vs active, the linear-layer list LoRA uses, sliding layers, and errors.
 // Fixtures are the published config.json texts in tests/fixtures/configs, embedded at build time.
+//
+// Sections: fixtures · exact totals of real models · MoE · breakdown · tied heads · fields (GQA, head_dim,
+//   MLA) · sliding layers · linear layers · unknown model_type · bad configs · multimodal · new families
+//   (totals, per-layer parts, sliding/chunked layers) · unknown types refused.
 #include <catch_amalgamated.hpp>
 
 #include <cstring>

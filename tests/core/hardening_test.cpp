@@ -3,6 +3,10 @@
 // must keep the last good scenario), the estimator's overflow limits, config.json and practice answers.
 // Each row asserts the exact outcome: the value, or the exact error message naming the field. Sources:
 // the README's input-surfaces table (the case list), core/quantity.hpp (the overflow policy: N <= 10^15, b <= 64, factors <= 100), the seed (13B x 2 bytes).
+//
+// Sections: parse_count · apply_setting per key · apply_state / apply_state_pairs · overflow policy ·
+//   printable_excerpt · parse_whole_count · model, format, LoRA, KV and GPU keys · config.json ·
+//   parse_answer.
 #include <catch_amalgamated.hpp>
 
 #include <cstdint>

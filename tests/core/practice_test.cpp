@@ -1,6 +1,10 @@
 // Practice mode: answer parsing, the diagnosis of every known mistake, the seed's own material
 // (predict-and-reveal, the 7B exercise with its hints, the four mistake cards) and generated exercises.
 // Sources: the seed document (/work/shared/seed), sections named in each test; the ids are the practice module's (core/practice.hpp).
+//
+// Sections: answer parsing · the seed's exercises (predict-and-reveal, 7B, its mistakes) · every mistake
+//   diagnosed · tolerance · check_answer_json · generated exercises · find_exercise · mistake cards · key
+//   round trips · mixed-precision training.
 #include <catch_amalgamated.hpp>
 
 #include <string>

@@ -2,6 +2,9 @@
 // tab and panel drawn for several frames at widths from a 360 px phone to a 2560 px desktop, both themes,
 // embed mode, and the seed's scenarios. IM_ASSERT throws (ui_test_imconfig.h). Layout check: no window's
 // content is wider than the window (nothing pushed off to the right at any width).
+//
+// Sections: headless frame helpers · every tab at every width · embed mode · seed figures and bad text ·
+//   rejected edits · theme · 360 px panels · keyboard · caches that follow the scenario.
 #include <catch_amalgamated.hpp>
 
 #include <set>
