@@ -88,17 +88,21 @@ Expected<FileModel> ModelFileReader::finish(const ModelSource* current) {
 }
 
 Expected<bool> apply_file_model(Scenario& scenario, const FileModel& file) {
-    if (file.param_count == 0)
+    // An index read without the current model (the app reads a file before it applies it): the model
+    // the scenario has when it is applied gives N.
+    std::uint64_t param_count = file.param_count;
+    if (param_count == 0 && file.kind == "safetensors-index" && scenario.model) param_count = scenario.model->counts.total_count;
+    if (param_count == 0)
         return Error{"safetensors index: gives the bytes but not the parameter count; choose the model (a preset "
                      "or its config.json) first"};
-    if (file.param_count > kMaxParamCount) return Error{"model file: more than 10^15 parameters"};
-    const Decimal b = Decimal::from_ratio(file.weight_bytes, file.param_count);
+    if (param_count > kMaxParamCount) return Error{"model file: more than 10^15 parameters"};
+    const Decimal b = Decimal::from_ratio(file.weight_bytes, param_count);
     if (b.is_zero() || b.micros > 64 * Decimal::kScale) return Error{"model file: its bytes per parameter are out of range"};
-    scenario.param_count = file.param_count;
+    scenario.param_count = param_count;
     scenario.bytes_per_param = b;
     scenario.dtype.clear();
     if (file.model) scenario.model = file.model;
-    else if (scenario.model && scenario.model->counts.total_count != file.param_count) scenario.model.reset();
+    else if (scenario.model && scenario.model->counts.total_count != param_count) scenario.model.reset();
     return true;
 }
 

@@ -50,7 +50,8 @@ private:
 
 // Makes the file's model the scenario's: N = its parameter count, b = weight bytes / N (six decimals;
 // the exact bytes are in the report), no dtype, and its architecture (GGUF) for the KV cache. An index
-// keeps the current model and N and sets b from total_size. Error when nothing can be applied.
+// keeps the current model and N (the scenario's model when the file was read without one) and sets b
+// from total_size. Error when nothing can be applied (an index with no model chosen).
 Expected<bool> apply_file_model(Scenario& scenario, const FileModel& file);
 
 }  // namespace llm_memory

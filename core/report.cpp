@@ -1,4 +1,8 @@
 // Text reports of an estimate. Every figure is formatted by quantity.hpp; nothing is recomputed here.
+//
+// Sections: result lines (from the terms table) · GPU sentences · units and padding · describe_inputs ·
+//   json_escape · report_json · recipe_range_sentence · report_table · report_markdown · report_summary ·
+//   report_view_json.
 #include "report.hpp"
 
 #include "kv_cache.hpp"
@@ -17,6 +21,7 @@ namespace {
 struct Line {
     std::string label;
     std::uint64_t bytes;
+    std::string key;  // the term's key (JSON "<key>_bytes")
 };
 
 // The rows of the memory-terms table that the text reports show, in table order; a recipe's stored
@@ -24,7 +29,7 @@ struct Line {
 std::vector<Line> result_lines(const Estimate& e) {
     std::vector<Line> lines;
     for (const MemoryTerm& t : e.terms)
-        if (t.in_report) lines.push_back({(t.part ? "  " : "") + t.label, t.bytes});
+        if (t.in_report) lines.push_back({(t.part ? "  " : "") + t.label, t.bytes, t.key});
     return lines;
 }
 
@@ -287,7 +292,7 @@ std::string report_view_json(const Scenario& s, const Estimate& e) {
     std::string out = "{\"results\":[";
     bool first = true;
     for (const Line& line : result_lines(e)) {
-        out += std::string(first ? "" : ",") + "{\"label\":\"" + json_escape(std::string(trim(line.label))) +
+        out += std::string(first ? "" : ",") + "{\"key\":\"" + json_escape(line.key) + "\",\"label\":\"" + json_escape(std::string(trim(line.label))) +
                "\",\"bytes\":" + std::to_string(line.bytes) + ",\"gb\":\"" + json_escape(format_gb(line.bytes)) +
                "\",\"gib\":\"" + json_escape(format_gib(line.bytes)) + "\"}";
         first = false;

@@ -65,6 +65,11 @@ struct AppState {
     // app_scenario_replaced) takes the next one, so views and caches re-sync on it, never on fields.
     std::uint64_t scenario_generation = 0;
     std::shared_ptr<ModelPanelView> model_panel;  // the Model section's state, created on first use (model_panel.cpp)
+    // Opening a model file from the Model panel; the driver does the file I/O and queues the result
+    // (queue_model_file). The web driver has a file picker; natively the panel shows a path field.
+    bool file_picker = false;          // set by the driver: "Open a model file..." asks it to show its picker
+    bool open_file_requested = false;  // the picker button was pressed; the driver clears it
+    std::string open_file_path;        // natively: the path entered in the panel; the driver reads and clears it
     // Embedding (web, embed=1): a compact layout for an iframe of about 700x420 with a link to the full app.
     bool embed_mode = false;
     // Set for one frame when the embed's "Open the full app" link is pressed; the web driver opens the

@@ -1,7 +1,9 @@
 // The desktop driver: GLFW window + OpenGL 3, calling draw_frame() only when the pacer owes a frame.
 // When idle the loop blocks in glfwWaitEvents, so the app uses about 0% CPU.
 // Flags: --frames N draws N frames and exits (smoke tests); --screenshot FILE.ppm saves the last frame;
-// --state-file F keeps the last scenario in F (default $XDG_CONFIG_HOME/llm-memory/state; none with --frames).
+// --state-file F keeps the last scenario in F (default $XDG_CONFIG_HOME/llm-memory/state; none with --frames);
+// --open FILE reads a model file or config.json at start, as if it were dropped on the window;
+// --print-report prints the final scenario's estimate as the CLI's JSON (core's report_json) on exit (tests).
 #include <GLFW/glfw3.h>
 #include <sys/stat.h>
 
@@ -18,6 +20,7 @@
 #include "imgui_impl_opengl3.h"
 #include "settings.hpp"
 #include "model_panel.hpp"
+#include "report.hpp"
 
 namespace {
 
@@ -27,45 +30,51 @@ void on_any_event() {
     if (g_pacer != nullptr) g_pacer->notify_input();
 }
 
-// A file dropped on the window: the first one is read as a config.json for the model panel.
-void on_drop(GLFWwindow*, int count, const char** paths) {
-    if (count < 1 || paths == nullptr || paths[0] == nullptr) return;
-    std::string name = paths[0];
+// A model file or a config.json for the Model panel, from a drop, the panel's path field or --open:
+// a GGUF or safetensors file (by name or by its GGUF magic) is read header only, 1 MiB at a time,
+// through core's ModelFileReader; anything else is read (up to 8 MiB) as a config.json.
+void read_for_model_panel(llm_memory::AppState& app, const char* path) {
+    std::string name = path;
     if (const std::size_t slash = name.find_last_of('/'); slash != std::string::npos) name = name.substr(slash + 1);
-    // A GGUF or safetensors file (by name or by its GGUF magic): its header only, through core's reader.
     auto ends_with = [&](const std::string& suffix) {
         return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
     const bool model_file = ends_with(".gguf") || ends_with(".safetensors") || ends_with(".safetensors.index.json");
-    FILE* probe = std::fopen(paths[0], "rb");
+    FILE* probe = std::fopen(path, "rb");
+    if (probe == nullptr) {
+        llm_memory::queue_model_file(app, llm_memory::Error{"cannot open the file"}, name);
+        return;
+    }
     char magic[4] = {0, 0, 0, 0};
-    if (probe != nullptr) {
-        const bool gguf = std::fread(magic, 1, 4, probe) == 4 && std::memcmp(magic, "GGUF", 4) == 0;
-        if (model_file || gguf) {
-            std::fseek(probe, 0, SEEK_END);
-            const long size = std::ftell(probe);
-            std::fseek(probe, 0, SEEK_SET);
-            llm_memory::ModelFileReader reader(size > 0 ? static_cast<std::uint64_t>(size) : 0, name);
-            std::string chunk(1 << 20, '\0');
-            llm_memory::Expected<bool> fed = false;
-            std::size_t n = 0;
-            while (fed && !*fed && (n = std::fread(&chunk[0], 1, chunk.size(), probe)) > 0) fed = reader.feed(std::string_view(chunk.data(), n));
-            std::fclose(probe);
-            if (!fed) llm_memory::queue_model_file(llm_memory::Error{fed.error()}, name);
-            else llm_memory::queue_model_file(reader.finish(), name);
-            on_any_event();
-            return;
-        }
-        std::fclose(probe);
-    }
-    std::string text;
-    if (FILE* file = std::fopen(paths[0], "rb")) {
-        char chunk[4096];
+    const bool gguf = std::fread(magic, 1, 4, probe) == 4 && std::memcmp(magic, "GGUF", 4) == 0;
+    if (model_file || gguf) {
+        std::fseek(probe, 0, SEEK_END);
+        const long size = std::ftell(probe);
+        std::fseek(probe, 0, SEEK_SET);
+        llm_memory::ModelFileReader reader(size > 0 ? static_cast<std::uint64_t>(size) : 0, name);
+        std::string chunk(1 << 20, '\0');
+        llm_memory::Expected<bool> fed = false;
         std::size_t n = 0;
-        while ((n = std::fread(chunk, 1, sizeof chunk, file)) > 0 && text.size() <= (8u << 20)) text.append(chunk, n);
-        std::fclose(file);
+        while (fed && !*fed && (n = std::fread(&chunk[0], 1, chunk.size(), probe)) > 0) fed = reader.feed(std::string_view(chunk.data(), n));
+        std::fclose(probe);
+        if (!fed) llm_memory::queue_model_file(app, llm_memory::Error{fed.error()}, name);
+        else llm_memory::queue_model_file(app, reader.finish(), name);
+        return;
     }
-    llm_memory::queue_model_config(text, name);
+    std::fseek(probe, 0, SEEK_SET);
+    std::string text;
+    char chunk[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(chunk, 1, sizeof chunk, probe)) > 0 && text.size() <= (8u << 20)) text.append(chunk, n);
+    std::fclose(probe);
+    llm_memory::queue_model_config(app, text, name);
+}
+
+// A file dropped on the window: the first one goes to the Model panel.
+void on_drop(GLFWwindow* window, int count, const char** paths) {
+    if (count < 1 || paths == nullptr || paths[0] == nullptr) return;
+    auto* app = static_cast<llm_memory::AppState*>(glfwGetWindowUserPointer(window));
+    if (app != nullptr) read_for_model_panel(*app, paths[0]);
     on_any_event();
 }
 
@@ -135,11 +144,15 @@ int main(int argc, char** argv) {
     int window_width = 1280;
     int window_height = 800;
     const char* state_path_arg = nullptr;
+    const char* open_path = nullptr;
+    bool print_report = false;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--frames") == 0 && i + 1 < argc) max_frames = std::strtol(argv[++i], nullptr, 10);
         else if (std::strcmp(argv[i], "--screenshot") == 0 && i + 1 < argc) screenshot_path = argv[++i];
         else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) std::sscanf(argv[++i], "%dx%d", &window_width, &window_height);
         else if (std::strcmp(argv[i], "--state-file") == 0 && i + 1 < argc) state_path_arg = argv[++i];
+        else if (std::strcmp(argv[i], "--open") == 0 && i + 1 < argc) open_path = argv[++i];
+        else if (std::strcmp(argv[i], "--print-report") == 0) print_report = true;
     }
     // Test runs (--frames) neither read nor write the user's settings unless given a file.
     const std::string state_path = state_path_arg != nullptr ? state_path_arg : max_frames < 0 ? default_state_path() : "";
@@ -187,7 +200,9 @@ int main(int argc, char** argv) {
     glfwSetCursorEnterCallback(window, [](GLFWwindow*, int) { on_any_event(); });
     glfwSetWindowSizeCallback(window, [](GLFWwindow*, int, int) { on_any_event(); });
     glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { on_any_event(); });
+    glfwSetWindowUserPointer(window, &app);
     glfwSetDropCallback(window, on_drop);
+    if (open_path != nullptr) read_for_model_panel(app, open_path);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");
 
@@ -201,6 +216,11 @@ int main(int argc, char** argv) {
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
         llm_memory::draw_frame(app);
+        if (!app.open_file_path.empty()) {  // the Model panel's path field
+            read_for_model_panel(app, app.open_file_path.c_str());
+            app.open_file_path.clear();
+            pacer.notify_input();
+        }
         if (app.scenario_changed && !state_path.empty()) save_state_file(app.scenario, state_path);
         ImGui::Render();
         int fb_width = 0;
@@ -219,6 +239,7 @@ int main(int argc, char** argv) {
         glfwSwapBuffers(window);
     }
 
+    if (print_report) std::printf("%s\n", llm_memory::report_json(app.scenario, app.estimate).c_str());
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();
     ImGui::DestroyContext();

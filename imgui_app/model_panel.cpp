@@ -1,6 +1,10 @@
 // The model picker panel. Presets and pasted/dropped configs go through core (settings "model" key,
 // model_from_config); the counts, breakdown and shares shown are core's numbers formatted by core.
 // Invariant: a failed load leaves app.scenario untouched and shows the message under the control.
+//
+// Sections: view state (ModelPanelView, the queue of files and configs) · loading helpers (take_scenario,
+//   use_model, load_text) · architecture summary and breakdown table · the queue (queue_model_config,
+//   queue_model_file, apply_pending_model_configs) · draw_model_panel.
 #include "model_panel.hpp"
 
 #include <array>
@@ -17,6 +21,15 @@
 
 namespace llm_memory {
 
+// Configs and model files that arrived between frames (file drop, the web page's reader), applied by
+// apply_pending_model_configs at the start of the next frame.
+struct PendingConfig {
+    std::shared_ptr<const ModelSource> model;  // null when the text did not load
+    std::shared_ptr<const FileModel> file;     // a GGUF or safetensors header (queue_model_file)
+    std::string name;
+    std::string message;
+};
+
 // The panel's view state (AppState::model_panel).
 struct ModelPanelView {
     struct PresetRow {
@@ -24,29 +37,19 @@ struct ModelPanelView {
         std::string count;  // "6.74B", "46.7B (12.9B active)"
     };
     std::array<char, 96> search{};
+    std::array<char, 512> file_path{};  // desktop: the path typed under "Read a model file"
     std::string paste_text;         // the paste box's buffer (grows as needed)
     std::string message;            // the last load's error or notice
     bool message_is_error = false;
     std::vector<PresetRow> rows;    // every preset with its count, built once
     bool scroll_to_selected = true; // bring the chosen preset into view when the list first appears
     bool open_requested = false;    // a queued config arrived: the caller opens the Model section
+    std::vector<PendingConfig> pending;  // queued by queue_model_config / queue_model_file
 };
 
 namespace {
 
 const ImVec4 kErrorColour(0.88f, 0.30f, 0.24f, 1.0f);
-
-// Configs that arrived between frames (file drop, web drop handler).
-struct PendingConfig {
-    std::shared_ptr<const ModelSource> model;  // null when the text did not load
-    std::shared_ptr<const FileModel> file;     // a GGUF or safetensors header (queue_model_file)
-    std::string name;
-    std::string message;
-};
-std::vector<PendingConfig>& pending_configs() {
-    static std::vector<PendingConfig> pending;
-    return pending;
-}
 
 ModelPanelView& view_of(AppState& app) {
     if (!app.model_panel) {
@@ -106,6 +109,13 @@ void load_text(AppState& app, ModelPanelView& view, std::string_view text, const
     }
     source.value().display_name = name + " (" + source->architecture.model_type + ")";
     use_model(app, view, std::make_shared<const ModelSource>(std::move(source.value())));
+}
+
+// A muted line that wraps at the panel's width (phones).
+void hint_text(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
 }
 
 int resize_callback(ImGuiInputTextCallbackData* data) {
@@ -172,33 +182,35 @@ void draw_breakdown(const ModelSource& model) {
 
 }  // namespace
 
-bool queue_model_config(std::string_view json_text, const std::string& source_name) {
+bool queue_model_config(AppState& app, std::string_view json_text, const std::string& source_name) {
     PendingConfig pending;
     Expected<ModelSource> source = model_from_config(json_text);
     if (!source) {
         pending.message = source_name + ": " + source.error();
-        pending_configs().push_back(std::move(pending));
+        view_of(app).pending.push_back(std::move(pending));
         return false;
     }
     source.value().display_name = source_name + " (" + source->architecture.model_type + ")";
     pending.model = std::make_shared<const ModelSource>(std::move(source.value()));
-    pending_configs().push_back(std::move(pending));
+    view_of(app).pending.push_back(std::move(pending));
     return true;
 }
 
-bool queue_model_file(const Expected<FileModel>& file, const std::string& source_name) {
+bool queue_model_file(AppState& app, const Expected<FileModel>& file, const std::string& source_name) {
     PendingConfig pending;
     pending.name = source_name;
     if (!file) pending.message = source_name + ": " + file.error();
     else pending.file = std::make_shared<const FileModel>(*file);
-    pending_configs().push_back(std::move(pending));
+    view_of(app).pending.push_back(std::move(pending));
     return file.ok();
 }
 
 bool apply_pending_model_configs(AppState& app) {
-    if (pending_configs().empty()) return false;
-    ModelPanelView& view = view_of(app);
-    for (PendingConfig& pending : pending_configs()) {
+    if (!app.model_panel || app.model_panel->pending.empty()) return false;
+    ModelPanelView& view = *app.model_panel;
+    std::vector<PendingConfig> queued;
+    queued.swap(view.pending);
+    for (PendingConfig& pending : queued) {
         if (pending.file) {
             // A model file: N, b (and a GGUF's architecture) from core, the header's report as the notice.
             Scenario candidate = app.scenario;
@@ -211,7 +223,6 @@ bool apply_pending_model_configs(AppState& app) {
             set_message(view, pending.message, true);
         }
     }
-    pending_configs().clear();
     view.open_requested = true;
     return true;
 }
@@ -245,7 +256,7 @@ void draw_model_panel(AppState& app) {
             if (take_scenario(app, view, candidate)) set_message(view, {}, false);
         }
     } else {
-        ImGui::TextDisabled("No model chosen: N is the typed-in count. Pick one below.");
+        hint_text("No model chosen: N is the typed-in count. Pick one below.");
     }
 
     ImGui::SetNextItemWidth(-1.0f);
@@ -287,6 +298,22 @@ void draw_model_panel(AppState& app) {
         if (found.empty()) ImGui::TextDisabled("No built-in model matches. Paste its config.json below.");
     }
     ImGui::EndChild();
+
+    // A model file: the driver reads it (header only) and queues it with queue_model_file.
+    if (app.file_picker) {
+        if (ImGui::Button("Open a model file...##model_file_open")) app.open_file_requested = true;
+        hint_text("GGUF, safetensors or config.json; or drop the file on the page.");
+    } else {
+        hint_text("Read a GGUF or safetensors file (header only), or drop it on the window:");
+        const float open_width = ImGui::CalcTextSize("Open").x + ImGui::GetStyle().FramePadding.x * 2.0f;
+        ImGui::SetNextItemWidth(-(open_width + ImGui::GetStyle().ItemSpacing.x));
+        const bool entered = ImGui::InputTextWithHint("##model_file_path", "/path/to/model.gguf", view.file_path.data(),
+                                                      view.file_path.size(), ImGuiInputTextFlags_EnterReturnsTrue);
+        ImGui::SameLine();
+        if ((ImGui::Button("Open##model_file_path_open") || entered) && view.file_path[0] != '\0')
+            app.open_file_path = view.file_path.data();
+    }
+    hint_text("Nothing is uploaded: only the file's header is read, on this machine.");
 
     if (ImGui::TreeNode("Paste a config.json##model_paste")) {
         ImGui::TextDisabled("Or drop a config.json file onto the window.");

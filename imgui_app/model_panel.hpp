@@ -12,7 +12,8 @@
 namespace llm_memory {
 
 // Draws the whole model section into the current window at the available width: the chosen model,
-// a search box with the matching presets (click to choose), a "Paste config.json" box with a Use button,
+// a search box with the matching presets (click to choose), a model file to open (a button for the
+// driver's file picker when app.file_picker, else a path field), a "Paste config.json" box with a Use button,
 // the architecture summary and the breakdown table (part, parameters, share; total and active for MoE).
 // Self-contained: its view state lives in app.model_panel (created on first use). A bad config shows its
 // error and keeps the last good model and scenario.
@@ -21,11 +22,11 @@ void draw_model_panel(AppState& app);
 // Queues config.json text from outside the frame (a file dropped on the desktop window, the web page's
 // drop handler); the next draw_model_panel() loads it as if pasted. source_name is shown ("config.json").
 // Returns false, with the message kept for the panel to show, if core cannot read the text.
-bool queue_model_config(std::string_view json_text, const std::string& source_name);
+bool queue_model_config(AppState& app, std::string_view json_text, const std::string& source_name);
 
 // Queues a model file read by core's ModelFileReader (a dropped .gguf or .safetensors, on the desktop or
 // the web page): the next frame makes it the scenario's model, or shows its error. Returns file.ok().
-bool queue_model_file(const Expected<FileModel>& file, const std::string& source_name);
+bool queue_model_file(AppState& app, const Expected<FileModel>& file, const std::string& source_name);
 
 // Applies configs queued by queue_model_config to app.scenario (or keeps their error for the panel).
 // draw_frame calls it every frame, so a dropped file applies even while the Model section is closed.

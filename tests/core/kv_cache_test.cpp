@@ -148,3 +148,28 @@ TEST_CASE("sliding-window layers: the note gives both runtime figures", "[kv][fa
     CHECK(sliding_window_note(gemma->architecture, 1024, 1, fp16).empty());
     CHECK(sliding_window_note(load_preset("qwen3-8b")->architecture, 131072, 1, fp16).empty());
 }
+
+TEST_CASE("kv: the newer families' layouts (gpt-oss sinks and alternating windows, Qwen3, Kimi K2 MLA)", "[kv][families]") {
+    // openai/gpt-oss-20b config.json: 24 layers, layer_types alternating sliding/full (12 each), window 128,
+    // 8 KV heads x head_dim 64. Its attention sinks are one learned logit per head (model weights, counted
+    // in the parameters): they hold no cached tokens, so the cache is 2 x 8 x 64 x 2 bytes = 2,048 bytes
+    // per token and layer, over 12 full layers x 131,072 tokens + 12 sliding layers x 128 tokens.
+    const KvCacheShape oss = preset_shape("gpt-oss-20b");
+    CHECK(oss.layers == 24);
+    CHECK(oss.sliding_layers == 12);
+    CHECK(oss.sliding_window == 128);
+    CHECK(kv(oss, 131072) == 2048ULL * (12 * 131072 + 12 * 128));
+    CHECK(kv(oss, 131072) == 3'224'371'200ULL);
+    // Qwen/Qwen3-8B: 36 layers x 8 KV heads x 128 (explicit head_dim), no sliding layers (use_sliding_window
+    // false): 144 KiB per token, 4.5 GiB at 32,768 tokens.
+    const KvCacheShape qwen3 = preset_shape("qwen3-8b");
+    CHECK(qwen3.sliding_layers == 0);
+    CHECK(kv(qwen3, 32768) == 36ULL * 2 * 8 * 128 * 2 * 32768);
+    CHECK(kv(qwen3, 32768) == 4 * GiB + GiB / 2);
+    // moonshotai/Kimi-K2-Instruct: DeepSeek-V3's MLA, kv_lora_rank 512 + qk_rope_head_dim 64 over 61 layers:
+    // 576 x 61 x 2 bytes = 70,272 bytes per token (plain multi-head K and V would be 64 heads x (192 + 128)
+    // x 61 x 2 = 2,498,560).
+    const KvCacheShape kimi = preset_shape("kimi-k2");
+    CHECK(kimi.mla_kv_lora_rank == 512);
+    CHECK(kv(kimi, 1) == 576ULL * 61 * 2);
+}

@@ -5,7 +5,9 @@
 
 #include <string>
 
+#include "model_file.hpp"
 #include "safetensors.hpp"
+#include "settings.hpp"
 
 using namespace llm_memory;
 
@@ -107,6 +109,27 @@ TEST_CASE("safetensors index: total_size and shards", "[safetensors]") {
     CHECK(s->tensor_count == 3);
     CHECK(read_safetensors_index(R"({"weight_map":{}})").error() ==
           "safetensors index: metadata.total_size is missing or not a whole number");
+}
+
+TEST_CASE("safetensors index read before the model is applied takes the scenario's model (the app's path)", "[safetensors]") {
+    // The app reads a dropped index first and applies it on the next frame: N comes from the model the
+    // scenario has then. Qwen3-8B: 8,190,735,360 parameters (tests/core/model_presets_test.cpp), index
+    // total_size 16,381,470,720 bytes = exactly 2 bytes per parameter.
+    const std::string index = R"({"metadata":{"total_size":16381470720},"weight_map":{"model.embed_tokens.weight":"model-00001-of-00005.safetensors"}})";
+    ModelFileReader reader(index.size(), "model.safetensors.index.json");
+    REQUIRE(*reader.feed(index));
+    const Expected<FileModel> file = reader.finish();  // no current model
+    REQUIRE(file.ok());
+    CHECK(file->param_count == 0);
+    Scenario none;
+    CHECK(apply_file_model(none, *file).error().rfind("safetensors index: gives the bytes but not the parameter count", 0) == 0);
+    CHECK(none.param_count == 13'000'000'000ULL);  // unchanged
+    Scenario qwen;
+    REQUIRE(apply_setting(qwen, "model", "qwen3-8b").ok());
+    REQUIRE(apply_file_model(qwen, *file).ok());
+    CHECK(qwen.param_count == 8'190'735'360ULL);
+    CHECK(qwen.model != nullptr);
+    CHECK(estimate(qwen)->weight_bytes == 16'381'470'720ULL);
 }
 
 TEST_CASE("safetensors: bad headers are refused with the problem named", "[safetensors][errors]") {

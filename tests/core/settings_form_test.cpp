@@ -48,7 +48,7 @@ TEST_CASE("the text view's results come formatted by core, in the report table's
     const StateResult r = apply_state(Scenario{}, "trainable=1B");
     REQUIRE(r.problems.empty());
     const std::string json = report_view_json(r.scenario, *estimate(r.scenario));
-    CHECK(json.rfind("{\"results\":[{\"label\":\"Weight memory\",\"bytes\":26000000000,\"gb\":\"26 GB\",\"gib\":\"24.21 GiB\"}", 0) == 0);
+    CHECK(json.rfind("{\"results\":[{\"key\":\"weight\",\"label\":\"Weight memory\",\"bytes\":26000000000,\"gb\":\"26 GB\",\"gib\":\"24.21 GiB\"}", 0) == 0);
     CHECK(json.find("\"bytes\":31200000000,\"gb\":\"31.2 GB\"") != std::string::npos);
     CHECK(json.find("\"bytes\":6000000000,\"gb\":\"6 GB\"") != std::string::npos);
     CHECK(json.find("\"label\":\"Training total\",\"bytes\":32000000000,\"gb\":\"32 GB\"") != std::string::npos);

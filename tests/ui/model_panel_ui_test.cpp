@@ -56,14 +56,14 @@ TEST_CASE("model panel: preset, dropped config, malformed config", "[ui][model]"
         CHECK(draw_panel_frames(app, width, 3) <= 1.0f);
         CHECK(app.scenario.param_count == 6'738'415'616ULL);
 
-        REQUIRE(queue_model_config(kMixtralConfig, "config.json"));
+        REQUIRE(queue_model_config(app, kMixtralConfig, "config.json"));
         CHECK(draw_panel_frames(app, width, 3) <= 1.0f);
         CHECK(app.scenario.param_count == 46'702'792'704ULL);
         REQUIRE(app.scenario.model != nullptr);
         CHECK(app.scenario.model->display_name == "config.json (mixtral)");
         CHECK(app.estimate.weight_bytes == 93'405'585'408ULL);
 
-        CHECK_FALSE(queue_model_config("{\"model_type\":\"llama\",\"hidden_size\":", "broken.json"));
+        CHECK_FALSE(queue_model_config(app, "{\"model_type\":\"llama\",\"hidden_size\":", "broken.json"));
         draw_panel_frames(app, width, 2);
         CHECK(app.scenario.param_count == 46'702'792'704ULL);  // the last good model stays
     }
@@ -80,7 +80,7 @@ TEST_CASE("model panel: an unknown MoE config is refused with a visible notice",
     draw_panel_frames(app, 900.0f, 2);
     const char* unknown_moe =
         R"({"model_type":"my_moe","hidden_size":2048,"num_hidden_layers":48,"num_attention_heads":32,"vocab_size":151936,"intermediate_size":6144,"num_experts":128,"num_experts_per_tok":8,"moe_intermediate_size":768})";
-    CHECK_FALSE(queue_model_config(unknown_moe, "config.json"));
+    CHECK_FALSE(queue_model_config(app, unknown_moe, "config.json"));
     CHECK(draw_panel_frames(app, 360.0f, 3) <= 1.0f);
     bool is_error = false;
     const std::string notice = model_panel_message(app, &is_error);
@@ -107,7 +107,7 @@ TEST_CASE("model panel: a dropped GGUF file becomes the model", "[ui][model][ggu
     ModelFileReader reader(file.size(), "tiny.gguf");
     for (std::size_t at = 0; at < file.size(); at += 100)
         if (*reader.feed(std::string_view(file).substr(at, 100))) break;
-    CHECK(queue_model_file(reader.finish(), "tiny.gguf"));
+    CHECK(queue_model_file(app, reader.finish(), "tiny.gguf"));
     CHECK(draw_panel_frames(app, 360.0f, 3) <= 1.0f);
     CHECK(app.scenario.param_count == 64 * 100 + 256 * 64);
     REQUIRE(app.scenario.model != nullptr);
@@ -122,9 +122,61 @@ TEST_CASE("model panel: a dropped GGUF file becomes the model", "[ui][model][ggu
     ModelFileReader zip(20, "x.gguf");
     const Expected<bool> fed = zip.feed("PK\x03\x04 not a model.");
     REQUIRE_FALSE(fed.ok());
-    CHECK_FALSE(queue_model_file(Error{fed.error()}, "x.gguf"));
+    CHECK_FALSE(queue_model_file(app, Error{fed.error()}, "x.gguf"));
     draw_panel_frames(app, 900.0f, 2);
     CHECK(model_panel_message(app, &is_error).find("not a GGUF file or a safetensors file") != std::string::npos);
     CHECK(is_error);
     CHECK(app.scenario.param_count == 64 * 100 + 256 * 64);
+}
+
+// Opening a model file: the panel only asks; the driver reads the file. With a file picker (the web
+// driver) the button raises open_file_requested; natively the path typed in the field goes to
+// open_file_path when Open (or Enter in the field) is pressed. Driven by the keyboard (Tab to the item).
+TEST_CASE("model panel: the file picker button and the path field hand the request to the driver", "[ui][model]") {
+    const auto press = [](AppState& app, const char* label, ImGuiKey key = ImGuiKey_Enter) {
+        ImGuiIO& io = ImGui::GetIO();
+        for (int step = 0; step < 80; ++step) {
+            io.AddKeyEvent(ImGuiKey_Tab, true);
+            draw_panel_frames(app, 900.0f, 1);
+            io.AddKeyEvent(ImGuiKey_Tab, false);
+            draw_panel_frames(app, 900.0f, 1);
+            ImGuiContext& g = *ImGui::GetCurrentContext();
+            if (g.NavWindow == nullptr) continue;
+            const ImGuiID id = ImHashStr(label, 0, ImHashStr("model_panel", 0, g.NavWindow->ID));
+            if (g.NavId != id) continue;
+            io.AddKeyEvent(key, true);
+            draw_panel_frames(app, 900.0f, 1);
+            io.AddKeyEvent(key, false);
+            draw_panel_frames(app, 900.0f, 1);
+            return true;
+        }
+        return false;
+    };
+    {
+        AppState app;
+        ModelHeadless context(app);
+        app.file_picker = true;
+        CHECK(draw_panel_frames(app, 360.0f, 2) <= 1.0f);
+        REQUIRE(press(app, "Open a model file...##model_file_open"));
+        CHECK(app.open_file_requested);
+        CHECK(app.open_file_path.empty());
+    }
+    {
+        AppState app;
+        ModelHeadless context(app);
+        CHECK(draw_panel_frames(app, 360.0f, 2) <= 1.0f);
+        // An empty path asks for nothing.
+        REQUIRE(press(app, "Open##model_file_path_open"));
+        CHECK(app.open_file_path.empty());
+        REQUIRE(press(app, "##model_file_path", ImGuiKey_Space));  // Space on the field starts editing it
+        ImGuiIO& io = ImGui::GetIO();
+        io.AddInputCharactersUTF8("/models/tiny.gguf");
+        draw_panel_frames(app, 900.0f, 2);
+        io.AddKeyEvent(ImGuiKey_Enter, true);  // Enter in the field opens it too
+        draw_panel_frames(app, 900.0f, 1);
+        io.AddKeyEvent(ImGuiKey_Enter, false);
+        draw_panel_frames(app, 900.0f, 1);
+        CHECK(app.open_file_path == "/models/tiny.gguf");
+        CHECK_FALSE(app.open_file_requested);
+    }
 }
