@@ -2,6 +2,10 @@
 // the page needs: URL/stored state (through core's settings table), the exported JS API, idle pausing
 // (the main loop is paused when no frame is owed and resumed by input), canvas = CSS box x DPR,
 // clipboard via navigator.clipboard, cursor shapes and an embed-friendly wheel. JS side: web/api.js.
+//
+// Sections: JS calls (EM_JS) · WebApp state · publishing and the practice link · pause/wake · canvas size,
+//   cursor, touch scroll, phone keyboard · tick() · wheel and clipboard · exported JS API (estimate, state,
+//   practice, wake, input hooks, test hooks, view JSON) · main().
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
 #include <emscripten/html5.h>
@@ -34,6 +38,7 @@ EM_JS(int, js_screen_height, (), { return screen['height']; });
 EM_JS(void, js_set_cursor, (const char* css), { Module['canvas']['style']['cursor'] = UTF8ToString(css); });
 EM_JS(void, js_theme, (int dark), { Module['llmMemoryTheme'](dark); });
 EM_JS(void, js_open_full_app, (), { Module['llmMemoryOpenFullApp'](); });
+EM_JS(void, js_pick_model_file, (), { Module['llmMemoryPickModelFile'](); });
 EM_JS(void, js_copy_text, (const char* text), { Module['llmMemoryCopyText'](UTF8ToString(text)); });
 EM_JS(int, js_embed_mode, (), { return Module['llmMemoryEmbed'] ? 1 : 0; });
 EM_JS(int, js_prefers_dark, (), { return Module['llmMemoryPrefersDark'] ? 1 : 0; });
@@ -77,6 +82,13 @@ struct WebApp {
 };
 
 WebApp g_web;
+
+}  // namespace
+
+// The app state, for the model picker's JS entries (web/model_exports.cpp).
+llm_memory::AppState& llm_memory_web_app() { return g_web.app; }
+
+namespace {
 
 // Clamp for io.DeltaTime after a pause: long enough that two clicks separated by a pause never look
 // like a double click (ImGui's MouseDoubleClickTime is 0.30 s), short enough that nothing jumps.
@@ -265,6 +277,10 @@ void tick() {
     if (g_web.app.open_full_app_requested) {
         g_web.app.open_full_app_requested = false;
         js_open_full_app();
+    }
+    if (g_web.app.open_file_requested) {  // the Model panel's "Open a model file..." (the page's file input)
+        g_web.app.open_file_requested = false;
+        js_pick_model_file();
     }
 }
 
@@ -569,6 +585,7 @@ int main() {
     g_web.app.dark_theme = js_prefers_dark() != 0;
     g_web.last_dark_theme = g_web.app.dark_theme;
     g_web.app.touch_layout = js_touch_screen() != 0;
+    g_web.app.file_picker = true;  // web/api.js: a hidden <input type=file>, read with File.slice
     llm_memory::app_set_scenario(g_web.app, llm_memory::Scenario{});
 
     if (!glfwInit()) return 1;

@@ -69,12 +69,13 @@ export function writeGguf(metadata, tensors) {
 }
 
 // The model the CLI, page and app tests read: a 4-layer "llama" with 8 heads, 4 KV heads, width 256
-// (head 32), context 8192, a 1,000-token vocabulary, and tensors in Q4_K, Q6_K, Q8_0, F16 and F32.
-export function sampleGguf() {
-  const vocab = Array.from({ length: 1000 }, (_, i) => `tok${i}`);
+// (head 32), context 8192, a `vocab`-token vocabulary (1,000 by default), and tensors in Q4_K, Q6_K, Q8_0,
+// F16 and F32; `head: false` leaves out output.weight (a tied head).
+export function sampleGguf({ vocab: vocabSize = 1000, head = true, name = 'Sample Llama' } = {}) {
+  const vocab = Array.from({ length: vocabSize }, (_, i) => `tok${i}`);
   const metadata = [
     ['general.architecture', 'str', 'llama'],
-    ['general.name', 'str', 'Sample Llama'],
+    ['general.name', 'str', name],
     ['llama.block_count', 'u32', 4],
     ['llama.context_length', 'u32', 8192],
     ['llama.embedding_length', 'u32', 256],
@@ -86,7 +87,8 @@ export function sampleGguf() {
     ['tokenizer.ggml.tokens', 'strs', vocab],
     ['tokenizer.ggml.token_type', 'i32s', vocab.map(() => 1)],
   ];
-  const tensors = [['token_embd.weight', [256, 1000], 14], ['output_norm.weight', [256], 0], ['output.weight', [256, 1000], 8]];
+  const tensors = [['token_embd.weight', [256, vocabSize], 14], ['output_norm.weight', [256], 0]];
+  if (head) tensors.push(['output.weight', [256, vocabSize], 8]);
   for (let i = 0; i < 4; ++i) {
     for (const n of ['attn_q', 'attn_output']) tensors.push([`blk.${i}.${n}.weight`, [256, 256], 12]);
     for (const n of ['attn_k', 'attn_v']) tensors.push([`blk.${i}.${n}.weight`, [256, 128], 12]);
