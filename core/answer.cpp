@@ -9,7 +9,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 constexpr std::size_t kMaxSignificantDigits = 24;  // 10^24 x 2^40 stays below 2^128
 constexpr u128 kMaxU64 = static_cast<u128>(~std::uint64_t{0});

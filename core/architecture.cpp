@@ -19,7 +19,6 @@ namespace llm_memory {
 namespace {
 
 using nlohmann::json;
-__extension__ typedef unsigned __int128 u128;
 
 constexpr std::size_t kMaxConfigBytes = 4 * 1024 * 1024;
 constexpr int kMaxDepth = 64;

@@ -16,7 +16,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 std::uint64_t round_div(u128 numerator, u128 denominator) {
     return static_cast<std::uint64_t>((numerator + denominator / 2) / denominator);

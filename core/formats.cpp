@@ -7,7 +7,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 std::string normalise(std::string_view name) {
     std::string out;

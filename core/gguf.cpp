@@ -16,7 +16,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 constexpr std::uint64_t kMaxString = 64ULL << 20;  // one metadata string or name
 constexpr std::uint32_t kMaxDims = 4;              // GGML_MAX_DIMS

@@ -8,7 +8,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 constexpr std::uint64_t kGiB = 1ULL << 30;
 

@@ -10,7 +10,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 constexpr u128 kU64Max = static_cast<u128>(~0ULL);
 

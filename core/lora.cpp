@@ -7,7 +7,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 bool valid_target_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' || c == '*';

@@ -20,11 +20,8 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 constexpr const char* kMixedRecipe = "adamw-mixed";  // core/recipes: the mixed-precision AdamW convention
-constexpr std::uint64_t kBytesPerGb = 1'000'000'000ULL;
-constexpr std::uint64_t kBytesPerGib = 1ULL << 30;
 
 std::string count_text(std::uint64_t count) { return format_count_state(count); }
 std::string gb(std::uint64_t bytes) { return format_gb(bytes); }
@@ -250,6 +247,18 @@ Scenario question_scenario(QuestionId id, const Scenario& scenario) {
     return s;
 }
 
+// The training total's parts beyond the weights and the gradient+optimizer memory (the LoRA adapter's
+// weights, any later term), from the terms table: " + 8.39 MB of LoRA adapter weights (adapter parameters
+// × 2 bytes)". Empty when the total has only those two.
+std::string other_training_parts(const Estimate& e) {
+    std::string out;
+    for (const MemoryTerm* t : parts_of(e, Total::training)) {
+        if (t->key == "weight" || t->key == "gradient_optimizer") continue;
+        out += " + " + format_bytes_decimal(t->bytes) + " of " + mid_sentence_label(t->label) + " (" + term_formula(e, *t) + ")";
+    }
+    return out;
+}
+
 Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
     const Scenario s = question_scenario(id, scenario);
     const Expected<Estimate> result = estimate(s);
@@ -269,7 +278,8 @@ Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
             return nt + " trainable × " + k + " values × " + sb + " = " + gb(e.gradient_optimizer_bytes) + ".";
         case QuestionId::training:
             return gb(e.weight_bytes) + " of weights (" + n + " × " + b + ") + " + gb(e.gradient_optimizer_bytes) +
-                   " of gradient+optimizer memory (" + nt + " × " + k + " × " + sb + ") = " + gb(e.training_bytes) + ".";
+                   " of gradient+optimizer memory (" + nt + " × " + k + " × " + sb + ")" + other_training_parts(e) + " = " +
+                   gb(e.training_bytes) + ".";
         case QuestionId::reduction:
             return n + " × " + k + " × " + sb + " = " + gb(e.full_gradient_optimizer_bytes) + " with every parameter trainable, " +
                    nt + " × " + k + " × " + sb + " = " + gb(e.gradient_optimizer_bytes) + " now: " +
@@ -284,7 +294,8 @@ Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
             }
             return gb(e.weight_bytes) + " of weights (" + n + " × " + b + ") + " + gb(e.gradient_optimizer_bytes) +
                    " of gradient and optimizer state (" + nt +
-                   " trainable × " + format_pico_bytes(pico) + " bytes: " + parts + ") = " + gb(e.training_bytes) + ".";
+                   " trainable × " + format_pico_bytes(pico) + " bytes: " + parts + ")" + other_training_parts(e) + " = " +
+                   gb(e.training_bytes) + ".";
         }
     }
     return Error{"question: unknown"};

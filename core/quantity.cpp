@@ -13,7 +13,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -294,6 +293,31 @@ Expected<Decimal> parse_decimal(std::string_view text, std::uint64_t max_micros,
     return Decimal{micros};
 }
 
+Expected<std::uint64_t> parse_memory_size(std::string_view text, std::uint64_t max_bytes, std::string_view limit_text) {
+    std::string t(trim(text));
+    for (char& c : t) c = lower(c);
+    struct Unit { const char* suffix; std::uint64_t bytes; };
+    static constexpr Unit kUnits[] = {{"tib", 1ULL << 40}, {"gib", kBytesPerGib}, {"mib", 1ULL << 20},
+                                      {"tb", 1'000'000'000'000ULL}, {"gb", kBytesPerGb}, {"mb", 1'000'000ULL},
+                                      {"b", 1}};
+    for (const Unit& unit : kUnits) {
+        const std::size_t n = std::char_traits<char>::length(unit.suffix);
+        if (t.size() <= n || t.compare(t.size() - n, n, unit.suffix) != 0) continue;
+        // At most max_bytes in this unit, in millionths (capped where a tiny unit's limit exceeds 64 bits).
+        const u128 max_micros = static_cast<u128>(max_bytes) * Decimal::kScale / unit.bytes;
+        const Expected<Decimal> amount = parse_decimal(std::string_view(t).substr(0, t.size() - n),
+                                                       max_micros > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(max_micros),
+                                                       limit_text);
+        if (!amount) return Error{amount.error()};
+        // Exact bytes, rounded half up once (0.5 B -> 1 B).
+        const u128 bytes = (static_cast<u128>(amount->micros) * unit.bytes + Decimal::kScale / 2) / Decimal::kScale;
+        if (bytes == 0) return Error{"must be greater than zero"};
+        if (bytes > max_bytes) return Error{too_large(max_bytes, limit_text)};
+        return static_cast<std::uint64_t>(bytes);
+    }
+    return Error{"needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB"};
+}
+
 std::string format_ratio(std::uint64_t count, std::uint64_t divisor, int decimals) {
     if (divisor == 0) return "0";
     u128 scale = 1;
@@ -327,18 +351,18 @@ std::string format_count_exact(std::uint64_t count) {
     return out;
 }
 
-std::string format_gb(std::uint64_t bytes) { return format_ratio(bytes, 1'000'000'000ULL, 2) + " GB"; }
-std::string format_gib(std::uint64_t bytes) { return format_ratio(bytes, 1ULL << 30, 2) + " GiB"; }
+std::string format_gb(std::uint64_t bytes) { return format_ratio(bytes, kBytesPerGb, 2) + " GB"; }
+std::string format_gib(std::uint64_t bytes) { return format_ratio(bytes, kBytesPerGib, 2) + " GiB"; }
 
 std::string format_bytes_decimal(std::uint64_t bytes) {
-    if (bytes >= 1'000'000'000ULL) return format_gb(bytes);
+    if (bytes >= kBytesPerGb) return format_gb(bytes);
     if (bytes >= 1'000'000ULL) return format_ratio(bytes, 1'000'000ULL, 2) + " MB";
     if (bytes >= 1'000ULL) return format_ratio(bytes, 1'000ULL, 2) + " KB";
     return std::to_string(bytes) + " bytes";
 }
 
 std::string format_bytes_binary(std::uint64_t bytes) {
-    if (bytes >= (1ULL << 30)) return format_gib(bytes);
+    if (bytes >= kBytesPerGib) return format_gib(bytes);
     if (bytes >= (1ULL << 20)) return format_ratio(bytes, 1ULL << 20, 2) + " MiB";
     if (bytes >= (1ULL << 10)) return format_ratio(bytes, 1ULL << 10, 2) + " KiB";
     return std::to_string(bytes) + " bytes";

@@ -12,6 +12,13 @@
 
 namespace llm_memory {
 
+// Exact arithmetic's one home. 128-bit unsigned intermediates (a GCC/Clang extension; em++ has it too),
+// so a product of two 64-bit figures is checked or rounded before it could wrap.
+__extension__ typedef unsigned __int128 u128;
+// The two units every figure is shown in: decimal GB (10^9 bytes) and binary GiB (2^30 bytes).
+inline constexpr std::uint64_t kBytesPerGb = 1'000'000'000ULL;
+inline constexpr std::uint64_t kBytesPerGib = 1ULL << 30;
+
 // A non-negative fixed-point number with six decimals: value = micros / 1'000'000.
 struct Decimal {
     std::uint64_t micros = 0;
@@ -75,6 +82,12 @@ std::string format_gib(std::uint64_t bytes);
 std::string format_bytes_decimal(std::uint64_t bytes);
 // Picks bytes/KiB/MiB/GiB (powers of 2^10): "4 MiB". GiB is the largest unit, as GB is above.
 std::string format_bytes_binary(std::uint64_t bytes);
+
+// Reads an amount of memory with its unit, exactly: "80GiB", "24 GB", "16384MiB", "1.5TB", "512B".
+// TiB/GiB/MiB are 2^40/2^30/2^20 bytes, TB/GB/MB 10^12/10^9/10^6 (any case; spaces before the unit are
+// fine); the amount is read as parse_decimal reads it and rounded half up once to whole bytes.
+// Errors: no unit ("needs a unit: ..."), not a number, zero, above max_bytes (too_large(max_bytes, limit_text)).
+Expected<std::uint64_t> parse_memory_size(std::string_view text, std::uint64_t max_bytes, std::string_view limit_text);
 
 // The input text with surrounding ASCII whitespace removed.
 std::string_view trim(std::string_view text);

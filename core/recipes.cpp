@@ -11,7 +11,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 constexpr std::uint64_t bytes(std::uint64_t whole) { return whole * kPicoPerByte; }
 // 1 byte per value + one fp32 (4-byte) absmax per block of 2048 values (bitsandbytes block size).

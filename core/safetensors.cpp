@@ -15,7 +15,6 @@ namespace llm_memory {
 namespace {
 
 using nlohmann::json;
-__extension__ typedef unsigned __int128 u128;
 
 struct DtypeBits {
     const char* name;

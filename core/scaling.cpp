@@ -11,7 +11,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
 
 constexpr std::uint64_t kMaxCapacityBytes = 1'000'000'000'000'000ULL;  // 10^15 bytes = 1 PB
 

@@ -95,7 +95,6 @@ int hex_value(char c) {
 
 
 // How it runs: weight format, recipe, LoRA, KV cache, GPU.
-__extension__ typedef unsigned __int128 U128;
 
 std::string lower_text(std::string_view text) {
     std::string out;
@@ -188,34 +187,17 @@ std::string apply_gpu(Scenario& s, std::string_view text) {
     return {};
 }
 
-// Memory per GPU with a unit: "80GiB", "24 GB", "16384MiB", "0" (clears). Exact integer bytes.
+// Memory per GPU with a unit: "80GiB", "24 GB", "16384MiB" (parse_memory_size), "0" or "none" (clears).
 std::string apply_gpu_memory(Scenario& s, std::string_view text) {
-    std::string t = lower_text(text);
+    const std::string t = lower_text(text);
     if (t == "0" || t.empty() || t == "none") {
         s.gpu_memory_bytes = 0;
         return {};
     }
-    struct Unit { const char* suffix; std::uint64_t bytes; };
-    static constexpr Unit kUnits[] = {{"tib", 1ULL << 40}, {"gib", 1ULL << 30}, {"mib", 1ULL << 20},
-                                      {"tb", 1'000'000'000'000ULL}, {"gb", 1'000'000'000ULL}, {"mb", 1'000'000ULL},
-                                      {"b", 1}};
-    for (const Unit& unit : kUnits) {
-        const std::size_t n = std::char_traits<char>::length(unit.suffix);
-        if (t.size() <= n || t.compare(t.size() - n, n, unit.suffix) != 0) continue;
-        // At most 1 PiB in this unit, in millionths (capped where a tiny unit's limit exceeds 64 bits).
-        const U128 max_micros = static_cast<U128>(kMaxGpuMemoryBytes) * Decimal::kScale / unit.bytes;
-        const Expected<Decimal> amount = parse_decimal(std::string_view(t).substr(0, t.size() - n),
-                                                       max_micros > UINT64_MAX ? UINT64_MAX : static_cast<std::uint64_t>(max_micros),
-                                                       "1 PiB");
-        if (!amount) return amount.error();
-        // Exact bytes, rounded half up once (0.5 B -> 1 B).
-        const U128 bytes = (static_cast<U128>(amount->micros) * unit.bytes + Decimal::kScale / 2) / Decimal::kScale;
-        if (bytes == 0) return "must be greater than zero";
-        if (bytes > kMaxGpuMemoryBytes) return too_large(kMaxGpuMemoryBytes, "1 PiB");
-        s.gpu_memory_bytes = static_cast<std::uint64_t>(bytes);
-        return {};
-    }
-    return "needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB";
+    const Expected<std::uint64_t> bytes = parse_memory_size(text, kMaxGpuMemoryBytes, "1 PiB");
+    if (!bytes) return bytes.error();
+    s.gpu_memory_bytes = *bytes;
+    return {};
 }
 
 std::string show_gpu_memory(const Scenario& s) {

@@ -12,8 +12,6 @@
 namespace llm_memory {
 namespace {
 
-constexpr std::uint64_t kBytesPerGb = 1'000'000'000ULL;
-constexpr std::uint64_t kBytesPerGib = 1ULL << 30;
 
 // "13B" (exact, as the settings table writes counts) and its LaTeX form "13\text{B}".
 std::string count_text(std::uint64_t count) { return format_count_state(count); }

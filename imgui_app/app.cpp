@@ -21,6 +21,11 @@
 namespace llm_memory {
 namespace {
 
+// Broad glyph ranges for the UI font: the embedded font is already subset to font_glyphs.txt, so only
+// glyphs it holds are baked.
+constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x2000, 0x206F, 0x2190, 0x21FF,
+                                    0x2200, 0x22FF, 0x2500, 0x25FF, 0x2700, 0x27BF, 0};
+
 std::string field_text_for(const Scenario& s, const char* key) {
     const SettingSpec* spec = find_setting(key);
     if (spec == nullptr) return {};
@@ -170,11 +175,9 @@ void app_setup_style(AppState& app, float font_pixels) {
     config.FontDataOwnedByAtlas = false;  // the TTF is static data
     config.OversampleH = 2;
     config.OversampleV = 1;
-    // Broad ranges: the embedded font is already subset to font_glyphs.txt, so only glyphs it holds are baked.
-    static const ImWchar kRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x2000, 0x206F, 0x2190, 0x21FF,
-                                      0x2200, 0x22FF, 0x2500, 0x25FF, 0x2700, 0x27BF, 0};
+    // Broad ranges (kGlyphRanges): only the glyphs the subset font holds are baked.
     io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(kUiFontTtf), static_cast<int>(kUiFontTtfSize), font_pixels,
-                                   &config, kRanges);
+                                   &config, kGlyphRanges);
     apply_theme(app.dark_theme, app.ui_scale, app.touch_layout);
 }
 

@@ -66,8 +66,10 @@ struct AppState {
     std::uint64_t scenario_generation = 0;
     std::shared_ptr<ModelPanelView> model_panel;  // the Model section's state, created on first use (model_panel.cpp)
     // Opening a model file from the Model panel; the driver does the file I/O and queues the result
-    // (queue_model_file). The web driver has a file picker; natively the panel shows a path field.
+    // (queue_model_file). The native driver offers a path field; a driver with a file picker sets
+    // file_picker instead. With neither, the panel offers no model file (the page: a config.json only).
     bool file_picker = false;          // set by the driver: "Open a model file..." asks it to show its picker
+    bool file_path_field = false;      // set by the native driver: the panel shows a path field and Open
     bool open_file_requested = false;  // the picker button was pressed; the driver clears it
     std::string open_file_path;        // natively: the path entered in the panel; the driver reads and clears it
     // Embedding (web, embed=1): a compact layout for an iframe of about 700x420 with a link to the full app.

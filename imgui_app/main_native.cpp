@@ -184,6 +184,7 @@ int main(int argc, char** argv) {
 
     llm_memory::AppState app;
     app.ui_scale = scale_x;
+    app.file_path_field = true;  // the Model panel's path field: read_for_model_panel after the frame
     llm_memory::app_set_scenario(app, llm_memory::Scenario{});
     if (!state_path.empty()) load_state_file(app, state_path);
     llm_memory::app_setup_style(app, 17.0f * scale_x);

@@ -303,7 +303,7 @@ void draw_model_panel(AppState& app) {
     if (app.file_picker) {
         if (ImGui::Button("Open a model file...##model_file_open")) app.open_file_requested = true;
         hint_text("GGUF, safetensors or config.json; or drop the file on the page.");
-    } else {
+    } else if (app.file_path_field) {
         hint_text("Read a GGUF or safetensors file (header only), or drop it on the window:");
         const float open_width = ImGui::CalcTextSize("Open").x + ImGui::GetStyle().FramePadding.x * 2.0f;
         ImGui::SetNextItemWidth(-(open_width + ImGui::GetStyle().ItemSpacing.x));
@@ -313,7 +313,7 @@ void draw_model_panel(AppState& app) {
         if ((ImGui::Button("Open##model_file_path_open") || entered) && view.file_path[0] != '\0')
             app.open_file_path = view.file_path.data();
     }
-    hint_text("Nothing is uploaded: only the file's header is read, on this machine.");
+    if (app.file_picker || app.file_path_field) hint_text("Nothing is uploaded: only the file's header is read, on this machine.");
 
     if (ImGui::TreeNode("Paste a config.json##model_paste")) {
         ImGui::TextDisabled("Or drop a config.json file onto the window.");

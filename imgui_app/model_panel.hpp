@@ -13,7 +13,8 @@ namespace llm_memory {
 
 // Draws the whole model section into the current window at the available width: the chosen model,
 // a search box with the matching presets (click to choose), a model file to open (a button for the
-// driver's file picker when app.file_picker, else a path field), a "Paste config.json" box with a Use button,
+// driver's file picker when app.file_picker, a path field when app.file_path_field), a "Paste
+// config.json" box with a Use button,
 // the architecture summary and the breakdown table (part, parameters, share; total and active for MoE).
 // Self-contained: its view state lives in app.model_panel (created on first use). A bad config shows its
 // error and keeps the last good model and scenario.

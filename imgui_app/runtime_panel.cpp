@@ -26,6 +26,14 @@
 namespace llm_memory {
 namespace {
 
+// The KV-cache formats the panel offers (keys of core/formats.hpp), and one line per ZeRO stage.
+constexpr const char* kKvFormats[] = {"fp16", "bf16", "fp8", "fp32", "q8_0", "q4_0"};
+constexpr const char* kStageText[] = {
+    "Stage 0: every GPU holds all weights, gradients and optimizer states.",
+    "Stage 1: optimizer states (incl. fp32 master weights) split over the GPUs.",
+    "Stage 2: optimizer states and gradients split.",
+    "Stage 3 (FSDP full shard): weights too; each GPU holds 1/N of everything."};
+
 template <std::size_t N>
 void fill(std::array<char, N>& buffer, const std::string& text) {
     std::snprintf(buffer.data(), buffer.size(), "%s", text.c_str());
@@ -171,7 +179,6 @@ void kv_controls(AppState& app) {
                  "Tokens kept per sequence; 8K = 8192. 0 = no KV cache.", has_model);
     text_control(app, "Batch (sequences)", "batch", v.batch, "1", "Sequences decoded together; multiplies the cache.",
                  has_model);
-    static const char* const kKvFormats[] = {"fp16", "bf16", "fp8", "fp32", "q8_0", "q4_0"};
     ImGui::TextUnformatted("KV-cache format");
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::BeginDisabled(!has_model);
@@ -235,11 +242,6 @@ void gpu_controls(AppState& app) {
     ImGui::TextUnformatted("ZeRO / FSDP stage");
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::SliderInt("##zero", &stage, 0, 3)) apply_key(app, "zero", std::to_string(stage));
-    static const char* const kStageText[] = {
-        "Stage 0: every GPU holds all weights, gradients and optimizer states.",
-        "Stage 1: optimizer states (incl. fp32 master weights) split over the GPUs.",
-        "Stage 2: optimizer states and gradients split.",
-        "Stage 3 (FSDP full shard): weights too; each GPU holds 1/N of everything."};
     explain(kStageText[stage < 0 || stage > 3 ? 0 : stage]);
 }
 

@@ -105,21 +105,27 @@ void apply_theme(bool dark, float scale, bool touch) {
     ImGui::GetStyle() = style;
 }
 
+namespace {
+
+// The two themes' chart and text colours (Palette's fields, in order).
+const Palette kDark{
+    packed(96, 150, 240),  packed(240, 170, 60),  packed(180, 120, 240), packed(240, 90, 90),
+    packed(250, 220, 90),  packed(80, 86, 100),   packed(232, 234, 238), packed(160, 166, 178),
+    packed(32, 35, 43),    packed(58, 63, 75),    packed(240, 170, 60),  rgb(255, 130, 120),
+    rgb(110, 210, 140),    rgb(140, 185, 255),    packed(16, 18, 24),
+    packed(60, 200, 185),  packed(150, 156, 170),
+};
+const Palette kLight{
+    packed(37, 99, 235),   packed(180, 83, 9),    packed(126, 58, 200),  packed(200, 30, 30),
+    packed(20, 20, 20),    packed(200, 205, 214), packed(26, 29, 36),    packed(88, 94, 108),
+    packed(255, 255, 255), packed(210, 214, 222), packed(180, 83, 9),    rgb(180, 30, 30),
+    rgb(20, 120, 60),      rgb(29, 78, 216),      packed(255, 255, 255),
+    packed(15, 118, 110),  packed(90, 98, 112),
+};
+
+}  // namespace
+
 const Palette& theme_palette(bool dark) {
-    static const Palette kDark{
-        packed(96, 150, 240),  packed(240, 170, 60),  packed(180, 120, 240), packed(240, 90, 90),
-        packed(250, 220, 90),  packed(80, 86, 100),   packed(232, 234, 238), packed(160, 166, 178),
-        packed(32, 35, 43),    packed(58, 63, 75),    packed(240, 170, 60),  rgb(255, 130, 120),
-        rgb(110, 210, 140),    rgb(140, 185, 255),    packed(16, 18, 24),
-        packed(60, 200, 185),  packed(150, 156, 170),
-    };
-    static const Palette kLight{
-        packed(37, 99, 235),   packed(180, 83, 9),    packed(126, 58, 200),  packed(200, 30, 30),
-        packed(20, 20, 20),    packed(200, 205, 214), packed(26, 29, 36),    packed(88, 94, 108),
-        packed(255, 255, 255), packed(210, 214, 222), packed(180, 83, 9),    rgb(180, 30, 30),
-        rgb(20, 120, 60),      rgb(29, 78, 216),      packed(255, 255, 255),
-        packed(15, 118, 110),  packed(90, 98, 112),
-    };
     return dark ? kDark : kLight;
 }
 

@@ -6,7 +6,7 @@
 //
 // Sections (each starts with a `// ---` line): URL parsing · storage · a reload right after a change ·
 //   throttled writes · the address edited by hand · notices and status · wasm calls · clipboard · the text
-//   view · called by the driver · model files · the public API · page wiring · touch · the phone keyboard.
+//   view · called by the driver · the public API · page wiring · touch · the phone keyboard.
 (function () {
   var STORAGE_KEY = 'llm-memory:state';
   var UNLOAD_WRITE_KEY = 'llm-memory:unload-write';  // sessionStorage: see takeUnloadWrite()
@@ -425,67 +425,6 @@
   Module['llmMemoryTheme'] = function (dark) {
     doc.documentElement.setAttribute('data-theme', dark ? 'dark' : 'light');
   };
-  // --- model files: a dropped or picked file goes to the Model panel (web/model_exports.cpp) ---
-  // A GGUF or safetensors file (or its index), by name or by GGUF's magic, is read header only: File.slice
-  // one chunk at a time until core says the header is complete; the tensor data is never read, the file
-  // never read whole and nothing is uploaded. Anything else is read as a config.json (at most 8 MiB).
-  var FILE_CHUNK_BYTES = 1 << 20;
-  var MAX_CONFIG_BYTES = 8 << 20;
-  var fileRead = 0;  // the number of the latest read; an older read that is still running stops
-  function readForModelPanel(file) {
-    var name = String(file['name'] || 'file');
-    var size = file['size'];
-    var read = ++fileRead;
-    var offset = 0;
-    var byName = /\.(gguf|safetensors)$|\.safetensors\.index\.json$/i.test(name);
-    var said = function (ok) {
-      status(ok ? 'Read ' + name + (byName || offset ? ' (header only).' : '.') : 'Could not read ' + name + ' (see the model panel).');
-    };
-    var failed = function () { if (read === fileRead) notice('Could not read ' + name + '.'); };
-    var asConfig = function () {
-      if (size > MAX_CONFIG_BYTES) { notice(name + ' is not a GGUF or safetensors file, and too large for a config.json.'); return; }
-      file['text']().then(function (text) {
-        if (read === fileRead) said(call('llm_memory_load_config', 'number', ['string'], [text]) === 1);
-      }, failed);
-    };
-    var next = function () {
-      file['slice'](offset, Math.min(size, offset + FILE_CHUNK_BYTES))['arrayBuffer']().then(function (buffer) {
-        if (read !== fileRead) return;
-        var bytes = new Uint8Array(buffer);
-        if (offset === 0) {
-          var gguf = bytes.length >= 4 && bytes[0] === 71 && bytes[1] === 71 && bytes[2] === 85 && bytes[3] === 70;
-          if (!byName && !gguf) { asConfig(); return; }
-          call('llm_memory_file_begin', null, ['number', 'string'], [size, name]);
-        }
-        var result = 0;
-        if (bytes.length) {
-          var at = Module['_llm_memory_file_chunk'](bytes.length);
-          HEAPU8.set(bytes, at);  // after the call: it may have grown the heap (a new HEAPU8)
-          result = Module['_llm_memory_file_feed'](bytes.length);
-        }
-        offset += bytes.length;
-        if (result === 0 && bytes.length && offset < size) { next(); return; }
-        said(result !== -1 && Module['_llm_memory_file_end']() === 1);
-      }, failed);
-    };
-    next();
-  }
-  var fileInput = null;  // the hidden <input type=file> behind the Model panel's "Open a model file..."
-  Module['llmMemoryPickModelFile'] = function () {
-    if (!fileInput) {
-      fileInput = doc.createElement('input');
-      fileInput.type = 'file';
-      fileInput.id = 'model-file-input';
-      fileInput.accept = '.gguf,.safetensors,.json';
-      fileInput.hidden = true;
-      fileInput.addEventListener('change', function () {
-        if (fileInput.files && fileInput.files.length) readForModelPanel(fileInput.files[0]);
-        fileInput.value = '';
-      });
-      doc.body.appendChild(fileInput);
-    }
-    fileInput.click();  // within the click's user activation (the frame after it)
-  };
   Module['llmMemoryOpenFullApp'] = function () {
     window.open(fullAppUrl(api['getState']()), '_blank', 'noopener');
   };
@@ -829,13 +768,23 @@
       call('llm_memory_set_clipboard', null, ['string'], [text]);
       wake();
     });
-    // A file dropped anywhere on the page goes to the model picker (readForModelPanel).
+    // A config.json dropped anywhere on the page goes to the model picker (issue 4, web/model_exports.cpp).
     if (Module['_llm_memory_load_config']) {
       doc.addEventListener('dragover', function (e) { e.preventDefault(); });
       doc.addEventListener('drop', function (e) {
         e.preventDefault();  // never let the browser navigate to the dropped file
         var files = e.dataTransfer && e.dataTransfer.files;
-        if (files && files.length) readForModelPanel(files[0]);
+        if (!files || !files.length) return;
+        // Model files are read by the CLI (--gguf, --safetensors) and the desktop app, not by this page.
+        if (/\.(gguf|safetensors)$|\.safetensors\.index\.json$/i.test(files[0].name)) {
+          notice(files[0].name + ': GGUF and safetensors files are read by the command line (--gguf, --safetensors) ' +
+                 'and the desktop app; this page reads a config.json.');
+          return;
+        }
+        files[0].text().then(function (text) {
+          var ok = call('llm_memory_load_config', 'number', ['string'], [text]);
+          status(ok ? 'Read ' + files[0].name + '.' : 'Could not read ' + files[0].name + ' (see the model panel).');
+        }, function () { notice('Could not read the dropped file.'); });
       });
     }
     // Wake-ups while the main loop is paused (GLFW's mouse and key callbacks wake it from C++).

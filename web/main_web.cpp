@@ -38,7 +38,6 @@ EM_JS(int, js_screen_height, (), { return screen['height']; });
 EM_JS(void, js_set_cursor, (const char* css), { Module['canvas']['style']['cursor'] = UTF8ToString(css); });
 EM_JS(void, js_theme, (int dark), { Module['llmMemoryTheme'](dark); });
 EM_JS(void, js_open_full_app, (), { Module['llmMemoryOpenFullApp'](); });
-EM_JS(void, js_pick_model_file, (), { Module['llmMemoryPickModelFile'](); });
 EM_JS(void, js_copy_text, (const char* text), { Module['llmMemoryCopyText'](UTF8ToString(text)); });
 EM_JS(int, js_embed_mode, (), { return Module['llmMemoryEmbed'] ? 1 : 0; });
 EM_JS(int, js_prefers_dark, (), { return Module['llmMemoryPrefersDark'] ? 1 : 0; });
@@ -85,7 +84,7 @@ WebApp g_web;
 
 }  // namespace
 
-// The app state, for the model picker's JS entries (web/model_exports.cpp).
+// The app state, for the model picker's JS entry (web/model_exports.cpp).
 llm_memory::AppState& llm_memory_web_app() { return g_web.app; }
 
 namespace {
@@ -277,10 +276,6 @@ void tick() {
     if (g_web.app.open_full_app_requested) {
         g_web.app.open_full_app_requested = false;
         js_open_full_app();
-    }
-    if (g_web.app.open_file_requested) {  // the Model panel's "Open a model file..." (the page's file input)
-        g_web.app.open_file_requested = false;
-        js_pick_model_file();
     }
 }
 
@@ -585,7 +580,6 @@ int main() {
     g_web.app.dark_theme = js_prefers_dark() != 0;
     g_web.last_dark_theme = g_web.app.dark_theme;
     g_web.app.touch_layout = js_touch_screen() != 0;
-    g_web.app.file_picker = true;  // web/api.js: a hidden <input type=file>, read with File.slice
     llm_memory::app_set_scenario(g_web.app, llm_memory::Scenario{});
 
     if (!glfwInit()) return 1;

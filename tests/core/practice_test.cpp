@@ -436,3 +436,15 @@ TEST_CASE("mixed-precision-training: adamw-mixed's figures and its wrong paths",
     CHECK(has(*step, "13B trainable × 14 bytes"));
     CHECK(has(*step, "master weights (fp32) 4"));
 }
+
+TEST_CASE("the training question's right step names every part of the training total", "[practice]") {
+    // LoRA rank 8 on q,v of Llama-2-7B: 4,194,304 adapter parameters (PEFT's count, tests/core/lora_test.cpp)
+    // whose bf16 weights, 8,388,608 bytes, are part of the training total: the step used to leave them out
+    // and add up to less than its own total.
+    const Expected<std::string> step = right_step(QuestionId::training, state("model=llama-2-7b&lora-rank=8"));
+    REQUIRE(step.ok());
+    CHECK(has(*step, " + 8.39 MB of LoRA adapter weights (adapter parameters × 2 bytes) = "));
+    // Without an adapter the seed's sentence is unchanged: 26 GB + 6 GB = 32 GB.
+    CHECK(right_step(QuestionId::training, state("trainable=1B")).value() ==
+          "26 GB of weights (13B × 2 bytes) + 6 GB of gradient+optimizer memory (1B × 3 × 2 bytes) = 32 GB.");
+}

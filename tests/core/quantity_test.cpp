@@ -68,3 +68,18 @@ TEST_CASE("counts format short and exact", "[quantity]") {
     CHECK(format_decimal(Decimal{1'200'000}) == "1.2");
     CHECK(format_decimal(Decimal{606'250}) == "0.60625");
 }
+
+TEST_CASE("parse_memory_size: one reader for an amount of memory with its unit", "[quantity]") {
+    // Binary units are powers of 2^10, decimal ones of 10^3 (README: GB = 10^9 bytes, GiB = 2^30 bytes).
+    const std::uint64_t limit = 1ULL << 50;
+    CHECK(*parse_memory_size("80GiB", limit, "1 PiB") == 80 * kBytesPerGib);
+    CHECK(*parse_memory_size(" 24 GB ", limit, "1 PiB") == 24 * kBytesPerGb);
+    CHECK(*parse_memory_size("16384MiB", limit, "1 PiB") == 16 * kBytesPerGib);
+    CHECK(*parse_memory_size("1.5tb", limit, "1 PiB") == 1'500'000'000'000ULL);
+    CHECK(*parse_memory_size("0.5B", limit, "1 PiB") == 1);  // rounded half up once
+    CHECK(parse_memory_size("80", limit, "1 PiB").error() == "needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB");
+    CHECK(parse_memory_size("0GB", limit, "1 PiB").error() == "must be greater than zero");
+    CHECK(parse_memory_size("2048TiB", limit, "1 PiB").error() == "is too large (at most 1 PiB)");
+    CHECK(parse_memory_size("1025TiB", limit, "1 PiB").error() == "is too large (at most 1 PiB)");
+    CHECK(parse_memory_size("xGB", limit, "1 PiB").error().find("is not a number") != std::string::npos);
+}

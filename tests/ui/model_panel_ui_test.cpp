@@ -129,8 +129,8 @@ TEST_CASE("model panel: a dropped GGUF file becomes the model", "[ui][model][ggu
     CHECK(app.scenario.param_count == 64 * 100 + 256 * 64);
 }
 
-// Opening a model file: the panel only asks; the driver reads the file. With a file picker (the web
-// driver) the button raises open_file_requested; natively the path typed in the field goes to
+// Opening a model file: the panel only asks; the driver reads the file. With a file picker the button
+// raises open_file_requested; with a path field (the native driver) the path typed in it goes to
 // open_file_path when Open (or Enter in the field) is pressed. Driven by the keyboard (Tab to the item).
 TEST_CASE("model panel: the file picker button and the path field hand the request to the driver", "[ui][model]") {
     const auto press = [](AppState& app, const char* label, ImGuiKey key = ImGuiKey_Enter) {
@@ -164,6 +164,7 @@ TEST_CASE("model panel: the file picker button and the path field hand the reque
     {
         AppState app;
         ModelHeadless context(app);
+        app.file_path_field = true;
         CHECK(draw_panel_frames(app, 360.0f, 2) <= 1.0f);
         // An empty path asks for nothing.
         REQUIRE(press(app, "Open##model_file_path_open"));
