@@ -191,7 +191,7 @@ void kv_controls(AppState& app) {
     if (app.estimate.detailed_inference) {
         const Estimate& e = app.estimate;
         explain("Weights " + format_gb(e.weight_bytes) + " + KV " + format_gb(e.kv_cache_bytes) + " + activations " +
-                format_gb(e.activation_bytes) + " + reserve " + format_gb(e.runtime_reserve_bytes) + " = " +
+                format_gb(e.inference_activation_bytes) + " + reserve " + format_gb(e.runtime_reserve_bytes) + " = " +
                 format_gb(e.detailed_inference_bytes));
     }
 }
