@@ -129,7 +129,7 @@ TEST_CASE("pipeline 1F1B: the first stage holds L layers' worth whatever p is", 
     CHECK(a4.micro_batches_in_flight == 4);
     CHECK(a4.per_layer_sum.total() == a1.per_layer_sum.total());  // p micro-batches x L/p layers
     CHECK(a4.logits_loss_bytes == 0);                              // the logits live on the last stage
-    CHECK(a1.logits_loss_bytes == 2048ULL * 51200 * (2 + 4 + 4));
+    CHECK(a1.logits_loss_bytes == 2048ULL * 51200 * (2 + 4 + 4 + 4));
 }
 
 TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Llama 3 8B)", "[training]") {
@@ -144,8 +144,9 @@ TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Lla
     const std::uint64_t outside = 2 * 2 * sb * 4096;
     CHECK(e.training_activation_bytes == 32 * per_layer + outside);
     CHECK(e.training_activation_bytes == 11'047'796'736ULL);
-    // Logits: 2048 x 128256 logits x (2 + 4 + 4) bytes.
-    CHECK(e.logits_loss_bytes == 2048ULL * 128256 * 10);
+    // Logits: 2048 x 128256 logits x (2 + 4 + 4 + 4) bytes: 16-bit logits, the fp32 upcast, the fp32
+    // log-softmax cross-entropy saves (PyTorch computes _log_softmax's gradient from its result) and its gradient.
+    CHECK(e.logits_loss_bytes == 2048ULL * 128256 * 14);
     CHECK(e.framework_overhead_bytes == 512ULL << 20);  // one GPU: the CUDA context only
     CHECK(e.allocator_margin_bytes == (e.training_activation_bytes + e.logits_loss_bytes + 5) / 10);
     CHECK(e.training_peak_bytes == e.weight_bytes + e.gradient_optimizer_bytes + e.training_activation_bytes +
