@@ -113,7 +113,12 @@ def setting_text(row):
 
 
 def fmt_amount(value_bytes, unit, decimals):
-    return f"{value_bytes / UNITS[unit]:,.{decimals}f} {unit}"
+    return f"{value_bytes / UNITS[unit]:.{decimals}f} {unit}"
+
+
+def ours_decimals(measured):
+    """As many decimals as the source printed; one for a whole number of GB or GiB (80 GB -> 77.8 GB)."""
+    return decimals_of(measured["value"]) or (1 if measured["unit"] in ("GB", "GiB") else 0)
 
 
 def decimals_of(text):
@@ -124,8 +129,9 @@ def fmt_error(error):
     return f"{error * 100:+.1f} %".replace("-", "−")
 
 
-def summary(results):
-    errors = [abs(r["error"]) for r in results if r["error"] is not None]
+def summary(results, met_only=False):
+    errors = [abs(r["error"]) for r in results
+              if r["error"] is not None and not (met_only and r["row"].get("unmet"))]
     if not errors:
         return None, None
     return statistics.median(errors), max(errors)
@@ -143,19 +149,30 @@ def markdown(results):
         if r["ours"] is None:
             ours, error = "—", "not run: " + r["problem"]
         else:
-            ours = fmt_amount(r["ours"], m["unit"], max(decimals_of(m["value"]), 1))
+            ours = fmt_amount(r["ours"], m["unit"], ours_decimals(m))
             error = fmt_error(r["error"])
         if row.get("unmet"):
-            unmet.append(row)
-            error += f" ({len(unmet)})"
+            if row["unmet"] not in unmet:
+                unmet.append(row["unmet"])
+            error += f" ({unmet.index(row['unmet']) + 1})"
         source = f"[{row['source']['name']}]({row['source']['url']})"
         lines.append(f"| {row['model']} | {setting_text(row)} | {measured} | {METRIC_LABELS[row['metric']]} | {ours} | {error} | {source} |")
     median, largest = summary(results)
     lines.append("")
     if median is not None:
-        lines.append(f"Median absolute error {median * 100:.1f} %, largest {largest * 100:.1f} %, over {sum(r['error'] is not None for r in results)} rows.")
-    for i, row in enumerate(unmet, 1):
-        lines.append(f"({i}) Not met yet, kept in the table: {row['unmet']}")
+        marked = sum(bool(r["row"].get("unmet")) for r in results)
+        met_median, met_largest = summary(results, met_only=True)
+        met_median, met_largest = met_median or 0.0, met_largest or 0.0
+        lines.append(f"Median absolute error {median * 100:.1f} %, largest {largest * 100:.1f} %, over all "
+                     f"{sum(r['error'] is not None for r in results)} rows; {met_median * 100:.1f} % and "
+                     f"{met_largest * 100:.1f} % over the {sum(r['error'] is not None for r in results) - marked} "
+                     f"rows that meet their tolerance.")
+    if unmet:
+        lines.append("")
+        lines.append("Not met yet, kept in the table:")
+        lines.append("")
+    for i, reason in enumerate(unmet, 1):
+        lines.append(f"- ({i}) {reason}")
     lines += ["", END]
     return "\n".join(lines) + "\n"
 
