@@ -357,8 +357,20 @@ std::string report_summary(const Estimate& e) {
 }
 
 std::string report_view_json(const Scenario& s, const Estimate& e) {
-    std::string out = "{\"results\":[";
+    // The report's lines above its figures (the inputs, LoRA, KV cache and model lines), one string each.
+    std::string out = "{\"inputs\":[";
+    const std::string inputs = describe_inputs(s, e) + "\n" + model_line(s, e);
     bool first = true;
+    for (std::size_t at = 0, end; at < inputs.size(); at = end + 1) {
+        end = inputs.find('\n', at);
+        if (end == std::string::npos) end = inputs.size();
+        const std::string_view line = trim(std::string_view(inputs).substr(at, end - at));
+        if (line.empty()) continue;
+        out += std::string(first ? "\"" : ",\"") + json_escape(std::string(line)) + "\"";
+        first = false;
+    }
+    out += "],\"results\":[";
+    first = true;
     for (const Line& line : result_lines(e)) {
         out += std::string(first ? "" : ",") + "{\"label\":\"" + json_escape(std::string(trim(line.label))) +
                "\",\"bytes\":" + std::to_string(line.bytes) + ",\"gb\":\"" + json_escape(format_gb(line.bytes)) +

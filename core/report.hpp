@@ -40,8 +40,10 @@ std::string report_markdown(const Scenario& scenario, const Estimate& estimate, 
 // "Weight memory 26 GB (24.21 GiB). Inference total 31.2 GB (29.06 GiB). ..."
 std::string report_summary(const Estimate& estimate);
 
-// The figures a page's text view shows, formatted by core: {"results": [{"label", "bytes", "gb", "gib"}]
-// in the table's order, "gpu": [the GPU verdict sentences]} (gpu empty without --gpu / --gpu-memory).
+// What a page's text view shows of the report, formatted by core: {"inputs": [the plain-text report's lines
+// above its figures: inputs, LoRA count, KV cache and its runtime note, chosen model], "results": [{"label",
+// "bytes", "gb", "gib"}] in the table's order, "gpu": [the GPU verdict sentences]} (gpu empty without
+// --gpu / --gpu-memory).
 std::string report_view_json(const Scenario& scenario, const Estimate& estimate);
 
 // The honest range of training conventions for this scenario: its training total under the seed's

@@ -71,6 +71,9 @@ test('every setting is in the text view by role and name, and each one changes t
     const described = await page.getByRole(role, { name: row.label }).getAttribute('aria-describedby');
     assert.equal(await page.locator('#' + described.split(' ')[0]).textContent(), row.help);
   }
+  // A setting added to core's table shows up here by itself; it needs an edit above to prove it works.
+  const edited = new Set(EDITS.map(([key]) => key));
+  assert.deepEqual(rows.map((r) => r.key).filter((key) => !edited.has(key)), [], 'settings without an edit in EDITS');
   for (const [key, value] of EDITS) {
     const before = (await resultsText(page)) + (await gpuText(page));
     await edit(page, byKey[key], value);
@@ -105,6 +108,8 @@ test('the results table reads the same bytes as estimate(), in GB and GiB from c
   const grad = rows.find((r) => r.label.startsWith('Gradient'));
   assert.equal(grad.bytes, json.gradient_optimizer_bytes);
   assert.equal(grad.gb, '6 GB');
+  // Above the table, the report's input line, as `llm-memory --params 13B --trainable 1B` prints it.
+  assert.equal(await page.locator('#tv-inputs').textContent(), 'N = 13B parameters, b = 2 bytes, overhead 1.2, trainable 1B, k = 3 x 2 bytes');
   // The summary (core's report_summary) agrees with every row.
   const summary = await page.locator('#results-summary').textContent();
   for (const r of rows) assert.ok(summary.includes(`${r.gb} (${r.gib})`), `${r.label} ${r.gb} in "${summary}"`);
