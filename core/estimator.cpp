@@ -111,6 +111,7 @@ Status choose_weight_format(Build& b) {
         if (linear > s.param_count) linear = s.param_count;  // cannot happen for a counted model; never wrap
         b.qlora_linear_count = static_cast<std::uint64_t>(linear);
         b.qlora_other_count = s.param_count - b.qlora_linear_count;
+        b.e.qlora_linear_count = b.qlora_linear_count;
     }
     return std::nullopt;
 }

@@ -190,6 +190,7 @@ struct Estimate {
 
     // How it runs; zero / empty when the feature is not in use.
     std::string weight_format;               // format key used for N x b ("" = the seed's b); "nf4_dq" for QLoRA
+    std::uint64_t qlora_linear_count = 0;    // QLoRA: decoder linear weights at NF4 (the rest at 16 bits); 0 otherwise
     std::uint64_t lora_trainable_count = 0;  // LoRA adapter parameters (equals trainable_count with LoRA)
     std::uint64_t adapter_weight_bytes = 0;  // the adapter's own 16-bit weights, in training_bytes
     std::vector<TrainingComponent> training_components;  // the recipe's values; they sum to gradient+optimizer

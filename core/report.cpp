@@ -131,6 +131,34 @@ std::string training_settings_line(const Scenario& s) {
     return line + "\n  " + training_metric_sentence(s);
 }
 
+std::string weight_format_value(const Estimate& e) {
+    if (e.weight_format.empty()) return {};
+    const Expected<WeightFormat> format = find_weight_format(e.weight_format);
+    if (!format) return e.weight_format;
+    return format->label + " = " + format_bits_per_weight(*format) + " bits";
+}
+
+std::string weight_format_note(const Scenario& s, const Estimate& e) {
+    if (e.weight_format.empty()) return {};
+    const std::string value = weight_format_value(e);
+    if (e.qlora_linear_count > 0)
+        return "QLoRA decides: the decoder's linear weights in " + value + "; embeddings, output head and norms in 16 bits "
+               "(bitsandbytes/PEFT). b is not used.";
+    if (s.qlora) return "QLoRA decides: the base in " + value + ". b is not used.";
+    return "The weight format decides: " + value + " per weight. b is not used.";
+}
+
+std::string training_fit_note(const Scenario& s, const Estimate& e) {
+    const GpuFit& g = e.gpu;
+    if (!g.requested) return {};
+    if (!g.training_uses_peak)
+        return "Model states only (weights, gradients, optimizer states): choose a model to include the activations, "
+               "logits and framework memory.";
+    return "The training peak: model states + activations at seq-len " + std::to_string(s.seq_len) + " x micro-batch " +
+           std::to_string(s.micro_batch) + " + logits and loss + framework memory + allocator margin" +
+           (e.detailed_training ? "." : " (Training mode: detailed lists each term).");
+}
+
 std::string training_metric_sentence(const Scenario& s) {
     const bool allocated = !s.framework_overhead_auto && s.framework_overhead_bytes == 0 && s.allocator_margin_percent.is_zero();
     if (allocated)

@@ -62,6 +62,17 @@ std::string training_settings_line(const Scenario& scenario);
 // allocator-margin are both 0.
 std::string training_metric_sentence(const Scenario& scenario);
 
+// What decides the weights' bytes when it is not the seed's b: "" when b is used; else one line such as
+// "QLoRA decides: the decoder's linear weights in NF4 + double quant (4.126953 bits); embeddings, output
+// head and norms in 16 bits." or "The weight format decides: Q4_K_M (4.85 bits per weight); b is not used."
+std::string weight_format_note(const Scenario& scenario, const Estimate& estimate);
+// The format as the bytes field shows it: "NF4 + double quant = 4.126953 bits"; "" when b is used.
+std::string weight_format_value(const Estimate& estimate);
+
+// The training verdict's basis in one sentence: what the peak includes, or that only model states are
+// counted (no model known). "" without a GPU.
+std::string training_fit_note(const Scenario& scenario, const Estimate& estimate);
+
 // Escapes text for a JSON string literal (quotes not included).
 std::string json_escape(const std::string& text);
 

@@ -32,6 +32,29 @@ const char* recompute_text(Recompute recompute) {
 const char* attention_text(AttentionKernel attention) { return attention == AttentionKernel::eager ? "eager" : "flash"; }
 const char* loss_text(LossKind loss) { return loss == LossKind::chunked ? "chunked" : "full"; }
 
+const char* recompute_help(Recompute recompute) {
+    switch (recompute) {
+        case Recompute::none: return "no recompute: keep every tensor the backward pass needs (most memory, no extra compute)";
+        case Recompute::selective:
+            return "selective recompute: recompute the attention scores in the backward pass (Korthikanti: about 3% more compute)";
+        case Recompute::full:
+            return "full recompute: keep one tensor per layer, recompute the rest in the backward pass (about a third more compute)";
+    }
+    return "";
+}
+
+const char* attention_help(AttentionKernel attention) {
+    return attention == AttentionKernel::eager
+               ? "eager attention: the softmax scores (heads x s x s per sequence) are kept for the backward pass"
+               : "flash attention (FlashAttention, PyTorch SDPA): the s x s scores are never stored, only one number per row";
+}
+
+const char* loss_help(LossKind loss) {
+    return loss == LossKind::chunked
+               ? "chunked loss: 16-bit logits, the fp32 loss computed one chunk of 8 at a time (torchtune)"
+               : "full loss: all logits, their fp32 copy and its gradient at once (Hugging Face's causal-LM loss)";
+}
+
 Expected<LayerActivations> layer_activations(const Architecture& arch, const TrainingShape& shape, bool moe_layer) {
     const u128 t = shape.tp;
     const std::uint64_t heads = arch.num_attention_heads;

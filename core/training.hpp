@@ -32,6 +32,10 @@ enum class LossKind : std::uint8_t { full, chunked };
 const char* recompute_text(Recompute recompute);      // "none", "selective", "full"
 const char* attention_text(AttentionKernel attention);  // "flash", "eager"
 const char* loss_text(LossKind loss);                 // "full", "chunked"
+// Each choice in plain words, for help text: "full recompute: keep one tensor per layer, ...".
+const char* recompute_help(Recompute recompute);
+const char* attention_help(AttentionKernel attention);
+const char* loss_help(LossKind loss);
 
 // What one training step looks like on one GPU. Sizes are element counts; bytes are bytes.
 struct TrainingShape {

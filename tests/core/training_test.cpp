@@ -12,6 +12,7 @@
 #include "estimator.hpp"
 #include "report.hpp"
 #include "settings.hpp"
+#include "steps.hpp"
 #include "training.hpp"
 
 using namespace llm_memory;
@@ -260,4 +261,29 @@ TEST_CASE("config.json dropout: GPT-2 and OPT store masks, Llama does not", "[tr
           "attn_pdrop: must be a number from 0 to 1");
     CHECK(parse_config(R"({"model_type":"gpt2","n_embd":768,"n_layer":12,"n_head":12,"vocab_size":50257,"resid_pdrop":"x"})").error() ==
           "resid_pdrop: must be a number from 0 to 1 (got a string)");
+}
+
+TEST_CASE("worked steps: every training term shows its formula with the user's values", "[training][steps]") {
+    const StateResult r = apply_state(Scenario{}, "model=llama-3-8b&lora-rank=16&qlora&training-mode=detailed&gpu=rtx-4090");
+    REQUIRE(r.problems.empty());
+    const Estimate e = estimate(r.scenario).value();
+    const std::vector<Derivation> d = worked_steps(r.scenario, e);
+    for (const char* id : {"weight", "activation", "logits-loss", "framework-overhead", "allocator-margin", "training-peak"}) {
+        INFO(id);
+        const Derivation* one = find_derivation(d, id);
+        REQUIRE(one != nullptr);
+        CHECK(one->result_bytes == find_term(e, one->id == "logits-loss" ? "logits_loss"
+                                                  : one->id == "framework-overhead" ? "framework_overhead"
+                                                  : one->id == "allocator-margin" ? "allocator_margin"
+                                                  : one->id == "training-peak" ? "training_peak" : one->id)->bytes);
+    }
+    CHECK(find_derivation(d, "logits-loss")->steps[1].text == "1 × 2048 × 128256 × (2 + 4 + 4) bytes");
+    CHECK(find_derivation(d, "allocator-margin")->steps[1].text == "10% × (8.63 GB + 2.63 GB)");
+    CHECK(find_derivation(d, "framework-overhead")->steps[1].text == "512 MiB CUDA context + 0 (one GPU, no NCCL)");
+    CHECK(find_derivation(d, "weight")->steps[1].text ==
+          "N_linear = 6.979321856B decoder linear weights at 4.126953 bits, N − N_linear = 1.050939392B (embeddings, "
+          "output head, norms) at 2 bytes, so 6.979321856B × 4.126953 bits + 1.050939392B × 2 bytes");
+    CHECK(find_derivation(d, "activation")->steps[1].text ==
+          "s = 2048, b = 1, B = 2 bytes, flash attention, 32 layers × 1 micro-batch in flight: norms 1.07 GB + attention "
+          "1.88 GB + attention core 0.01 GB + MLP 5.64 GB + outside 0.03 GB");
 }
