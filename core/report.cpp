@@ -39,12 +39,7 @@ std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
     std::vector<std::string> out;
     const GpuFit& g = e.gpu;
     if (!g.requested) return out;
-    std::string name = "custom GPU";
-    if (s.gpu_memory_bytes == 0 && !s.gpu.empty()) {
-        const Expected<Gpu> gpu = find_gpu(s.gpu);
-        if (gpu) name = gpu->label;
-    }
-    out.push_back("GPU: " + std::to_string(g.gpu_count) + " x " + name + ", " + format_gb(g.capacity_bytes) + " (" +
+    out.push_back("GPU: " + std::to_string(g.gpu_count) + " x " + gpu_name(s) + ", " + format_gb(g.capacity_bytes) + " (" +
                   format_gib(g.capacity_bytes) + ") each, ZeRO stage " + std::to_string(g.zero_stage));
     std::string training = "Training model states per GPU " + format_gb(g.training_per_gpu.total()) + ": " +
                            verdict_phrase(g.training_verdict, g.training_margin_bytes) + "; ";
@@ -110,6 +105,13 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
 }
 
 }  // namespace
+
+std::string gpu_name(const Scenario& s) {
+    if (s.gpu_memory_bytes > 0) return "custom GPU";
+    if (s.gpu.empty()) return {};
+    const Expected<Gpu> gpu = find_gpu(s.gpu);
+    return gpu ? gpu->label : std::string("custom GPU");
+}
 
 std::string json_escape(const std::string& text) {
     std::string out;

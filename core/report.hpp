@@ -44,6 +44,10 @@ std::string report_view_json(const Scenario& scenario, const Estimate& estimate)
 // Error: either variant does not estimate (its message).
 Expected<std::string> recipe_range_sentence(const Scenario& scenario);
 
+// The chosen GPU as reports name it: the catalogue label ("NVIDIA GeForce RTX 4090"), or "custom GPU" for
+// --gpu-memory; "" without a GPU.
+std::string gpu_name(const Scenario& scenario);
+
 // Escapes text for a JSON string literal (quotes not included).
 std::string json_escape(const std::string& text);
 

@@ -230,6 +230,12 @@ std::string show_whole_if(std::uint64_t value, std::uint64_t default_value) {
 
 const std::vector<SettingSpec>& setting_specs() {
     static const Scenario kDefaults;
+    // The catalogue's keys, so a new GPU entry needs no edit here (Apple: the GPU's working set, not the RAM).
+    static const std::string kGpuHelp = [] {
+        std::string help = "GPU to check the fit on:";
+        for (const Gpu& gpu : gpu_catalogue()) help += " " + gpu.key;
+        return help + " (Apple: the GPU's working set of the unified memory)";
+    }();
     static const std::vector<SettingSpec> kSpecs = {
         {"model", "NAME", "a built-in model (see --list-models); sets N to its exact parameter count",
          apply_model, show_model},
@@ -279,7 +285,7 @@ const std::vector<SettingSpec>& setting_specs() {
         {"inference-mode", "MODE", "simple (default: weights x overhead) or detailed (weights + KV cache + activations + reserve)",
          apply_inference_mode,
          [](const Scenario& s) { return s.detailed_inference ? std::string("detailed") : std::string(); }},
-        {"gpu", "NAME", "GPU to check the fit on: rtx-3090 rtx-4090 rtx-5090 rtx-a6000 l40s t4 l4 v100-16gb v100-32gb a100-40gb a100-80gb h100-80gb h200 mi300x apple-64gb apple-128gb apple-192gb",
+        {"gpu", "NAME", kGpuHelp.c_str(),
          apply_gpu, [](const Scenario& s) { return s.gpu; }},
         {"gpus", "N", "GPUs the model states are spread over (default 1)",
          [](Scenario& s, std::string_view t) { return apply_whole(s.gpu_count, t, 1, kMaxGpuCount); },

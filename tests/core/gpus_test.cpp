@@ -25,12 +25,41 @@ TEST_CASE("gpus: catalogue capacities follow the binary convention", "[gpus]") {
     CHECK(find_gpu("rtx-4090")->capacity_bytes == 24 * GiB);
     CHECK(find_gpu("h200")->capacity_bytes == 141 * GiB);
     CHECK(find_gpu("mi300x")->capacity_bytes == 192 * GiB);
-    CHECK(find_gpu("apple-128gb")->capacity_bytes == 128 * GiB);
     CHECK(find_gpu("h100")->key == "h100-80gb");
     CHECK(gpu_catalogue().size() >= 15);
     const Expected<Gpu> bad = find_gpu("rtx-9999");
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().find("is not a known GPU (rtx-3090, rtx-4090") != std::string::npos);
+}
+
+TEST_CASE("gpus: Apple unified memory counts the GPU's working set, not the RAM", "[gpus][apple]") {
+    // Metal's recommendedMaxWorkingSetSize as llama.cpp's ggml_metal_init logs it (MiB), macOS 13-14:
+    // 16 GB Mac 10922.67 MiB (abetlen/llama-cpp-python#687), 32 GB 21845.34 MiB (ollama/ollama#434):
+    // 2/3 of the RAM; 64 GB 49152.00 MiB (ggml-org/llama.cpp#1870), 96 GB 73728.00 MiB
+    // (ggml-org/llama.cpp#3213): 3/4.
+    constexpr std::uint64_t MiB = 1ULL << 20;
+    // The logs print MiB with two decimals: round(bytes x 100 / MiB) must give those digits.
+    const auto centi_mib = [](std::uint64_t bytes) { return (bytes * 100 + (1ULL << 19)) >> 20; };
+    CHECK(find_gpu("apple-16gb")->capacity_bytes == 11'453'251'584ULL);  // 2/3 of 16 GiB up to a 16 KiB page
+    CHECK(centi_mib(find_gpu("apple-16gb")->capacity_bytes) == 1'092'267);   // 10922.67
+    CHECK(centi_mib(find_gpu("apple-32gb")->capacity_bytes) == 2'184'534);   // 21845.34
+    CHECK(find_gpu("apple-64gb")->capacity_bytes == 49152 * MiB);
+    CHECK(find_gpu("apple-96gb")->capacity_bytes == 73728 * MiB);
+    CHECK(find_gpu("apple-128gb")->capacity_bytes == 96 * GiB);
+    CHECK(find_gpu("apple-192gb")->capacity_bytes == 144 * GiB);
+    CHECK(find_gpu("apple-36gb")->capacity_bytes == 24 * GiB);  // 36 GiB is still in the 2/3 band
+    CHECK(find_gpu("apple-128gb")->unified_memory_bytes == 128 * GiB);
+    CHECK(find_gpu("rtx-4090")->unified_memory_bytes == 0);
+    CHECK(apple_gpu_working_set_bytes(36 * GiB + 16384) == 27 * GiB + 16384);  // just above 36 GiB: 3/4
+    CHECK(find_gpu("apple-64gb")->note.find("3/4 of the 64 GiB (48 GiB") != std::string::npos);
+    // A 70B model at 4 bits (35 GB, 42 GB inference) does not fit a 64 GB Mac's GPU once the limit counts.
+    Scenario s;
+    s.param_count = 70'000'000'000ULL;
+    s.dtype = "int4";
+    s.gpu = "apple-64gb";
+    CHECK(run(s).gpu.inference_verdict == FitVerdict::fits);  // 42 GB of 51.54 GB
+    s.gpu = "apple-32gb";
+    CHECK(run(s).gpu.inference_verdict == FitVerdict::does_not_fit);
 }
 
 TEST_CASE("gpus: verdict is fits, tight under a 10% margin, or does not fit", "[gpus]") {
