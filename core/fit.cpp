@@ -222,6 +222,7 @@ Expected<FitReport> maximize(const Scenario& s, const FitMaximizeKey& row) {
     a.next_need_bytes = largest.next.estimated ? largest.next.need : 0;
     if (Status bad = settle(a, base, key, std::to_string(a.value))) return *bad;
     const std::string value_text = plural(a.value, row.unit_one, row.unit);
+    a.headline = value_text + (a.at_limit ? " (the setting's limit)" : "");
     const std::string figure = side_figure(a.estimate, a.side);
     if (a.at_limit) {
         a.sentence = "Fits up to the largest " + key + " the setting accepts, " + value_text + ", on " +
@@ -250,6 +251,8 @@ Expected<FitAnswer> fewest_gpus(const Scenario& s, FitSide side) {
     if (n == 0) {
         if (Status bad = settle(a, s, "", "")) return *bad;
         a.sentence = std::string(side_name) + ": no number of GPUs fits";
+        a.headline = std::string(side_name) + ": none" +
+                     (side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string());
         if (side == FitSide::training) {
             a.sentence += " at ZeRO stage " + std::to_string(s.zero_stage) + ": each GPU keeps " + format_gb(a.need_bytes) +
                           " of model states that the stage does not split";
@@ -271,6 +274,8 @@ Expected<FitAnswer> fewest_gpus(const Scenario& s, FitSide side) {
     a.value = n;
     const Probe fewer = n > 1 ? probe(n - 1) : Probe{};
     a.next_need_bytes = fewer.estimated ? fewer.need : 0;
+    a.headline = std::string(side_name) + ": " + plural(n, "GPU", "GPUs") +
+                 (side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string());
     a.sentence = std::string(side_name) + ": " + plural(n, "GPU", "GPUs") +
                  (side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string(", split evenly")) +
                  ", " + side_figure(a.estimate, side) + " " + per_gpu_of(a.need_bytes, a.capacity_bytes);
@@ -297,6 +302,7 @@ Expected<FitAnswer> most_bits(const Scenario& s, FitSide side) {
     if (side == FitSide::training && s.qlora) {
         if (Status bad = settle(a, s, "", "")) return *bad;
         a.sentence = "Training: QLoRA keeps the frozen base in 4-bit NF4, so the weight format is not a choice.";
+        a.headline = "Training: NF4 (QLoRA)";
         return a;
     }
     const std::vector<WeightFormat> formats = formats_by_bits();
@@ -320,6 +326,7 @@ Expected<FitAnswer> most_bits(const Scenario& s, FitSide side) {
             a.need_bytes = need;
             a.capacity_bytes = e->gpu.capacity_bytes;
             a.next_need_bytes = previous != nullptr ? previous_need : 0;
+            a.headline = std::string(side_name) + ": " + f.label + ", " + format_bits_per_weight(f) + " bits";
             a.sentence = std::string(side_name) + ": " + format_phrase(f) + " is the format with the most bits that fits, " +
                          side_figure(*e, side) + " " + per_gpu_of(need, a.capacity_bytes);
             a.sentence += previous != nullptr ? "; " + format_phrase(*previous) + " would need " + format_gb(previous_need) + "."
@@ -332,6 +339,7 @@ Expected<FitAnswer> most_bits(const Scenario& s, FitSide side) {
     }
     // Nothing fits: the answer shows the smallest format's figures.
     if (Status bad = settle(a, s, previous != nullptr ? "dtype" : "", previous != nullptr ? previous->key : "")) return *bad;
+    a.headline = std::string(side_name) + ": none";
     a.sentence = std::string(side_name) + ": no named format fits; even " +
                  (previous != nullptr ? format_phrase(*previous) : std::string("the smallest")) + " needs " +
                  per_gpu_of(smallest_need, a.capacity_bytes) + ".";
@@ -466,6 +474,8 @@ Expected<FitReport> layers_on_gpu(const Scenario& s) {
                                  " + compute buffer and reserve " + format_gb(o.compute_bytes) + ")";
     const std::string ram_part = format_gb(o.ram_bytes) + " stays in system RAM (weights " + format_gb(o.ram_weight_bytes) +
                                  (o.ram_kv_bytes > 0 ? " + KV cache " + format_gb(o.ram_kv_bytes) : std::string()) + ")";
+    a.headline = "-ngl " + std::to_string(o.ngl) + " of " + std::to_string(all) +
+                 (o.ngl == all ? ": everything" : o.ngl == 0 ? ": CPU only" : "");
     if (o.ngl == all) {
         a.sentence = "-ngl " + std::to_string(all) + " offloads all " + plural(o.layers, "layer", "layers") +
                      " and the output layer: " + gpu_part + "; " + ram_part + ": the token embeddings, which llama.cpp keeps on the CPU.";
@@ -519,7 +529,7 @@ std::string answer_json(const FitAnswer& a) {
                ",\"ram_weight_bytes\":" + std::to_string(o.ram_weight_bytes) + ",\"ram_kv_bytes\":" + std::to_string(o.ram_kv_bytes) +
                ",\"ram_bytes\":" + std::to_string(o.ram_bytes) + "}";
     }
-    out += ",\"sentence\":\"" + json_escape(a.sentence) + "\",\"estimate\":" + report_json(a.scenario, a.estimate) + "}";
+    out += ",\"headline\":\"" + json_escape(a.headline) + "\",\"sentence\":\"" + json_escape(a.sentence) + "\",\"estimate\":" + report_json(a.scenario, a.estimate) + "}";
     return out;
 }
 
@@ -650,6 +660,15 @@ std::string fit_json(const std::vector<FitReport>& reports) {
         out += "}";
     }
     return out + "}";
+}
+
+std::vector<std::string> fit_view_lines(const std::vector<FitReport>& reports) {
+    std::vector<std::string> out;
+    for (const FitReport& r : reports) {
+        if (!r.error.empty()) out.push_back(r.title + ": no answer: " + r.error);
+        for (const FitAnswer& a : r.answers) out.push_back(r.title + ": " + a.sentence);
+    }
+    return out;
 }
 
 std::string fit_text(const std::vector<FitReport>& reports, UnitChoice units) {

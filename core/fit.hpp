@@ -91,6 +91,8 @@ struct FitAnswer {
     std::optional<OffloadSplit> offload;  // layers-on-gpu: where everything goes at the answer
     Scenario scenario;               // the scenario at the answer (the given one when nothing fits)
     Estimate estimate;               // estimate() of `scenario`
+    std::string headline;            // the answer in a few words: "43,920 tokens", "Training: 2 GPUs at ZeRO stage 3",
+                                     // "Inference: Q4_K_M (GGUF), 4.84 bits", "-ngl 42 of 81"
     std::string sentence;            // what the answer says, with its figures
 };
 
@@ -121,10 +123,13 @@ std::vector<FitQuestion> applicable_fit_questions(const Scenario& scenario);
 std::vector<FitReport> answer_applicable_fit_questions(const Scenario& scenario);
 
 // {"context":{...},"gpus":{"training":{...},"inference":{...}},...}: one key per report; each answer gives
-// found, value (or format and bits_per_weight), at_limit, need_bytes, capacity_bytes, next_need_bytes, the
+// found, value (or format and bits_per_weight), at_limit, need_bytes, capacity_bytes, next_need_bytes, the headline,
 // sentence, the offload split for layers_on_gpu, and "estimate": report_json at the answer. A report with an
 // error is {"error":"..."}.
 std::string fit_json(const std::vector<FitReport>& reports);
+
+// One line per answer for a text view: "Largest context: <sentence>", or "<title>: no answer: <error>".
+std::vector<std::string> fit_view_lines(const std::vector<FitReport>& reports);
 
 // The reports as text: each title and sentence, then the estimate at the answer (report_table); a report
 // with an error gives its title and "no answer: <error>".

@@ -222,6 +222,36 @@ std::string show_gpu_memory(const Scenario& s) {
     return std::to_string(b) + "B";
 }
 
+// "3,1" or "0.6,0.4": one proportion per GPU (llama.cpp --tensor-split); "" or "even" = an even split.
+inline constexpr std::size_t kMaxTensorSplitParts = 64;
+std::string apply_tensor_split(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t.empty() || t == "even") {
+        s.tensor_split.clear();
+        return {};
+    }
+    std::vector<Decimal> parts;
+    std::size_t start = 0;
+    while (start <= t.size()) {
+        std::size_t end = t.find(',', start);
+        if (end == std::string::npos) end = t.size();
+        if (parts.size() == kMaxTensorSplitParts) return "has more than " + std::to_string(kMaxTensorSplitParts) + " parts";
+        const Expected<Decimal> part = parse_decimal(std::string_view(t).substr(start, end - start), 1'000'000 * Decimal::kScale);
+        if (!part) return "part " + std::to_string(parts.size() + 1) + " " + part.error();
+        if (part->is_zero()) return "part " + std::to_string(parts.size() + 1) + " must be greater than zero";
+        parts.push_back(*part);
+        start = end + 1;
+    }
+    s.tensor_split = std::move(parts);
+    return {};
+}
+
+std::string show_tensor_split(const Scenario& s) {
+    std::string out;
+    for (const Decimal& part : s.tensor_split) out += (out.empty() ? "" : ",") + format_decimal(part);
+    return out;
+}
+
 std::string show_whole_if(std::uint64_t value, std::uint64_t default_value) {
     return value == default_value ? std::string() : std::to_string(value);
 }
@@ -301,6 +331,8 @@ const std::vector<SettingSpec>& setting_specs() {
          [](const Scenario& s) { return s.zero_stage == 0 ? std::string() : std::to_string(s.zero_stage); }},
         {"gpu-memory", "SIZE", "custom memory per GPU instead of --gpu: 80GiB, 24GB (GB = 10^9, GiB = 2^30)",
          apply_gpu_memory, show_gpu_memory},
+        {"tensor-split", "LIST", "how inference splits over --gpus, one proportion per GPU as llama.cpp's --tensor-split: 3,1 (default even); each card gets its own verdict",
+         apply_tensor_split, show_tensor_split},
     };
     return kSpecs;
 }

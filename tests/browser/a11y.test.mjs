@@ -54,7 +54,7 @@ const EDITS = [
   ['params', '70B'], ['bytes', '1'], ['overhead', '1.5'], ['trainable', '10%'], ['k', '4'], ['state-bytes', '4'],
   ['dtype', 'int4'], ['recipe', 'adamw-mixed'], ['model', 'llama-2-7b'], ['lora-rank', '8'], ['lora-targets', 'all-linear'],
   ['dtype', ''], ['qlora', 'true'], ['context', '4096'], ['batch', '2'], ['kv-dtype', 'fp8'], ['inference-mode', 'detailed'],
-  ['gpu', 'rtx-4090'], ['gpus', '2'], ['zero', '3'], ['gpu-memory', '80GB'],
+  ['gpu', 'rtx-4090'], ['gpus', '2'], ['tensor-split', '3,1'], ['zero', '3'], ['gpu-memory', '80GB'],
 ];
 
 test('every setting is in the text view by role and name, and each one changes the result', async () => {

@@ -124,6 +124,8 @@ bad "state 100 KB value"      'error: --state: params: is too large (at most 100
 bad "state 100 KB garbage"    "error: --state: unknown setting \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"" -- --state "$big_garbage"
 bad "check state unknown key" 'error: --state: unknown setting "colour"' -- check --question weight --answer '14 GB' --state 'colour=blue'
 bad "check state combination" "error: --state: $too_many" -- check --question training --answer '1 GB' --state 'params=7B&trainable=8B'
+bad "tensor split parts"       'error: --tensor-split: has 3 parts for 2 GPUs (give one proportion per GPU, e.g. 3,1 for --gpus 2)' -- --gpus 2 --tensor-split 1,1,1 --gpu rtx-4090
+bad "tensor split zero part"   'error: --tensor-split: part 2 must be greater than zero' -- --gpus 2 --tensor-split 3,0
 # llm-memory fit: a question that is unknown, has no GPU, needs a model or has no answer names its option.
 bad "fit maximize unknown"    'error: --maximize: "speed" is not one of context, batch, seq-len, micro-batch' -- fit --maximize speed --gpu rtx-4090
 bad "fit minimize unknown"    'error: --minimize: "cost" is not one of gpus, bytes' -- fit --minimize cost --gpu rtx-4090

@@ -106,6 +106,7 @@ TEST_CASE("fit: fewest GPUs at the ZeRO stage for training, split evenly for inf
     CHECK(r.answers[1].value == 1);
     s.zero_stage = 3;
     r = ask(s, {FitQuestionKind::minimize_gpus, {}});
+    CHECK(r.answers[0].headline == "Training: 2 GPUs at ZeRO stage 3");
     CHECK(r.answers[0].value == 2);  // 104 GB / 2 = 52 GB <= 85.9 GB; one GPU holds all 104 GB
     CHECK(r.answers[0].need_bytes == 52'000'000'000ULL);
     CHECK(r.answers[0].next_need_bytes == 104'000'000'000ULL);
@@ -135,6 +136,8 @@ TEST_CASE("fit: the format with the most bits that fits", "[fit]") {
     const FitAnswer& a = r.answers[1];
     CHECK(a.found);
     CHECK(a.format_key == "q4_k_m");
+    CHECK(a.headline == "Inference: Q4_K_M (GGUF), 4.84 bits");
+    CHECK(r.answers[0].headline == "Training: none");
     CHECK(a.need_bytes == 25'410'000'000ULL);
     CHECK(a.next_need_bytes == 28'875'000'000ULL);
     CHECK(a.sentence == "Inference: Q4_K_M (GGUF) (4.84 bits) is the format with the most bits that fits, the inference "
@@ -163,6 +166,7 @@ TEST_CASE("fit: llama.cpp -ngl counts the output layer first, then layers from t
     CHECK(o.ram_weight_bytes == kWeights - 14 * layer - head);  // 18 layers and the token embeddings
     CHECK(o.ram_kv_bytes == 18 * kv);
     CHECK(o.ram_bytes == o.ram_weight_bytes + o.ram_kv_bytes);
+    CHECK(a.headline == "-ngl 15 of 33");
     CHECK(a.sentence.rfind("-ngl 15 of 33 (the output layer and the last 14 layers): 8.16 GB on the GPU of 8.59 GB", 0) == 0);
     // Everything fits on an 80 GB card: -ngl 33, only the token embeddings stay in RAM.
     s.gpu_memory_bytes = 0;
@@ -232,4 +236,8 @@ TEST_CASE("fit: the JSON has one key per question with the estimate at the answe
     CHECK(json.find(",\"layers_on_gpu\":{\"side\":\"inference\",\"found\":true,\"value\":33,") != std::string::npos);
     CHECK(json.find("\"estimate\":{\"parameters\":6738415616,") != std::string::npos);
     CHECK(json.back() == '}');
+    const std::vector<std::string> lines = fit_view_lines(reports);
+    REQUIRE(lines.size() == 7);  // context, batch, 2 x gpus, 2 x bytes, layers
+    CHECK(lines[0].rfind("Largest context: Largest context that fits: 19,460 tokens", 0) == 0);
+    CHECK(lines[6].rfind("Layers on the GPU (llama.cpp -ngl): -ngl 33 offloads all 32 layers", 0) == 0);
 }

@@ -3,6 +3,7 @@
 
 #include "estimator.hpp"
 #include "gpus.hpp"
+#include "settings.hpp"
 
 using namespace llm_memory;
 
@@ -139,4 +140,43 @@ TEST_CASE("gpus: bad GPU settings are errors naming the key", "[gpus]") {
     s.gpu_count = 1;
     s.zero_stage = 4;
     CHECK(estimate(s).error() == "zero: must be 0, 1, 2 or 3");
+}
+
+TEST_CASE("gpus: with several GPUs each card gets its share of the inference total and its own verdict", "[gpus][split]") {
+    // 13B at 2 bytes: 31.2 GB inference. Two 24 GiB cards (25.77 GB each, 51.54 GB pooled).
+    Scenario s;
+    s.gpu = "rtx-4090";
+    s.gpu_count = 2;
+    Estimate e = run(s);
+    REQUIRE(e.gpu.inference_cards.size() == 2);
+    CHECK(e.gpu.inference_cards[0].bytes == 15'600'000'000ULL);  // an even split
+    CHECK(e.gpu.inference_cards[1].bytes == 15'600'000'000ULL);
+    CHECK(e.gpu.inference_per_gpu_bytes == 15'600'000'000ULL);
+    // llama.cpp --tensor-split 5,1: GPU 0 takes 5/6 = 26 GB, more than its 25.77 GB, though the pool (51.54 GB)
+    // holds the whole 31.2 GB: the verdict is the fullest card's.
+    REQUIRE(apply_setting(s, "tensor-split", "5,1"));
+    e = run(s);
+    CHECK(e.gpu.inference_cards[0].bytes == 26'000'000'000ULL);
+    CHECK(e.gpu.inference_cards[1].bytes == 5'200'000'000ULL);
+    CHECK(e.gpu.inference_cards[0].verdict == FitVerdict::does_not_fit);
+    CHECK(e.gpu.inference_cards[0].margin_bytes == 26'000'000'000ULL - 24 * GiB);
+    CHECK(e.gpu.inference_cards[1].verdict == FitVerdict::fits);
+    CHECK(e.gpu.inference_per_gpu_bytes == 26'000'000'000ULL);
+    CHECK(e.gpu.inference_verdict == FitVerdict::does_not_fit);
+    // Shares add up to the total exactly, however the proportions divide it: 31.2 GB over 1:1:1 is
+    // 10.4 GB each; over 0.3:0.3:0.4 it is 9.36 + 9.36 + 12.48.
+    s.gpu_count = 3;
+    REQUIRE(apply_setting(s, "tensor-split", "0.3,0.3,0.4"));
+    e = run(s);
+    CHECK(e.gpu.inference_cards[0].bytes + e.gpu.inference_cards[1].bytes + e.gpu.inference_cards[2].bytes == 31'200'000'000ULL);
+    CHECK(e.gpu.inference_cards[2].bytes == 12'480'000'000ULL);
+    // One GPU: no cards listed (the seed's figures and JSON stay as they were).
+    Scenario one;
+    one.gpu = "rtx-4090";
+    CHECK(run(one).gpu.inference_cards.empty());
+    // A split that is not one part per GPU is an error naming the key.
+    s.gpu_count = 2;
+    const Expected<Estimate> bad = estimate(s);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error() == "tensor-split: has 3 parts for 2 GPUs (give one proportion per GPU, e.g. 3,1 for --gpus 2)");
 }

@@ -425,7 +425,15 @@ TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject 
         {"gpus", "2.5", "gpus: must be a whole number"},
         {"gpus", "1e30", "gpus: is too large (at most 100,000)"},
         {"zero", "4", "zero: must be 0, 1, 2 or 3"},
-        {"zero", "1.5", "zero: must be 0, 1, 2 or 3"},  // was silently stage 2 before parse_whole_count
+        {"zero", "1.5", "zero: must be 0, 1, 2 or 3"},
+        {"tensor-split", "3,0", "tensor-split: part 2 must be greater than zero"},
+        {"tensor-split", "3,,1", "tensor-split: part 2 is empty"},
+        {"tensor-split", "3,-1", "tensor-split: part 2 must not be negative"},
+        {"tensor-split", "nan,1", "tensor-split: part 1 is not a finite number"},
+        {"tensor-split", "1e30,1", "tensor-split: part 1 is too large (at most 1000000)"},
+        {"tensor-split", std::string(129, '1') + ",1", "tensor-split: part 1 is too large (at most 1000000)"},
+        {"tensor-split", "3,1", ""},
+        {"tensor-split", "even", ""},  // was silently stage 2 before parse_whole_count
         {"zero", "nan", "zero: must be 0, 1, 2 or 3"},
         {"gpu-memory", "80", "gpu-memory: needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB"},
         {"gpu-memory", "1e30GB", "gpu-memory: is too large (at most 1 PiB)"},

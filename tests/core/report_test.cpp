@@ -51,7 +51,12 @@ TEST_CASE("report_json: every feature's keys, in their places, with the table's 
           "\"detailed_inference_bytes\":23441539713,\"gpu\":{\"name\":\"a100-80gb\",\"capacity_bytes\":85899345920,"
           "\"gpus\":4,\"zero_stage\":3,\"per_gpu_bytes\":885812385,\"fits\":true,\"verdict\":\"fits\","
           "\"margin_bytes\":85013533535,\"gpus_needed\":1,\"inference\":{\"per_gpu_bytes\":5860384929,\"fits\":true,"
-          "\"verdict\":\"fits\",\"margin_bytes\":80038960991,\"gpus_needed\":1}}}");
+          "\"verdict\":\"fits\",\"margin_bytes\":80038960991,\"gpus_needed\":1,\"cards\":["
+          // each card's share of the 23,441,539,713 bytes: the cumulative quarters rounded down
+          "{\"bytes\":5860384928,\"fits\":true,\"verdict\":\"fits\",\"margin_bytes\":80038960992},"
+          "{\"bytes\":5860384928,\"fits\":true,\"verdict\":\"fits\",\"margin_bytes\":80038960992},"
+          "{\"bytes\":5860384928,\"fits\":true,\"verdict\":\"fits\",\"margin_bytes\":80038960992},"
+          "{\"bytes\":5860384929,\"fits\":true,\"verdict\":\"fits\",\"margin_bytes\":80038960991}]}}}");
 }
 
 TEST_CASE("report_table: a recipe's stored values are indented under gradient+optimizer memory", "[report][terms]") {
