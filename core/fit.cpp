@@ -123,12 +123,18 @@ std::uint64_t search_smallest(ProbeLog& probe) {
     return probe(hi).fits ? hi : 0;
 }
 
-// Probes a settings key: the scenario with key = value, estimated, its `side` figure against the GPU.
-ProbeFn setting_probe(const Scenario& base, std::string key, FitSide side) {
-    return [base, key = std::move(key), side](std::uint64_t value) {
+// Probes a settings key: the scenario with key = value x step, estimated, its `side` figure against the GPU
+// (step: the GPU count moves in whole tensor x pipeline-parallel groups).
+ProbeFn setting_probe(const Scenario& base, std::string key, FitSide side, std::uint64_t step = 1) {
+    return [base, key = std::move(key), side, step](std::uint64_t value) {
         Probe p;
         Scenario candidate = base;
-        const Expected<bool> applied = apply_setting(candidate, key, std::to_string(value));
+        const u128 scaled = static_cast<u128>(value) * step;
+        if (scaled > UINT64_MAX) {
+            p.problem = "is too large";
+            return p;
+        }
+        const Expected<bool> applied = apply_setting(candidate, key, std::to_string(static_cast<std::uint64_t>(scaled)));
         if (!applied) {
             p.problem = applied.failure().problem;
             return p;
@@ -169,7 +175,7 @@ std::string gpu_phrase(const Scenario& s, const Estimate& e) { return std::to_st
 
 // "the inference total (detailed)" / "training model states": what the side's figure is.
 std::string side_figure(const Estimate& e, FitSide side) {
-    if (side == FitSide::training) return "training model states";
+    if (side == FitSide::training) return e.gpu.training_uses_peak ? "the training peak" : "training model states";
     const MemoryTerm* total = find_total(e, chosen_inference_total(e));
     return "the " + mid_sentence_label(total != nullptr ? total->label : std::string("inference total"));
 }
@@ -242,8 +248,10 @@ Expected<FitReport> maximize(const Scenario& s, const FitMaximizeKey& row) {
 
 // The fewest GPUs for one side at the scenario's ZeRO stage (training) or split evenly (inference).
 Expected<FitAnswer> fewest_gpus(const Scenario& s, FitSide side) {
-    ProbeLog probe(setting_probe(s, "gpus", side));
-    const std::uint64_t n = search_smallest(probe);
+    const std::uint64_t step = std::max<std::uint64_t>(1, s.tp * s.pp);  // --gpus is a multiple of tp x pp
+    ProbeLog probe(setting_probe(s, "gpus", side, step));
+    const std::uint64_t groups = search_smallest(probe);
+    const std::uint64_t n = groups * step;
     if (std::string bad = probe.one_way_problem(false, "the number of GPUs"); !bad.empty()) return Error{"gpus", bad};
     FitAnswer a;
     a.side = side;
@@ -255,12 +263,12 @@ Expected<FitAnswer> fewest_gpus(const Scenario& s, FitSide side) {
                      (side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string());
         if (side == FitSide::training) {
             a.sentence += " at ZeRO stage " + std::to_string(s.zero_stage) + ": each GPU keeps " + format_gb(a.need_bytes) +
-                          " of model states that the stage does not split";
+                          " (" + side_figure(a.estimate, side) + ") that the stage does not split";
             if (s.zero_stage < 3) {
                 Scenario sharded = s;
                 sharded.zero_stage = 3;
-                ProbeLog stage3(setting_probe(sharded, "gpus", side));
-                if (const std::uint64_t n3 = search_smallest(stage3); n3 > 0)
+                ProbeLog stage3(setting_probe(sharded, "gpus", side, step));
+                if (const std::uint64_t n3 = search_smallest(stage3) * step; n3 > 0)
                     a.sentence += "; at ZeRO stage 3, " + plural(n3, "GPU", "GPUs") + " would do";
             }
         } else {
@@ -272,14 +280,14 @@ Expected<FitAnswer> fewest_gpus(const Scenario& s, FitSide side) {
     if (Status bad = settle(a, s, "gpus", std::to_string(n))) return *bad;
     a.found = true;
     a.value = n;
-    const Probe fewer = n > 1 ? probe(n - 1) : Probe{};
+    const Probe fewer = groups > 1 ? probe(groups - 1) : Probe{};
     a.next_need_bytes = fewer.estimated ? fewer.need : 0;
     a.headline = std::string(side_name) + ": " + plural(n, "GPU", "GPUs") +
                  (side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string());
     a.sentence = std::string(side_name) + ": " + plural(n, "GPU", "GPUs") +
                  (side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string(", split evenly")) +
                  ", " + side_figure(a.estimate, side) + " " + per_gpu_of(a.need_bytes, a.capacity_bytes);
-    a.sentence += n > 1 ? "; " + plural(n - 1, "GPU", "GPUs") + " would need " + format_gb(a.next_need_bytes) + " each." : ".";
+    a.sentence += groups > 1 ? "; " + plural(n - step, "GPU", "GPUs") + " would need " + format_gb(a.next_need_bytes) + " each." : ".";
     return a;
 }
 
@@ -432,7 +440,7 @@ Expected<FitReport> layers_on_gpu(const Scenario& s) {
     m.embedding_count = std::min(s.model->counts.embedding_count, s.param_count);
     m.head_count = std::min(s.model->counts.output_head_count, s.param_count - m.embedding_count);
     m.kv_total = e->kv_cache_bytes;
-    m.compute = e->activation_bytes + e->runtime_reserve_bytes;
+    m.compute = e->inference_activation_bytes + e->runtime_reserve_bytes;
     const std::uint64_t capacity = e->gpu.capacity_bytes;
     std::string problem;
     ProbeLog probe([&](std::uint64_t ngl) {
@@ -538,7 +546,8 @@ std::string answer_json(const FitAnswer& a) {
 const char* fit_side_key(FitSide side) { return side == FitSide::training ? "training" : "inference"; }
 
 std::uint64_t fit_need_bytes(const Estimate& e, FitSide side) {
-    return side == FitSide::training ? e.gpu.training_per_gpu.total() : e.gpu.inference_per_gpu_bytes;
+    if (side == FitSide::inference) return e.gpu.inference_per_gpu_bytes;
+    return e.gpu.training_uses_peak ? e.gpu.training_peak_per_gpu_bytes : e.gpu.training_per_gpu.total();
 }
 
 const std::vector<FitMaximizeKey>& fit_maximize_keys() {

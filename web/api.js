@@ -358,6 +358,7 @@
         byId(input.id + '-err').textContent = '';
       }
     });
+    fillList(byId('tv-inputs'), data['report']['inputs'], 'li');
     var body = byId('tv-results').tBodies[0];
     body.textContent = '';
     data['report']['results'].forEach(function (r) {

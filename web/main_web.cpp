@@ -45,6 +45,15 @@ EM_JS(void, js_text_edit, (int active, const char* text, const char* key), {
     Module['llmMemoryTextEdit'](active, UTF8ToString(text), UTF8ToString(key));
 });
 
+// Size: ImFontAtlas::Build() falls back to ImGui's built-in ProggyClean font (a 12 KB base85 string, about
+// 11 KB of the gzipped wasm) when no font was added; the app always adds its own (app_setup_style), so the
+// link wraps AddFontDefault (web/CMakeLists.txt, --wrap) with this stand-in and the original is dropped.
+// Reaching it would be a bug: it adds nothing, and Build() then fails with no font rather than showing a
+// different typeface.
+extern "C" ImFont* __wrap__ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig(ImFontAtlas*, const ImFontConfig*) {
+    return nullptr;
+}
+
 namespace {
 
 struct WebApp {

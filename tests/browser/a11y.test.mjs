@@ -54,7 +54,11 @@ const EDITS = [
   ['params', '70B'], ['bytes', '1'], ['overhead', '1.5'], ['trainable', '10%'], ['k', '4'], ['state-bytes', '4'],
   ['dtype', 'int4'], ['recipe', 'adamw-mixed'], ['model', 'llama-2-7b'], ['lora-rank', '8'], ['lora-targets', 'all-linear'],
   ['dtype', ''], ['qlora', 'true'], ['context', '4096'], ['batch', '2'], ['kv-dtype', 'fp8'], ['inference-mode', 'detailed'],
-  ['gpu', 'rtx-4090'], ['gpus', '2'], ['tensor-split', '3,1'], ['zero', '3'], ['gpu-memory', '80GB'],
+  ['gpu', 'rtx-4090'], ['gpus', '2'], ['zero', '3'], ['gpu-memory', '80GB'],
+  // Training as it runs (the model is llama-2-7b: 32 heads, 32 layers; tp x pp must divide the GPUs).
+  ['training-mode', 'detailed'], ['seq-len', '4096'], ['micro-batch', '2'], ['recompute', 'full'], ['attention', 'eager'],
+  ['loss', 'chunked'], ['framework-overhead', '1GiB'], ['allocator-margin', '20%'], ['tp', '2'], ['sp', 'true'],
+  ['gpus', '4'], ['pp', '2'], ['tensor-split', '1,1,1,2'],
 ];
 
 test('every setting is in the text view by role and name, and each one changes the result', async () => {
@@ -71,6 +75,9 @@ test('every setting is in the text view by role and name, and each one changes t
     const described = await page.getByRole(role, { name: row.label }).getAttribute('aria-describedby');
     assert.equal(await page.locator('#' + described.split(' ')[0]).textContent(), row.help);
   }
+  // A setting added to core's table shows up here by itself; it needs an edit above to prove it works.
+  const edited = new Set(EDITS.map(([key]) => key));
+  assert.deepEqual(rows.map((r) => r.key).filter((key) => !edited.has(key)), [], 'settings without an edit in EDITS');
   for (const [key, value] of EDITS) {
     const before = (await resultsText(page)) + (await gpuText(page));
     await edit(page, byKey[key], value);
@@ -105,6 +112,8 @@ test('the results table reads the same bytes as estimate(), in GB and GiB from c
   const grad = rows.find((r) => r.label.startsWith('Gradient'));
   assert.equal(grad.bytes, json.gradient_optimizer_bytes);
   assert.equal(grad.gb, '6 GB');
+  // Above the table, the report's input line, as `llm-memory --params 13B --trainable 1B` prints it.
+  assert.equal(await page.locator('#tv-inputs').textContent(), 'N = 13B parameters, b = 2 bytes, overhead 1.2, trainable 1B, k = 3 x 2 bytes');
   // The summary (core's report_summary) agrees with every row.
   const summary = await page.locator('#results-summary').textContent();
   for (const r of rows) assert.ok(summary.includes(`${r.gb} (${r.gib})`), `${r.label} ${r.gb} in "${summary}"`);

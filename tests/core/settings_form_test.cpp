@@ -48,11 +48,29 @@ TEST_CASE("the text view's results come formatted by core, in the report table's
     const StateResult r = apply_state(Scenario{}, "trainable=1B");
     REQUIRE(r.problems.empty());
     const std::string json = report_view_json(r.scenario, *estimate(r.scenario));
-    CHECK(json.rfind("{\"results\":[{\"label\":\"Weight memory\",\"bytes\":26000000000,\"gb\":\"26 GB\",\"gib\":\"24.21 GiB\"}", 0) == 0);
+    // The report's input line first (as `llm-memory --trainable 1B` prints it), then the figures.
+    CHECK(json.rfind("{\"inputs\":[\"N = 13B parameters, b = 2 bytes, overhead 1.2, trainable 1B, k = 3 x 2 bytes\"],"
+                     "\"results\":[{\"label\":\"Weight memory\",\"bytes\":26000000000,\"gb\":\"26 GB\",\"gib\":\"24.21 GiB\"}", 0) == 0);
     CHECK(json.find("\"bytes\":31200000000,\"gb\":\"31.2 GB\"") != std::string::npos);
     CHECK(json.find("\"bytes\":6000000000,\"gb\":\"6 GB\"") != std::string::npos);
     CHECK(json.find("\"label\":\"Training total\",\"bytes\":32000000000,\"gb\":\"32 GB\"") != std::string::npos);
     CHECK(json.find("\"gpu\":[]") != std::string::npos);  // no GPU chosen
     const StateResult gpu = apply_state(Scenario{}, "gpu=rtx-4090");
     CHECK(report_view_json(gpu.scenario, *estimate(gpu.scenario)).find("\"gpu\":[\"") != std::string::npos);
+}
+
+TEST_CASE("the text view has the report's LoRA, KV-cache and model lines, as the CLI prints them") {
+    // Llama-2-7B (6,738,415,616 parameters, meta-llama/Llama-2-7b-hf config); LoRA rank 8 on q,v: 32 layers x
+    // 2 modules x 8 x (4096 + 4096) = 4,194,304 trainable parameters, as PEFT counts.
+    const StateResult r = apply_state(Scenario{}, "model=llama-2-7b&lora-rank=8&lora-targets=q,v&context=4096");
+    REQUIRE(r.problems.empty());
+    const std::string json = report_view_json(r.scenario, *estimate(r.scenario));
+    CHECK(json.rfind("{\"inputs\":[\"N = 6.738B parameters, b = 2 bytes, overhead 1.2, trainable 4.194M, k = 3 x 2 bytes\","
+                     "\"LoRA rank 8 on q,v: 4,194,304 trainable parameters\",\"KV cache: 4096 tokens x batch 1 in fp16\","
+                     "\"Model meta-llama/Llama-2-7b-hf: 6,738,415,616 parameters\"],\"results\":[", 0) == 0);
+    // Gemma 3 27B at 128K: the sliding-window note of the report, without its indent.
+    const StateResult g = apply_state(Scenario{}, "model=gemma-3-27b&context=128K");
+    REQUIRE(g.problems.empty());
+    CHECK(report_view_json(g.scenario, *estimate(g.scenario)).find("\",\"52 of 62 layers are sliding-window layers keeping 1,024 tokens: 11.17 GB") !=
+          std::string::npos);
 }
