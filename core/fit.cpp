@@ -53,12 +53,13 @@ public:
         return p;
     }
     // "" when the figure never decreases (grows = true) or never increases (grows = false) with the value.
-    std::string one_way_problem(bool grows, const std::string& what) {
+    // Values below `from` are not compared (a first step that differs in kind: see fewest_gpus).
+    std::string one_way_problem(bool grows, const std::string& what, std::uint64_t from = 0) {
         std::sort(seen_.begin(), seen_.end());
         for (std::size_t i = 1; i < seen_.size(); ++i) {
             const auto& a = seen_[i - 1];
             const auto& b = seen_[i];
-            if (a.first == b.first) continue;
+            if (a.first == b.first || a.first < from) continue;
             if (grows ? b.second < a.second : b.second > a.second)
                 return "the per-GPU figure does not " + std::string(grows ? "grow" : "shrink") + " steadily with " + what +
                        " (" + format_gb(a.second) + " at " + format_count_exact(a.first) + ", " + format_gb(b.second) +
@@ -252,7 +253,9 @@ Expected<FitAnswer> fewest_gpus(const Scenario& s, FitSide side) {
     ProbeLog probe(setting_probe(s, "gpus", side, step));
     const std::uint64_t groups = search_smallest(probe);
     const std::uint64_t n = groups * step;
-    if (std::string bad = probe.one_way_problem(false, "the number of GPUs"); !bad.empty()) return Error{"gpus", bad};
+    // From one GPU to two the training peak may grow (NCCL's memory comes with a second GPU: the framework
+    // overhead of core/training.hpp); from two on it only shrinks. So one GPU is asked on its own.
+    if (std::string bad = probe.one_way_problem(false, "the number of GPUs", 2); !bad.empty()) return Error{"gpus", bad};
     FitAnswer a;
     a.side = side;
     const char* side_name = side == FitSide::training ? "Training" : "Inference";
@@ -263,7 +266,8 @@ Expected<FitAnswer> fewest_gpus(const Scenario& s, FitSide side) {
                      (side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string());
         if (side == FitSide::training) {
             a.sentence += " at ZeRO stage " + std::to_string(s.zero_stage) + ": each GPU keeps " + format_gb(a.need_bytes) +
-                          " (" + side_figure(a.estimate, side) + ") that the stage does not split";
+                          (a.estimate.gpu.training_uses_peak ? " of its training peak" : " of model states") +
+                          " that the stage does not split";
             if (s.zero_stage < 3) {
                 Scenario sharded = s;
                 sharded.zero_stage = 3;

@@ -225,19 +225,43 @@ TEST_CASE("fit: questions that cannot be answered say why, naming the key", "[fi
 TEST_CASE("fit: the JSON has one key per question with the estimate at the answer", "[fit]") {
     Scenario s = llama7b("rtx-4090");
     s.context_tokens = 2048;
-    std::vector<FitReport> reports;
-    for (const FitQuestion& q : applicable_fit_questions(s)) reports.push_back(ask(s, q));
-    REQUIRE(reports.size() >= 4);
+    const std::vector<FitReport> reports = answer_applicable_fit_questions(s);
+    // context, batch, seq-len, micro-batch, gpus, bytes, layers on the GPU
+    REQUIRE(reports.size() == 7);
+    CHECK(reports[2].json_key == "seq-len");  // a full fine-tune of 7B never fits one 24 GiB card: named, not dropped
+    CHECK(reports[2].error.rfind("even 1 token needs", 0) == 0);
     const std::string json = fit_json(reports);
     CHECK(json.rfind("{\"context\":{\"side\":\"inference\",\"found\":true,\"value\":19460,", 0) == 0);
     CHECK(json.find(",\"batch\":{\"side\":\"inference\",\"found\":true,\"value\":9,") != std::string::npos);
+    CHECK(json.find(",\"seq-len\":{\"error\":\"even 1 token needs") != std::string::npos);
     CHECK(json.find(",\"gpus\":{\"training\":{\"side\":\"training\",\"found\":false,") != std::string::npos);
     CHECK(json.find(",\"bytes\":{\"training\":") != std::string::npos);
     CHECK(json.find(",\"layers_on_gpu\":{\"side\":\"inference\",\"found\":true,\"value\":33,") != std::string::npos);
     CHECK(json.find("\"estimate\":{\"parameters\":6738415616,") != std::string::npos);
     CHECK(json.back() == '}');
     const std::vector<std::string> lines = fit_view_lines(reports);
-    REQUIRE(lines.size() == 7);  // context, batch, 2 x gpus, 2 x bytes, layers
+    REQUIRE(lines.size() == 9);  // context, batch, seq-len, micro-batch, 2 x gpus, 2 x bytes, layers
     CHECK(lines[0].rfind("Largest context: Largest context that fits: 19,460 tokens", 0) == 0);
-    CHECK(lines[6].rfind("Layers on the GPU (llama.cpp -ngl): -ngl 33 offloads all 32 layers", 0) == 0);
+    CHECK(lines[2].rfind("Largest seq-len: no answer: even 1 token needs", 0) == 0);
+    CHECK(lines[8].rfind("Layers on the GPU (llama.cpp -ngl): -ngl 33 offloads all 32 layers", 0) == 0);
+}
+
+TEST_CASE("fit: the largest training seq-len is where the training peak stops fitting", "[fit][training]") {
+    // QLoRA rank 16 on Llama-2-7B, one 24 GiB card: the peak (core/training.hpp) grows with seq-len.
+    Scenario s = llama7b("rtx-4090");
+    REQUIRE(apply_setting(s, "lora-rank", "16"));
+    REQUIRE(apply_setting(s, "qlora", "true"));
+    const FitAnswer a = ask(s, {FitQuestionKind::maximize, "seq-len"}).answers[0];
+    REQUIRE(a.found);
+    CHECK(a.side == FitSide::training);
+    CHECK(a.estimate.gpu.training_uses_peak);
+    // Independently of the search: the peak at the answer fits, one token more does not.
+    Scenario at = s, over = s;
+    REQUIRE(apply_setting(at, "seq-len", std::to_string(a.value)));
+    REQUIRE(apply_setting(over, "seq-len", std::to_string(a.value + 1)));
+    CHECK(estimate(at)->gpu.training_peak_per_gpu_bytes <= 24 * GiB);
+    CHECK(estimate(over)->gpu.training_peak_per_gpu_bytes > 24 * GiB);
+    CHECK(a.need_bytes == estimate(at)->gpu.training_peak_per_gpu_bytes);
+    CHECK(a.value > 2048);
+    CHECK(a.sentence.find("the training peak is") != std::string::npos);
 }

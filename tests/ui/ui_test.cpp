@@ -342,12 +342,12 @@ TEST_CASE("the What fits panel shows core's answers and follows the scenario", "
     set_state(app, "model=llama-2-7b&gpu=rtx-4090&context=4096");
     run_frames(app, 1600, 1000, 2);
     const std::vector<FitReport>& reports = app.fit_panel->reports;
-    REQUIRE(reports.size() == 5);  // context, batch, gpus, bytes, layers on the GPU
+    REQUIRE(reports.size() == 7);  // context, batch, seq-len, micro-batch, gpus, bytes, layers on the GPU
     CHECK(reports[0].answers[0].headline == "19,460 tokens");  // tests/core/fit_test.cpp's closed form
     CHECK(reports[1].answers[0].headline == "4 sequences");
-    CHECK(reports[4].answers[0].headline == "-ngl 33 of 33: everything");
+    CHECK(reports[6].answers[0].headline == "-ngl 33 of 33: everything");
     // The answers are core's for the current scenario: a smaller card changes them on the next frame.
     set_state(app, "model=llama-2-7b&gpu-memory=8GiB&context=4096");
     run_frames(app, 1600, 1000, 1);
-    CHECK(app.fit_panel->reports[4].answers[0].headline == "-ngl 15 of 33");
+    CHECK(app.fit_panel->reports[6].answers[0].headline == "-ngl 15 of 33");
 }
