@@ -158,6 +158,23 @@ public:
         return value->boolean();
     }
 
+    // A probability in [0, 1]; `fallback` when absent (or null).
+    double probability(std::initializer_list<const char*> keys, double fallback) {
+        const char* key = *keys.begin();
+        const json* value = find(keys, &key);
+        if (value == nullptr || !error.empty()) return fallback;
+        if (!value->is_number()) {
+            fail(key, std::string("must be a number from 0 to 1 (got ") + type_word(*value) + ")");
+            return fallback;
+        }
+        const double p = value->number();
+        if (!std::isfinite(p) || p < 0 || p > 1) {
+            fail(key, "must be a number from 0 to 1");
+            return fallback;
+        }
+        return p;
+    }
+
     std::string text(const char* key) {
         const json* value = find({key});
         if (value == nullptr || !error.empty()) return {};
@@ -252,6 +269,10 @@ bool is_one_of(ModelFamily f, std::initializer_list<ModelFamily> families) {
         if (f == g) return true;
     return false;
 }
+
+// Dropout probabilities (training stores their masks). Defaults are the config classes': GPT2Config 0.1
+// (resid_pdrop, attn_pdrop), OPTConfig dropout 0.1 and attention_dropout 0.0, the others 0.0.
+void read_dropout_fields(FieldReader& r, Architecture& a);
 
 // Each step reads one group of fields into `a`; the first problem stops the reading (r.error names the key).
 using ReadStep = void (*)(FieldReader& r, Architecture& a);
@@ -554,6 +575,17 @@ void read_mla(FieldReader& r, Architecture& a) {
     a.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
 }
 
+void read_dropout_fields(FieldReader& r, Architecture& a) {
+    const bool gpt2 = a.family == ModelFamily::gpt2;
+    const bool opt = a.family == ModelFamily::opt;
+    const double hidden = r.probability({"resid_pdrop", "hidden_dropout", "dropout", "hidden_dropout_prob"},
+                                        gpt2 || opt ? 0.1 : 0.0);
+    const double attention = r.probability({"attn_pdrop", "attention_dropout", "attention_probs_dropout_prob"},
+                                           gpt2 ? 0.1 : 0.0);
+    a.hidden_dropout = hidden > 0;
+    a.attention_dropout = attention > 0;
+}
+
 // A field whose presence (with a non-zero, non-empty value) changes the count in a way the Llama-style
 // estimate for unknown types does not model, and what it stands for.
 struct UnmodelledField {
@@ -605,7 +637,8 @@ void check_unmodelled(FieldReader& r, Architecture& a) {
 // Fills `a` from the reader, one named step after another; false (with r.error set) on a problem.
 bool read_fields(FieldReader& r, Architecture& a) {
     static constexpr ReadStep kSteps[] = {check_unmodelled, read_sizes,   read_heads, read_mlp,
-                                          read_layout,      read_sliding, read_experts, read_mla};
+                                          read_layout,      read_sliding, read_experts, read_mla,
+                                          read_dropout_fields};
     for (ReadStep step : kSteps) {
         step(r, a);
         if (!r.error.empty()) return false;

@@ -76,6 +76,10 @@ struct Architecture {
     std::uint64_t qk_norm_count = 0;        // q/k norm weights in one layer (Qwen3, Gemma 3: 2 x head_dim;
                                             // OLMo 2: (heads + kv_heads) x head_dim); counted as attention
     bool attention_sinks = false;           // gpt-oss: one learned sink logit per query head per layer
+    // Dropout in training (it stores masks for the backward pass). From the config's probabilities, else the
+    // config class's defaults: GPT-2 0.1 everywhere; OPT dropout 0.1, attention_dropout 0; the rest 0.
+    bool hidden_dropout = false;            // resid_pdrop / hidden_dropout / dropout > 0 (after attention and MLP)
+    bool attention_dropout = false;         // attn_pdrop / attention_dropout > 0 (on the softmax output)
 
     // Sliding-window attention. sliding_window == 0: none. sliding_layers[i] is true when decoder layer
     // i attends only to the last sliding_window tokens (Mistral v0.1 and Phi-3: all; Gemma 2: even

@@ -12,6 +12,7 @@
 #include "formats.hpp"
 #include "kv_cache.hpp"
 #include "lora.hpp"
+#include "training.hpp"
 
 namespace llm_memory {
 namespace {
@@ -34,6 +35,14 @@ struct Build {
     u128 weight_denominator = 1;
     std::uint64_t trainable = 0;                   // N_trainable (the adapter's count with LoRA)
     std::vector<StoredValue> values;               // the recipe's stored values per trainable parameter
+    // QLoRA: the decoder's linear weights are NF4, every other parameter (embeddings, output head, norms,
+    // biases) stays at 16 bits, as bitsandbytes/PEFT load it. Zero otherwise.
+    std::uint64_t qlora_linear_count = 0;
+    std::uint64_t qlora_other_count = 0;
+    // The training peak as a function of the data-parallel degree (for the GPUs-needed search).
+    std::uint64_t peak_ranks = 1;                  // tp x pp GPUs per model replica
+    ModelStates peak_replica_states;               // model states of one tp x pp rank before ZeRO
+    std::uint64_t peak_fixed_bytes = 0;            // activations + logits/loss + allocator margin
     Estimate e;
 };
 
@@ -95,6 +104,15 @@ Status choose_weight_format(Build& b) {
         b.weight_denominator = format->block_weights;
     }
     b.e.weight_format = key;
+    if (s.qlora && b.arch != nullptr && s.lora_rank > 0) {
+        u128 linear = 0;
+        for (const LinearLayer& layer : decoder_linear_layers(*b.arch))
+            linear += static_cast<u128>(layer.in_features) * layer.out_features * layer.instance_count();
+        if (linear > s.param_count) linear = s.param_count;  // cannot happen for a counted model; never wrap
+        b.qlora_linear_count = static_cast<std::uint64_t>(linear);
+        b.qlora_other_count = s.param_count - b.qlora_linear_count;
+        b.e.qlora_linear_count = b.qlora_linear_count;
+    }
     return std::nullopt;
 }
 
@@ -124,19 +142,34 @@ Status choose_recipe(Build& b) {
     return std::nullopt;
 }
 
+// The GPU count and ZeRO stage (checked before the training peak divides by them).
+Status check_gpu_inputs(const Scenario& s) {
+    if (s.gpu_count == 0) return Error{"gpus", "must be at least 1"};
+    if (s.gpu_count > kMaxGpuCount) return Error{"gpus", too_large(kMaxGpuCount)};
+    if (s.zero_stage < 0 || s.zero_stage > 3) return Error{"zero", "must be 0, 1, 2 or 3"};
+    return std::nullopt;
+}
+
 // ---- The steps: each pushes its rows of the table ----
 
 // Weight memory N x b, and the simple inference total N x b x overhead (its margin is a row of its own).
 void add_weights(Build& b) {
     Estimate& e = b.e;
     const u128 n = b.s.param_count;
-    const std::uint64_t weight = round_div(n * b.weight_numerator, b.weight_denominator);
-    const std::uint64_t inference =
-        round_div(n * b.weight_numerator * b.s.overhead_factor.micros, b.weight_denominator * kScale);
-    MemoryTerm w = row("weight", "Weight memory", "Weights", "N × b", weight, TermKind::weights,
+    // Weight bytes x the format's denominator, exact: N x b, or QLoRA's NF4 linears + 16-bit rest.
+    u128 exact = n * b.weight_numerator;
+    if (b.qlora_linear_count > 0)
+        exact = static_cast<u128>(b.qlora_linear_count) * b.weight_numerator +
+                static_cast<u128>(b.qlora_other_count) * 2 * b.weight_denominator;
+    const std::uint64_t weight = round_div(exact, b.weight_denominator);
+    const std::uint64_t inference = round_div(exact * b.s.overhead_factor.micros, b.weight_denominator * kScale);
+    MemoryTerm w = row("weight", "Weight memory", "Weights",
+                       b.qlora_linear_count > 0 ? "N_linear × b_NF4 + (N − N_linear) × 2 bytes" : "N × b", weight,
+                       TermKind::weights,
                        in_total(Total::inference) | in_total(Total::detailed_inference) | in_total(Total::training));
     w.headline = true;
     w.json = JsonPlace::top;
+    w.adds_to |= in_total(Total::training_peak);  // taken out again when the peak is per GPU of many
     e.terms.push_back(w);
     MemoryTerm margin = row("overhead_margin", "Overhead margin", "Overhead margin", "weights × (overhead factor − 1)",
                             inference - weight, TermKind::runtime, in_total(Total::inference));
@@ -158,7 +191,8 @@ void add_training_states(Build& b) {
     // Seed path: per_trainable_pico == k.micros x b.micros, so this is N_trainable x k x b rounded once.
     MemoryTerm states = row("gradient_optimizer", "Gradient+optimizer memory", "Gradients + optimizer",
                             is_seed_recipe(s.recipe) ? "N_trainable × k × b" : "N_trainable × the recipe's bytes",
-                            pico_bytes_for(b.trainable, per_trainable_pico), TermKind::state, in_total(Total::training));
+                            pico_bytes_for(b.trainable, per_trainable_pico), TermKind::state,
+                            in_total(Total::training) | in_total(Total::training_peak));
     states.all_trainable_bytes = pico_bytes_for(s.param_count, per_trainable_pico);
     states.headline = true;
     states.json = JsonPlace::top;
@@ -180,7 +214,8 @@ void add_training_states(Build& b) {
     if (e.lora_trainable_count > 0) {
         // The adapter's bf16 weights (PEFT counts them in all params); a full fine-tune has no adapter.
         MemoryTerm adapter = row("adapter_weight", "LoRA adapter weights", "LoRA adapter", "adapter parameters × 2 bytes",
-                                 e.lora_trainable_count * 2, TermKind::weights, in_total(Total::training));
+                                 e.lora_trainable_count * 2, TermKind::weights,
+                                 in_total(Total::training) | in_total(Total::training_peak));
         adapter.all_trainable_bytes = 0;
         e.terms.push_back(adapter);
     }
@@ -216,22 +251,176 @@ Status add_detailed_inference(Build& b) {
     if (!s.detailed_inference) return std::nullopt;
     std::uint64_t activation_bytes = 0;
     if (b.arch != nullptr && s.context_tokens > 0) {
-        // Rule of thumb (our convention, not a measurement): the prefill peak of one layer, the residual
-        // stream plus the MLP's two intermediate outputs in 16 bits for every token, plus fp32 logits of
-        // the last position.
+        // Our rule of thumb, not a measurement (labelled so on screen): the prefill peak of one layer, the
+        // residual stream plus the MLP's two intermediate outputs in 16 bits for every token, plus fp32
+        // logits of the last position. vLLM instead measures its peak in a profiling run (PR #10511 logs
+        // 1.26 GiB for Llama-3-8B at its default batched-token budget).
         const u128 tokens = static_cast<u128>(s.context_tokens) * s.batch_size;
         const u128 width = static_cast<u128>(b.arch->hidden_size) + 2 * static_cast<u128>(b.arch->intermediate_size);
         const u128 activation = tokens * width * 2 + static_cast<u128>(s.batch_size) * b.arch->vocab_size * 4;
         if (activation > kMaxParamCount * 64) return Error{"context", "the activation workspace is too large"};
         activation_bytes = static_cast<std::uint64_t>(activation);
     }
-    b.e.terms.push_back(row("activation", "Activation workspace", "Activations",
-                            "tokens × (hidden + 2 × MLP width) × 2 bytes + batch × vocabulary × 4 bytes", activation_bytes,
-                            TermKind::runtime, in_total(Total::detailed_inference)));
-    b.e.terms.push_back(row("runtime_reserve", "Runtime reserve", "Runtime reserve", "1 GiB (CUDA context, allocator)",
+    b.e.terms.push_back(row("inference_activation", "Activation workspace (rule of thumb)", "Activations",
+                            "tokens × (hidden + 2 × MLP width) × 2 bytes + batch × vocabulary × 4 bytes (our rule of "
+                            "thumb for one layer's prefill, not measured)",
+                            activation_bytes, TermKind::runtime, in_total(Total::detailed_inference)));
+    b.e.terms.push_back(row("runtime_reserve", "Runtime reserve (round allowance)", "Runtime reserve",
+                            "1 GiB, a round allowance for the CUDA context and allocator (not measured; vLLM logged "
+                            "1.79 GiB of non-torch memory for Llama-3-8B, PR #10511)",
                             kRuntimeReserveBytes, TermKind::runtime, in_total(Total::detailed_inference)));
     b.e.terms.push_back(total_row("detailed_inference", "Inference total (detailed)", "Inference (detailed)", "",
                                   Total::detailed_inference));
+    return std::nullopt;
+}
+
+// Training as it runs, per GPU: the saved activations, logits and loss, the framework's memory and the
+// caching allocator's margin on top of the model states (divided by tp x pp, then by ZeRO over the
+// data-parallel GPUs). Shown in training-mode detailed; computed whenever a model is known and the
+// detailed mode or a GPU verdict needs it.
+Status add_training_peak(Build& b) {
+    const Scenario& s = b.s;
+    Estimate& e = b.e;
+    e.detailed_training = s.detailed_training;
+    if (s.allocator_margin_percent.micros > 100 * kScale) return Error{"allocator-margin", "must be at most 100%"};
+    if (!s.framework_overhead_auto && s.framework_overhead_bytes > kMaxGpuMemoryBytes)
+        return Error{"framework-overhead", too_large(kMaxGpuMemoryBytes, "1 PiB")};
+    const bool gpu_asked = s.gpu_memory_bytes > 0 || !s.gpu.empty();
+    if (b.arch == nullptr) {
+        if (s.detailed_training)
+            return Error{"training-mode", "detailed needs a model architecture (--model or --config): the activations "
+                                          "need its layers, hidden size, FFN width and gating, KV heads, vocabulary and dropout"};
+        return std::nullopt;
+    }
+    if (!s.detailed_training && !gpu_asked) return std::nullopt;
+    if (s.tp == 0) return Error{"tp", "must be at least 1"};
+    if (s.pp == 0) return Error{"pp", "must be at least 1"};
+    if (s.tp > kMaxParallel) return Error{"tp", too_large(kMaxParallel)};
+    if (s.pp > kMaxParallel) return Error{"pp", too_large(kMaxParallel)};
+    if (b.arch->num_attention_heads % s.tp != 0)
+        return Error{"tp", std::to_string(s.tp) + " does not divide the model's " + std::to_string(b.arch->num_attention_heads) +
+                               " attention heads (each tensor-parallel rank holds whole heads)"};
+    const std::uint64_t ranks = s.tp * s.pp;
+    if (s.gpu_count % ranks != 0)
+        return Error{"gpus", std::to_string(s.gpu_count) + " GPU" + (s.gpu_count == 1 ? " is" : "s are") +
+                                 " not a multiple of tp × pp = " + std::to_string(ranks) +
+                                 " (the GPUs of one model replica); set --gpus to a multiple of " + std::to_string(ranks)};
+    const std::uint64_t dp = s.gpu_count / ranks;
+
+    TrainingShape shape;
+    shape.seq_len = s.seq_len;
+    shape.micro_batch = s.micro_batch;
+    // Activations are 16-bit unless the model trains in fp32 (fp32 weights or the pure-fp32 recipe).
+    const bool fp32 = s.recipe == "adam-fp32" || e.weight_format == "fp32" ||
+                      (e.weight_format.empty() && s.bytes_per_param == Decimal::from_int(4));
+    shape.activation_bytes = fp32 ? 4 : 2;
+    shape.recompute = s.recompute;
+    shape.attention = s.attention;
+    shape.loss = s.loss;
+    shape.tp = s.tp;
+    shape.sp = s.sp;
+    shape.pp = s.pp;
+    if (s.lora_rank > 0) {
+        // A frozen base: only the LoRA-adapted linears keep their inputs (see TrainingShape).
+        shape.keep_qkv_input = shape.keep_out_input = shape.keep_mlp_input = shape.keep_down_input = false;
+        const Expected<std::vector<std::string>> targets = parse_lora_targets(s.lora_targets);
+        const std::vector<LinearLayer> linears = decoder_linear_layers(*b.arch);
+        const Expected<LoraCount> lora = targets ? lora_trainable_count(linears, s.lora_rank, *targets) : Expected<LoraCount>(targets.failure());
+        if (!lora) return lora.failure();
+        for (const LoraModule& m : lora->modules) {
+            const std::string& name = m.target_name;
+            std::string part;
+            for (const LinearLayer& l : linears)
+                if (l.target_name == name) part = l.part;
+            const bool out_or_down = name == "o_proj" || name == "out_proj" || name == "dense" || name == "c_proj" ||
+                                     name == "down_proj" || name == "fc2" || name == "w2" || name == "dense_4h_to_h";
+            if (part == "attention") (out_or_down ? shape.keep_out_input : shape.keep_qkv_input) = true;
+            else (out_or_down ? shape.keep_down_input : shape.keep_mlp_input) = true;
+            // GPT-2's c_proj is in both blocks: keep both inputs.
+            if (name == "c_proj") shape.keep_out_input = shape.keep_down_input = true;
+        }
+    }
+    const Expected<TrainingActivations> acts = training_activations(*b.arch, shape);
+    if (!acts) return acts.failure();
+    e.training_activations = *acts;
+    e.training_peak_known = true;
+
+    // Model states of one rank: the whole model's divided by tp x pp (rounded up), then ZeRO over dp.
+    ModelStates whole;
+    whole.weight_bytes = find_term(e, "weight")->bytes;
+    if (const MemoryTerm* adapter = find_term(e, "adapter_weight")) whole.weight_bytes += adapter->bytes;
+    for (const TrainingComponent& c : e.training_components)
+        (c.kind == StateKind::gradient ? whole.gradient_bytes : whole.optimizer_bytes) += c.bytes;
+    auto split = [ranks](std::uint64_t bytes) { return bytes / ranks + (bytes % ranks != 0 ? 1 : 0); };
+    b.peak_ranks = ranks;
+    b.peak_replica_states = {split(whole.weight_bytes), split(whole.gradient_bytes), split(whole.optimizer_bytes)};
+    const ModelStates per_gpu = per_gpu_states(b.peak_replica_states, s.zero_stage, dp);
+
+    const bool shown = s.detailed_training;
+    auto peak_row = [&](MemoryTerm t) {
+        if (!shown) {
+            t.in_report = false;
+            t.json = JsonPlace::none;
+        }
+        e.terms.push_back(std::move(t));
+    };
+    const bool per_gpu_rows = per_gpu.weight_bytes != whole.weight_bytes || per_gpu.gradient_bytes != whole.gradient_bytes ||
+                              per_gpu.optimizer_bytes != whole.optimizer_bytes;
+    if (per_gpu_rows) {
+        // The whole model's rows stay the seed's; the peak takes this GPU's share instead.
+        for (MemoryTerm& t : e.terms) t.adds_to &= ~in_total(Total::training_peak);
+        const std::string divided = "÷ (tp × pp = " + std::to_string(ranks) + ")";
+        const std::string zero = ", ZeRO stage " + std::to_string(s.zero_stage) + " over " + std::to_string(dp) +
+                                 " data-parallel GPU" + (dp == 1 ? "" : "s");
+        peak_row(row("weight_per_gpu", "Weights on one GPU", "Weights (this GPU)",
+                     "(weights + adapter) " + divided + (s.zero_stage >= 3 ? zero : ""), per_gpu.weight_bytes,
+                     TermKind::weights, in_total(Total::training_peak)));
+        peak_row(row("gradient_per_gpu", "Gradients on one GPU", "Gradients (this GPU)",
+                     "gradients " + divided + (s.zero_stage >= 2 ? zero : ""), per_gpu.gradient_bytes, TermKind::state,
+                     in_total(Total::training_peak)));
+        peak_row(row("optimizer_per_gpu", "Optimizer states on one GPU", "Optimizer (this GPU)",
+                     "optimizer states " + divided + (s.zero_stage >= 1 ? zero : ""), per_gpu.optimizer_bytes,
+                     TermKind::state, in_total(Total::training_peak)));
+    }
+    const TrainingActivations& a = *acts;
+    std::string where = s.pp > 1 ? (a.first_stage ? " on the first pipeline stage (" : " on the last pipeline stage (") +
+                                       std::to_string(a.stage_layers) + " layers × " +
+                                       std::to_string(a.micro_batches_in_flight) + " micro-batch" +
+                                       (a.micro_batches_in_flight == 1 ? "" : "es") + " in flight)"
+                                 : std::string();
+    std::string activation_formula =
+        s.recompute == Recompute::full
+            ? "layers × each layer's input (B·s·b·h) + one layer rebuilt in the backward pass + final norm and head inputs"
+            : std::string("layers × (norms + attention") + (s.recompute == Recompute::selective ? "" : " + attention core") +
+                  " + MLP) + final norm and head inputs";
+    peak_row(row("activation", "Activations (saved for backward)", "Activations", activation_formula + where,
+                 a.activation_bytes, TermKind::runtime, in_total(Total::training_peak)));
+    peak_row(row("logits_loss", "Logits and loss", "Logits + loss",
+                 s.loss == LossKind::full
+                     ? "micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes: logits, fp32 upcast, the log-softmax saved "
+                       "for the backward pass, its gradient"
+                     : "micro-batch × seq-len × vocabulary × B + one of 8 chunks × (4 + 4) bytes (chunked loss)",
+                 a.logits_loss_bytes, TermKind::runtime, in_total(Total::training_peak)));
+    const std::uint64_t framework =
+        s.framework_overhead_auto ? default_framework_overhead_bytes(s.gpu_count) : s.framework_overhead_bytes;
+    peak_row(row("framework_overhead", "Framework (CUDA context, NCCL)", "Framework",
+                 s.framework_overhead_auto ? (s.gpu_count > 1 ? "512 MiB CUDA context + 1.5 GiB NCCL (more than one GPU)"
+                                                              : "512 MiB CUDA context (one GPU, no NCCL)")
+                                           : "as set by framework-overhead",
+                 framework, TermKind::runtime, in_total(Total::training_peak)));
+    const u128 dynamic = static_cast<u128>(a.activation_bytes) + a.logits_loss_bytes;
+    const std::uint64_t margin = round_div(dynamic * s.allocator_margin_percent.micros, 100 * kScale);
+    peak_row(row("allocator_margin", "Allocator margin", "Allocator margin",
+                 format_decimal(s.allocator_margin_percent) + "% × (activations + logits and loss)", margin,
+                 TermKind::runtime, in_total(Total::training_peak)));
+    b.peak_fixed_bytes = a.activation_bytes + a.logits_loss_bytes + margin;
+    MemoryTerm total = total_row("training_peak", "Training peak per GPU", "Training peak", "", Total::training_peak);
+    if (shown) total.json = JsonPlace::feature;
+    else {
+        total.in_report = false;
+        total.json = JsonPlace::none;
+    }
+    e.terms.push_back(total);
     return std::nullopt;
 }
 
@@ -286,19 +475,49 @@ void name_figures(Estimate& e) {
     e.adapter_weight_bytes = adapter != nullptr ? adapter->bytes : 0;
     const MemoryTerm* kv = find_term(e, "kv_cache");
     e.kv_cache_bytes = kv != nullptr ? kv->bytes : 0;
-    const MemoryTerm* activation = find_term(e, "activation");
-    e.activation_bytes = activation != nullptr ? activation->bytes : 0;
+    const MemoryTerm* activation = find_term(e, "inference_activation");
+    e.inference_activation_bytes = activation != nullptr ? activation->bytes : 0;
+    auto bytes_of = [&e](const char* key) {
+        const MemoryTerm* t = find_term(e, key);
+        return t != nullptr ? t->bytes : 0;
+    };
+    e.training_activation_bytes = bytes_of("activation");
+    e.logits_loss_bytes = bytes_of("logits_loss");
+    e.framework_overhead_bytes = bytes_of("framework_overhead");
+    e.allocator_margin_bytes = bytes_of("allocator_margin");
+    const MemoryTerm* peak = find_total(e, Total::training_peak);
+    e.training_peak_bytes = peak != nullptr ? peak->bytes : 0;
     const MemoryTerm* reserve = find_term(e, "runtime_reserve");
     e.runtime_reserve_bytes = reserve != nullptr ? reserve->bytes : 0;
     const MemoryTerm* detailed = find_total(e, Total::detailed_inference);
     e.detailed_inference_bytes = detailed != nullptr ? detailed->bytes : 0;
 }
 
-// GPU fit: model states under the ZeRO stage, and the chosen inference total split evenly.
-Status add_gpu_fit(const Scenario& s, Estimate& e) {
-    if (s.gpu_count == 0) return Error{"gpus", "must be at least 1"};
-    if (s.gpu_count > kMaxGpuCount) return Error{"gpus", too_large(kMaxGpuCount)};
-    if (s.zero_stage < 0 || s.zero_stage > 3) return Error{"zero", "must be 0, 1, 2 or 3"};
+// The training peak on one GPU with `dp` data-parallel replicas of tp x pp GPUs each.
+std::uint64_t peak_with_dp(const Build& b, std::uint64_t dp) {
+    const Scenario& s = b.s;
+    const std::uint64_t framework =
+        s.framework_overhead_auto ? default_framework_overhead_bytes(dp * b.peak_ranks) : s.framework_overhead_bytes;
+    return per_gpu_states(b.peak_replica_states, s.zero_stage, dp).total() + b.peak_fixed_bytes + framework;
+}
+
+// The fewest GPUs (a multiple of tp x pp) whose training peak fits, or 0 when none up to kMaxGpuCount does.
+// From two replicas on the peak only falls as dp grows (ZeRO divides more), so a binary search finds it.
+std::uint64_t peak_gpus_needed(const Build& b, std::uint64_t capacity) {
+    if (peak_with_dp(b, 1) <= capacity) return b.peak_ranks;
+    std::uint64_t lo = 2, hi = kMaxGpuCount / b.peak_ranks;
+    if (hi < lo || peak_with_dp(b, hi) > capacity) return 0;
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        if (peak_with_dp(b, mid) <= capacity) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo * b.peak_ranks;
+}
+
+// GPU fit: the training peak (or, without a model, the model states under the ZeRO stage), and the chosen
+// inference total split evenly.
+Status add_gpu_fit(const Build& b, const Scenario& s, Estimate& e) {
     std::uint64_t capacity = s.gpu_memory_bytes;
     if (capacity == 0 && !s.gpu.empty()) {
         const Expected<Gpu> gpu = find_gpu(s.gpu);
@@ -313,13 +532,19 @@ Status add_gpu_fit(const Scenario& s, Estimate& e) {
         (component.kind == StateKind::gradient ? fit.training_states.gradient_bytes : fit.training_states.optimizer_bytes) +=
             component.bytes;
     fit.training_per_gpu = per_gpu_states(fit.training_states, s.zero_stage, s.gpu_count);
+    if (e.training_peak_known) {
+        fit.training_per_gpu = per_gpu_states(b.peak_replica_states, s.zero_stage, s.gpu_count / b.peak_ranks);
+        fit.training_uses_peak = true;
+        fit.training_peak_per_gpu_bytes = e.training_peak_bytes;
+    }
     if (capacity == 0) return std::nullopt;
     fit.requested = true;
     fit.capacity_bytes = capacity;
-    const std::uint64_t per_gpu = fit.training_per_gpu.total();
+    const std::uint64_t per_gpu = fit.training_uses_peak ? fit.training_peak_per_gpu_bytes : fit.training_per_gpu.total();
     fit.training_verdict = fit_verdict(per_gpu, capacity);
     fit.training_margin_bytes = per_gpu > capacity ? per_gpu - capacity : capacity - per_gpu;
-    fit.training_gpus_needed = gpus_needed(fit.training_states, s.zero_stage, capacity);
+    fit.training_gpus_needed = fit.training_uses_peak ? peak_gpus_needed(b, capacity)
+                                                      : gpus_needed(fit.training_states, s.zero_stage, capacity);
     const std::uint64_t inference = chosen_inference_bytes(e);
     fit.inference_per_gpu_bytes = inference / s.gpu_count + (inference % s.gpu_count != 0 ? 1 : 0);
     fit.inference_verdict = fit_verdict(fit.inference_per_gpu_bytes, capacity);
@@ -364,10 +589,12 @@ Expected<Estimate> estimate(const Scenario& s) {
     add_training_states(b);
     if (Status bad = add_kv_cache(b)) return *bad;
     if (Status bad = add_detailed_inference(b)) return *bad;
+    if (Status bad = check_gpu_inputs(s)) return *bad;
+    if (Status bad = add_training_peak(b)) return *bad;
     add_totals(e);
     add_comparison(e);
     name_figures(e);
-    if (Status bad = add_gpu_fit(s, e)) return *bad;
+    if (Status bad = add_gpu_fit(b, s, e)) return *bad;
     return std::move(b.e);
 }
 

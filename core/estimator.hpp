@@ -27,6 +27,7 @@
 
 #include "gpus.hpp"
 #include "recipes.hpp"
+#include "training.hpp"
 
 #include "quantity.hpp"
 #include "result.hpp"
@@ -79,6 +80,24 @@ struct Scenario {
     std::uint64_t gpu_memory_bytes = 0;  // custom capacity per GPU; > 0 replaces the catalogue's
     std::uint64_t gpu_count = 1;       // GPUs the model states are spread over
     int zero_stage = 0;                // ZeRO/FSDP stage 0-3
+
+    // Training as it runs (training-mode detailed; the GPU verdict also uses it whenever a model is known).
+    // Defaults, with their sources (README "Training, detailed"): one 2048-token sequence per GPU, no
+    // recompute (Hugging Face Trainer's gradient_checkpointing=False), FlashAttention/SDPA (Transformers'
+    // default attention on CUDA), the full causal-LM loss, no model parallelism, the framework's memory
+    // from training.hpp's default_framework_overhead_bytes, a 10% caching-allocator margin.
+    bool detailed_training = false;    // training-mode: simple (the seed's total) or detailed (+ peak)
+    std::uint64_t seq_len = 2048;      // tokens per training sequence
+    std::uint64_t micro_batch = 1;     // sequences per step per GPU
+    Recompute recompute = Recompute::none;
+    AttentionKernel attention = AttentionKernel::flash;
+    LossKind loss = LossKind::full;
+    std::uint64_t tp = 1;              // tensor-parallel ranks
+    bool sp = false;                   // sequence parallel (with tp)
+    std::uint64_t pp = 1;              // pipeline stages (1F1B)
+    bool framework_overhead_auto = true;   // true: CUDA context + NCCL from the GPU count
+    std::uint64_t framework_overhead_bytes = 0;  // when not auto: per GPU
+    Decimal allocator_margin_percent = Decimal::from_int(10);  // of activations + logits/loss
 };
 
 // One stored value of the training recipe, for the whole trainable count.
@@ -89,18 +108,21 @@ struct TrainingComponent {
     StateKind kind = StateKind::optimizer;
 };
 
-// Whether the estimate fits the chosen GPU(s). Model states only for training (weights, gradients,
-// optimizer states); inference is the chosen inference total split evenly over the GPUs.
+// Whether the estimate fits the chosen GPU(s). Training: the training peak per GPU whenever a model is
+// known (model states + activations + logits/loss + framework + allocator margin), else the model states
+// alone (weights, gradients, optimizer states); inference is the chosen inference total split evenly.
 struct GpuFit {
     bool requested = false;            // a GPU or a custom capacity was given
     std::uint64_t capacity_bytes = 0;  // per GPU
     std::uint64_t gpu_count = 1;
     int zero_stage = 0;
     ModelStates training_states;       // whole model states (weights incl. adapter, gradients, optimizer)
-    ModelStates training_per_gpu;      // per GPU under the stage
+    ModelStates training_per_gpu;      // per GPU under the stage (and divided by tp x pp)
+    bool training_uses_peak = false;   // the verdict below is on training_peak_per_gpu_bytes
+    std::uint64_t training_peak_per_gpu_bytes = 0;  // the training peak (0 without a model)
     FitVerdict training_verdict = FitVerdict::fits;
     std::uint64_t training_margin_bytes = 0;     // capacity - per GPU when it fits, else per GPU - capacity
-    std::uint64_t training_gpus_needed = 0;      // fewest GPUs at this stage; 0 = no number of GPUs suffices
+    std::uint64_t training_gpus_needed = 0;      // fewest GPUs at this stage (a multiple of tp x pp); 0 = none suffices
     std::uint64_t inference_per_gpu_bytes = 0;   // ceil(inference total / gpu_count)
     FitVerdict inference_verdict = FitVerdict::fits;
     std::uint64_t inference_margin_bytes = 0;
@@ -111,7 +133,7 @@ struct GpuFit {
 
 // The totals a term can add to. The simple inference total is weights + overhead margin (= weights x the
 // overhead factor); the detailed one adds the KV cache, activations and a runtime reserve.
-enum class Total : std::uint8_t { inference, detailed_inference, training };
+enum class Total : std::uint8_t { inference, detailed_inference, training, training_peak };
 using TotalSet = std::uint32_t;  // a set of Totals, one bit each
 constexpr TotalSet in_total(Total total) { return TotalSet{1} << static_cast<unsigned>(total); }
 
@@ -168,14 +190,24 @@ struct Estimate {
 
     // How it runs; zero / empty when the feature is not in use.
     std::string weight_format;               // format key used for N x b ("" = the seed's b); "nf4_dq" for QLoRA
+    std::uint64_t qlora_linear_count = 0;    // QLoRA: decoder linear weights at NF4 (the rest at 16 bits); 0 otherwise
     std::uint64_t lora_trainable_count = 0;  // LoRA adapter parameters (equals trainable_count with LoRA)
     std::uint64_t adapter_weight_bytes = 0;  // the adapter's own 16-bit weights, in training_bytes
     std::vector<TrainingComponent> training_components;  // the recipe's values; they sum to gradient+optimizer
     std::uint64_t kv_cache_bytes = 0;        // 2 x layers x kv_heads x head_dim x tokens x batch x bytes (or MLA)
-    std::uint64_t activation_bytes = 0;      // detailed mode: one layer's prefill activations + last logits
-    std::uint64_t runtime_reserve_bytes = 0; // detailed mode: CUDA context and allocator allowance
+    std::uint64_t inference_activation_bytes = 0;  // detailed inference: one layer's prefill activations + last logits
+    std::uint64_t runtime_reserve_bytes = 0; // detailed inference: CUDA context and allocator allowance
     std::uint64_t detailed_inference_bytes = 0;  // detailed mode: weights + KV + activation + reserve
     bool detailed_inference = false;         // which inference total the GPU verdict used
+    // Training as it runs, per GPU (the pipeline stage that holds the most); zero without a model.
+    bool detailed_training = false;          // training-mode detailed: the rows below are shown
+    bool training_peak_known = false;        // the peak was computed (a model is known)
+    TrainingActivations training_activations;  // the activation breakdown behind activation_bytes
+    std::uint64_t training_activation_bytes = 0;   // saved activations (JSON activation_bytes)
+    std::uint64_t logits_loss_bytes = 0;     // logits and loss buffers
+    std::uint64_t framework_overhead_bytes = 0;  // CUDA context and NCCL
+    std::uint64_t allocator_margin_bytes = 0;    // caching allocator's margin
+    std::uint64_t training_peak_bytes = 0;   // per GPU: model states + the four above
     GpuFit gpu;
 
     std::vector<MemoryTerm> terms;           // every figure above as a row, in display order

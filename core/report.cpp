@@ -5,6 +5,7 @@
 
 #include "architecture.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "formats.hpp"
@@ -46,14 +47,21 @@ std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
     }
     out.push_back("GPU: " + std::to_string(g.gpu_count) + " x " + name + ", " + format_gb(g.capacity_bytes) + " (" +
                   format_gib(g.capacity_bytes) + ") each, ZeRO stage " + std::to_string(g.zero_stage));
-    std::string training = "Training model states per GPU " + format_gb(g.training_per_gpu.total()) + ": " +
-                           verdict_phrase(g.training_verdict, g.training_margin_bytes) + "; ";
+    std::string training = g.training_uses_peak
+                               ? "Training peak per GPU " + format_gb(g.training_peak_per_gpu_bytes) + ": "
+                               : "Training model states per GPU " + format_gb(g.training_per_gpu.total()) + ": ";
+    training += verdict_phrase(g.training_verdict, g.training_margin_bytes) + "; ";
     if (g.training_gpus_needed == 0)
         training += "no number of GPUs fits at ZeRO stage " + std::to_string(g.zero_stage);
     else
         training += std::to_string(g.training_gpus_needed) + " GPU" + (g.training_gpus_needed == 1 ? "" : "s") +
                     " needed at ZeRO stage " + std::to_string(g.zero_stage);
-    out.push_back(training + " (weights, gradients, optimizer states only; no activations)");
+    if (g.training_uses_peak)
+        out.push_back(training + " (model states + activations at seq-len " + std::to_string(s.seq_len) +
+                      " × micro-batch " + std::to_string(s.micro_batch) + " + logits and loss + framework + allocator margin" +
+                      (e.detailed_training ? ")" : "; training-mode detailed lists them)"));
+    else
+        out.push_back(training + " (weights, gradients, optimizer states only; no activations: choose a model for the peak)");
     out.push_back(std::string("Inference ") + (e.detailed_inference ? "(detailed)" : "(simple)") + " per GPU " +
                   format_gb(g.inference_per_gpu_bytes) + ": " + verdict_phrase(g.inference_verdict, g.inference_margin_bytes) +
                   "; " + std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
@@ -97,6 +105,10 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
     if (e.lora_trainable_count > 0)
         out += "\n" + std::string(s.qlora ? "QLoRA" : "LoRA") + " rank " + std::to_string(s.lora_rank) + " on " +
                s.lora_targets + ": " + format_count_exact(e.lora_trainable_count) + " trainable parameters";
+    if (s.qlora && e.lora_trainable_count > 0)
+        out += "\nQLoRA base: the decoder's linear weights in NF4, embeddings, output head and norms in 16 bits "
+               "(bitsandbytes/PEFT)";
+    if (e.detailed_training) out += "\n" + training_settings_line(s);
     if (s.context_tokens > 0) {
         out += "\nKV cache: " + std::to_string(s.context_tokens) + " tokens x batch " + std::to_string(s.batch_size) +
                " in " + s.kv_dtype;
@@ -110,6 +122,50 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
 }
 
 }  // namespace
+
+std::string training_settings_line(const Scenario& s) {
+    std::string line = "Training (detailed): seq-len " + std::to_string(s.seq_len) + " x micro-batch " +
+                       std::to_string(s.micro_batch) + ", recompute " + recompute_text(s.recompute) + ", " +
+                       attention_text(s.attention) + " attention, " + loss_text(s.loss) + " loss, tp " + std::to_string(s.tp) +
+                       (s.sp ? " with sp" : "") + ", pp " + std::to_string(s.pp);
+    return line + "\n  " + training_metric_sentence(s);
+}
+
+std::string weight_format_value(const Estimate& e) {
+    if (e.weight_format.empty()) return {};
+    const Expected<WeightFormat> format = find_weight_format(e.weight_format);
+    if (!format) return e.weight_format;
+    return format->label + " = " + format_bits_per_weight(*format) + " bits";
+}
+
+std::string weight_format_note(const Scenario& s, const Estimate& e) {
+    if (e.weight_format.empty()) return {};
+    const std::string value = weight_format_value(e);
+    if (e.qlora_linear_count > 0)
+        return "QLoRA decides: the decoder's linear weights in " + value + "; embeddings, output head and norms in 16 bits "
+               "(bitsandbytes/PEFT). b is not used.";
+    if (s.qlora) return "QLoRA decides: the base in " + value + ". b is not used.";
+    return "The weight format decides: " + value + " per weight. b is not used.";
+}
+
+std::string training_fit_note(const Scenario& s, const Estimate& e) {
+    const GpuFit& g = e.gpu;
+    if (!g.requested) return {};
+    if (!g.training_uses_peak)
+        return "Model states only (weights, gradients, optimizer states): choose a model to include the activations, "
+               "logits and framework memory.";
+    return "The training peak: model states + activations at seq-len " + std::to_string(s.seq_len) + " x micro-batch " +
+           std::to_string(s.micro_batch) + " + logits and loss + framework memory + allocator margin" +
+           (e.detailed_training ? "." : " (Training mode: detailed lists each term).");
+}
+
+std::string training_metric_sentence(const Scenario& s) {
+    const bool allocated = !s.framework_overhead_auto && s.framework_overhead_bytes == 0 && s.allocator_margin_percent.is_zero();
+    if (allocated)
+        return "The peak estimates torch.cuda.max_memory_allocated (tensors only: no framework memory, no allocator margin).";
+    return "The peak estimates what nvidia-smi shows for the process: allocated tensors, the caching allocator's margin "
+           "(reserved) and the CUDA context.";
+}
 
 std::string json_escape(const std::string& text) {
     std::string out;
@@ -126,6 +182,28 @@ std::string json_escape(const std::string& text) {
         } else out.push_back(c);
     }
     return out;
+}
+
+// The detailed training settings as a JSON object (what the figures were computed for).
+static std::string training_settings_json(const Scenario& s, const Estimate& e) {
+    const bool allocated = !s.framework_overhead_auto && s.framework_overhead_bytes == 0 && s.allocator_margin_percent.is_zero();
+    return "{\"seq_len\":" + std::to_string(s.seq_len) + ",\"micro_batch\":" + std::to_string(s.micro_batch) +
+           ",\"recompute\":\"" + recompute_text(s.recompute) + "\",\"attention\":\"" + attention_text(s.attention) +
+           "\",\"loss\":\"" + loss_text(s.loss) + "\",\"tp\":" + std::to_string(s.tp) + ",\"sp\":" +
+           (s.sp ? "true" : "false") + ",\"pp\":" + std::to_string(s.pp) + ",\"activation_bytes_per_value\":" +
+           std::to_string(e.training_activations.value_bytes) + ",\"allocator_margin_percent\":" +
+           format_decimal(s.allocator_margin_percent) + ",\"metric\":\"" + (allocated ? "allocated" : "nvidia-smi") + "\"}";
+}
+
+// The activation row's parts (bytes) and the pipeline stage they are for.
+static std::string activation_breakdown_json(const Estimate& e) {
+    const TrainingActivations& a = e.training_activations;
+    return "{\"norms\":" + std::to_string(a.per_layer_sum.norms) + ",\"attention\":" + std::to_string(a.per_layer_sum.attention) +
+           ",\"attention_core\":" + std::to_string(a.per_layer_sum.attention_core) + ",\"mlp\":" +
+           std::to_string(a.per_layer_sum.mlp) + ",\"recompute_live\":" + std::to_string(a.recompute_live_bytes) +
+           ",\"outside_layers\":" + std::to_string(a.outside_layers_bytes) + ",\"stage\":\"" +
+           (a.first_stage ? "first" : "last") + "\",\"stage_layers\":" + std::to_string(a.stage_layers) +
+           ",\"micro_batches_in_flight\":" + std::to_string(a.micro_batches_in_flight) + "}";
 }
 
 // The chosen model, when N is still its count: one line for the text reports.
@@ -153,13 +231,29 @@ std::string report_json(const Scenario& s, const Estimate& e) {
     field("values_per_trainable", format_decimal(s.values_per_trainable));
     field("bytes_per_value", format_decimal(s.bytes_per_value));
     // The table's rows, "<key>_bytes": the seed's figures here, the features' after the model.
+    bool training_keys = false;
     auto term_fields = [&](JsonPlace place) {
         for (const MemoryTerm& t : e.terms) {
             if (t.json != place) continue;
             // Keys that belong beside a feature's first figure.
             if (t.key == "adapter_weight") field("lora_trainable_parameters", std::to_string(e.lora_trainable_count));
-            if (t.key == "activation") field("inference_mode", "\"detailed\"");
+            if (t.key == "inference_activation") field("inference_mode", "\"detailed\"");
+            const bool training_row = t.key == "weight_per_gpu" || t.key == "activation";
+            if (training_row && !training_keys) {
+                training_keys = true;
+                field("training_mode", "\"detailed\"");
+                field("training", training_settings_json(s, e));
+            }
             field((t.key + "_bytes").c_str(), std::to_string(t.bytes));
+            if (t.key == "training_peak") {
+                field("activation_breakdown", activation_breakdown_json(e));
+                std::string list = "[";
+                for (const MemoryTerm* part : parts_of(e, Total::training_peak))
+                    list += std::string(list.size() > 1 ? "," : "") + "{\"key\":\"" + json_escape(part->key) +
+                            "\",\"label\":\"" + json_escape(part->label) + "\",\"formula\":\"" +
+                            json_escape(part->formula) + "\",\"bytes\":" + std::to_string(part->bytes) + "}";
+                field("training_peak_terms", list + "]");
+            }
         }
     };
     term_fields(JsonPlace::top);
@@ -203,7 +297,11 @@ std::string report_json(const Scenario& s, const Estimate& e) {
         field("gpu", "{\"name\":\"" + json_escape(s.gpu_memory_bytes > 0 ? std::string("custom") : s.gpu) +
                          "\",\"capacity_bytes\":" + std::to_string(g.capacity_bytes) + ",\"gpus\":" +
                          std::to_string(g.gpu_count) + ",\"zero_stage\":" + std::to_string(g.zero_stage) +
-                         ",\"per_gpu_bytes\":" + std::to_string(g.training_per_gpu.total()) + ",\"fits\":" +
+                         ",\"per_gpu_bytes\":" + std::to_string(g.training_per_gpu.total()) + ",\"training_basis\":" +
+                         (g.training_uses_peak ? "\"training_peak\",\"peak_per_gpu_bytes\":" +
+                                                     std::to_string(g.training_peak_per_gpu_bytes)
+                                               : std::string("\"model_states\"")) +
+                         ",\"fits\":" +
                          (g.training_verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":" +
                          verdict_key(g.training_verdict) + ",\"margin_bytes\":" + std::to_string(g.training_margin_bytes) +
                          ",\"gpus_needed\":" + std::to_string(g.training_gpus_needed) + ",\"inference\":{\"per_gpu_bytes\":" +
@@ -238,7 +336,10 @@ Expected<std::string> recipe_range_sentence(const Scenario& s) {
 std::string report_table(const Scenario& s, const Estimate& e, UnitChoice units) {
     std::string out = describe_inputs(s, e) + "\n";
     out += model_line(s, e);
-    for (const Line& line : result_lines(e)) out += pad(std::string(line.label), 28) + in_units(line.bytes, units) + "\n";
+    const std::vector<Line> lines = result_lines(e);
+    std::size_t width = 28;  // the seed's column; a longer label widens it for every line
+    for (const Line& line : lines) width = std::max(width, line.label.size() + 2);
+    for (const Line& line : lines) out += pad(std::string(line.label), width) + in_units(line.bytes, units) + "\n";
     for (const std::string& sentence : gpu_sentences(s, e)) out += sentence + "\n";
     out += "(GB = 10^9 bytes, GiB = 2^30 bytes)\n";
     return out;

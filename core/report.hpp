@@ -17,11 +17,18 @@ enum class UnitChoice { gb, gib, both };
 // full_training_bytes, reduction_bytes. Keys that appear only when their feature is in use (so the
 // seed's object is unchanged): weight_format (--dtype/--qlora); recipe and training_components
 // [{name, bytes_per_trainable, bytes, kind}] (--recipe other than seed-adam); lora_trainable_parameters,
-// adapter_weight_bytes (--lora-rank); kv_cache_bytes (--context); inference_mode, activation_bytes,
-// runtime_reserve_bytes, detailed_inference_bytes (--inference-mode detailed); gpu {name, capacity_bytes,
-// gpus, zero_stage, per_gpu_bytes, fits, verdict, margin_bytes, gpus_needed, inference {per_gpu_bytes,
-// fits, verdict, margin_bytes, gpus_needed}} (--gpu or --gpu-memory; fits and gpus_needed are for the
-// training model states; gpus_needed 0 means no number of GPUs suffices at that ZeRO stage).
+// adapter_weight_bytes (--lora-rank); kv_cache_bytes (--context); inference_mode, inference_activation_bytes,
+// runtime_reserve_bytes, detailed_inference_bytes (--inference-mode detailed); training_mode, training
+// {seq_len, micro_batch, recompute, attention, loss, tp, sp, pp, activation_bytes_per_value, metric},
+// weight_per_gpu_bytes, gradient_per_gpu_bytes, optimizer_per_gpu_bytes (when a GPU holds a share),
+// activation_bytes, logits_loss_bytes, framework_overhead_bytes, allocator_margin_bytes,
+// training_peak_bytes, activation_breakdown {norms, attention, attention_core, mlp, recompute_live,
+// outside_layers, stage, stage_layers, micro_batches_in_flight}, training_peak_terms [{key, label,
+// formula, bytes}] (--training-mode detailed); gpu {name, capacity_bytes, gpus, zero_stage, per_gpu_bytes
+// (model states), training_basis ("training_peak" when a model is known, else "model_states"),
+// peak_per_gpu_bytes (with the peak), fits, verdict, margin_bytes, gpus_needed, inference {per_gpu_bytes,
+// fits, verdict, margin_bytes, gpus_needed}} (--gpu or --gpu-memory; fits, verdict, margin_bytes and
+// gpus_needed are for training_basis; gpus_needed 0 means no number of GPUs suffices at that ZeRO stage).
 std::string report_json(const Scenario& scenario, const Estimate& estimate);
 
 // An aligned plain-text table, one result per line.
@@ -45,6 +52,26 @@ std::string report_view_json(const Scenario& scenario, const Estimate& estimate)
 // trainable parameter." The seed's bytes follow k and state-bytes (k = 4 x 2 bytes gives 8 bytes).
 // Error: either variant does not estimate (its message).
 Expected<std::string> recipe_range_sentence(const Scenario& scenario);
+
+// "Training (detailed): seq-len 2048 x micro-batch 1, recompute none, flash attention, full loss, tp 1, pp 1"
+// and, on a second indented line, training_metric_sentence.
+std::string training_settings_line(const Scenario& scenario);
+
+// Which measurement the training peak estimates: nvidia-smi's figure (allocated + allocator margin +
+// framework memory) by default, torch.cuda.max_memory_allocated when framework-overhead and
+// allocator-margin are both 0.
+std::string training_metric_sentence(const Scenario& scenario);
+
+// What decides the weights' bytes when it is not the seed's b: "" when b is used; else one line such as
+// "QLoRA decides: the decoder's linear weights in NF4 + double quant (4.126953 bits); embeddings, output
+// head and norms in 16 bits." or "The weight format decides: Q4_K_M (4.85 bits per weight); b is not used."
+std::string weight_format_note(const Scenario& scenario, const Estimate& estimate);
+// The format as the bytes field shows it: "NF4 + double quant = 4.126953 bits"; "" when b is used.
+std::string weight_format_value(const Estimate& estimate);
+
+// The training verdict's basis in one sentence: what the peak includes, or that only model states are
+// counted (no model known). "" without a GPU.
+std::string training_fit_note(const Scenario& scenario, const Estimate& estimate);
 
 // Escapes text for a JSON string literal (quotes not included).
 std::string json_escape(const std::string& text);

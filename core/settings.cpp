@@ -151,8 +151,8 @@ std::string apply_bool(bool& field, std::string_view text) {
     return {};
 }
 
-// Context length: plain tokens, or K/M meaning 1024/1048576 as context sizes are usually written (8K = 8192).
-std::string apply_context(Scenario& s, std::string_view text) {
+// Tokens: plain, or K/M meaning 1024/1048576 as context sizes are usually written (8K = 8192).
+std::string apply_tokens(std::uint64_t& field, std::string_view text) {
     std::string t(trim(text));
     std::uint64_t unit = 1;
     if (!t.empty() && (t.back() == 'k' || t.back() == 'K')) unit = 1024;
@@ -160,7 +160,53 @@ std::string apply_context(Scenario& s, std::string_view text) {
     if (unit > 1) t.pop_back();
     const Expected<std::uint64_t> tokens = parse_whole_count(t, kMaxContextTokens / unit, kContextLimit);
     if (!tokens) return tokens.error();
-    s.context_tokens = *tokens * unit;
+    field = *tokens * unit;
+    return {};
+}
+
+std::string apply_context(Scenario& s, std::string_view text) { return apply_tokens(s.context_tokens, text); }
+
+std::string apply_seq_len(Scenario& s, std::string_view text) {
+    std::uint64_t tokens = 0;
+    std::string error = apply_tokens(tokens, text);
+    if (!error.empty()) return error;
+    if (tokens == 0) return "must be at least 1";
+    s.seq_len = tokens;
+    return {};
+}
+
+std::string apply_training_mode(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t == "simple") s.detailed_training = false;
+    else if (t == "detailed") s.detailed_training = true;
+    else return "\"" + printable_excerpt(text, 40) + "\" is not simple or detailed";
+    return {};
+}
+
+// One of a few words: the value's index in `words`, or an error listing them.
+template <typename Enum, std::size_t N>
+std::string apply_choice(Enum& field, std::string_view text, const char* const (&words)[N]) {
+    const std::string t = lower_text(text);
+    for (std::size_t i = 0; i < N; ++i)
+        if (t == words[i]) {
+            field = static_cast<Enum>(i);
+            return {};
+        }
+    std::string list;
+    for (std::size_t i = 0; i < N; ++i) list += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + words[i];
+    return "\"" + printable_excerpt(text, 40) + "\" is not " + list;
+}
+constexpr const char* kRecomputeWords[] = {"none", "selective", "full"};
+constexpr const char* kAttentionWords[] = {"flash", "eager"};
+constexpr const char* kLossWords[] = {"full", "chunked"};
+
+// A percentage from 0 to 100, with or without the % sign.
+std::string apply_percent(Decimal& field, std::string_view text) {
+    std::string_view t = trim(text);
+    if (!t.empty() && t.back() == '%') t.remove_suffix(1);
+    const Expected<Decimal> d = parse_decimal(t, 100 * Decimal::kScale, "100%");
+    if (!d) return d.error();
+    field = *d;
     return {};
 }
 
@@ -184,13 +230,10 @@ std::string apply_gpu(Scenario& s, std::string_view text) {
     return {};
 }
 
-// Memory per GPU with a unit: "80GiB", "24 GB", "16384MiB", "0" (clears). Exact integer bytes.
-std::string apply_gpu_memory(Scenario& s, std::string_view text) {
+// A memory size with a unit: "80GiB", "24 GB", "16384MiB", "512MiB". Exact integer bytes, at most 1 PiB;
+// zero is an error (callers that accept "0" check for it first).
+std::string parse_memory_size(std::uint64_t& out, std::string_view text) {
     std::string t = lower_text(text);
-    if (t == "0" || t.empty() || t == "none") {
-        s.gpu_memory_bytes = 0;
-        return {};
-    }
     struct Unit { const char* suffix; std::uint64_t bytes; };
     static constexpr Unit kUnits[] = {{"tib", 1ULL << 40}, {"gib", 1ULL << 30}, {"mib", 1ULL << 20},
                                       {"tb", 1'000'000'000'000ULL}, {"gb", 1'000'000'000ULL}, {"mb", 1'000'000ULL},
@@ -208,10 +251,46 @@ std::string apply_gpu_memory(Scenario& s, std::string_view text) {
         const U128 bytes = (static_cast<U128>(amount->micros) * unit.bytes + Decimal::kScale / 2) / Decimal::kScale;
         if (bytes == 0) return "must be greater than zero";
         if (bytes > kMaxGpuMemoryBytes) return too_large(kMaxGpuMemoryBytes, "1 PiB");
-        s.gpu_memory_bytes = static_cast<std::uint64_t>(bytes);
+        out = static_cast<std::uint64_t>(bytes);
         return {};
     }
     return "needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB";
+}
+
+// Memory per GPU: a size, or "0" / "none" (clears).
+std::string apply_gpu_memory(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t == "0" || t.empty() || t == "none") {
+        s.gpu_memory_bytes = 0;
+        return {};
+    }
+    return parse_memory_size(s.gpu_memory_bytes, t);
+}
+
+// The framework's memory per GPU: "auto" (CUDA context + NCCL from the GPU count), "0", or a size.
+std::string apply_framework_overhead(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t == "auto" || t.empty()) {
+        s.framework_overhead_auto = true;
+        s.framework_overhead_bytes = 0;
+        return {};
+    }
+    std::uint64_t bytes = 0;
+    if (t != "0") {
+        const std::string error = parse_memory_size(bytes, t);
+        if (!error.empty()) return error + " (or auto)";
+    }
+    s.framework_overhead_auto = false;
+    s.framework_overhead_bytes = bytes;
+    return {};
+}
+
+std::string show_size(std::uint64_t b) {
+    if (b % (1ULL << 30) == 0) return std::to_string(b >> 30) + "GiB";
+    if (b % (1ULL << 20) == 0) return std::to_string(b >> 20) + "MiB";
+    if (b % 1'000'000'000ULL == 0) return std::to_string(b / 1'000'000'000ULL) + "GB";
+    if (b % 1'000'000ULL == 0) return std::to_string(b / 1'000'000ULL) + "MB";
+    return std::to_string(b) + "B";
 }
 
 std::string show_gpu_memory(const Scenario& s) {
@@ -279,6 +358,38 @@ const std::vector<SettingSpec>& setting_specs() {
         {"inference-mode", "MODE", "simple (default: weights x overhead) or detailed (weights + KV cache + activations + reserve)",
          apply_inference_mode,
          [](const Scenario& s) { return s.detailed_inference ? std::string("detailed") : std::string(); }},
+        {"training-mode", "MODE", "simple (default: weights + gradients + optimizer states) or detailed (+ activations, logits and loss, framework memory: the peak per GPU; needs --model or --config)",
+         apply_training_mode,
+         [](const Scenario& s) { return s.detailed_training ? std::string("detailed") : std::string(); }},
+        {"seq-len", "T", "training tokens per sequence: 2048 (default), 8K = 8192",
+         apply_seq_len, [](const Scenario& s) { return show_whole_if(s.seq_len, kDefaults.seq_len); }},
+        {"micro-batch", "N", "training sequences per step per GPU (default 1)",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.micro_batch, t, 1, kMaxMicroBatch); },
+         [](const Scenario& s) { return show_whole_if(s.micro_batch, kDefaults.micro_batch); }},
+        {"recompute", "MODE", "activation checkpointing: none (default: keep every saved tensor), selective (recompute attention scores) or full (keep one tensor per layer, recompute the rest in the backward pass)",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.recompute, t, kRecomputeWords); },
+         [](const Scenario& s) { return s.recompute == kDefaults.recompute ? std::string() : std::string(recompute_text(s.recompute)); }},
+        {"attention", "KERNEL", "flash (default: FlashAttention/SDPA, no s x s scores kept) or eager (softmax scores kept for the backward pass)",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.attention, t, kAttentionWords); },
+         [](const Scenario& s) { return s.attention == kDefaults.attention ? std::string() : std::string(attention_text(s.attention)); }},
+        {"loss", "KIND", "full (default: all logits with an fp32 copy, the saved log-softmax and its gradient) or chunked (logits upcast one chunk of 8 at a time)",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.loss, t, kLossWords); },
+         [](const Scenario& s) { return s.loss == kDefaults.loss ? std::string() : std::string(loss_text(s.loss)); }},
+        {"tp", "N", "tensor-parallel GPUs per layer: must divide the attention heads (default 1)",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.tp, t, 1, kMaxParallel); },
+         [](const Scenario& s) { return show_whole_if(s.tp, 1); }},
+        {"sp", "[BOOL]", "sequence parallel: tensor-parallel GPUs also split the norm and dropout activations (with --tp)",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.sp, t); },
+         [](const Scenario& s) { return s.sp ? std::string("true") : std::string(); }},
+        {"pp", "N", "pipeline stages, 1F1B schedule (the first stage holds the most activations): must divide the layers (default 1)",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.pp, t, 1, kMaxParallel); },
+         [](const Scenario& s) { return show_whole_if(s.pp, 1); }},
+        {"framework-overhead", "SIZE", "CUDA context and NCCL per GPU: auto (default: 512MiB, + 1.5GiB with more than one GPU), 0, or a size such as 1GiB",
+         apply_framework_overhead,
+         [](const Scenario& s) { return s.framework_overhead_auto ? std::string() : s.framework_overhead_bytes == 0 ? std::string("0") : show_size(s.framework_overhead_bytes); }},
+        {"allocator-margin", "P%", "PyTorch caching allocator's margin over allocated activations and logits, 0-100% (default 10%)",
+         [](Scenario& s, std::string_view t) { return apply_percent(s.allocator_margin_percent, t); },
+         [](const Scenario& s) { return s.allocator_margin_percent == kDefaults.allocator_margin_percent ? std::string() : format_decimal(s.allocator_margin_percent) + "%"; }},
         {"gpu", "NAME", "GPU to check the fit on: rtx-3090 rtx-4090 rtx-5090 rtx-a6000 l40s t4 l4 v100-16gb v100-32gb a100-40gb a100-80gb h100-80gb h200 mi300x apple-64gb apple-128gb apple-192gb",
          apply_gpu, [](const Scenario& s) { return s.gpu; }},
         {"gpus", "N", "GPUs the model states are spread over (default 1)",

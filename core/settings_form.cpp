@@ -51,6 +51,21 @@ Choices gpu_choices() {
     return out;
 }
 Choices mode_choices() { return {{"simple", "simple: weights x overhead"}, {"detailed", "detailed: weights + KV cache + activations + reserve"}}; }
+Choices training_mode_choices() {
+    return {{"simple", "simple: weights + gradients + optimizer states"},
+            {"detailed", "detailed: + activations, logits and loss, framework memory (peak per GPU)"}};
+}
+Choices recompute_choices() {
+    return {{"none", "none: keep every tensor the backward pass needs"},
+            {"selective", "selective: recompute the attention scores"},
+            {"full", "full: keep one tensor per layer, recompute the rest"}};
+}
+Choices attention_choices() {
+    return {{"flash", "flash: FlashAttention / SDPA, no s x s scores kept"}, {"eager", "eager: softmax scores kept"}};
+}
+Choices loss_choices() {
+    return {{"full", "full: all logits, an fp32 copy, the saved log-softmax, its gradient"}, {"chunked", "chunked: fp32 one chunk of 8 at a time"}};
+}
 Choices zero_choices() {
     return {{"0", "0: none"}, {"1", "1: optimizer states split"}, {"2", "2: + gradients split"}, {"3", "3: + weights split"}};
 }
@@ -72,6 +87,17 @@ const FormRow kRows[] = {
     {"batch", "Batch size", "sequences", "count", [](const Scenario& s) { return whole(s.batch_size); }, nullptr},
     {"kv-dtype", "KV-cache format", "", "text", [](const Scenario& s) { return s.kv_dtype; }, nullptr},
     {"inference-mode", "Inference mode", "", "choice", [](const Scenario&) { return std::string("simple"); }, mode_choices},
+    {"training-mode", "Training mode", "", "choice", [](const Scenario&) { return std::string("simple"); }, training_mode_choices},
+    {"seq-len", "Training sequence length", "tokens", "count", [](const Scenario& s) { return whole(s.seq_len); }, nullptr},
+    {"micro-batch", "Micro-batch", "sequences per GPU", "count", [](const Scenario& s) { return whole(s.micro_batch); }, nullptr},
+    {"recompute", "Activation recompute", "", "choice", [](const Scenario&) { return std::string("none"); }, recompute_choices},
+    {"attention", "Attention kernel", "", "choice", [](const Scenario&) { return std::string("flash"); }, attention_choices},
+    {"loss", "Loss", "", "choice", [](const Scenario&) { return std::string("full"); }, loss_choices},
+    {"tp", "Tensor parallel (tp)", "GPUs", "count", [](const Scenario& s) { return whole(s.tp); }, nullptr},
+    {"sp", "Sequence parallel (sp)", "", "bool", nullptr, nullptr},
+    {"pp", "Pipeline stages (pp)", "stages", "count", [](const Scenario& s) { return whole(s.pp); }, nullptr},
+    {"framework-overhead", "Framework memory per GPU", "GB or GiB, or auto", "text", [](const Scenario&) { return std::string("auto"); }, nullptr},
+    {"allocator-margin", "Allocator margin", "%", "number", [](const Scenario& s) { return format_decimal(s.allocator_margin_percent); }, nullptr},
     {"gpu", "GPU", "", "choice", nullptr, gpu_choices},
     {"gpus", "Number of GPUs", "GPUs", "count", [](const Scenario& s) { return whole(s.gpu_count); }, nullptr},
     {"zero", "ZeRO/FSDP stage", "", "choice", [](const Scenario&) { return std::string("0"); }, zero_choices},

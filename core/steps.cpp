@@ -8,6 +8,8 @@
 #include "formats.hpp"
 #include "recipes.hpp"
 #include "settings.hpp"
+#include "training.hpp"
+#include "architecture.hpp"
 
 namespace llm_memory {
 namespace {
@@ -130,8 +132,116 @@ Derivation total_derivation(const Estimate& e, const MemoryTerm& t) {
             t.bytes};
 }
 
+// "2.15 GB" in text, its LaTeX twin.
+std::string gb(std::uint64_t bytes) { return format_gb(bytes); }
+
+// The training peak's rows (training-mode detailed): activations, logits and loss, framework memory,
+// allocator margin and one GPU's share of the model states.
+std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, const MemoryTerm& t) {
+    const TrainingActivations& a = e.training_activations;
+    const std::string B = std::to_string(a.value_bytes);
+    const std::string shape = "s = " + std::to_string(s.seq_len) + ", b = " + std::to_string(s.micro_batch) + ", B = " + B +
+                              " bytes" + (s.tp > 1 ? ", tp = " + std::to_string(s.tp) + (s.sp ? " with sp" : "") : "");
+    const std::string stage = std::to_string(a.stage_layers) + " layers × " + std::to_string(a.micro_batches_in_flight) +
+                              " micro-batch" + (a.micro_batches_in_flight == 1 ? "" : "es") + " in flight";
+    if (t.key == "activation") {
+        const LayerActivations& p = a.per_layer_sum;
+        if (s.recompute == Recompute::full)
+            return Derivation{"", t.label,
+                              {formula("Activations = layers × each layer's input (B·s·b·h) + one layer rebuilt + final norm and head inputs",
+                                       "\\text{Activations} = L \\cdot B s b h + \\text{one layer} + \\text{outside}"),
+                               substitute(shape + ", " + stage + ": inputs " + gb(p.total()) + " + one layer " +
+                                              gb(a.recompute_live_bytes) + " + outside " + gb(a.outside_layers_bytes),
+                                          "\\text{" + gb(p.total()) + "} + \\text{" + gb(a.recompute_live_bytes) + "} + \\text{" +
+                                              gb(a.outside_layers_bytes) + "}"),
+                               compute(t.bytes)},
+                              t.bytes};
+        const bool core = s.recompute != Recompute::selective;
+        return Derivation{"", t.label,
+                          {formula(std::string("Activations = layers × (norms + attention") + (core ? " + attention core" : "") +
+                                       " + MLP) + final norm and head inputs",
+                                   std::string("\\text{Activations} = L \\times (\\text{norms} + \\text{attention}") +
+                                       (core ? " + \\text{core}" : "") + " + \\text{MLP}) + \\text{outside}"),
+                           substitute(shape + ", " + attention_text(s.attention) + " attention, " + stage + ": norms " +
+                                          gb(p.norms) + " + attention " + gb(p.attention) + (core ? " + attention core " + gb(p.attention_core) : "") +
+                                          " + MLP " + gb(p.mlp) + " + outside " + gb(a.outside_layers_bytes),
+                                      "\\text{" + gb(p.norms) + "} + \\text{" + gb(p.attention) + "} + " +
+                                          (core ? "\\text{" + gb(p.attention_core) + "} + " : "") + "\\text{" + gb(p.mlp) +
+                                          "} + \\text{" + gb(a.outside_layers_bytes) + "}"),
+                           compute(t.bytes)},
+                          t.bytes};
+    }
+    if (t.key == "logits_loss") {
+        const std::string vocab = s.model ? std::to_string(s.model->architecture.vocab_size) : "V";
+        const std::string per = s.loss == LossKind::full ? "(" + B + " + 4 + 4 + 4) bytes" : B + " bytes + one of 8 chunks × (4 + 4) bytes";
+        const std::string tp = s.tp > 1 ? " ÷ tp " + std::to_string(s.tp) : "";
+        return Derivation{"", t.label,
+                          {formula(s.loss == LossKind::full
+                                       ? "Logits and loss = micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes"
+                                       : "Logits and loss = micro-batch × seq-len × vocabulary × (B + (4 + 4) ÷ 8) bytes",
+                                   "\\text{Logits and loss} = b \\times s \\times V \\times \\text{bytes per logit}"),
+                           substitute(std::to_string(s.micro_batch) + " × " + std::to_string(s.seq_len) + " × " + vocab + tp + " × " + per,
+                                      std::to_string(s.micro_batch) + " \\times " + std::to_string(s.seq_len) + " \\times " + vocab),
+                           compute(t.bytes)},
+                          t.bytes};
+    }
+    if (t.key == "framework_overhead") {
+        std::string values = s.framework_overhead_auto
+                                 ? (s.gpu_count > 1 ? "512 MiB CUDA context + 1.5 GiB NCCL (" + std::to_string(s.gpu_count) + " GPUs)"
+                                                    : "512 MiB CUDA context + 0 (one GPU, no NCCL)")
+                                 : "as set: " + format_gib(t.bytes);
+        return Derivation{"", t.label,
+                          {formula("Framework = CUDA context + NCCL buffers (with more than one GPU)",
+                                   "\\text{Framework} = \\text{CUDA context} + \\text{NCCL}"),
+                           substitute(values, "\\text{" + values + "}"), compute(t.bytes)},
+                          t.bytes};
+    }
+    if (t.key == "allocator_margin") {
+        const std::string pct = format_decimal(s.allocator_margin_percent);
+        return Derivation{"", t.label,
+                          {formula("Allocator margin = margin × (activations + logits and loss)",
+                                   "\\text{Allocator margin} = m \\times (\\text{activations} + \\text{logits})"),
+                           substitute(pct + "% × (" + gb(e.training_activation_bytes) + " + " + gb(e.logits_loss_bytes) + ")",
+                                      pct + "\\% \\times (" + gb_latex(e.training_activation_bytes) + " + " +
+                                          gb_latex(e.logits_loss_bytes) + ")"),
+                           compute(t.bytes)},
+                          t.bytes};
+    }
+    if (t.key == "weight_per_gpu" || t.key == "gradient_per_gpu" || t.key == "optimizer_per_gpu") {
+        const std::uint64_t dp = s.gpu_count / (s.tp * s.pp);
+        const int needs_stage = t.key == "weight_per_gpu" ? 3 : t.key == "gradient_per_gpu" ? 2 : 1;
+        const bool zero = s.zero_stage >= needs_stage && dp > 1;
+        const std::string what = t.key == "weight_per_gpu" ? "weights + adapter" : t.key == "gradient_per_gpu" ? "gradients" : "optimizer states";
+        return Derivation{"", t.label,
+                          {formula(t.label + " = " + what + " ÷ (tp × pp)" + (zero ? " ÷ data-parallel GPUs (ZeRO)" : ""),
+                                   "\\text{" + t.label + "} = \\text{" + what + "} \\div (t \\cdot p)" + (zero ? " \\div d" : "")),
+                           substitute("tp × pp = " + std::to_string(s.tp * s.pp) + (zero ? ", " + std::to_string(dp) +
+                                                                                          " data-parallel GPUs at ZeRO stage " +
+                                                                                          std::to_string(s.zero_stage) : ""),
+                                      "t \\cdot p = " + std::to_string(s.tp * s.pp)),
+                           compute(t.bytes)},
+                          t.bytes};
+    }
+    return std::nullopt;
+}
+
 // The derivation of one row, or nothing when the row has none (see worked_steps).
 std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Values& v, const MemoryTerm& t) {
+    if (t.key == "weight" && e.qlora_linear_count > 0) {
+        const std::uint64_t other = e.param_count - e.qlora_linear_count;
+        const std::string lin = count_text(e.qlora_linear_count), rest = count_text(other);
+        return Derivation{"", "Weight memory",
+                          {formula("Weight memory = N_linear × b_NF4 + (N − N_linear) × 2 bytes",
+                                   "\\text{Weight memory} = N_{\\text{linear}} \\times b_{\\text{NF4}} + (N - N_{\\text{linear}}) \\times 2"),
+                           substitute("N_linear = " + lin + " decoder linear weights at " + v.b_weight_text + ", N − N_linear = " +
+                                          rest + " (embeddings, output head, norms) at 2 bytes, so " + lin + " × " +
+                                          v.b_weight_text + " + " + rest + " × 2 bytes",
+                                      count_latex(e.qlora_linear_count) + " \\times " + v.b_weight_latex + " + " +
+                                          count_latex(other) + " \\times 2\\ \\text{bytes}"),
+                           compute(e.weight_bytes)},
+                          e.weight_bytes};
+    }
+    if (std::optional<Derivation> d = derive_training(s, e, t)) return d;
     if (t.key == "weight")
         return Derivation{"", "Weight memory",
                           {formula("Weight memory = N × b", "\\text{Weight memory} = N \\times b"),

@@ -43,6 +43,12 @@ struct RuntimeView {
     std::array<char, 16> batch{};
     std::array<char, 16> gpus{};
     std::array<char, 24> gpu_memory{};
+    std::array<char, 24> seq_len{};
+    std::array<char, 16> micro_batch{};
+    std::array<char, 16> tp{};
+    std::array<char, 16> pp{};
+    std::array<char, 24> framework_overhead{};
+    std::array<char, 16> allocator_margin{};
     std::string error_key;      // the settings key whose control shows `error`
     std::string error;
     std::uint64_t range_generation = ~std::uint64_t{0};  // the scenario the recipe range sentence is for

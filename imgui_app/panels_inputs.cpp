@@ -3,12 +3,14 @@
 // and bytes per stored value, each with its one-line meaning. Text goes through core's settings table;
 // a bad value shows its message under the field while the results keep the last valid scenario.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 
 #include "imgui.h"
 #include "panels.hpp"
 #include "quantity.hpp"
+#include "report.hpp"
 #include "settings.hpp"
 
 #include "model_panel.hpp"
@@ -78,6 +80,18 @@ void params_input(AppState& app, float width) {
 
 void bytes_input(AppState& app, float width) {
     ImGui::TextUnformatted("Bytes per parameter (b)");
+    // QLoRA, a model file or a chosen weight format decides the bytes: show that format, not b.
+    const std::string decided = weight_format_value(app.estimate);
+    if (!decided.empty()) {
+        std::array<char, 96> shown{};
+        std::snprintf(shown.data(), shown.size(), "%s", decided.c_str());
+        ImGui::SetNextItemWidth(width);
+        ImGui::BeginDisabled();
+        ImGui::InputText("##format_decided", shown.data(), shown.size(), ImGuiInputTextFlags_ReadOnly);
+        ImGui::EndDisabled();
+        if (!app.embed_mode) muted_text(weight_format_note(app.scenario, app.estimate));
+        return;
+    }
     const int selected = current_format(app.scenario);
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float combo_w = std::max(width * 0.6f - spacing, 1.0f);

@@ -1,5 +1,7 @@
 // The "How it runs" panel: combos and inputs bound to settings keys (dtype, recipe, lora-rank, lora-targets,
-// qlora, context, batch, kv-dtype, inference-mode, gpu, gpus, zero, gpu-memory) and the GPU verdict card.
+// qlora, training-mode, seq-len, micro-batch, recompute, attention, loss, tp, sp, pp, framework-overhead,
+// allocator-margin, context, batch, kv-dtype, inference-mode, gpu, gpus, zero, gpu-memory) and the GPU
+// verdict card.
 // Its view state is AppState::runtime; every edit goes through app_try_setting.
 // Figures come from app.estimate (or from core's estimate() of a recipe variant for the side-by-side range).
 #include "runtime_panel.hpp"
@@ -18,6 +20,7 @@
 #include "report.hpp"
 #include "settings.hpp"
 #include "theme.hpp"
+#include "training.hpp"
 
 namespace llm_memory {
 namespace {
@@ -39,6 +42,14 @@ void sync_view(AppState& app) {
     fill(v.gpus, std::to_string(s.gpu_count));
     const SettingSpec* memory = find_setting("gpu-memory");
     fill(v.gpu_memory, memory != nullptr ? memory->show(s) : std::string());
+    fill(v.seq_len, std::to_string(s.seq_len));
+    fill(v.micro_batch, std::to_string(s.micro_batch));
+    fill(v.tp, std::to_string(s.tp));
+    fill(v.pp, std::to_string(s.pp));
+    const SettingSpec* framework = find_setting("framework-overhead");
+    const std::string framework_text = framework != nullptr ? framework->show(s) : std::string();
+    fill(v.framework_overhead, framework_text.empty() ? std::string("auto") : framework_text);
+    fill(v.allocator_margin, format_decimal(s.allocator_margin_percent) + "%");
     v.synced_generation = app.scenario_generation;
 }
 
@@ -158,6 +169,70 @@ void lora_controls(AppState& app) {
                 format_bytes_decimal(app.estimate.adapter_weight_bytes) + " of 16-bit adapter weights).");
 }
 
+// One of a few words as radio buttons, each explained in plain words under the group.
+template <typename Enum, std::size_t N>
+void choice_control(AppState& app, const char* label, const char* key, Enum current, const char* const (&words)[N],
+                    const char* (*help)(Enum), bool enabled) {
+    ImGui::PushID(key);
+    ImGui::TextUnformatted(label);
+    ImGui::BeginDisabled(!enabled);
+    for (std::size_t i = 0; i < N; ++i) {
+        if (i > 0 && ImGui::GetContentRegionAvail().x > ImGui::CalcTextSize(words[i]).x * 2.5f) ImGui::SameLine();
+        if (ImGui::RadioButton(words[i], static_cast<std::size_t>(current) == i)) apply_key(app, key, words[i]);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help(static_cast<Enum>(i)));
+    }
+    ImGui::EndDisabled();
+    control_error(app, key);
+    explain(help(current));
+    ImGui::PopID();
+}
+
+void training_controls(AppState& app) {
+    RuntimeView& v = app.runtime;
+    const Scenario& s = app.scenario;
+    const bool has_model = s.model != nullptr;
+    ImGui::SeparatorText("Training as it runs");
+    int mode = s.detailed_training ? 1 : 0;
+    ImGui::TextUnformatted("Training estimate");
+    ImGui::BeginDisabled(!has_model && !s.detailed_training);
+    if (ImGui::RadioButton("Simple##training-mode", &mode, 0)) apply_key(app, "training-mode", "simple");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("Detailed##training-mode", &mode, 1)) apply_key(app, "training-mode", "detailed");
+    ImGui::EndDisabled();
+    control_error(app, "training-mode");
+    if (!has_model)
+        explain("Detailed needs a model (preset or config.json): the activations come from its layers, hidden size, FFN "
+                "width and gating, KV heads, vocabulary and dropout.");
+    else
+        explain(mode == 0 ? "The seed's total: weights + gradients + optimizer states. The GPU verdict still uses the peak "
+                            "below, since the model is known."
+                          : "Adds, per GPU: activations saved for the backward pass, logits and loss, framework memory "
+                            "and the allocator's margin (the training peak).");
+    if (!has_model) return;
+    static const char* const kRecompute[] = {"none", "selective", "full"};
+    static const char* const kAttention[] = {"flash", "eager"};
+    static const char* const kLoss[] = {"full", "chunked"};
+    text_control(app, "Sequence length (tokens)", "seq-len", v.seq_len, "2048 or 8K", "Tokens per training sequence; 8K = 8192.");
+    text_control(app, "Micro-batch (sequences per GPU)", "micro-batch", v.micro_batch, "1",
+                 "Sequences in one forward and backward pass on each GPU (gradient accumulation does not add to it).");
+    choice_control(app, "Activation recompute", "recompute", s.recompute, kRecompute, recompute_help, true);
+    choice_control(app, "Attention kernel", "attention", s.attention, kAttention, attention_help, true);
+    choice_control(app, "Loss", "loss", s.loss, kLoss, loss_help, true);
+    text_control(app, "Tensor parallel (tp)", "tp", v.tp, "1",
+                 "GPUs that split every layer; must divide the attention heads. Number of GPUs must be a multiple of tp x pp.");
+    bool sp = s.sp;
+    if (ImGui::Checkbox("Sequence parallel (with tp)##sp", &sp)) apply_key(app, "sp", sp ? "true" : "false");
+    explain("The tensor-parallel GPUs also split the norm and dropout activations along the sequence.");
+    text_control(app, "Pipeline stages (pp)", "pp", v.pp, "1",
+                 "1F1B schedule: the first stage holds pp micro-batches of its layers, the most activations; must divide "
+                 "the layers.");
+    text_control(app, "Framework memory per GPU", "framework-overhead", v.framework_overhead, "auto",
+                 "auto: a 512 MiB CUDA context, + 1.5 GiB for NCCL with more than one GPU. Or a size such as 1GiB, or 0.");
+    text_control(app, "Allocator margin", "allocator-margin", v.allocator_margin, "10%",
+                 "PyTorch's caching allocator reserves more than it allocates: this share of the activations and logits.");
+    explain(training_metric_sentence(s));
+}
+
 void kv_controls(AppState& app) {
     RuntimeView& v = app.runtime;
     const bool has_model = app.scenario.model != nullptr;
@@ -191,7 +266,7 @@ void kv_controls(AppState& app) {
     if (app.estimate.detailed_inference) {
         const Estimate& e = app.estimate;
         explain("Weights " + format_gb(e.weight_bytes) + " + KV " + format_gb(e.kv_cache_bytes) + " + activations " +
-                format_gb(e.activation_bytes) + " + reserve " + format_gb(e.runtime_reserve_bytes) + " = " +
+                format_gb(e.inference_activation_bytes) + " + reserve " + format_gb(e.runtime_reserve_bytes) + " = " +
                 format_gb(e.detailed_inference_bytes));
     }
 }
@@ -266,6 +341,7 @@ void draw_runtime_panel(AppState& app) {
     format_combo(app);
     recipe_combo(app);
     lora_controls(app);
+    training_controls(app);
     kv_controls(app);
     gpu_controls(app);
     ImGui::PopID();
@@ -282,16 +358,20 @@ void draw_gpu_fit(const AppState& app) {
     }
     ImGui::Text("%llu x %s (%s) per GPU, ZeRO stage %d", static_cast<unsigned long long>(g.gpu_count),
                 format_gb(g.capacity_bytes).c_str(), format_gib(g.capacity_bytes).c_str(), g.zero_stage);
-    verdict_line(app, "Training:", g.training_per_gpu.total(), g.training_verdict, g.training_margin_bytes);
+    if (g.training_uses_peak)
+        verdict_line(app, "Training peak:", g.training_peak_per_gpu_bytes, g.training_verdict, g.training_margin_bytes);
+    else
+        verdict_line(app, "Training:", g.training_per_gpu.total(), g.training_verdict, g.training_margin_bytes);
     if (g.training_gpus_needed == 0)
         explain("No number of GPUs fits at ZeRO stage " + std::to_string(g.zero_stage) +
-                " (the unsplit part alone is too big); try a higher stage.");
+                " (the unsplit part alone is too big); try a higher stage" +
+                (g.training_uses_peak ? std::string(", recompute, a shorter sequence or a chunked loss.") : std::string(".")));
     else
         explain(std::to_string(g.training_gpus_needed) + " GPU" + (g.training_gpus_needed == 1 ? "" : "s") +
-                " needed at this stage: weights " + format_gb(g.training_per_gpu.weight_bytes) + " + gradients " +
+                " needed at this stage: model states are weights " + format_gb(g.training_per_gpu.weight_bytes) + " + gradients " +
                 format_gb(g.training_per_gpu.gradient_bytes) + " + optimizer " +
                 format_gb(g.training_per_gpu.optimizer_bytes) + " per GPU now.");
-    explain("Model states only: activations, KV cache and framework buffers are not included.");
+    explain(training_fit_note(app.scenario, app.estimate));
     verdict_line(app, app.estimate.detailed_inference ? "Inference (detailed):" : "Inference:", g.inference_per_gpu_bytes,
                  g.inference_verdict, g.inference_margin_bytes);
     explain(std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +

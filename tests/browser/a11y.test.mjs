@@ -55,6 +55,10 @@ const EDITS = [
   ['dtype', 'int4'], ['recipe', 'adamw-mixed'], ['model', 'llama-2-7b'], ['lora-rank', '8'], ['lora-targets', 'all-linear'],
   ['dtype', ''], ['qlora', 'true'], ['context', '4096'], ['batch', '2'], ['kv-dtype', 'fp8'], ['inference-mode', 'detailed'],
   ['gpu', 'rtx-4090'], ['gpus', '2'], ['zero', '3'], ['gpu-memory', '80GB'],
+  // Training as it runs (the model is llama-2-7b: 32 heads, 32 layers; tp x pp must divide the GPUs).
+  ['training-mode', 'detailed'], ['seq-len', '4096'], ['micro-batch', '2'], ['recompute', 'full'], ['attention', 'eager'],
+  ['loss', 'chunked'], ['framework-overhead', '1GiB'], ['allocator-margin', '20%'], ['tp', '2'], ['sp', 'true'],
+  ['gpus', '4'], ['pp', '2'],
 ];
 
 test('every setting is in the text view by role and name, and each one changes the result', async () => {

@@ -130,6 +130,21 @@ out=$("$bin" --state 'trainable=20B' --params 70B --format json 2>"$errfile"); s
 if [[ $status == 0 && -z "$err" && "$out" == *'"gradient_optimizer_bytes":120000000000,'* ]]; then echo "ok   state before a flag"
 else echo "FAIL state before a flag: status $status, stderr '$err', stdout ${out:0:100}"; fail=1; fi
 
+# Training as it runs: each bad value or impossible combination names its flag.
+bad "seq-len 10^12"           'error: --seq-len: is too large (at most 100M tokens)' -- --model llama-2-7b --training-mode detailed --seq-len 1000000000000
+bad "micro-batch zero"        'error: --micro-batch: must be at least 1' -- --micro-batch 0
+bad "recompute unknown"       'error: --recompute: "partial" is not none, selective or full' -- --recompute partial
+bad "attention unknown"       'error: --attention: "xformers" is not flash or eager' -- --attention xformers
+bad "loss unknown"            'error: --loss: "fused" is not full or chunked' -- --loss fused
+bad "training-mode unknown"   'error: --training-mode: "fast" is not simple or detailed' -- --training-mode fast
+bad "tp not dividing heads"   "error: --tp: 3 does not divide the model's 32 attention heads (each tensor-parallel rank holds whole heads)" -- --model llama-2-7b --training-mode detailed --tp 3 --gpus 3
+bad "pp above layers"         "error: --pp: 40 pipeline stages is more than the model's 32 layers (each stage needs at least one)" -- --model llama-2-7b --training-mode detailed --pp 40 --gpus 40
+bad "gpus not tp x pp"        'error: --gpus: 1 GPU is not a multiple of tp × pp = 2 (the GPUs of one model replica); set --gpus to a multiple of 2' -- --model llama-2-7b --training-mode detailed --tp 2
+bad "detailed without model"  'error: --training-mode: detailed needs a model architecture (--model or --config): the activations need its layers, hidden size, FFN width and gating, KV heads, vocabulary and dropout' -- --training-mode detailed
+bad "eager at 10^8 tokens"    'error: --seq-len: the activations come to more than 1 EiB; lower seq-len or micro-batch' -- --model llama-2-7b --training-mode detailed --seq-len 100000000 --attention eager
+bad "framework no unit"       'error: --framework-overhead: needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB (or auto)' -- --framework-overhead 1
+bad "allocator margin 101%"   'error: --allocator-margin: is too large (at most 100%)' -- --allocator-margin 101%
+
 # Pasted lookalikes that mean what they look like: a no-break space and a narrow no-break space.
 count=$((count + 1))
 out=$("$bin" --params $'13\u00a0B' --bytes $'\u202f2' --format json 2>"$errfile"); status=$?; err=$(cat "$errfile")

@@ -215,7 +215,7 @@ TEST_CASE("terms: every total is its parts combined, and the named fields are th
         CHECK(training_without_weights_bytes(e) == e.gradient_optimizer_bytes);  // the adapter is weights
         if (e.detailed_inference)
             CHECK(e.detailed_inference_bytes ==
-                  e.weight_bytes + e.kv_cache_bytes + e.activation_bytes + e.runtime_reserve_bytes);
+                  e.weight_bytes + e.kv_cache_bytes + e.inference_activation_bytes + e.runtime_reserve_bytes);
         std::uint64_t parts = 0;  // a recipe's stored values add up to gradient+optimizer memory
         for (const MemoryTerm& t : e.terms)
             if (t.part) parts += t.bytes;

@@ -432,6 +432,31 @@ TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject 
         {"gpu-memory", "-80GB", "gpu-memory: must not be negative"},
         {"gpu-memory", "0.0000001GB", "gpu-memory: must be greater than zero"},
         {"gpu-memory", "80 GB", ""},
+        {"training-mode", "full", "training-mode: \"full\" is not simple or detailed"},
+        {"seq-len", "1e12", "seq-len: is too large (at most 100M tokens)"},
+        {"seq-len", "0", "seq-len: must be at least 1"},
+        {"seq-len", "2048.5", "seq-len: must be a whole number"},
+        {"seq-len", "8K", ""},
+        {"micro-batch", "0", "micro-batch: must be at least 1"},
+        {"micro-batch", "1e30", "micro-batch: is too large (at most 1,000,000)"},
+        {"recompute", "partial", "recompute: \"partial\" is not none, selective or full"},
+        {"recompute", "FULL", ""},
+        {"attention", "sdpa2", "attention: \"sdpa2\" is not flash or eager"},
+        {"loss", "fused", "loss: \"fused\" is not full or chunked"},
+        {"tp", "0", "tp: must be at least 1"},
+        {"tp", "1.5", "tp: must be a whole number"},
+        {"tp", "1e30", "tp: is too large (at most 100,000)"},
+        {"sp", "maybe", "sp: \"maybe\" is not true or false"},
+        {"pp", "-2", "pp: must not be negative"},
+        {"framework-overhead", "1", "framework-overhead: needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB (or auto)"},
+        {"framework-overhead", "-1GiB", "framework-overhead: must not be negative (or auto)"},
+        {"framework-overhead", "1e30GB", "framework-overhead: is too large (at most 1 PiB) (or auto)"},
+        {"framework-overhead", "0", ""},
+        {"framework-overhead", "AUTO", ""},
+        {"allocator-margin", "101%", "allocator-margin: is too large (at most 100%)"},
+        {"allocator-margin", "-5", "allocator-margin: must not be negative"},
+        {"allocator-margin", "nan%", "allocator-margin: is not a finite number"},
+        {"allocator-margin", "12.5%", ""},
     };
     for (const KeyCase& c : cases) {
         INFO("key " << c.key << ", value " << c.value);
@@ -449,6 +474,42 @@ TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject 
 }
 
 // config.json as the CLI's --config file and the app's paste / drop give it to core (core/architecture.hpp).
+TEST_CASE("training settings: combinations that cannot run give an error naming the key", "[hardening][training]") {
+    // Llama-2-7b: 32 heads, 32 layers. Each combination is rejected as a whole; the scenario stays the base.
+    struct ComboCase {
+        const char* state;
+        std::string error;
+    };
+    const std::vector<ComboCase> cases = {
+        {"model=llama-2-7b&training-mode=detailed&tp=3", "tp: 3 does not divide the model's 32 attention heads (each tensor-parallel rank holds whole heads)"},
+        {"model=llama-2-7b&training-mode=detailed&pp=40&gpus=40", "pp: 40 pipeline stages is more than the model's 32 layers (each stage needs at least one)"},
+        {"model=llama-2-7b&training-mode=detailed&pp=3&gpus=3", "pp: 3 does not divide the model's 32 layers (1F1B stages hold equal numbers of layers, as Megatron-LM requires)"},
+        {"model=llama-2-7b&training-mode=detailed&tp=2", "gpus: 1 GPU is not a multiple of tp × pp = 2 (the GPUs of one model replica); set --gpus to a multiple of 2"},
+        {"training-mode=detailed", "training-mode: detailed needs a model architecture (--model or --config): the activations need its layers, hidden size, FFN width and gating, KV heads, vocabulary and dropout"},
+        // 10^8 tokens with eager attention: 32 heads x 10^16 scores x 2 bytes per layer is far beyond 1 EiB.
+        {"model=llama-2-7b&training-mode=detailed&seq-len=100000000&attention=eager", "seq-len: the activations come to more than 1 EiB; lower seq-len or micro-batch"},
+        {"model=llama-2-7b&gpu=rtx-4090&tp=5", "tp: 5 does not divide the model's 32 attention heads (each tensor-parallel rank holds whole heads)"},
+    };
+    for (const ComboCase& c : cases) {
+        INFO(c.state);
+        const StateResult r = apply_state(Scenario{}, c.state);
+        CHECK(r.combination_rejected);
+        REQUIRE(r.problems.size() == 1);
+        CHECK(r.problems[0] == c.error);
+        CHECK(to_state(r.scenario) == "params=13B");  // the base, the seed's scenario
+    }
+    // The largest accepted run: 10^8 tokens x 10^6 sequences with flash attention is an error, not a wrapped figure.
+    const StateResult huge = apply_state(Scenario{}, "model=llama-2-7b&training-mode=detailed&seq-len=100000000&micro-batch=1000000");
+    CHECK(huge.problems == std::vector<std::string>{"seq-len: the activations come to more than 1 EiB; lower seq-len or micro-batch"});
+    // 10^8 tokens, one sequence, flash, full recompute: a real figure below 2^64.
+    const StateResult long_ok = apply_state(Scenario{}, "model=llama-2-7b&training-mode=detailed&seq-len=100000000&recompute=full");
+    REQUIRE(long_ok.problems.empty());
+    const Estimate e = estimate(long_ok.scenario).value();
+    CHECK(e.training_peak_bytes > e.training_activation_bytes);
+    CHECK(e.training_activation_bytes == 32ULL * 2 * 100'000'000 * 4096 + e.training_activations.recompute_live_bytes +
+                                             e.training_activations.outside_layers_bytes);
+}
+
 TEST_CASE("config.json: truncated, mistyped, duplicated, deep and huge configs give exact outcomes", "[hardening]") {
     // A Llama-2-7B-shaped config (fields from meta-llama/Llama-2-7b-hf config.json): 6,738,415,616 parameters.
     const std::string head = R"({"model_type":"llama","num_hidden_layers":32,"num_attention_heads":32,"vocab_size":32000,"intermediate_size":11008)";

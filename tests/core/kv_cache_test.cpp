@@ -110,9 +110,9 @@ TEST_CASE("kv: the estimate reports kv_cache_bytes and the detailed inference to
     s.detailed_inference = true;
     e = estimate(s).value();
     // 4096 x (4096 + 2 x 11008) x 2 bytes + 32000 x 4 bytes of logits.
-    CHECK(e.activation_bytes == 4096ULL * (4096 + 2 * 11008) * 2 + 32000 * 4);
+    CHECK(e.inference_activation_bytes == 4096ULL * (4096 + 2 * 11008) * 2 + 32000 * 4);
     CHECK(e.runtime_reserve_bytes == GiB);
-    CHECK(e.detailed_inference_bytes == e.weight_bytes + 2 * GiB + e.activation_bytes + GiB);
+    CHECK(e.detailed_inference_bytes == e.weight_bytes + 2 * GiB + e.inference_activation_bytes + GiB);
 }
 
 TEST_CASE("kv: bad KV inputs are errors naming the key", "[kv]") {

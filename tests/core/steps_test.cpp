@@ -162,10 +162,11 @@ TEST_CASE("the detailed inference total derives itself from its parts, and comes
     const Derivation& detailed = get(d, "detailed-inference");
     CHECK(detailed.title == "Inference total (detailed)");
     CHECK(detailed.steps[0].text ==
-          "Inference total (detailed) = weight memory + KV cache + activation workspace + runtime reserve");
+          "Inference total (detailed) = weight memory + KV cache + activation workspace (rule of thumb) + runtime reserve "
+                                     "(round allowance)");
     CHECK(detailed.steps[0].latex ==
-          "\\text{Inference total (detailed)} = \\text{weight memory} + \\text{KV cache} + \\text{activation workspace} + "
-          "\\text{runtime reserve}");
+          "\\text{Inference total (detailed)} = \\text{weight memory} + \\text{KV cache} + \\text{activation workspace (rule "
+          "of thumb)} + \\text{runtime reserve (round allowance)}");
     CHECK(d.back().id == "detailed-inference");
     CHECK(d.size() == 5);  // weight, inference, gradient-optimizer, training, detailed-inference
 }

@@ -1,0 +1,224 @@
+// Training activations, logits/loss and framework memory (see training.hpp for the model and sources).
+// Every figure is exact in 128-bit arithmetic; a division by the tensor-parallel size rounds up.
+#include "training.hpp"
+
+#include <algorithm>
+
+#include "architecture.hpp"
+#include "quantity.hpp"
+
+namespace llm_memory {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+u128 ceil_div(u128 n, u128 d) { return (n + d - 1) / d; }
+
+std::string big_error() {
+    return "the activations come to more than 1 EiB; lower seq-len or micro-batch";
+}
+
+}  // namespace
+
+const char* recompute_text(Recompute recompute) {
+    switch (recompute) {
+        case Recompute::none: return "none";
+        case Recompute::selective: return "selective";
+        case Recompute::full: return "full";
+    }
+    return "none";
+}
+
+const char* attention_text(AttentionKernel attention) { return attention == AttentionKernel::eager ? "eager" : "flash"; }
+const char* loss_text(LossKind loss) { return loss == LossKind::chunked ? "chunked" : "full"; }
+
+const char* recompute_help(Recompute recompute) {
+    switch (recompute) {
+        case Recompute::none: return "no recompute: keep every tensor the backward pass needs (most memory, no extra compute)";
+        case Recompute::selective:
+            return "selective recompute: recompute the attention scores in the backward pass (Korthikanti: about 3% more compute)";
+        case Recompute::full:
+            return "full recompute: keep one tensor per layer, recompute the rest in the backward pass (about a third more compute)";
+    }
+    return "";
+}
+
+const char* attention_help(AttentionKernel attention) {
+    return attention == AttentionKernel::eager
+               ? "eager attention: the softmax scores (heads x s x s per sequence) are kept for the backward pass"
+               : "flash attention (FlashAttention, PyTorch SDPA): the s x s scores are never stored, only one number per row";
+}
+
+const char* loss_help(LossKind loss) {
+    return loss == LossKind::chunked
+               ? "chunked loss: 16-bit logits, the fp32 loss computed one chunk of 8 at a time (torchtune)"
+               : "full loss: all logits, their fp32 copy and its gradient at once (Hugging Face's causal-LM loss)";
+}
+
+Expected<LayerActivations> layer_activations(const Architecture& arch, const TrainingShape& shape, bool moe_layer) {
+    const u128 t = shape.tp;
+    const std::uint64_t heads = arch.num_attention_heads;
+    if (heads == 0 || heads % shape.tp != 0)
+        return Error{"tp", std::to_string(shape.tp) + " does not divide the model's " + std::to_string(heads) +
+                               " attention heads (each tensor-parallel rank holds whole heads)"};
+    const u128 big_b = shape.activation_bytes;
+    const u128 sb = static_cast<u128>(shape.seq_len) * shape.micro_batch;
+    const u128 h = arch.hidden_size;
+    const u128 sbh = sb * h;
+    const u128 dropout_hidden = arch.hidden_dropout ? 1 : 0;
+    const u128 dropout_attention = arch.attention_dropout ? 1 : 0;
+    // The norm and dropout regions are replicated on every TP rank unless sequence parallel splits them.
+    auto replicated = [&](u128 bytes) { return shape.sp ? ceil_div(bytes, t) : bytes; };
+
+    // Per-rank head widths. K and V heads are replicated when there are fewer of them than ranks
+    // (Megatron-LM does the same for GQA with tp > kv heads).
+    const u128 q_heads = heads / shape.tp;
+    const u128 kv_total = arch.num_key_value_heads == 0 ? heads : arch.num_key_value_heads;
+    const u128 kv_heads = std::max<u128>(1, kv_total / t);
+    u128 qk_dim = arch.head_dim;
+    u128 v_dim = arch.head_dim;
+    if (arch.uses_mla()) {  // MLA: the decompressed per-head keys and values (DeepSeek-V2 training path)
+        qk_dim = static_cast<u128>(arch.qk_nope_head_dim) + arch.qk_rope_head_dim;
+        v_dim = arch.v_head_dim;
+    }
+    const u128 k_heads = arch.uses_mla() ? q_heads : kv_heads;
+
+    LayerActivations out;
+    const u128 norms = replicated(static_cast<u128>(arch.norms_per_layer) * big_b * sbh);
+    // QKV input (B sbh) and the dropout mask after attention (1 byte per element), then Q, K, V and the
+    // out-projection input on this rank.
+    const bool keep_out = shape.keep_out_input || shape.attention == AttentionKernel::flash;
+    const u128 attention = replicated((shape.keep_qkv_input ? big_b * sbh : 0) + dropout_hidden * sbh) +
+                           big_b * sb * (q_heads * qk_dim + k_heads * qk_dim + k_heads * v_dim + (keep_out ? q_heads * v_dim : 0));
+    u128 core = 0;
+    if (shape.recompute != Recompute::selective) {
+        if (shape.attention == AttentionKernel::eager) {
+            // Softmax output (B), softmax-dropout mask (1) and dropout output (B) per score: a s^2 b (B + d(1 + B)).
+            core = q_heads * static_cast<u128>(shape.seq_len) * sb * (big_b + dropout_attention * (1 + big_b));
+        } else {
+            core = q_heads * sb * 4;  // FlashAttention keeps one fp32 log-sum-exp per row and head
+        }
+    }
+    // MLP: its input and dropout mask, then the inner activations on this rank. Non-gated: the activation
+    // function's input and fc2's input (2 tensors of width I). Gated (SwiGLU/GeGLU, unfused): gate output,
+    // up output, act(gate) and their product (4 tensors of width I).
+    u128 width = arch.intermediate_size;
+    bool gated = arch.gated_mlp;
+    if (moe_layer) {
+        width = static_cast<u128>(arch.moe_intermediate_size) * std::max<std::uint64_t>(1, arch.num_experts_per_tok) +
+                arch.shared_expert_intermediate_size;
+        gated = true;
+    }
+    const u128 inner = ceil_div(sb * width, t) * big_b * ((gated ? 3 : 1) + (shape.keep_down_input ? 1 : 0));
+    const u128 mlp = replicated((shape.keep_mlp_input ? big_b * sbh : 0) + dropout_hidden * sbh) + inner;
+    const u128 total = norms + attention + core + mlp;
+    if (total > kMaxActivationBytes) return Error{"seq-len", big_error()};
+    out.norms = static_cast<std::uint64_t>(norms);
+    out.attention = static_cast<std::uint64_t>(attention);
+    out.attention_core = static_cast<std::uint64_t>(core);
+    out.mlp = static_cast<std::uint64_t>(mlp);
+    return out;
+}
+
+Expected<TrainingActivations> training_activations(const Architecture& arch, const TrainingShape& shape) {
+    if (shape.seq_len == 0) return Error{"seq-len", "must be at least 1"};
+    if (shape.seq_len > kMaxSeqLen) return Error{"seq-len", too_large(kMaxSeqLen, "100M tokens")};
+    if (shape.micro_batch == 0) return Error{"micro-batch", "must be at least 1"};
+    if (shape.micro_batch > kMaxMicroBatch) return Error{"micro-batch", too_large(kMaxMicroBatch)};
+    if (shape.tp == 0) return Error{"tp", "must be at least 1"};
+    if (shape.tp > kMaxParallel) return Error{"tp", too_large(kMaxParallel)};
+    if (shape.pp == 0) return Error{"pp", "must be at least 1"};
+    const std::uint64_t layers = arch.num_hidden_layers;
+    if (shape.pp > layers)
+        return Error{"pp", std::to_string(shape.pp) + " pipeline stages is more than the model's " + std::to_string(layers) +
+                               " layers (each stage needs at least one)"};
+    if (layers % shape.pp != 0)
+        return Error{"pp", std::to_string(shape.pp) + " does not divide the model's " + std::to_string(layers) +
+                               " layers (1F1B stages hold equal numbers of layers, as Megatron-LM requires)"};
+    const u128 t = shape.tp;
+    const u128 big_b = shape.activation_bytes;
+    const u128 sb = static_cast<u128>(shape.seq_len) * shape.micro_batch;
+    const u128 sbh = sb * arch.hidden_size;
+    const std::uint64_t per_stage = layers / shape.pp;
+    auto replicated = [&](u128 bytes) { return shape.sp ? ceil_div(bytes, t) : bytes; };
+
+    // One stage: `count` layers starting at `first`, `in_flight` micro-batches.
+    struct Stage { u128 norms = 0, attention = 0, core = 0, mlp = 0, live = 0, outside = 0, logits = 0; u128 total() const {
+        return norms + attention + core + mlp + live + outside + logits; } };
+    auto stage = [&](std::uint64_t first, std::uint64_t count, u128 in_flight, bool last) -> Expected<Stage> {
+        Stage st;
+        for (std::uint64_t layer = first; layer < first + count; ++layer) {
+            const Expected<LayerActivations> one = layer_activations(arch, shape, arch.layer_is_moe(layer));
+            if (!one) return one.failure();
+            if (shape.recompute == Recompute::full) {
+                st.norms += in_flight * replicated(big_b * sbh);  // the layer's input, kept (Table 2: 2sbh)
+            } else {
+                st.norms += in_flight * one->norms;
+                st.attention += in_flight * one->attention;
+                st.core += in_flight * one->attention_core;
+                st.mlp += in_flight * one->mlp;
+            }
+        }
+        if (shape.recompute == Recompute::full) {
+            // The backward pass rebuilds one layer's activations at a time, without recompute.
+            TrainingShape none = shape;
+            none.recompute = Recompute::none;
+            u128 live = 0;
+            for (std::uint64_t layer = first; layer < first + count; ++layer) {
+                const Expected<LayerActivations> one = layer_activations(arch, none, arch.layer_is_moe(layer));
+                if (!one) return one.failure();
+                live = std::max<u128>(live, one->total());
+            }
+            st.live = live;
+        }
+        if (last) {
+            // Outside the layers (Korthikanti sec. 4.3): the final norm's input and the output head's input.
+            st.outside = replicated(2 * big_b * sbh);
+            const u128 logits = ceil_div(sb * arch.vocab_size, t);
+            // full: 16-bit logits, their fp32 upcast, the fp32 log-softmax that cross-entropy saves for the
+            // backward pass (PyTorch's derivatives.yaml: _log_softmax's gradient is computed from its result)
+            // and its fp32 gradient: B + 4 + 4 + 4 bytes per logit. Hugging Face's loss (transformers
+            // loss_utils.py) upcasts with logits.float() before the cross-entropy; torchtune's model returns
+            // output.float(). Measured: Unsloth's Hugging Face + FA2 long-context rows (tests/fixtures/reality.json).
+            // chunked: 16-bit logits, one of 8 chunks upcast with its gradient at a time.
+            st.logits = shape.loss == LossKind::full ? logits * (big_b + 12) : logits * big_b + ceil_div(logits, 8) * 8;
+        }
+        if (st.total() > kMaxActivationBytes) return Error{"seq-len", big_error()};
+        return st;
+    };
+
+    const bool one_stage = shape.pp == 1;
+    const Expected<Stage> first = stage(0, per_stage, shape.pp, one_stage);
+    if (!first) return first.failure();
+    Stage chosen = *first;
+    bool is_first = true;
+    if (!one_stage) {
+        const Expected<Stage> last = stage(layers - per_stage, per_stage, 1, true);
+        if (!last) return last.failure();
+        if (last->total() > first->total()) {
+            chosen = *last;
+            is_first = false;
+        }
+    }
+    TrainingActivations out;
+    out.per_layer_sum.norms = static_cast<std::uint64_t>(chosen.norms);
+    out.per_layer_sum.attention = static_cast<std::uint64_t>(chosen.attention);
+    out.per_layer_sum.attention_core = static_cast<std::uint64_t>(chosen.core);
+    out.per_layer_sum.mlp = static_cast<std::uint64_t>(chosen.mlp);
+    out.recompute_live_bytes = static_cast<std::uint64_t>(chosen.live);
+    out.outside_layers_bytes = static_cast<std::uint64_t>(chosen.outside);
+    out.activation_bytes = static_cast<std::uint64_t>(chosen.norms + chosen.attention + chosen.core + chosen.mlp +
+                                                      chosen.live + chosen.outside);
+    out.logits_loss_bytes = static_cast<std::uint64_t>(chosen.logits);
+    out.first_stage = is_first;
+    out.value_bytes = shape.activation_bytes;
+    out.stage_layers = per_stage;
+    out.micro_batches_in_flight = is_first ? shape.pp : 1;
+    return out;
+}
+
+std::uint64_t default_framework_overhead_bytes(std::uint64_t world_size) {
+    return kCudaContextBytes + (world_size > 1 ? kNcclBytes : 0);
+}
+
+}  // namespace llm_memory

@@ -1,0 +1,109 @@
+// Training as it really runs: the activations saved for the backward pass, the logits and loss buffers,
+// and the framework's own memory, per GPU. Pure arithmetic in exact integer bytes (128-bit
+// intermediates); estimate() (core/estimator.cpp) turns the figures into rows of the memory-terms table.
+//
+// Activations follow Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
+// Models" (arXiv 2205.05198), Table 2, generalised per shared/research/activations.md section 5 for
+// grouped-query attention, gated MLPs, models without dropout and FlashAttention. With 16-bit activations,
+// dropout everywhere, MHA, a 4h GeLU MLP and eager attention one layer stores exactly sbh(34 + 5as/h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "result.hpp"
+
+namespace llm_memory {
+
+struct Architecture;
+
+// Activation checkpointing. none: keep every tensor the backward pass needs. selective: recompute the
+// attention core (QK^T, softmax, dropout, attention over V; Korthikanti sec. 4.2). full: keep each layer's
+// input only and recompute the rest of the layer in the backward pass.
+enum class Recompute : std::uint8_t { none, selective, full };
+// eager: the a x s x s score tensors are materialised and saved; flash (FlashAttention, PyTorch SDPA):
+// only the output and the fp32 log-sum-exp per row are saved.
+enum class AttentionKernel : std::uint8_t { flash, eager };
+// full: the whole b x s x V logits, their fp32 upcast, the fp32 log-softmax cross-entropy saves and its
+// gradient (Hugging Face's causal-LM loss).
+// chunked: torchtune's CEWithChunkedOutputLoss, 16-bit logits with one of 8 chunks upcast at a time.
+enum class LossKind : std::uint8_t { full, chunked };
+
+const char* recompute_text(Recompute recompute);      // "none", "selective", "full"
+const char* attention_text(AttentionKernel attention);  // "flash", "eager"
+const char* loss_text(LossKind loss);                 // "full", "chunked"
+// Each choice in plain words, for help text: "full recompute: keep one tensor per layer, ...".
+const char* recompute_help(Recompute recompute);
+const char* attention_help(AttentionKernel attention);
+const char* loss_help(LossKind loss);
+
+// What one training step looks like on one GPU. Sizes are element counts; bytes are bytes.
+struct TrainingShape {
+    std::uint64_t seq_len = 2048;          // s: tokens per sequence
+    std::uint64_t micro_batch = 1;         // b: sequences per step per GPU
+    std::uint64_t activation_bytes = 2;    // B: bytes of a saved activation (2 for bf16/fp16 compute, 4 fp32)
+    Recompute recompute = Recompute::none;
+    AttentionKernel attention = AttentionKernel::flash;
+    LossKind loss = LossKind::full;
+    std::uint64_t tp = 1;                  // t: tensor-parallel ranks
+    bool sp = false;                       // sequence parallel (splits the norm and dropout regions by t)
+    std::uint64_t pp = 1;                  // p: pipeline stages, 1F1B schedule
+    // Which linear inputs are saved. A full fine-tune keeps every one. With LoRA the base is frozen: a
+    // linear keeps its input only for its weight gradient, so only the LoRA-adapted ones keep theirs
+    // (PyTorch's autograd saves mm's input only when the weight needs a gradient; bitsandbytes'
+    // MatMul4Bit saves (None, B) for a frozen 4-bit weight). FlashAttention keeps its output whatever
+    // o_proj does, and the MLP's activation function and product keep their own inputs.
+    bool keep_qkv_input = true;   // norm output into q/k/v (LoRA on q, k or v)
+    bool keep_out_input = true;   // attention output into o_proj (LoRA on o)
+    bool keep_mlp_input = true;   // norm output into gate/up or fc1 (LoRA on gate, up or fc1)
+    bool keep_down_input = true;  // product into down_proj or fc2 (LoRA on down or fc2)
+};
+
+// One layer's saved activations on one tensor-parallel rank, by part (bytes).
+struct LayerActivations {
+    std::uint64_t norms = 0;           // the norms' inputs
+    std::uint64_t attention = 0;       // QKV input, Q, K, V, the out-projection input, dropout mask
+    std::uint64_t attention_core = 0;  // eager: softmax output (+ dropout mask and output); flash: fp32 LSE
+    std::uint64_t mlp = 0;             // fc1/gate-up input, the inner activations, dropout mask
+    std::uint64_t total() const { return norms + attention + attention_core + mlp; }
+};
+
+// The activations of one GPU (the pipeline stage that holds the most) and its logits/loss buffers.
+struct TrainingActivations {
+    LayerActivations per_layer_sum;     // the stage's layers x micro-batches in flight, by part
+    std::uint64_t recompute_live_bytes = 0;  // full recompute: one layer rebuilt in the backward pass
+    std::uint64_t outside_layers_bytes = 0;  // final norm and output-head inputs (the last stage)
+    std::uint64_t activation_bytes = 0;      // all of the above
+    std::uint64_t logits_loss_bytes = 0;     // logits, fp32 upcast, saved log-softmax, gradient (last stage)
+    std::uint64_t stage_layers = 0;          // layers on this stage: L / p
+    std::uint64_t micro_batches_in_flight = 1;  // 1F1B: p on the first stage, 1 on the last
+    bool first_stage = true;                 // which stage holds the most (always true when p = 1)
+    std::uint64_t value_bytes = 2;           // B, the bytes of one saved activation
+};
+
+// The largest sequence length accepted (the same limit as the KV cache's context): 10^8 tokens.
+inline constexpr std::uint64_t kMaxSeqLen = 100'000'000;
+inline constexpr std::uint64_t kMaxMicroBatch = 1'000'000;
+inline constexpr std::uint64_t kMaxParallel = 100'000;  // tp, pp
+// Activations above this are an error rather than a figure (1 EiB).
+inline constexpr std::uint64_t kMaxActivationBytes = 1ULL << 60;
+
+// One layer's saved activations (bytes) for a dense or MoE layer of `arch`. Errors: tp that does not
+// divide the attention heads, a figure above kMaxActivationBytes. `moe_layer` picks the routed-expert
+// MLP (k routed experts per token + the shared experts) instead of the dense one.
+Expected<LayerActivations> layer_activations(const Architecture& arch, const TrainingShape& shape, bool moe_layer);
+
+// The activations and logits/loss of the GPU that holds the most. 1F1B: the first stage keeps p
+// micro-batches of L/p layers (L layers' worth, Korthikanti sec. 4.2.3); the last keeps one
+// micro-batch plus the logits; the larger of the two is returned. Errors name the setting: seq-len or
+// micro-batch above their limits or zero, tp not dividing the heads, pp above or not dividing the layers.
+Expected<TrainingActivations> training_activations(const Architecture& arch, const TrainingShape& shape);
+
+// The framework's memory when not given: a CUDA context of 512 MiB (PyTorch >= 2.1 with lazy module
+// loading measured 0.47 GB; stas00/ml-engineering, training/performance) plus 1.5 GiB for torch.distributed
+// and NCCL when more than one GPU takes part ("~1-2GB", same source).
+std::uint64_t default_framework_overhead_bytes(std::uint64_t world_size);
+inline constexpr std::uint64_t kCudaContextBytes = 512ULL << 20;
+inline constexpr std::uint64_t kNcclBytes = 3ULL << 29;  // 1.5 GiB
+
+}  // namespace llm_memory

@@ -1,0 +1,289 @@
+// Training activations, logits/loss, framework memory and the training peak (core/training.hpp).
+// Formula identities from Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large Transformer
+// Models", arXiv 2205.05198), Table 2, at the paper's assumptions (16-bit activations, 1-byte dropout masks,
+// MHA, a 4h GeLU MLP, dropout everywhere, materialised attention scores), and the generalisation of
+// shared/research/activations.md section 5 for GQA, gated MLPs, no dropout and FlashAttention.
+#include <catch_amalgamated.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "architecture.hpp"
+#include "estimator.hpp"
+#include "report.hpp"
+#include "settings.hpp"
+#include "steps.hpp"
+#include "training.hpp"
+
+using namespace llm_memory;
+
+namespace {
+
+// A GPT-3-style layer under the paper's assumptions.
+Architecture paper_layer(std::uint64_t h, std::uint64_t a, std::uint64_t layers) {
+    Architecture arch;
+    arch.model_type = "gpt2";
+    arch.hidden_size = h;
+    arch.num_attention_heads = a;
+    arch.num_key_value_heads = a;
+    arch.head_dim = h / a;
+    arch.intermediate_size = 4 * h;
+    arch.gated_mlp = false;
+    arch.hidden_dropout = true;
+    arch.attention_dropout = true;
+    arch.norms_per_layer = 2;
+    arch.num_hidden_layers = layers;
+    arch.vocab_size = 51200;  // the paper's
+    return arch;
+}
+
+TrainingShape paper_shape(std::uint64_t s, std::uint64_t t, bool sp, Recompute recompute) {
+    TrainingShape shape;
+    shape.seq_len = s;
+    shape.micro_batch = 1;
+    shape.activation_bytes = 2;
+    shape.attention = AttentionKernel::eager;
+    shape.recompute = recompute;
+    shape.tp = t;
+    shape.sp = sp;
+    return shape;
+}
+
+std::uint64_t layer_total(const Architecture& arch, const TrainingShape& shape) {
+    return layer_activations(arch, shape, false).value().total();
+}
+
+Estimate run(const char* state) {
+    const StateResult r = apply_state(Scenario{}, state);
+    INFO(state);
+    REQUIRE(r.problems.empty());
+    return estimate(r.scenario).value();
+}
+
+}  // namespace
+
+TEST_CASE("Korthikanti Table 2, Eq. 1: one layer stores sbh(34 + 5as/h) bytes", "[training][korthikanti]") {
+    // GPT-3 175B (Table 3): h 12288, a 96, s 2048, b 1. 5as/h = 80, so 114 sbh = 2,868,903,936 bytes
+    // (2.672 GiB per layer, activations.md 1.3).
+    const Architecture gpt3 = paper_layer(12288, 96, 96);
+    const std::uint64_t sbh = 2048ULL * 12288;
+    const std::uint64_t eq1 = layer_total(gpt3, paper_shape(2048, 1, false, Recompute::none));
+    CHECK(eq1 == sbh * 34 + 5ULL * 96 * 2048 * 2048);
+    CHECK(eq1 == sbh * 114);
+    CHECK(eq1 == 2'868'903'936ULL);
+    // The parts: attention 11sbh + 5as^2b, MLP 19sbh, two LayerNorms 4sbh (Section 4.1).
+    const LayerActivations parts = layer_activations(gpt3, paper_shape(2048, 1, false, Recompute::none), false).value();
+    CHECK(parts.attention + parts.attention_core == 11 * sbh + 5ULL * 96 * 2048 * 2048);
+    CHECK(parts.mlp == 19 * sbh);
+    CHECK(parts.norms == 4 * sbh);
+    // MT-NLG 530B: h 20480, a 128, 5as/h = 64, so 98 sbh.
+    const Architecture mtnlg = paper_layer(20480, 128, 105);
+    CHECK(layer_total(mtnlg, paper_shape(2048, 1, false, Recompute::none)) == 2048ULL * 20480 * 98);
+}
+
+TEST_CASE("Korthikanti Table 2: tensor parallel, sequence parallel and selective recompute", "[training][korthikanti]") {
+    // 22B (Table 3): h 6144, a 64, L 48, s 2048, t 8. Per layer, in units of sbh = 12,582,912 bytes:
+    const Architecture m22 = paper_layer(6144, 64, 48);
+    const std::uint64_t sbh = 2048ULL * 6144;
+    const std::uint64_t scores = 5ULL * 64 * 2048 * 2048;  // 5as^2b
+    // Eq. 2, TP baseline: sbh(10 + 24/t + 5as/(ht)).
+    CHECK(layer_total(m22, paper_shape(2048, 8, false, Recompute::none)) == 10 * sbh + 24 * sbh / 8 + scores / 8);
+    // Eq. 4, TP + SP: sbh(34/t + 5as/(ht)) = Eq. 1 / t.
+    CHECK(layer_total(m22, paper_shape(2048, 8, true, Recompute::none)) == (34 * sbh + scores) / 8);
+    // TP + selective recompute: sbh(10 + 24/t).
+    CHECK(layer_total(m22, paper_shape(2048, 8, false, Recompute::selective)) == 10 * sbh + 24 * sbh / 8);
+    // Eq. 6, TP + SP + selective: 34 sbh / t.
+    CHECK(layer_total(m22, paper_shape(2048, 8, true, Recompute::selective)) == 34 * sbh / 8);
+    // activations.md 1.3 test vector: TP only, 48 layers = 14.81 GiB (15,904,800,768 bytes).
+    const TrainingActivations all = training_activations(m22, paper_shape(2048, 8, false, Recompute::none)).value();
+    CHECK(all.per_layer_sum.total() == 48ULL * (10 * sbh + 24 * sbh / 8 + scores / 8));
+    CHECK(all.per_layer_sum.total() == 15'904'800'768ULL);
+    // Selective recompute alone saves 70% for GPT-3 (80 of 114 sbh) and 65% for MT-NLG (64 of 98).
+    const Architecture gpt3 = paper_layer(12288, 96, 96);
+    const std::uint64_t none = layer_total(gpt3, paper_shape(2048, 1, false, Recompute::none));
+    const std::uint64_t selective = layer_total(gpt3, paper_shape(2048, 1, false, Recompute::selective));
+    CHECK(selective * 114 == none * 34);
+}
+
+TEST_CASE("Korthikanti Table 2: full recompute keeps 2sbh per layer plus one layer rebuilt", "[training][korthikanti]") {
+    const Architecture gpt3 = paper_layer(12288, 96, 96);
+    const std::uint64_t sbh = 2048ULL * 12288;
+    const TrainingActivations full = training_activations(gpt3, paper_shape(2048, 1, false, Recompute::full)).value();
+    CHECK(full.per_layer_sum.total() == 96 * 2 * sbh);       // Table 2: 2sbh per layer
+    CHECK(full.recompute_live_bytes == 114 * sbh);           // the backward pass rebuilds one layer (Eq. 1)
+    CHECK(full.outside_layers_bytes == 2 * 2 * sbh);         // final norm and output-head inputs (Sec. 4.3)
+    CHECK(full.activation_bytes == 96 * 2 * sbh + 114 * sbh + 4 * sbh);
+    // With SP the kept layer input is split too (Megatron-LM's distributed checkpoint input).
+    const TrainingActivations full_sp = training_activations(gpt3, paper_shape(2048, 8, true, Recompute::full)).value();
+    CHECK(full_sp.per_layer_sum.total() == 96 * 2 * sbh / 8);
+}
+
+TEST_CASE("pipeline 1F1B: the first stage holds L layers' worth whatever p is", "[training][korthikanti]") {
+    const Architecture gpt3 = paper_layer(12288, 96, 96);
+    TrainingShape one = paper_shape(2048, 1, false, Recompute::selective);
+    TrainingShape four = one;
+    four.pp = 4;
+    const TrainingActivations a1 = training_activations(gpt3, one).value();
+    const TrainingActivations a4 = training_activations(gpt3, four).value();
+    CHECK(a4.first_stage);
+    CHECK(a4.stage_layers == 24);
+    CHECK(a4.micro_batches_in_flight == 4);
+    CHECK(a4.per_layer_sum.total() == a1.per_layer_sum.total());  // p micro-batches x L/p layers
+    CHECK(a4.logits_loss_bytes == 0);                              // the logits live on the last stage
+    CHECK(a1.logits_loss_bytes == 2048ULL * 51200 * (2 + 4 + 4 + 4));
+}
+
+TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Llama 3 8B)", "[training]") {
+    // meta-llama/Meta-Llama-3-8B: h 4096, 32 heads of 128, 8 KV heads, SwiGLU width 14336, 32 layers,
+    // vocab 128256, no dropout. s 2048, b 1, bf16, flash, no recompute, per layer:
+    //   norms 2 x 2 sbh; attention QKV input 2 sbh + Q 2 x 4096 + K, V 2 x 1024 each + out-proj input 2 x 4096
+    //   per token; flash LSE 32 heads x 4 bytes per token; MLP input 2 sbh + 4 tensors of 14336 x 2 bytes.
+    const Estimate e = run("model=llama-3-8b&training-mode=detailed");
+    const std::uint64_t sb = 2048;
+    const std::uint64_t per_layer = 4 * sb * 4096 + (2 * sb * 4096 + 2 * sb * (4096 + 1024 + 1024 + 4096)) + 32 * sb * 4 +
+                                    (2 * sb * 4096 + 4 * 2 * sb * 14336);
+    const std::uint64_t outside = 2 * 2 * sb * 4096;
+    CHECK(e.training_activation_bytes == 32 * per_layer + outside);
+    CHECK(e.training_activation_bytes == 11'047'796'736ULL);
+    // Logits: 2048 x 128256 logits x (2 + 4 + 4 + 4) bytes: 16-bit logits, the fp32 upcast, the fp32
+    // log-softmax cross-entropy saves (PyTorch computes _log_softmax's gradient from its result) and its gradient.
+    CHECK(e.logits_loss_bytes == 2048ULL * 128256 * 14);
+    CHECK(e.framework_overhead_bytes == 512ULL << 20);  // one GPU: the CUDA context only
+    CHECK(e.allocator_margin_bytes == (e.training_activation_bytes + e.logits_loss_bytes + 5) / 10);
+    CHECK(e.training_peak_bytes == e.weight_bytes + e.gradient_optimizer_bytes + e.training_activation_bytes +
+                                       e.logits_loss_bytes + e.framework_overhead_bytes + e.allocator_margin_bytes);
+    // Chunked loss: 16-bit logits + one chunk of 8 in fp32 with its gradient.
+    const Estimate chunked = run("model=llama-3-8b&training-mode=detailed&loss=chunked");
+    CHECK(chunked.logits_loss_bytes == 2048ULL * 128256 * 2 + 2048ULL * 128256 / 8 * 8);
+    // Eager attention keeps the softmax output, 2 bytes per score (no dropout: no mask, no dropout output).
+    const Estimate eager = run("model=llama-3-8b&training-mode=detailed&attention=eager");
+    CHECK(eager.training_activation_bytes - e.training_activation_bytes == 32 * (32ULL * 2048 * 2048 * 2 - 32 * sb * 4));
+}
+
+TEST_CASE("LoRA: a frozen base keeps only the adapted linears' inputs", "[training][lora]") {
+    // Llama-3-8B, LoRA on q,v: the q/v input stays (the adapters need it), FlashAttention keeps its output,
+    // the MLP's input and down_proj's input go (their weights need no gradient), so per layer 2 + 2 sbh less
+    // than a full fine-tune: the MLP input (2 sbh) and the gate*up product (2 x 14336 per token).
+    const Estimate full = run("model=llama-3-8b&training-mode=detailed");
+    const Estimate lora = run("model=llama-3-8b&training-mode=detailed&lora-rank=16");
+    const std::uint64_t sb = 2048;
+    CHECK(full.training_activation_bytes - lora.training_activation_bytes == 32 * (2 * sb * 4096 + 2 * sb * 14336));
+    const Estimate all = run("model=llama-3-8b&training-mode=detailed&lora-rank=16&lora-targets=all-linear");
+    CHECK(all.training_activation_bytes == full.training_activation_bytes);
+}
+
+TEST_CASE("QLoRA: decoder linears at NF4, embeddings, head and norms at 16 bits", "[training][lora]") {
+    // Llama-3-8B: 32 x (4096 x 4096 x 2 + 4096 x 1024 x 2 + 3 x 4096 x 14336) = 6,979,321,856 linear weights;
+    // the other 1,050,939,392 (embeddings and lm_head 525,336,576 each, norms 266,240) stay at 2 bytes.
+    const Estimate e = run("model=llama-3-8b&lora-rank=16&qlora");
+    CHECK(e.weight_bytes == (6'979'321'856ULL * 8452 + 16384 / 2) / 16384 + 1'050'939'392ULL * 2);
+    // About 1.56 GB more than counting all 8.03B parameters at NF4 (the issue's "about 1.5 GB").
+    CHECK(e.weight_bytes - (8'030'261'248ULL * 8452 + 8192) / 16384 == 1'559'731'583ULL);
+}
+
+TEST_CASE("the GPU verdict for training uses the peak whenever the model is known", "[training][gpu]") {
+    // An 8B QLoRA run on a 24 GB RTX 4090: fits at 2048 tokens, does not at 16K, in simple mode too.
+    const Estimate short_run = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090");
+    CHECK(short_run.gpu.training_uses_peak);
+    CHECK(short_run.gpu.training_verdict != FitVerdict::does_not_fit);
+    CHECK(find_term(short_run, "activation")->in_report == false);  // simple mode: the rows stay hidden
+    const Estimate long_run = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090&seq-len=16K");
+    CHECK(long_run.gpu.training_verdict == FitVerdict::does_not_fit);
+    CHECK(long_run.training_bytes == short_run.training_bytes);  // the seed's training total is unchanged
+    // At 16K the full loss alone is 29 GB (16384 x 128256 logits x 14 bytes); full recompute and the chunked
+    // loss bring the run back under 24 GB.
+    const Estimate recompute = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090&seq-len=16K&recompute=full&loss=chunked");
+    CHECK(recompute.gpu.training_verdict != FitVerdict::does_not_fit);
+    // Without a model there is no peak: the verdict stays on the model states, and says so.
+    const Estimate typed = run("params=8B&gpu=rtx-4090&trainable=1%");
+    CHECK_FALSE(typed.gpu.training_uses_peak);
+}
+
+TEST_CASE("model parallelism divides the model states; data parallelism adds NCCL", "[training][gpu]") {
+    // Llama-2-7b, adamw-mixed (16 bytes per parameter with the bf16 weights), 8 GPUs as tp 2 x pp 2 x dp 2.
+    const Estimate e = run("model=llama-2-7b&recipe=adamw-mixed&training-mode=detailed&tp=2&pp=2&gpus=8&zero=1");
+    const MemoryTerm* weights = find_term(e, "weight_per_gpu");
+    REQUIRE(weights != nullptr);
+    CHECK(weights->bytes == (e.weight_bytes + 3) / 4);
+    CHECK(e.framework_overhead_bytes == (512ULL << 20) + (3ULL << 29));
+    CHECK(e.training_activations.micro_batches_in_flight == 2);  // first stage of 2
+    // The whole model's rows no longer add to the per-GPU peak.
+    for (const MemoryTerm* part : parts_of(e, Total::training_peak)) CHECK(part->key != "weight");
+}
+
+TEST_CASE("training-mode simple is the seed's; detailed needs a model and says what is missing", "[training][seed]") {
+    const Estimate seed = run("");
+    CHECK(seed.training_bytes == 104'000'000'000ULL);
+    CHECK(find_total(seed, Total::training_peak) == nullptr);
+    CHECK(run("training-mode=detailed&model=llama-2-7b").training_bytes ==
+          run("model=llama-2-7b").training_bytes);
+    Scenario s;
+    s.detailed_training = true;
+    CHECK(estimate(s).error() ==
+          "training-mode: detailed needs a model architecture (--model or --config): the activations need its layers, "
+          "hidden size, FFN width and gating, KV heads, vocabulary and dropout");
+}
+
+TEST_CASE("JSON: the training keys, the per-term breakdown and the metric", "[training][report]") {
+    const StateResult r = apply_state(Scenario{}, "model=llama-3-8b&training-mode=detailed");
+    const Estimate e = estimate(r.scenario).value();
+    const std::string json = report_json(r.scenario, e);
+    for (const char* key : {"\"training_mode\":\"detailed\"", "\"activation_bytes\":", "\"logits_loss_bytes\":",
+                            "\"framework_overhead_bytes\":", "\"allocator_margin_bytes\":", "\"training_peak_bytes\":",
+                            "\"training_peak_terms\":[", "\"activation_breakdown\":{", "\"metric\":\"nvidia-smi\""}) {
+        INFO(key);
+        CHECK(json.find(key) != std::string::npos);
+    }
+    CHECK(json.find("\"activation_bytes\":" + std::to_string(e.training_activation_bytes)) != std::string::npos);
+    CHECK(json.find("inference_activation") == std::string::npos);  // detailed inference is off
+    // framework-overhead 0 and allocator-margin 0: the peak is torch.cuda.max_memory_allocated's.
+    const StateResult allocated =
+        apply_state(Scenario{}, "model=llama-3-8b&training-mode=detailed&framework-overhead=0&allocator-margin=0");
+    REQUIRE(allocated.problems.empty());
+    CHECK(report_json(allocated.scenario, estimate(allocated.scenario).value()).find("\"metric\":\"allocated\"") !=
+          std::string::npos);
+    CHECK(training_metric_sentence(allocated.scenario).find("max_memory_allocated") != std::string::npos);
+}
+
+TEST_CASE("config.json dropout: GPT-2 and OPT store masks, Llama does not", "[training][config]") {
+    const Architecture gpt2 = parse_config(R"({"model_type":"gpt2","n_embd":768,"n_layer":12,"n_head":12,"vocab_size":50257})").value();
+    CHECK(gpt2.hidden_dropout);
+    CHECK(gpt2.attention_dropout);
+    const Architecture opt = parse_config(
+        R"({"model_type":"opt","hidden_size":768,"ffn_dim":3072,"num_attention_heads":12,"num_hidden_layers":12,"vocab_size":50272})").value();
+    CHECK(opt.hidden_dropout);
+    CHECK_FALSE(opt.attention_dropout);
+    const Architecture off = parse_config(
+        R"({"model_type":"gpt2","n_embd":768,"n_layer":12,"n_head":12,"vocab_size":50257,"resid_pdrop":0,"attn_pdrop":0.0})").value();
+    CHECK_FALSE(off.hidden_dropout);
+    CHECK_FALSE(off.attention_dropout);
+    CHECK(parse_config(R"({"model_type":"gpt2","n_embd":768,"n_layer":12,"n_head":12,"vocab_size":50257,"attn_pdrop":1.5})").error() ==
+          "attn_pdrop: must be a number from 0 to 1");
+    CHECK(parse_config(R"({"model_type":"gpt2","n_embd":768,"n_layer":12,"n_head":12,"vocab_size":50257,"resid_pdrop":"x"})").error() ==
+          "resid_pdrop: must be a number from 0 to 1 (got a string)");
+}
+
+TEST_CASE("worked steps: every training term shows its formula with the user's values", "[training][steps]") {
+    const StateResult r = apply_state(Scenario{}, "model=llama-3-8b&lora-rank=16&qlora&training-mode=detailed&gpu=rtx-4090");
+    REQUIRE(r.problems.empty());
+    const Estimate e = estimate(r.scenario).value();
+    const std::vector<Derivation> d = worked_steps(r.scenario, e);
+    for (const char* id : {"weight", "activation", "logits-loss", "framework-overhead", "allocator-margin", "training-peak"}) {
+        INFO(id);
+        const Derivation* one = find_derivation(d, id);
+        REQUIRE(one != nullptr);
+        CHECK(one->result_bytes == find_term(e, one->id == "logits-loss" ? "logits_loss"
+                                                  : one->id == "framework-overhead" ? "framework_overhead"
+                                                  : one->id == "allocator-margin" ? "allocator_margin"
+                                                  : one->id == "training-peak" ? "training_peak" : one->id)->bytes);
+    }
+    CHECK(find_derivation(d, "logits-loss")->steps[1].text == "1 × 2048 × 128256 × (2 + 4 + 4 + 4) bytes");
+    CHECK(find_derivation(d, "allocator-margin")->steps[1].text == "10% × (8.63 GB + 3.68 GB)");
+    CHECK(find_derivation(d, "framework-overhead")->steps[1].text == "512 MiB CUDA context + 0 (one GPU, no NCCL)");
+    CHECK(find_derivation(d, "weight")->steps[1].text ==
+          "N_linear = 6.979321856B decoder linear weights at 4.126953 bits, N − N_linear = 1.050939392B (embeddings, "
+          "output head, norms) at 2 bytes, so 6.979321856B × 4.126953 bits + 1.050939392B × 2 bytes");
+    CHECK(find_derivation(d, "activation")->steps[1].text ==
+          "s = 2048, b = 1, B = 2 bytes, flash attention, 32 layers × 1 micro-batch in flight: norms 1.07 GB + attention "
+          "1.88 GB + attention core 0.01 GB + MLP 5.64 GB + outside 0.03 GB");
+}
