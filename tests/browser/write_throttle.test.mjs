@@ -11,8 +11,17 @@ let server;
 before(async () => { server = await serveSite(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-// Counts (and timestamps) every replaceState and localStorage write the page makes.
+// Counts (and timestamps) every replaceState and localStorage write the page makes. __holdClock(fn) runs fn
+// with performance.now() standing still, so changes made in fn fall in one throttle interval however long
+// a busy machine stalls the page between them (no frame runs inside a synchronous fn).
 function countWrites() {
+  const realNow = performance.now.bind(performance);
+  let heldAt = null;
+  performance.now = () => heldAt ?? realNow();
+  window.__holdClock = (fn) => {
+    heldAt = realNow();
+    try { return fn(); } finally { heldAt = null; }
+  };
   window.__writes = { url: [], storage: [] };
   const replace = History.prototype.replaceState;
   History.prototype.replaceState = function (...args) {
@@ -46,7 +55,7 @@ test('40 scenario changes in a row are written once or twice, ending with the la
   const during = await page.evaluate((states) => {
     window.__writes.url.length = 0;
     window.__writes.storage.length = 0;
-    for (const s of states) window.llmMemory.setState(s);
+    window.__holdClock(() => { for (const s of states) window.llmMemory.setState(s); });
     return { url: window.__writes.url.length, storage: window.__writes.storage.length };
   }, STATES);
   // At most the leading write of the burst happens synchronously (the old page wrote 40 of each).
@@ -62,8 +71,10 @@ test('40 scenario changes in a row are written once or twice, ending with the la
 test('pagehide writes a pending change at once', async () => {
   const { context, page, errors } = await openCounted(server.url + '#params=13B');
   const seen = await page.evaluate(() => {
-    window.llmMemory.setState('params=70B');   // written now (quiet spell) ...
-    window.llmMemory.setState('params=8B');    // ... this one waits for the end of the interval
+    window.__holdClock(() => {
+      window.llmMemory.setState('params=70B');   // written now (quiet spell) ...
+      window.llmMemory.setState('params=8B');    // ... this one waits for the end of the interval
+    });
     const before = [location.hash, localStorage.getItem('llm-memory:state')];
     window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
     return { before, after: [location.hash, localStorage.getItem('llm-memory:state')] };
@@ -116,8 +127,10 @@ test('dragging the parameter slider writes the link at most once per 250 ms', as
 test('a hash edit is kept when a pending write is made before its hashchange event', async () => {
   const { context, page, errors } = await openCounted(server.url + '#params=13B');
   const seen = await page.evaluate(() => {
-    window.llmMemory.setState('params=70B');   // written now (quiet spell) ...
-    window.llmMemory.setState('params=8B');    // ... this one is pending
+    window.__holdClock(() => {
+      window.llmMemory.setState('params=70B');   // written now (quiet spell) ...
+      window.llmMemory.setState('params=8B');    // ... this one is pending
+    });
     location.hash = '#params=9B';              // the user's edit; hashchange is dispatched later
     window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
     return [location.hash, window.llmMemory.getState(), localStorage.getItem('llm-memory:state')];
@@ -156,8 +169,10 @@ test('a hash edit after a quiet spell opens its exercise and applies its scenari
 test('a reload right after a change reopens that change; navigating to the old address opens it', async () => {
   const { context, page, errors } = await openCounted(server.url + '#params=13B');
   const pending = () => {
-    window.llmMemory.setState('params=70B');   // written now (quiet spell) ...
-    window.llmMemory.setState('params=8B');    // ... this one waits for the end of the interval
+    window.__holdClock(() => {
+      window.llmMemory.setState('params=70B');   // written now (quiet spell) ...
+      window.llmMemory.setState('params=8B');    // ... this one waits for the end of the interval
+    });
     return location.hash;
   };
   assert.equal(await page.evaluate(pending), '#params=70B');
@@ -177,8 +192,10 @@ test('a reload right after a change reopens that change; navigating to the old a
   // A script's reload, with the throttle's timer due before pagehide: the timer writes the change after
   // the reload was asked for (the reload still loads #params=70B); the page it loads shows the change.
   await Promise.all([page.waitForEvent('load'), page.evaluate(() => {
-    window.llmMemory.setState('params=70B');
-    window.llmMemory.setState('params=8B');
+    window.__holdClock(() => {
+      window.llmMemory.setState('params=70B');
+      window.llmMemory.setState('params=8B');
+    });
     location.reload();
     const start = performance.now();
     while (performance.now() - start < 300) { /* the 250 ms timer becomes due before the page is left */ }
