@@ -46,6 +46,7 @@ const bodies = [];  // {index, start, size}
 const names = new Map();
 const dataSegments = [];
 while (pos < wasm.length) {
+  const header = pos;
   const id = wasm[pos++];
   const size = u32();
   const start = pos;
@@ -102,7 +103,7 @@ while (pos < wasm.length) {
       pos += length;
     }
   }
-  sections.push({ label, size, start });
+  sections.push({ label, size, start, header });
   pos = start + size;
 }
 
@@ -131,7 +132,7 @@ const areaOfObject = (path) => {
   return null;
 };
 try {
-  const objects = execFileSync('find', [buildDir, '-name', '*.o', '-path', '*CMakeFiles*']).toString().trim().split('\n').filter(Boolean);
+  const objects = execFileSync('find', [buildDir, '-name', '*.o', '-path', '*CMakeFiles*'], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim().split('\n').filter(Boolean);
   for (const object of objects) {
     const area = areaOfObject(object);
     if (!area) continue;
@@ -193,6 +194,11 @@ for (const r of rows) {
 }
 console.log(`${pad('data segments (strings, tables, font)', 36)}${num(dataSegments.length)}${num(dataBytes)}${num(dataGz)}`);
 console.log(`${pad('whole file', 36)}${num('')}${num(wasm.length)}${num(gz(wasm))}`);
+// The same file without its custom sections (the names): what the release page's wasm weighs.
+const kept = [wasm.subarray(0, 8)];
+for (const s of sections) if (!s.label.startsWith('custom')) kept.push(wasm.subarray(s.header, s.start + s.size));
+const stripped = Buffer.concat(kept);
+console.log(`${pad('without the name section', 36)}${num('')}${num(stripped.length)}${num(gz(stripped))}`);
 
 if (topCount > 0) {
   console.log(`\nLargest ${topCount} functions${onlyArea ? ` in ${onlyArea}` : ''}:`);

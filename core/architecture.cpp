@@ -1,20 +1,19 @@
-// config.json -> Architecture -> exact parameter counts. JSON is read with nlohmann/json through its
-// non-throwing API only (parse with allow_exceptions=false, type-checked access), so the same code runs
-// in the -fno-exceptions web build. Nesting depth and text size are checked before parsing.
+// config.json -> Architecture -> exact parameter counts. JSON is read with core's reader (json.hpp: no
+// exceptions, type-checked access), so the same code runs in the -fno-exceptions web build. Nesting depth
+// and text size are checked before parsing.
 // Linear weights are counted from decoder_linear_layers(), the same list LoRA figures use.
 #include "architecture.hpp"
 
 #include <cmath>
 #include <initializer_list>
 
-#include <nlohmann/json.hpp>
-
+#include "json.hpp"
 #include "quantity.hpp"
 
 namespace llm_memory {
 namespace {
 
-using nlohmann::json;
+using json = JsonValue;
 __extension__ typedef unsigned __int128 u128;
 
 constexpr std::size_t kMaxConfigBytes = 4 * 1024 * 1024;
@@ -31,8 +30,8 @@ constexpr std::uint64_t kMaxExperts = 100'000;
 
 }  // namespace
 
-// Depth of [ and { nesting outside strings. nlohmann's parser recurses per level, so 100,000 nested
-// brackets would overflow the stack (the wasm stack is 64 KB by default); check before parsing.
+// Depth of [ and { nesting outside strings. The JSON reader recurses per level, so 100,000 nested
+// brackets are refused before parsing, with a message that says why.
 int max_nesting_depth(std::string_view text) {
     int depth = 0;
     int max_depth = 0;
@@ -55,36 +54,13 @@ int max_nesting_depth(std::string_view text) {
 
 namespace {
 
-// A SAX consumer that accepts everything and remembers where the first syntax error is.
-struct SyntaxChecker : nlohmann::json_sax<json> {
-    std::size_t error_position = 0;
-    bool failed = false;
-    bool null() override { return true; }
-    bool boolean(bool) override { return true; }
-    bool number_integer(number_integer_t) override { return true; }
-    bool number_unsigned(number_unsigned_t) override { return true; }
-    bool number_float(number_float_t, const string_t&) override { return true; }
-    bool string(string_t&) override { return true; }
-    bool binary(binary_t&) override { return true; }
-    bool start_object(std::size_t) override { return true; }
-    bool key(string_t&) override { return true; }
-    bool end_object() override { return true; }
-    bool start_array(std::size_t) override { return true; }
-    bool end_array() override { return true; }
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
-        failed = true;
-        error_position = position;
-        return false;
-    }
-};
-
 const char* type_word(const json& value) {
-    switch (value.type()) {
-        case json::value_t::string: return "a string";
-        case json::value_t::boolean: return "true/false";
-        case json::value_t::array: return "a list";
-        case json::value_t::object: return "an object";
-        case json::value_t::null: return "null";
+    switch (value.kind()) {
+        case json::Kind::string: return "a string";
+        case json::Kind::boolean: return "true/false";
+        case json::Kind::array: return "a list";
+        case json::Kind::object: return "an object";
+        case json::Kind::null: return "null";
         default: return "a number";
     }
 }
@@ -102,18 +78,18 @@ public:
     // The value of the first present, non-null key among `keys`, or nullptr.
     const json* find(std::initializer_list<const char*> keys, const char** found_key = nullptr) const {
         for (const char* key : keys) {
-            const auto it = object_.find(key);
-            if (it != object_.end() && !it->is_null()) {
+            const json* value = object_.find(key);
+            if (value != nullptr && !value->is_null()) {
                 if (found_key != nullptr) *found_key = key;
-                return &*it;
+                return value;
             }
         }
         if (defaults_ != nullptr) {
             for (const char* key : keys) {
-                const auto it = defaults_->find(key);
-                if (it != defaults_->end()) {
+                const json* value = defaults_->find(key);
+                if (value != nullptr) {
                     if (found_key != nullptr) *found_key = key;
-                    return &*it;
+                    return value;
                 }
             }
         }
@@ -129,15 +105,15 @@ public:
         const json* value = find(keys, &key);
         if (value == nullptr || !error.empty()) return fallback;
         std::uint64_t result = 0;
-        if (value->is_number_unsigned()) {
-            result = value->get<std::uint64_t>();
-        } else if (value->is_number_integer() && value->get<std::int64_t>() >= 0) {
-            result = static_cast<std::uint64_t>(value->get<std::int64_t>());  // "-0"
-        } else if (value->is_number_integer()) {
-            fail(key, "must not be negative (got " + std::to_string(value->get<std::int64_t>()) + ")");
+        if (value->is_unsigned()) {
+            result = value->unsigned_value();
+        } else if (value->is_integer() && value->signed_value() >= 0) {
+            result = static_cast<std::uint64_t>(value->signed_value());  // "-0"
+        } else if (value->is_integer()) {
+            fail(key, "must not be negative (got " + std::to_string(value->signed_value()) + ")");
             return fallback;
-        } else if (value->is_number_float()) {
-            const double d = value->get<double>();
+        } else if (value->is_float()) {
+            const double d = value->number();
             if (std::isfinite(d) && d > 1e18) {  // 1e30 or 2^64 is whole, just far too large
                 fail(key, "must be at most " + format_count_exact(maximum) + " (got more than 10^18)");
                 return fallback;
@@ -179,7 +155,7 @@ public:
             fail(key, std::string("must be true or false (got ") + type_word(*value) + ")");
             return fallback;
         }
-        return value->get<bool>();
+        return value->boolean();
     }
 
     // A probability in [0, 1]; `fallback` when absent (or null).
@@ -191,7 +167,7 @@ public:
             fail(key, std::string("must be a number from 0 to 1 (got ") + type_word(*value) + ")");
             return fallback;
         }
-        const double p = value->get<double>();
+        const double p = value->number();
         if (!std::isfinite(p) || p < 0 || p > 1) {
             fail(key, "must be a number from 0 to 1");
             return fallback;
@@ -206,7 +182,7 @@ public:
             fail(key, std::string("must be a string (got ") + type_word(*value) + ")");
             return {};
         }
-        return value->get<std::string>();
+        return value->text();
     }
 
     // A list of layer indices below layer_count (Qwen2-MoE mlp_only_layers).
@@ -218,14 +194,14 @@ public:
             fail(key, std::string("must be a list of layer numbers (got ") + type_word(*value) + ")");
             return layers;
         }
-        if (value->empty()) return layers;
+        if (value->items().empty()) return layers;
         layers.assign(static_cast<std::size_t>(layer_count), false);
-        for (const json& item : *value) {
-            if (!item.is_number_unsigned() || item.get<std::uint64_t>() >= layer_count) {
+        for (const json& item : value->items()) {
+            if (!item.is_unsigned() || item.unsigned_value() >= layer_count) {
                 fail(key, "must list layer numbers from 0 to " + std::to_string(layer_count - 1));
                 return {};
             }
-            layers[static_cast<std::size_t>(item.get<std::uint64_t>())] = true;
+            layers[static_cast<std::size_t>(item.unsigned_value())] = true;
         }
         return layers;
     }
@@ -448,14 +424,14 @@ void read_layout(FieldReader& r, Architecture& a) {
 bool read_layer_types(FieldReader& r, Architecture& a) {
     const json* value = r.find({"layer_types"});
     if (value == nullptr) return false;
-    if (!value->is_array() || value->size() != a.num_hidden_layers) {
+    if (!value->is_array() || value->items().size() != a.num_hidden_layers) {
         r.fail("layer_types", "must list one type per layer (" + std::to_string(a.num_hidden_layers) + ")");
         return true;
     }
     a.sliding_layers.assign(static_cast<std::size_t>(a.num_hidden_layers), false);
     std::size_t i = 0;
-    for (const json& item : *value) {
-        const std::string kind = item.is_string() ? item.get<std::string>() : std::string();
+    for (const json& item : value->items()) {
+        const std::string kind = item.is_string() ? item.text() : std::string();
         if (kind == "sliding_attention" || kind == "chunked_attention") a.sliding_layers[i] = true;
         else if (kind != "full_attention") {
             r.fail("layer_types", "layer " + std::to_string(i) + " is \"" + printable_excerpt(kind, 40) +
@@ -479,12 +455,13 @@ void read_sliding(FieldReader& r, Architecture& a) {
         const std::uint64_t interval = r.count({"no_rope_layer_interval"}, 4, 1, kMaxLayers);
         a.sliding_layers.assign(layers, false);
         const json* listed = r.find({"no_rope_layers"});
-        if (listed != nullptr && listed->is_array() && !listed->empty()) {
-            if (listed->size() != layers) {
+        if (listed != nullptr && listed->is_array() && !listed->items().empty()) {
+            if (listed->items().size() != layers) {
                 r.fail("no_rope_layers", "must list one entry per layer (" + std::to_string(layers) + ")");
                 return;
             }
-            for (std::size_t i = 0; i < layers; ++i) a.sliding_layers[i] = (*listed)[i].is_number() && (*listed)[i] != 0;
+            for (std::size_t i = 0; i < layers; ++i)
+                a.sliding_layers[i] = listed->items()[i].is_number() && listed->items()[i].number() != 0;
         } else {
             for (std::size_t i = 0; i < layers; ++i) a.sliding_layers[i] = (i + 1) % interval != 0;
         }
@@ -629,10 +606,11 @@ constexpr UnmodelledField kUnmodelledFields[] = {
 
 bool meaningful(const json& value) {
     if (value.is_null()) return false;
-    if (value.is_number()) return value.get<double>() != 0;
-    if (value.is_boolean()) return value.get<bool>();
-    if (value.is_array() || value.is_object() || value.is_string()) return !value.empty();
-    return true;
+    if (value.is_number()) return value.number() != 0;
+    if (value.is_boolean()) return value.boolean();
+    if (value.is_array()) return !value.items().empty();
+    if (value.is_object()) return !value.members().empty();
+    return true;  // any string, even "" (the reader before json.hpp counted every string)
 }
 
 // Unknown model_type: refuse (error naming the fields) rather than give a confident wrong count. The
@@ -890,20 +868,16 @@ Expected<Architecture> parse_config(std::string_view json_text) {
     if (max_nesting_depth(json_text) > kMaxDepth)
         return Error{"config.json: nested deeper than " + std::to_string(kMaxDepth) + " levels"};
 
-    SyntaxChecker checker;
-    json::sax_parse(json_text, &checker);
-    if (checker.failed)
-        return Error{"config.json: not valid JSON (truncated or malformed) at byte " +
-                     std::to_string(checker.error_position)};
-    const json document = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-    if (document.is_discarded()) return Error{"config.json: not valid JSON"};
+    const JsonDocument parsed = parse_json(json_text);
+    if (!parsed.ok())
+        return Error{"config.json: not valid JSON (truncated or malformed) at byte " + std::to_string(parsed.error_position)};
+    const json& document = parsed.value;
     if (!document.is_object()) return Error{"config.json: must be a JSON object ({...})"};
 
     // Multimodal configs keep the language model under text_config.
     const json* object = &document;
-    const auto text_config = document.find("text_config");
-    if (document.find("hidden_size") == document.end() && text_config != document.end() && text_config->is_object())
-        object = &*text_config;
+    const json* const text_config = document.find("text_config");
+    if (document.find("hidden_size") == nullptr && text_config != nullptr && text_config->is_object()) object = text_config;
 
     // model_type: the language model's own, else the top-level one.
     std::string model_type;
@@ -918,16 +892,16 @@ Expected<Architecture> parse_config(std::string_view json_text) {
         }
     }
     const FamilyRow* row = family_row(model_type);
-    json defaults;
-    if (row != nullptr && row->defaults != nullptr) defaults = json::parse(row->defaults, nullptr, false);
+    JsonDocument defaults;
+    if (row != nullptr && row->defaults != nullptr) defaults = parse_json(row->defaults);
 
     Architecture a;
     // Shown in names, warnings and reports: keep it one printable line (known types are short ASCII).
     a.model_type = printable_excerpt(model_type, 64);
     a.family = row != nullptr ? row->family : ModelFamily::generic;
-    const auto vision = document.find("vision_config");
-    a.has_vision_tower = vision != document.end() && vision->is_object() && !vision->empty();
-    FieldReader r(*object, defaults.is_object() ? &defaults : nullptr);
+    const json* const vision = document.find("vision_config");
+    a.has_vision_tower = vision != nullptr && vision->is_object() && !vision->members().empty();
+    FieldReader r(*object, defaults.value.is_object() ? &defaults.value : nullptr);
     if (a.family == ModelFamily::generic) {
         r.warnings.push_back(
             (a.model_type.empty() ? std::string("model_type is missing") : "model_type \"" + printable_excerpt(a.model_type, 40) + "\" is not known") +

@@ -397,7 +397,8 @@ Status add_training_peak(Build& b) {
                  a.activation_bytes, TermKind::runtime, in_total(Total::training_peak)));
     peak_row(row("logits_loss", "Logits and loss", "Logits + loss",
                  s.loss == LossKind::full
-                     ? "micro-batch × seq-len × vocabulary × (B + 4 + 4) bytes: logits, fp32 upcast, its gradient"
+                     ? "micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes: logits, fp32 upcast, the log-softmax saved "
+                       "for the backward pass, its gradient"
                      : "micro-batch × seq-len × vocabulary × B + one of 8 chunks × (4 + 4) bytes (chunked loss)",
                  a.logits_loss_bytes, TermKind::runtime, in_total(Total::training_peak)));
     const std::uint64_t framework =

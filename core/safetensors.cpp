@@ -1,4 +1,4 @@
-// safetensors headers and index files through nlohmann/json's non-throwing API (as config.json), with the
+// safetensors headers and index files through core's JSON reader (json.hpp, as config.json), with the
 // nesting depth checked first. Sizes: the safetensors format's dtype table (huggingface/safetensors
 // Dtype::bitsize); every tensor's data_offsets must match its shape and dtype and lie inside the file.
 #include "safetensors.hpp"
@@ -6,15 +6,13 @@
 #include <algorithm>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
 #include "architecture.hpp"
+#include "json.hpp"
 #include "quantity.hpp"
 
 namespace llm_memory {
 namespace {
 
-using nlohmann::json;
 __extension__ typedef unsigned __int128 u128;
 
 struct DtypeBits {
@@ -59,21 +57,21 @@ const char* role_of(const std::string& name, const std::string& dtype, unsigned&
     return "weights";
 }
 
-Expected<json> parse_json(std::string_view text, const char* what) {
+Expected<JsonValue> read_json_object(std::string_view text, const char* what) {
     if (max_nesting_depth(text) > 64) return Error{std::string(what) + ": nested deeper than 64 levels"};
-    json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (document.is_discarded()) return Error{std::string(what) + ": not valid JSON (truncated or malformed)"};
-    if (!document.is_object()) return Error{std::string(what) + ": must be a JSON object ({...})"};
-    return document;
+    JsonDocument document = parse_json(text);
+    if (!document.ok()) return Error{std::string(what) + ": not valid JSON (truncated or malformed)"};
+    if (!document.value.is_object()) return Error{std::string(what) + ": must be a JSON object ({...})"};
+    return std::move(document.value);
 }
 
-bool read_u64(const json& value, std::uint64_t& out) {
-    if (value.is_number_unsigned()) {
-        out = value.get<std::uint64_t>();
+bool read_u64(const JsonValue& value, std::uint64_t& out) {
+    if (value.is_unsigned()) {
+        out = value.unsigned_value();
         return true;
     }
-    if (value.is_number_integer() && value.get<std::int64_t>() >= 0) {
-        out = static_cast<std::uint64_t>(value.get<std::int64_t>());
+    if (value.is_integer() && value.signed_value() >= 0) {  // "-0"
+        out = static_cast<std::uint64_t>(value.signed_value());
         return true;
     }
     return false;
@@ -103,27 +101,27 @@ Expected<SafetensorsSummary> read_safetensors_header(std::string_view header, st
     if (header.size() - 8 < *length)
         return Error{"safetensors: the header is cut short (" + format_count_exact(header.size() - 8) + " of " +
                      format_count_exact(*length) + " bytes)"};
-    const Expected<json> document = parse_json(header.substr(8, static_cast<std::size_t>(*length)), "safetensors header");
+    const Expected<JsonValue> document = read_json_object(header.substr(8, static_cast<std::size_t>(*length)), "safetensors header");
     if (!document) return Error{document.error()};
     SafetensorsSummary s;
     s.header_bytes = 8 + *length;
     const std::uint64_t data_size = file_size - s.header_bytes;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
-    for (auto it = document->begin(); it != document->end(); ++it) {
-        if (it.key() == "__metadata__") continue;
-        const std::string shown = "safetensors: tensor \"" + printable_excerpt(it.key(), 60) + "\"";
-        const json& t = it.value();
+    for (const JsonMember& member : document->members()) {  // sorted by tensor name
+        if (member.key == "__metadata__") continue;
+        const std::string shown = "safetensors: tensor \"" + printable_excerpt(member.key, 60) + "\"";
+        const JsonValue& t = member.value;
         if (!t.is_object()) return Error{shown + " is not an object"};
-        const auto dtype_it = t.find("dtype");
-        const auto shape_it = t.find("shape");
-        const auto offsets_it = t.find("data_offsets");
-        if (dtype_it == t.end() || !dtype_it->is_string()) return Error{shown + " has no dtype"};
-        const std::string dtype = dtype_it->get<std::string>();
+        const JsonValue* const dtype_it = t.find("dtype");
+        const JsonValue* const shape_it = t.find("shape");
+        const JsonValue* const offsets_it = t.find("data_offsets");
+        if (dtype_it == nullptr || !dtype_it->is_string()) return Error{shown + " has no dtype"};
+        const std::string dtype = dtype_it->text();
         const unsigned bits = dtype_bits(dtype);
         if (bits == 0) return Error{shown + " has unknown dtype \"" + printable_excerpt(dtype, 20) + "\""};
-        if (shape_it == t.end() || !shape_it->is_array() || shape_it->size() > 16) return Error{shown + " has no valid shape"};
+        if (shape_it == nullptr || !shape_it->is_array() || shape_it->items().size() > 16) return Error{shown + " has no valid shape"};
         u128 elements = 1;
-        for (const json& extent : *shape_it) {
+        for (const JsonValue& extent : shape_it->items()) {
             std::uint64_t e = 0;
             if (!read_u64(extent, e)) return Error{shown + " has a shape entry that is not a whole number"};
             elements *= e;
@@ -131,8 +129,8 @@ Expected<SafetensorsSummary> read_safetensors_header(std::string_view header, st
         }
         std::uint64_t begin = 0;
         std::uint64_t end = 0;
-        if (offsets_it == t.end() || !offsets_it->is_array() || offsets_it->size() != 2 || !read_u64((*offsets_it)[0], begin) ||
-            !read_u64((*offsets_it)[1], end) || end < begin)
+        if (offsets_it == nullptr || !offsets_it->is_array() || offsets_it->items().size() != 2 ||
+            !read_u64(offsets_it->items()[0], begin) || !read_u64(offsets_it->items()[1], end) || end < begin)
             return Error{shown + " has no valid data_offsets [begin, end]"};
         if (end > data_size)
             return Error{shown + " ends at data byte " + format_count_exact(end) + ", past the file's " +
@@ -143,7 +141,7 @@ Expected<SafetensorsSummary> read_safetensors_header(std::string_view header, st
                          " values do not fill its " + format_count_exact(end - begin) + " bytes"};
         ranges.emplace_back(begin, end);
         unsigned per_element = 1;
-        const char* role = role_of(it.key(), dtype, per_element);
+        const char* role = role_of(member.key, dtype, per_element);
         auto group = std::find_if(s.groups.begin(), s.groups.end(),
                                   [&](const SafetensorsGroup& g) { return g.dtype == dtype && g.role == role; });
         if (group == s.groups.end()) {
@@ -177,22 +175,22 @@ Expected<SafetensorsSummary> read_safetensors_header(std::string_view header, st
 
 Expected<SafetensorsSummary> read_safetensors_index(std::string_view json_text) {
     if (json_text.size() > kMaxSafetensorsHeader) return Error{"safetensors index: is larger than 100 MB"};
-    const Expected<json> document = parse_json(json_text, "safetensors index");
+    const Expected<JsonValue> document = read_json_object(json_text, "safetensors index");
     if (!document) return Error{document.error()};
     SafetensorsSummary s;
     s.is_index = true;
-    const auto metadata = document->find("metadata");
+    const JsonValue* const metadata = document->find("metadata");
+    const JsonValue* const total_size = metadata != nullptr ? metadata->find("total_size") : nullptr;
     std::uint64_t total = 0;
-    if (metadata == document->end() || !metadata->is_object() || metadata->find("total_size") == metadata->end() ||
-        !read_u64(*metadata->find("total_size"), total))
+    if (total_size == nullptr || !read_u64(*total_size, total))
         return Error{"safetensors index: metadata.total_size is missing or not a whole number"};
     s.data_bytes = total;
-    const auto map = document->find("weight_map");
-    if (map == document->end() || !map->is_object()) return Error{"safetensors index: weight_map is missing"};
+    const JsonValue* const map = document->find("weight_map");
+    if (map == nullptr || !map->is_object()) return Error{"safetensors index: weight_map is missing"};
     std::set<std::string> shards;
-    for (auto it = map->begin(); it != map->end(); ++it) {
-        if (!it.value().is_string()) return Error{"safetensors index: weight_map values must be file names"};
-        shards.insert(it.value().get<std::string>());
+    for (const JsonMember& entry : map->members()) {
+        if (!entry.value.is_string()) return Error{"safetensors index: weight_map values must be file names"};
+        shards.insert(entry.value.text());
         s.tensor_count += 1;
     }
     s.shard_count = shards.size();

@@ -372,7 +372,7 @@ const std::vector<SettingSpec>& setting_specs() {
         {"attention", "KERNEL", "flash (default: FlashAttention/SDPA, no s x s scores kept) or eager (softmax scores kept for the backward pass)",
          [](Scenario& s, std::string_view t) { return apply_choice(s.attention, t, kAttentionWords); },
          [](const Scenario& s) { return s.attention == kDefaults.attention ? std::string() : std::string(attention_text(s.attention)); }},
-        {"loss", "KIND", "full (default: all logits with an fp32 copy and its gradient) or chunked (logits upcast one chunk of 8 at a time)",
+        {"loss", "KIND", "full (default: all logits with an fp32 copy, the saved log-softmax and its gradient) or chunked (logits upcast one chunk of 8 at a time)",
          [](Scenario& s, std::string_view t) { return apply_choice(s.loss, t, kLossWords); },
          [](const Scenario& s) { return s.loss == kDefaults.loss ? std::string() : std::string(loss_text(s.loss)); }},
         {"tp", "N", "tensor-parallel GPUs per layer: must divide the attention heads (default 1)",

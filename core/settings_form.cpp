@@ -64,7 +64,7 @@ Choices attention_choices() {
     return {{"flash", "flash: FlashAttention / SDPA, no s x s scores kept"}, {"eager", "eager: softmax scores kept"}};
 }
 Choices loss_choices() {
-    return {{"full", "full: all logits, an fp32 copy and its gradient"}, {"chunked", "chunked: fp32 one chunk of 8 at a time"}};
+    return {{"full", "full: all logits, an fp32 copy, the saved log-softmax, its gradient"}, {"chunked", "chunked: fp32 one chunk of 8 at a time"}};
 }
 Choices zero_choices() {
     return {{"0", "0: none"}, {"1", "1: optimizer states split"}, {"2", "2: + gradients split"}, {"3", "3: + weights split"}};

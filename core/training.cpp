@@ -175,9 +175,13 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
             // Outside the layers (Korthikanti sec. 4.3): the final norm's input and the output head's input.
             st.outside = replicated(2 * big_b * sbh);
             const u128 logits = ceil_div(sb * arch.vocab_size, t);
-            // full: 16-bit logits, their fp32 upcast and its fp32 gradient (B + 4 + 4 bytes per logit).
+            // full: 16-bit logits, their fp32 upcast, the fp32 log-softmax that cross-entropy saves for the
+            // backward pass (PyTorch's derivatives.yaml: _log_softmax's gradient is computed from its result)
+            // and its fp32 gradient: B + 4 + 4 + 4 bytes per logit. Hugging Face's loss (transformers
+            // loss_utils.py) upcasts with logits.float() before the cross-entropy; torchtune's model returns
+            // output.float(). Measured: Unsloth's Hugging Face + FA2 long-context rows (tests/fixtures/reality.json).
             // chunked: 16-bit logits, one of 8 chunks upcast with its gradient at a time.
-            st.logits = shape.loss == LossKind::full ? logits * (big_b + 8) : logits * big_b + ceil_div(logits, 8) * 8;
+            st.logits = shape.loss == LossKind::full ? logits * (big_b + 12) : logits * big_b + ceil_div(logits, 8) * 8;
         }
         if (st.total() > kMaxActivationBytes) return Error{"seq-len", big_error()};
         return st;

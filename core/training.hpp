@@ -24,7 +24,8 @@ enum class Recompute : std::uint8_t { none, selective, full };
 // eager: the a x s x s score tensors are materialised and saved; flash (FlashAttention, PyTorch SDPA):
 // only the output and the fp32 log-sum-exp per row are saved.
 enum class AttentionKernel : std::uint8_t { flash, eager };
-// full: the whole b x s x V logits, their fp32 upcast and its gradient (Hugging Face's causal-LM loss).
+// full: the whole b x s x V logits, their fp32 upcast, the fp32 log-softmax cross-entropy saves and its
+// gradient (Hugging Face's causal-LM loss).
 // chunked: torchtune's CEWithChunkedOutputLoss, 16-bit logits with one of 8 chunks upcast at a time.
 enum class LossKind : std::uint8_t { full, chunked };
 
@@ -73,7 +74,7 @@ struct TrainingActivations {
     std::uint64_t recompute_live_bytes = 0;  // full recompute: one layer rebuilt in the backward pass
     std::uint64_t outside_layers_bytes = 0;  // final norm and output-head inputs (the last stage)
     std::uint64_t activation_bytes = 0;      // all of the above
-    std::uint64_t logits_loss_bytes = 0;     // logits, fp32 upcast and gradient (the last stage)
+    std::uint64_t logits_loss_bytes = 0;     // logits, fp32 upcast, saved log-softmax, gradient (last stage)
     std::uint64_t stage_layers = 0;          // layers on this stage: L / p
     std::uint64_t micro_batches_in_flight = 1;  // 1F1B: p on the first stage, 1 on the last
     bool first_stage = true;                 // which stage holds the most (always true when p = 1)

@@ -34,4 +34,6 @@ hardening=$(tests/cli/cli_hardening.sh "$bin") || fail=1  # the table of bad inp
 grep -v "^ok " <<<"$hardening"
 readme=$(python3 tests/cli/readme_examples.py "$bin") || fail=1  # every README CLI example, run verbatim
 grep -v "^ok " <<<"$readme"
+reality=$(python3 tests/cli/reality_test.py "$bin") || fail=1  # published measurements vs our estimate, README table
+grep -v "^ok " <<<"$reality"
 exit $fail

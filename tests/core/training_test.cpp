@@ -130,7 +130,7 @@ TEST_CASE("pipeline 1F1B: the first stage holds L layers' worth whatever p is", 
     CHECK(a4.micro_batches_in_flight == 4);
     CHECK(a4.per_layer_sum.total() == a1.per_layer_sum.total());  // p micro-batches x L/p layers
     CHECK(a4.logits_loss_bytes == 0);                              // the logits live on the last stage
-    CHECK(a1.logits_loss_bytes == 2048ULL * 51200 * (2 + 4 + 4));
+    CHECK(a1.logits_loss_bytes == 2048ULL * 51200 * (2 + 4 + 4 + 4));
 }
 
 TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Llama 3 8B)", "[training]") {
@@ -145,8 +145,9 @@ TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Lla
     const std::uint64_t outside = 2 * 2 * sb * 4096;
     CHECK(e.training_activation_bytes == 32 * per_layer + outside);
     CHECK(e.training_activation_bytes == 11'047'796'736ULL);
-    // Logits: 2048 x 128256 logits x (2 + 4 + 4) bytes.
-    CHECK(e.logits_loss_bytes == 2048ULL * 128256 * 10);
+    // Logits: 2048 x 128256 logits x (2 + 4 + 4 + 4) bytes: 16-bit logits, the fp32 upcast, the fp32
+    // log-softmax cross-entropy saves (PyTorch computes _log_softmax's gradient from its result) and its gradient.
+    CHECK(e.logits_loss_bytes == 2048ULL * 128256 * 14);
     CHECK(e.framework_overhead_bytes == 512ULL << 20);  // one GPU: the CUDA context only
     CHECK(e.allocator_margin_bytes == (e.training_activation_bytes + e.logits_loss_bytes + 5) / 10);
     CHECK(e.training_peak_bytes == e.weight_bytes + e.gradient_optimizer_bytes + e.training_activation_bytes +
@@ -189,7 +190,7 @@ TEST_CASE("the GPU verdict for training uses the peak whenever the model is know
     const Estimate long_run = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090&seq-len=16K");
     CHECK(long_run.gpu.training_verdict == FitVerdict::does_not_fit);
     CHECK(long_run.training_bytes == short_run.training_bytes);  // the seed's training total is unchanged
-    // At 16K the full loss alone is 21 GB (16384 x 128256 logits x 10 bytes); full recompute and the chunked
+    // At 16K the full loss alone is 29 GB (16384 x 128256 logits x 14 bytes); full recompute and the chunked
     // loss bring the run back under 24 GB.
     const Estimate recompute = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090&seq-len=16K&recompute=full&loss=chunked");
     CHECK(recompute.gpu.training_verdict != FitVerdict::does_not_fit);
@@ -276,8 +277,8 @@ TEST_CASE("worked steps: every training term shows its formula with the user's v
                                                   : one->id == "allocator-margin" ? "allocator_margin"
                                                   : one->id == "training-peak" ? "training_peak" : one->id)->bytes);
     }
-    CHECK(find_derivation(d, "logits-loss")->steps[1].text == "1 × 2048 × 128256 × (2 + 4 + 4) bytes");
-    CHECK(find_derivation(d, "allocator-margin")->steps[1].text == "10% × (8.63 GB + 2.63 GB)");
+    CHECK(find_derivation(d, "logits-loss")->steps[1].text == "1 × 2048 × 128256 × (2 + 4 + 4 + 4) bytes");
+    CHECK(find_derivation(d, "allocator-margin")->steps[1].text == "10% × (8.63 GB + 3.68 GB)");
     CHECK(find_derivation(d, "framework-overhead")->steps[1].text == "512 MiB CUDA context + 0 (one GPU, no NCCL)");
     CHECK(find_derivation(d, "weight")->steps[1].text ==
           "N_linear = 6.979321856B decoder linear weights at 4.126953 bits, N − N_linear = 1.050939392B (embeddings, "
