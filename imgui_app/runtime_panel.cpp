@@ -133,7 +133,7 @@ void format_combo(AppState& app) {
     }
     ImGui::EndDisabled();
     control_error(app, "dtype");
-    explain(s.qlora ? "QLoRA keeps the frozen base in 4-bit NF4 (4.127 bits with double quantization)." : explanation);
+    explain(s.qlora ? weight_format_note(s, app.estimate) : explanation);
 }
 
 void recipe_combo(AppState& app) {
