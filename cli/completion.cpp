@@ -181,9 +181,9 @@ std::vector<std::string> subcommands() {
     return names;
 }
 
-std::string join(const std::vector<std::string>& items) {
+std::string join(const std::vector<std::string>& items, const char* separator = " ") {
     std::string out;
-    for (const std::string& item : items) out += (out.empty() ? "" : " ") + item;
+    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
     return out;
 }
 
@@ -207,7 +207,7 @@ std::string bash_completion_script() {
         "        words=(\"${COMP_WORDS[@]}\"); cword=$COMP_CWORD; cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}\n"
         "    fi\n"
         "    local command=main\n"
-        "    case ${words[1]-} in " + join(subs) + (subs.empty() ? "__none__" : "") + ") ((cword > 1)) && command=${words[1]} ;; esac\n"
+        "    case ${words[1]-} in " + join(subs, "|") + (subs.empty() ? "__none__" : "") + ") ((cword > 1)) && command=${words[1]} ;; esac\n"
         "    case $command:$prev in\n";
     for (const CommandInfo& command : commands) {
         for (const OptionInfo& option : command.options) {
