@@ -83,7 +83,7 @@ test('every setting is in the text view by role and name, and each one changes t
     await edit(page, byKey[key], value);
     await page.waitForFunction(([k, v]) => {
       const pairs = window.llmMemory.getState().split('&');
-      return v === '' ? !pairs.some((p) => p.startsWith(k + '=')) : pairs.includes(k + '=' + encodeURIComponent(v));
+      return v === '' ? !pairs.some((p) => p.startsWith(k + '=')) : pairs.map(decodeURIComponent).includes(k + '=' + v);
     }, [key, value], { timeout: 5000 }).catch(async () => {
       throw new Error(`${key}=${value} not applied: state ${await state(page)}, message "${await page.locator('#set-' + key + '-err').textContent()}"`);
     });
@@ -161,7 +161,8 @@ test('the keyboard alone: the skip link is the first stop, then every field, the
   assert.ok(box.y >= 0 && box.width > 1 && box.height > 1, JSON.stringify(box));
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.activeElement.id === 'text-view');
-  assert.match(await page.evaluate(() => location.hash), /view=text/);  // remembered in the link
+  // Remembered in the link (the page's writes are throttled to one per 250 ms, so wait for that write).
+  await page.waitForFunction(() => /(^#|&)view=text(&|$)/.test(location.hash), null, { timeout: 5000 });
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'set-model');
   await page.keyboard.press('Tab');
