@@ -243,6 +243,7 @@ private:
     // written), so it is stable; libc's qsort (already linked for ImGui) over pointers costs a few hundred
     // bytes of wasm where std::stable_sort cost 3 KB.
     static void sort_members(std::vector<JsonMember>& members) {
+        if (members.size() < 2) return;  // sorted and unique already (and qsort must not get an empty array's null)
         std::vector<JsonMember*> order(members.size());
         for (std::size_t i = 0; i < members.size(); ++i) order[i] = &members[i];
         std::qsort(order.data(), order.size(), sizeof(JsonMember*), [](const void* a, const void* b) {
