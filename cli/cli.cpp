@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "../core/architecture.hpp"
+#include "../core/fit.hpp"
 #include "../core/model_file.hpp"
 #include "../core/model_presets.hpp"
 #include "../core/report.hpp"
@@ -158,8 +159,31 @@ std::string usage() {
         "  llm-memory --params 13B                      # 26 GB weights, 31.2 GB inference, 104 GB training\n"
         "  llm-memory --params 13B --trainable 1B       # 6 GB gradient+optimizer, 32 GB training\n"
         "  llm-memory --params 7B --format json\n"
-        "  llm-memory check --question inference --state 'params=7B' --answer '14 GB'   # names the mistake\n";
+        "  llm-memory check --question inference --state 'params=7B' --answer '14 GB'   # names the mistake\n"
+        "  llm-memory fit --model llama-2-7b --gpu rtx-4090 --maximize context        # what fits, answered backwards\n";
     return out;
+}
+
+std::string fit_usage() {
+    return "Usage: llm-memory fit [--maximize KEY] [--minimize gpus|bytes] [--layers-on-gpu] [options] [--format table|json]\n"
+           "Answers backwards: what fits on the GPU of the scenario (--gpu NAME or --gpu-memory SIZE, with --gpus N).\n"
+           "  --maximize KEY   the largest value that fits: context or batch (the detailed inference total:\n"
+           "                   weights + KV cache + activations + reserve), seq-len or micro-batch (training)\n"
+           "  --minimize W     gpus: the fewest GPUs (training at the --zero stage, inference split evenly);\n"
+           "                   bytes: the named weight format with the most bits that fits\n"
+           "  --layers-on-gpu  llama.cpp -ngl: how many layers fit with their KV cache and the compute buffer,\n"
+           "                   and how much stays in system RAM\n"
+           "  --KEY VALUE      any scenario option of llm-memory: --model, --context, --gpu, --gpus, --zero ...\n"
+           "  --state S        the scenario as URL state: 'model=llama-2-7b&gpu=rtx-4090&context=8K'\n"
+           "  --config FILE    a Hugging Face config.json, as for llm-memory\n"
+           "  --gguf FILE      a GGUF model file (header only)\n"
+           "  --safetensors FILE  a .safetensors file or its index (header only)\n"
+           "  --format F       table (default) or json: one key per question, {\"context\":{...},\"gpus\":{...}}\n"
+           "  --units U        GB, GiB or both (default both; JSON is always in bytes)\n"
+           "Questions may be combined; with none, every one that applies is answered. Each answer comes with the\n"
+           "estimate at that value. Exit status: 0 when answered; 2 for bad input, including a question asked by\n"
+           "name that has no answer (nothing fits).\n"
+           "Example: llm-memory fit --model llama-2-7b --gpu rtx-4090 --maximize context\n";
 }
 
 // Parses args into options; returns an error message ("" on success).
@@ -224,9 +248,77 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
 
 }  // namespace
 
+// `llm-memory fit`: the fit questions are taken out of the arguments, the rest are the estimate command's.
+static int run_fit(const std::vector<std::string>& args, std::string& out, std::string& err) {
+    auto fail = [&](const std::string& message) {
+        out.clear();
+        err = "error: " + message + "\n";
+        return 2;
+    };
+    std::vector<FitQuestion> questions;
+    std::vector<std::string> names;  // "--maximize context", as the user wrote each question
+    std::vector<std::string> rest;
+    auto add = [&](const FitQuestion& q, const std::string& name) {
+        for (const FitQuestion& seen : questions)
+            if (seen.kind == q.kind && seen.key == q.key) return;
+        questions.push_back(q);
+        names.push_back(name);
+    };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].rfind("--", 0) != 0 || args[i] == "--help") {  // --help: after every value is checked
+            rest.push_back(args[i]);
+            continue;
+        }
+        auto [name, value, has_value] = split_option(args[i]);
+        if (name == "layers-on-gpu") {
+            if (has_value) return fail("--layers-on-gpu: takes no value");
+            add({FitQuestionKind::layers_on_gpu, {}}, "--layers-on-gpu");
+            continue;
+        }
+        if (name != "maximize" && name != "minimize") {
+            rest.push_back(args[i]);
+            // A value-taking option's value is passed on with it (so "--params --maximize" stays an error there).
+            if (!has_value && i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) rest.push_back(args[++i]);
+            continue;
+        }
+        if (!has_value) {
+            if (i + 1 >= args.size()) return fail("--" + name + ": needs a value");
+            value = args[++i];
+        }
+        const Expected<FitQuestion> q = parse_fit_question(name, value);
+        if (!q) return fail("--" + name + ": " + q.error());
+        add(*q, "--" + name + " " + (q->kind == FitQuestionKind::maximize ? q->key : std::string(trim(value))));
+    }
+    CliOptions options;
+    if (std::string message = parse_args(rest, options); !message.empty()) return fail(message);
+    if (options.help) {
+        out = fit_usage();
+        return 0;
+    }
+    if (options.format == OutputFormat::markdown) return fail("--format: fit prints table or json");
+    const Expected<Estimate> base = estimate(options.scenario);
+    if (!base) return fail(options.sources.with_option(base.error()));
+    std::vector<FitReport> reports;
+    if (questions.empty()) {
+        if (!base->gpu.requested) return fail("fit: needs a GPU: give --gpu NAME or --gpu-memory SIZE (and --gpus N)");
+        reports = answer_applicable_fit_questions(options.scenario);
+    } else {
+        for (std::size_t i = 0; i < questions.size(); ++i) {
+            Expected<FitReport> r = answer_fit_question(options.scenario, questions[i]);
+            if (!r) return fail(names[i] + ": " + r.failure().problem);
+            reports.push_back(std::move(r.value()));
+        }
+    }
+    for (const std::string& warning : options.warnings) err += "warning: " + warning + "\n";
+    out = options.format == OutputFormat::json ? fit_json(reports) + "\n" : fit_text(reports, options.units);
+    return 0;
+}
+
 int run_cli(const std::vector<std::string>& args, std::string& out, std::string& err) {
     if (!args.empty() && args[0] == "check")  // practice answers: cli/check.cpp
         return run_check(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+    if (!args.empty() && args[0] == "fit")  // what fits, answered backwards: core/fit.hpp
+        return run_fit(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
     if (args.size() == 1 && args[0] == "--bash-completion") {  // hidden: the build generates the completion file
         out = bash_completion_script();
         return 0;

@@ -518,6 +518,9 @@ std::uint64_t peak_gpus_needed(const Build& b, std::uint64_t capacity) {
 // GPU fit: the training peak (or, without a model, the model states under the ZeRO stage), and the chosen
 // inference total split evenly.
 Status add_gpu_fit(const Build& b, const Scenario& s, Estimate& e) {
+    if (!s.tensor_split.empty() && s.tensor_split.size() != s.gpu_count)
+        return Error{"tensor-split", "has " + std::to_string(s.tensor_split.size()) + " parts for " + std::to_string(s.gpu_count) +
+                                         " GPU" + (s.gpu_count == 1 ? "" : "s") + " (give one proportion per GPU, e.g. 3,1 for --gpus 2)"};
     std::uint64_t capacity = s.gpu_memory_bytes;
     if (capacity == 0 && !s.gpu.empty()) {
         const Expected<Gpu> gpu = find_gpu(s.gpu);
@@ -547,6 +550,26 @@ Status add_gpu_fit(const Build& b, const Scenario& s, Estimate& e) {
                                                       : gpus_needed(fit.training_states, s.zero_stage, capacity);
     const std::uint64_t inference = chosen_inference_bytes(e);
     fit.inference_per_gpu_bytes = inference / s.gpu_count + (inference % s.gpu_count != 0 ? 1 : 0);
+    if (s.gpu_count > 1) {
+        // Each card's share: the cumulative split rounded down, so the shares add up to the total exactly
+        // (an even split's fullest card is then ceil(total / GPUs), as above).
+        u128 weight_sum = 0;
+        for (std::uint64_t i = 0; i < s.gpu_count; ++i) weight_sum += s.tensor_split.empty() ? 1 : s.tensor_split[i].micros;
+        u128 cumulative = 0;
+        std::uint64_t before = 0;
+        fit.inference_per_gpu_bytes = 0;
+        for (std::uint64_t i = 0; i < s.gpu_count; ++i) {
+            cumulative += s.tensor_split.empty() ? 1 : s.tensor_split[i].micros;
+            const std::uint64_t upto = static_cast<std::uint64_t>(static_cast<u128>(inference) * cumulative / weight_sum);
+            CardFit card;
+            card.bytes = upto - before;
+            before = upto;
+            card.verdict = fit_verdict(card.bytes, capacity);
+            card.margin_bytes = card.bytes > capacity ? card.bytes - capacity : capacity - card.bytes;
+            fit.inference_per_gpu_bytes = std::max(fit.inference_per_gpu_bytes, card.bytes);
+            fit.inference_cards.push_back(card);
+        }
+    }
     fit.inference_verdict = fit_verdict(fit.inference_per_gpu_bytes, capacity);
     fit.inference_margin_bytes = fit.inference_per_gpu_bytes > capacity ? fit.inference_per_gpu_bytes - capacity
                                                                          : capacity - fit.inference_per_gpu_bytes;

@@ -80,6 +80,9 @@ struct Scenario {
     std::uint64_t gpu_memory_bytes = 0;  // custom capacity per GPU; > 0 replaces the catalogue's
     std::uint64_t gpu_count = 1;       // GPUs the model states are spread over
     int zero_stage = 0;                // ZeRO/FSDP stage 0-3
+    // How the inference total is split over the GPUs (llama.cpp --tensor-split): one proportion per GPU;
+    // empty = an even split. Each card's share is checked against its memory (GpuFit::inference_cards).
+    std::vector<Decimal> tensor_split;
 
     // Training as it runs (training-mode detailed; the GPU verdict also uses it whenever a model is known).
     // Defaults, with their sources (README "Training, detailed"): one 2048-token sequence per GPU, no
@@ -108,6 +111,13 @@ struct TrainingComponent {
     StateKind kind = StateKind::optimizer;
 };
 
+// One GPU's share of a split total and its verdict (per card, never the pooled memory).
+struct CardFit {
+    std::uint64_t bytes = 0;           // this card's share (the split's shares add up to the total exactly)
+    FitVerdict verdict = FitVerdict::fits;
+    std::uint64_t margin_bytes = 0;    // capacity - share when it fits, else share - capacity
+};
+
 // Whether the estimate fits the chosen GPU(s). Training: the training peak per GPU whenever a model is
 // known (model states + activations + logits/loss + framework + allocator margin), else the model states
 // alone (weights, gradients, optimizer states); inference is the chosen inference total split evenly.
@@ -123,10 +133,11 @@ struct GpuFit {
     FitVerdict training_verdict = FitVerdict::fits;
     std::uint64_t training_margin_bytes = 0;     // capacity - per GPU when it fits, else per GPU - capacity
     std::uint64_t training_gpus_needed = 0;      // fewest GPUs at this stage (a multiple of tp x pp); 0 = none suffices
-    std::uint64_t inference_per_gpu_bytes = 0;   // ceil(inference total / gpu_count)
+    std::uint64_t inference_per_gpu_bytes = 0;   // the fullest card's share: ceil(inference total / gpu_count) when even
     FitVerdict inference_verdict = FitVerdict::fits;
     std::uint64_t inference_margin_bytes = 0;
     std::uint64_t inference_gpus_needed = 0;     // ceil(inference total / capacity)
+    std::vector<CardFit> inference_cards;        // per GPU (gpu_count > 1 only): its share of the inference total
 };
 
 // ---- The memory-terms table ----
@@ -247,7 +258,7 @@ Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64
 // Errors: params zero or above 10^15, bytes zero or above 64, overhead below 1 or above 100,
 // trainable above params, k above 100, state-bytes zero or above 64; unknown dtype, recipe, kv-dtype or
 // gpu; lora-rank or context without a model architecture; qlora without lora-rank or with a non-NF4
-// dtype; gpus 0 or above 100000; zero above 3.
+// dtype; gpus 0 or above 100000; zero above 3; a tensor-split whose parts are not one per GPU.
 Expected<Estimate> estimate(const Scenario& scenario);
 
 }  // namespace llm_memory

@@ -24,7 +24,29 @@ std::string lower(std::string_view text) {
     return out;
 }
 
+// An Apple entry: `ram_gib` of unified memory (Apple's GB is GiB), of which the GPU may use its working set.
+Gpu apple(std::uint64_t ram_gib, const char* label) {
+    const std::uint64_t ram = ram_gib * kGiB;
+    const std::uint64_t working_set = apple_gpu_working_set_bytes(ram);
+    const std::string share = ram_gib <= 36 ? "2/3" : "3/4";
+    Gpu gpu{"apple-" + std::to_string(ram_gib) + "gb", label, std::to_string(ram_gib) + " GB unified", working_set,
+            "unified memory shared with the system: the GPU may use " + share + " of the " + std::to_string(ram_gib) +
+                " GiB (" + format_gib(working_set) + ", Metal's recommendedMaxWorkingSetSize on macOS 13-14 as llama.cpp "
+                "logs it); sudo sysctl iogpu.wired_limit_mb raises it: then give --gpu-memory",
+            ram};
+    return gpu;
+}
+
 }  // namespace
+
+std::uint64_t apple_gpu_working_set_bytes(std::uint64_t ram_bytes) {
+    // The share, rounded up to a whole 16 KiB page (Apple silicon's page size): that reproduces the logged
+    // 10922.67 and 21845.34 MiB, which plain 2/3 (10922.666.., 21845.333..) would print as .67 and .33.
+    const u128 ram = ram_bytes;
+    const u128 share = ram_bytes <= 36 * kGiB ? (ram * 2 + 2) / 3 : (ram * 3 + 3) / 4;
+    constexpr u128 kPage = 16 * 1024;
+    return static_cast<std::uint64_t>((share + kPage - 1) / kPage * kPage);
+}
 
 const std::vector<Gpu>& gpu_catalogue() {
     static const std::string kBinary = "vendor GB read as GiB (memory chips are binary-sized)";
@@ -46,13 +68,15 @@ const std::vector<Gpu>& gpu_catalogue() {
         {"h100-80gb", "NVIDIA H100 80GB", "80 GB HBM3", 80 * kGiB, kBinary},
         {"h200", "NVIDIA H200", "141 GB HBM3e", 141 * kGiB, kBinary},
         {"mi300x", "AMD Instinct MI300X", "192 GB HBM3", 192 * kGiB, kBinary},
-        // Apple unified memory: shared with the CPU; macOS lets the GPU use about 75% by default.
-        {"apple-64gb", "Apple M-series, 64 GB unified", "64 GB unified", 64 * kGiB,
-         "Apple's GB is GiB; shared with the system, the GPU gets about 75% by default"},
-        {"apple-128gb", "Apple M-series, 128 GB unified", "128 GB unified", 128 * kGiB,
-         "Apple's GB is GiB; shared with the system, the GPU gets about 75% by default"},
-        {"apple-192gb", "Apple M2 Ultra, 192 GB unified", "192 GB unified", 192 * kGiB,
-         "Apple's GB is GiB; shared with the system, the GPU gets about 75% by default"},
+        // Apple unified memory: the GPU may use its working-set limit, not the whole RAM (see
+        // apple_gpu_working_set_bytes for the rule and its sources).
+        apple(16, "Apple M-series, 16 GB unified"),
+        apple(32, "Apple M-series, 32 GB unified"),
+        apple(36, "Apple M3 Pro/Max, 36 GB unified"),
+        apple(64, "Apple M-series, 64 GB unified"),
+        apple(96, "Apple M-series, 96 GB unified"),
+        apple(128, "Apple M-series, 128 GB unified"),
+        apple(192, "Apple M2 Ultra, 192 GB unified"),
     };
     return kGpus;
 }

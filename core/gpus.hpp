@@ -21,9 +21,19 @@ struct Gpu {
     std::string key;            // --gpu value: "h100-80gb", "rtx-4090", "m2-ultra-192gb"
     std::string label;          // "NVIDIA H100 80GB"
     std::string vendor_memory;  // as the vendor writes it: "80 GB HBM3"
-    std::uint64_t capacity_bytes;
+    std::uint64_t capacity_bytes;  // what the GPU may use: VRAM, or the working-set limit of unified memory
     std::string note;           // convention and caveats for this entry
+    std::uint64_t unified_memory_bytes = 0;  // Apple unified memory: the whole RAM (0 for a discrete GPU)
 };
+
+// Apple silicon: the GPU's default working-set limit (Metal's recommendedMaxWorkingSetSize) for a Mac with
+// `ram_bytes` of unified memory: 2/3 of the RAM up to 36 GiB, 3/4 above, rounded up to a 16 KiB page.
+// Sources, macOS 13-14 as llama.cpp logs it (ggml_metal_init): 16 GB -> 10922.67 MiB
+// (abetlen/llama-cpp-python#687), 32 GB -> 21845.34 MiB (ollama/ollama#434), 64 GB -> 49152.00 MiB
+// (ggml-org/llama.cpp#1870), 96 GB -> 73728.00 MiB (ggml-org/llama.cpp#3213). `sudo sysctl
+// iogpu.wired_limit_mb=N` raises it (then give --gpu-memory), and newer macOS reports more on some
+// machines (107.52 GiB on a 128 GiB Mac under macOS 26, antirez/ds4#893).
+std::uint64_t apple_gpu_working_set_bytes(std::uint64_t ram_bytes);
 
 // The catalogue: consumer, workstation, data-centre, Apple unified memory.
 const std::vector<Gpu>& gpu_catalogue();

@@ -35,17 +35,41 @@ std::string verdict_phrase(FitVerdict verdict, std::uint64_t margin_bytes) {
     return std::string(verdict_text(verdict)) + ", " + format_gb(margin_bytes) + " to spare";
 }
 
+}  // namespace
+
+std::string card_split_heading(const Scenario& s, const Estimate& e) {
+    const GpuFit& g = e.gpu;
+    if (g.inference_cards.empty()) return {};
+    std::string split;
+    for (const Decimal& part : s.tensor_split) split += (split.empty() ? "" : ":") + format_decimal(part);
+    return "Per card (" + (split.empty() ? std::string("even split") : "tensor split " + split) + " of " +
+           format_gb(chosen_inference_bytes(e)) + "; pooled " + format_gb(g.capacity_bytes * g.gpu_count) +
+           ", but each card holds its own share)";
+}
+
+std::string card_sentence(const Scenario& s, const Estimate& e) {
+    const GpuFit& g = e.gpu;
+    if (g.inference_cards.empty()) return {};
+    std::string out = card_split_heading(s, e) + ": ";
+    constexpr std::size_t kListed = 16;  // a long list of equal cards says nothing more
+    for (std::size_t i = 0; i < g.inference_cards.size() && i < kListed; ++i) {
+        const CardFit& card = g.inference_cards[i];
+        out += (i > 0 ? "; GPU " : "GPU ") + std::to_string(i) + " " + format_gb(card.bytes) + ": " +
+               verdict_phrase(card.verdict, card.margin_bytes);
+    }
+    if (g.inference_cards.size() > kListed)
+        out += "; and " + std::to_string(g.inference_cards.size() - kListed) + " more";
+    return out;
+}
+
+namespace {
+
 // The GPU verdict sentences (empty without a GPU): training model states under ZeRO, then inference.
 std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
     std::vector<std::string> out;
     const GpuFit& g = e.gpu;
     if (!g.requested) return out;
-    std::string name = "custom GPU";
-    if (s.gpu_memory_bytes == 0 && !s.gpu.empty()) {
-        const Expected<Gpu> gpu = find_gpu(s.gpu);
-        if (gpu) name = gpu->label;
-    }
-    out.push_back("GPU: " + std::to_string(g.gpu_count) + " x " + name + ", " + format_gb(g.capacity_bytes) + " (" +
+    out.push_back("GPU: " + std::to_string(g.gpu_count) + " x " + gpu_name(s) + ", " + format_gb(g.capacity_bytes) + " (" +
                   format_gib(g.capacity_bytes) + ") each, ZeRO stage " + std::to_string(g.zero_stage));
     std::string training = g.training_uses_peak
                                ? "Training peak per GPU " + format_gb(g.training_peak_per_gpu_bytes) + ": "
@@ -66,6 +90,7 @@ std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
                   format_gb(g.inference_per_gpu_bytes) + ": " + verdict_phrase(g.inference_verdict, g.inference_margin_bytes) +
                   "; " + std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
                   " needed if split evenly");
+    if (!g.inference_cards.empty()) out.push_back(card_sentence(s, e));
     return out;
 }
 
@@ -122,6 +147,25 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
 }
 
 }  // namespace
+
+std::string cards_json(const GpuFit& g) {
+    if (g.inference_cards.empty()) return {};
+    std::string out = ",\"cards\":[";
+    for (std::size_t i = 0; i < g.inference_cards.size(); ++i) {
+        const CardFit& c = g.inference_cards[i];
+        out += std::string(i > 0 ? "," : "") + "{\"bytes\":" + std::to_string(c.bytes) + ",\"fits\":" +
+               (c.verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":\"" + verdict_text(c.verdict) +
+               "\",\"margin_bytes\":" + std::to_string(c.margin_bytes) + "}";
+    }
+    return out + "]";
+}
+
+std::string gpu_name(const Scenario& s) {
+    if (s.gpu_memory_bytes > 0) return "custom GPU";
+    if (s.gpu.empty()) return {};
+    const Expected<Gpu> gpu = find_gpu(s.gpu);
+    return gpu ? gpu->label : std::string("custom GPU");
+}
 
 std::string training_settings_line(const Scenario& s) {
     std::string line = "Training (detailed): seq-len " + std::to_string(s.seq_len) + " x micro-batch " +
@@ -308,7 +352,7 @@ std::string report_json(const Scenario& s, const Estimate& e) {
                          std::to_string(g.inference_per_gpu_bytes) + ",\"fits\":" +
                          (g.inference_verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":" +
                          verdict_key(g.inference_verdict) + ",\"margin_bytes\":" + std::to_string(g.inference_margin_bytes) +
-                         ",\"gpus_needed\":" + std::to_string(g.inference_gpus_needed) + "}}");
+                         ",\"gpus_needed\":" + std::to_string(g.inference_gpus_needed) + cards_json(g) + "}}");
     }
     out += "}";
     return out;

@@ -27,7 +27,8 @@ enum class UnitChoice { gb, gib, both };
 // formula, bytes}] (--training-mode detailed); gpu {name, capacity_bytes, gpus, zero_stage, per_gpu_bytes
 // (model states), training_basis ("training_peak" when a model is known, else "model_states"),
 // peak_per_gpu_bytes (with the peak), fits, verdict, margin_bytes, gpus_needed, inference {per_gpu_bytes,
-// fits, verdict, margin_bytes, gpus_needed}} (--gpu or --gpu-memory; fits, verdict, margin_bytes and
+// fits, verdict, margin_bytes, gpus_needed, cards [per GPU: bytes, fits, verdict, margin_bytes; with --gpus
+// above 1]}} (--gpu or --gpu-memory; fits, verdict, margin_bytes and
 // gpus_needed are for training_basis; gpus_needed 0 means no number of GPUs suffices at that ZeRO stage).
 std::string report_json(const Scenario& scenario, const Estimate& estimate);
 
@@ -52,6 +53,21 @@ std::string report_view_json(const Scenario& scenario, const Estimate& estimate)
 // trainable parameter." The seed's bytes follow k and state-bytes (k = 4 x 2 bytes gives 8 bytes).
 // Error: either variant does not estimate (its message).
 Expected<std::string> recipe_range_sentence(const Scenario& scenario);
+
+// With more than one GPU, each card's share of the inference total and its verdict, pooled memory beside:
+// "Per card (tensor split 3:1 of 31.2 GB; pooled 51.54 GB, but each card holds its own share): GPU 0
+// 23.4 GB: tight, 2.37 GB to spare; GPU 1 7.8 GB: fits, 17.97 GB to spare". "" with one GPU.
+std::string card_sentence(const Scenario& scenario, const Estimate& estimate);
+// The part of card_sentence before the list: "Per card (tensor split 3:1 of 31.2 GB; pooled ...)".
+std::string card_split_heading(const Scenario& scenario, const Estimate& estimate);
+
+// The JSON array of the cards' shares for gpu.inference: ',"cards":[{"bytes","fits","verdict","margin_bytes"}]',
+// or "" with one GPU.
+std::string cards_json(const GpuFit& gpu);
+
+// The chosen GPU as reports name it: the catalogue label ("NVIDIA GeForce RTX 4090"), or "custom GPU" for
+// --gpu-memory; "" without a GPU.
+std::string gpu_name(const Scenario& scenario);
 
 // "Training (detailed): seq-len 2048 x micro-batch 1, recompute none, flash attention, full loss, tp 1, pp 1"
 // and, on a second indented line, training_metric_sentence.

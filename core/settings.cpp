@@ -301,6 +301,36 @@ std::string show_gpu_memory(const Scenario& s) {
     return std::to_string(b) + "B";
 }
 
+// "3,1" or "0.6,0.4": one proportion per GPU (llama.cpp --tensor-split); "" or "even" = an even split.
+inline constexpr std::size_t kMaxTensorSplitParts = 64;
+std::string apply_tensor_split(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t.empty() || t == "even") {
+        s.tensor_split.clear();
+        return {};
+    }
+    std::vector<Decimal> parts;
+    std::size_t start = 0;
+    while (start <= t.size()) {
+        std::size_t end = t.find(',', start);
+        if (end == std::string::npos) end = t.size();
+        if (parts.size() == kMaxTensorSplitParts) return "has more than " + std::to_string(kMaxTensorSplitParts) + " parts";
+        const Expected<Decimal> part = parse_decimal(std::string_view(t).substr(start, end - start), 1'000'000 * Decimal::kScale);
+        if (!part) return "part " + std::to_string(parts.size() + 1) + " " + part.error();
+        if (part->is_zero()) return "part " + std::to_string(parts.size() + 1) + " must be greater than zero";
+        parts.push_back(*part);
+        start = end + 1;
+    }
+    s.tensor_split = std::move(parts);
+    return {};
+}
+
+std::string show_tensor_split(const Scenario& s) {
+    std::string out;
+    for (const Decimal& part : s.tensor_split) out += (out.empty() ? "" : ",") + format_decimal(part);
+    return out;
+}
+
 std::string show_whole_if(std::uint64_t value, std::uint64_t default_value) {
     return value == default_value ? std::string() : std::to_string(value);
 }
@@ -309,6 +339,12 @@ std::string show_whole_if(std::uint64_t value, std::uint64_t default_value) {
 
 const std::vector<SettingSpec>& setting_specs() {
     static const Scenario kDefaults;
+    // The catalogue's keys, so a new GPU entry needs no edit here (Apple: the GPU's working set, not the RAM).
+    static const std::string kGpuHelp = [] {
+        std::string help = "GPU to check the fit on:";
+        for (const Gpu& gpu : gpu_catalogue()) help += " " + gpu.key;
+        return help + " (Apple: the GPU's working set of the unified memory)";
+    }();
     static const std::vector<SettingSpec> kSpecs = {
         {"model", "NAME", "a built-in model (see --list-models); sets N to its exact parameter count",
          apply_model, show_model},
@@ -390,7 +426,7 @@ const std::vector<SettingSpec>& setting_specs() {
         {"allocator-margin", "P%", "PyTorch caching allocator's margin over allocated activations and logits, 0-100% (default 10%)",
          [](Scenario& s, std::string_view t) { return apply_percent(s.allocator_margin_percent, t); },
          [](const Scenario& s) { return s.allocator_margin_percent == kDefaults.allocator_margin_percent ? std::string() : format_decimal(s.allocator_margin_percent) + "%"; }},
-        {"gpu", "NAME", "GPU to check the fit on: rtx-3090 rtx-4090 rtx-5090 rtx-a6000 l40s t4 l4 v100-16gb v100-32gb a100-40gb a100-80gb h100-80gb h200 mi300x apple-64gb apple-128gb apple-192gb",
+        {"gpu", "NAME", kGpuHelp.c_str(),
          apply_gpu, [](const Scenario& s) { return s.gpu; }},
         {"gpus", "N", "GPUs the model states are spread over (default 1)",
          [](Scenario& s, std::string_view t) { return apply_whole(s.gpu_count, t, 1, kMaxGpuCount); },
@@ -406,6 +442,8 @@ const std::vector<SettingSpec>& setting_specs() {
          [](const Scenario& s) { return s.zero_stage == 0 ? std::string() : std::to_string(s.zero_stage); }},
         {"gpu-memory", "SIZE", "custom memory per GPU instead of --gpu: 80GiB, 24GB (GB = 10^9, GiB = 2^30)",
          apply_gpu_memory, show_gpu_memory},
+        {"tensor-split", "LIST", "how inference splits over --gpus, one proportion per GPU as llama.cpp's --tensor-split: 3,1 (default even); each card gets its own verdict",
+         apply_tensor_split, show_tensor_split},
     };
     return kSpecs;
 }

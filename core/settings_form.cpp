@@ -102,6 +102,7 @@ const FormRow kRows[] = {
     {"gpus", "Number of GPUs", "GPUs", "count", [](const Scenario& s) { return whole(s.gpu_count); }, nullptr},
     {"zero", "ZeRO/FSDP stage", "", "choice", [](const Scenario&) { return std::string("0"); }, zero_choices},
     {"gpu-memory", "Custom memory per GPU", "GB or GiB", "text", nullptr, nullptr},
+    {"tensor-split", "Tensor split (per GPU)", "proportions", "text", nullptr, nullptr},
 };
 
 const FormRow* find_row(const char* key) {

@@ -21,6 +21,8 @@ struct ModelPanelView;  // imgui_app/model_panel.cpp: the model picker's view st
 
 struct PracticeView;  // imgui_app/practice_panel.hpp: the Practice tab's view state
 
+struct FitPanelView;  // imgui_app/fit_panel.hpp: the What fits panel's answers
+
 // One editable text input bound to a settings key (see core/settings.hpp).
 struct TextField {
     TextField(const char* settings_key) : key(settings_key) {}  // NOLINT: implicit, for the field list
@@ -43,6 +45,7 @@ struct RuntimeView {
     std::array<char, 16> batch{};
     std::array<char, 16> gpus{};
     std::array<char, 24> gpu_memory{};
+    std::array<char, 96> tensor_split{};
     std::array<char, 24> seq_len{};
     std::array<char, 16> micro_batch{};
     std::array<char, 16> tp{};
@@ -92,6 +95,7 @@ struct AppState {
                                              // needs a model); shown under the inputs heading, cleared on success
     std::shared_ptr<PracticeView> practice;  // the Practice tab's state, created on first use (practice_panel.cpp)
     RuntimeView runtime;                     // the "How it runs" panel
+    std::shared_ptr<FitPanelView> fit_panel; // the What fits panel's cached answers, created on first use
     std::uint64_t steps_generation = ~std::uint64_t{0};  // the scenario `steps` were derived for
     std::vector<Derivation> steps;           // the worked steps, rebuilt when the scenario changes
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "quantity.hpp"
+#include "report.hpp"
 #include "settings.hpp"
 
 namespace llm_memory {
@@ -65,7 +66,13 @@ void draw_two_step_diagram(const Scenario& s, const Estimate& e, const Palette& 
     const ImGuiStyle& style = ImGui::GetStyle();
     const float pad = style.FramePadding.x * 1.5f;
     const std::string factor = format_decimal(s.overhead_factor);
-    const CardText weights{"1  Weights", "N × b = " + format_count_state(e.param_count) + " × " + format_decimal(s.bytes_per_param),
+    // A weight format (QLoRA's NF4, a dtype, a model file) replaces b: the card names it instead.
+    const std::string weight_formula = e.weight_format.empty()
+                                           ? "N × b = " + format_count_state(e.param_count) + " × " + format_decimal(s.bytes_per_param)
+                                           : e.qlora_linear_count > 0
+                                                 ? format_count_state(e.qlora_linear_count) + " in NF4 + the rest in 16 bits"
+                                                 : format_count_state(e.param_count) + " at " + weight_format_value(e);
+    const CardText weights{"1  Weights", weight_formula,
                            format_gb(e.weight_bytes) + "  (" + format_gib(e.weight_bytes) + ")"};
     const CardText total{"2  Inference total", "weights × " + factor,
                          format_gb(e.inference_bytes) + "  (" + format_gib(e.inference_bytes) + ")"};

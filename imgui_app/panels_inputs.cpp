@@ -164,6 +164,8 @@ void draw_inputs_panel(AppState& app, bool compact) {
     if (field_input(app, "state-bytes", "Bytes per stored value", "2", width)) apply_fields(app);
     field_note(app, "state-bytes", "Bytes for each gradient or optimizer value (2 in the seed's example).");
     ImGui::Spacing();
+    // A link or saved state that asks for detailed training opens the section its controls are in.
+    if (app.scenario.detailed_training) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     if (ImGui::CollapsingHeader("Runtime and GPU##runtime_section")) draw_runtime_panel(app);
     ImGui::Spacing();
     if (ImGui::Button("Reset to the seed's 13B example")) app_set_scenario(app, Scenario{});

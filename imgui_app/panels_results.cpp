@@ -30,7 +30,11 @@ ImU32 segment_colour(const Palette& palette, TermKind kind, int nth) {
     switch (kind) {
         case TermKind::weights: return weights[nth % 2];
         case TermKind::state: return states[nth % 2];
-        default: return runtime[nth % 3];
+        default: {
+            // A fourth runtime term and beyond (the training peak has four): the same hues, lighter.
+            const ImU32 c = runtime[nth % 3];
+            return nth < 3 ? c : (c & ~IM_COL32_A_MASK) | (static_cast<ImU32>(150) << IM_COL32_A_SHIFT);
+        }
     }
 }
 

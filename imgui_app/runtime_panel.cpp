@@ -42,6 +42,8 @@ void sync_view(AppState& app) {
     fill(v.gpus, std::to_string(s.gpu_count));
     const SettingSpec* memory = find_setting("gpu-memory");
     fill(v.gpu_memory, memory != nullptr ? memory->show(s) : std::string());
+    const SettingSpec* split = find_setting("tensor-split");
+    fill(v.tensor_split, split != nullptr ? split->show(s) : std::string());
     fill(v.seq_len, std::to_string(s.seq_len));
     fill(v.micro_batch, std::to_string(s.micro_batch));
     fill(v.tp, std::to_string(s.tp));
@@ -119,7 +121,7 @@ void format_combo(AppState& app) {
     }
     ImGui::EndDisabled();
     control_error(app, "dtype");
-    explain(s.qlora ? "QLoRA keeps the frozen base in 4-bit NF4 (4.127 bits with double quantization)." : explanation);
+    explain(s.qlora ? weight_format_note(s, app.estimate) : explanation);
 }
 
 void recipe_combo(AppState& app) {
@@ -302,6 +304,9 @@ void gpu_controls(AppState& app) {
     text_control(app, "Custom memory per GPU", "gpu-memory", v.gpu_memory, "80GiB or 24GB",
                  "Overrides the choice above. GB = 10^9 bytes, GiB = 2^30 (vendors' \"80 GB\" HBM is 80 GiB).");
     text_control(app, "Number of GPUs", "gpus", v.gpus, "1", "Model states are spread over these by the ZeRO stage.");
+    if (s.gpu_count > 1 || !s.tensor_split.empty())
+        text_control(app, "Tensor split (inference)", "tensor-split", v.tensor_split, "even, or 3,1",
+                     "One proportion per GPU, as llama.cpp's --tensor-split; each card's share gets its own verdict.");
     int stage = s.zero_stage;
     ImGui::TextUnformatted("ZeRO / FSDP stage");
     ImGui::SetNextItemWidth(-1.0f);
@@ -322,13 +327,13 @@ ImVec4 verdict_colour(const AppState& app, FitVerdict verdict) {
 }
 
 void verdict_line(const AppState& app, const char* what, std::uint64_t per_gpu_bytes, FitVerdict verdict,
-                  std::uint64_t margin_bytes) {
+                  std::uint64_t margin_bytes, const char* per = " per GPU") {
     ImGui::TextUnformatted(what);
     ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(app, verdict));
     const std::string margin = verdict == FitVerdict::does_not_fit ? format_gb(margin_bytes) + " short"
                                                                    : format_gb(margin_bytes) + " to spare";
-    ImGui::TextWrapped("%s per GPU: %s (%s)", format_gb(per_gpu_bytes).c_str(), verdict_text(verdict), margin.c_str());
+    ImGui::TextWrapped("%s%s: %s (%s)", format_gb(per_gpu_bytes).c_str(), per, verdict_text(verdict), margin.c_str());
     ImGui::PopStyleColor();
 }
 
@@ -376,6 +381,16 @@ void draw_gpu_fit(const AppState& app) {
                  g.inference_verdict, g.inference_margin_bytes);
     explain(std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
             " needed if the inference total is split evenly (tensor or pipeline parallel).");
+    if (!g.inference_cards.empty()) {
+        // Per card, not pooled: each card must hold its own share of the split.
+        explain(card_split_heading(app.scenario, app.estimate) + ":");
+        constexpr std::size_t kListed = 16;
+        for (std::size_t i = 0; i < g.inference_cards.size() && i < kListed; ++i) {
+            const CardFit& card = g.inference_cards[i];
+            const std::string label = "  GPU " + std::to_string(i) + ":";
+            verdict_line(app, label.c_str(), card.bytes, card.verdict, card.margin_bytes, "");
+        }
+    }
     ImGui::PopID();
 }
 

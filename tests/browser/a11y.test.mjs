@@ -58,7 +58,7 @@ const EDITS = [
   // Training as it runs (the model is llama-2-7b: 32 heads, 32 layers; tp x pp must divide the GPUs).
   ['training-mode', 'detailed'], ['seq-len', '4096'], ['micro-batch', '2'], ['recompute', 'full'], ['attention', 'eager'],
   ['loss', 'chunked'], ['framework-overhead', '1GiB'], ['allocator-margin', '20%'], ['tp', '2'], ['sp', 'true'],
-  ['gpus', '4'], ['pp', '2'],
+  ['gpus', '4'], ['pp', '2'], ['tensor-split', '1,1,1,2'],
 ];
 
 test('every setting is in the text view by role and name, and each one changes the result', async () => {

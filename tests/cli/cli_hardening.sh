@@ -124,6 +124,24 @@ bad "state 100 KB value"      'error: --state: params: is too large (at most 100
 bad "state 100 KB garbage"    "error: --state: unknown setting \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"" -- --state "$big_garbage"
 bad "check state unknown key" 'error: --state: unknown setting "colour"' -- check --question weight --answer '14 GB' --state 'colour=blue'
 bad "check state combination" "error: --state: $too_many" -- check --question training --answer '1 GB' --state 'params=7B&trainable=8B'
+bad "tensor split parts"       'error: --tensor-split: has 3 parts for 2 GPUs (give one proportion per GPU, e.g. 3,1 for --gpus 2)' -- --gpus 2 --tensor-split 1,1,1 --gpu rtx-4090
+bad "tensor split zero part"   'error: --tensor-split: part 2 must be greater than zero' -- --gpus 2 --tensor-split 3,0
+# llm-memory fit: a question that is unknown, has no GPU, needs a model or has no answer names its option.
+bad "fit maximize unknown"    'error: --maximize: "speed" is not one of context, batch, seq-len, micro-batch' -- fit --maximize speed --gpu rtx-4090
+bad "fit minimize unknown"    'error: --minimize: "cost" is not one of gpus, bytes' -- fit --minimize cost --gpu rtx-4090
+bad "fit maximize no value"   'error: --maximize: needs a value' -- fit --gpu rtx-4090 --maximize
+bad "fit without a GPU"       'error: --maximize context: needs a GPU: give --gpu NAME or --gpu-memory SIZE (and --gpus N)' -- fit --model llama-2-7b --maximize context
+bad "fit all without a GPU"   'error: fit: needs a GPU: give --gpu NAME or --gpu-memory SIZE (and --gpus N)' -- fit --params 7B
+bad "fit never fits"          'error: --maximize context: even 1 token needs 139.03 GB per GPU, more than the 25.77 GB of each GPU (the weights alone are 137.95 GB)' -- fit --model llama-2-70b --gpu rtx-4090 --maximize context
+bad "fit context no model"    'error: --maximize context: the KV cache needs a model architecture (--model or --config)' -- fit --params 7B --gpu rtx-4090 --maximize context
+bad "fit batch no context"    "error: --maximize batch: needs --context: the batch multiplies each sequence's KV cache, which is 0 without a context" -- fit --model llama-2-7b --gpu rtx-4090 --maximize batch
+bad "fit gpus never fit"      'error: --minimize gpus: nothing fits. Training: no number of GPUs fits at ZeRO stage 0: each GPU keeps 8000000 GB of model states that the stage does not split. Inference: no number of GPUs fits (at most 100,000).' -- fit --params 1000T --gpu-memory 1GiB --minimize gpus
+bad "fit layers no model"     'error: --layers-on-gpu: needs a model architecture (--model, --config or --gguf) to count its layers' -- fit --params 7B --gpu rtx-4090 --layers-on-gpu
+bad "fit layers with value"   'error: --layers-on-gpu: takes no value' -- fit --gpu rtx-4090 --layers-on-gpu=3
+bad "fit markdown"            'error: --format: fit prints table or json' -- fit --format markdown --gpu rtx-4090
+bad "fit bad scenario flag"   'error: --params: is not a number' -- fit --gpu rtx-4090 --params abc
+bad "fit bad state"           'error: --state: params: is not a number' -- fit --state 'params=abc' --gpu rtx-4090
+bad "fit bad gpu"             'error: --gpu: "rtx-9999" is not a known GPU (rtx-3090, rtx-4090, rtx-5090, rtx-a6000, l40s, t4, l4, v100-16gb, v100-32gb, a100-40gb, a100-80gb, h100-80gb, h200, mi300x, apple-16gb, apple-32gb, apple-36gb, apple-64gb, apple-96gb, apple-128gb, apple-192gb; or give --gpu-memory)' -- fit --gpu rtx-9999 --maximize context
 # ... and order does not matter, as for the flags.
 count=$((count + 1))
 out=$("$bin" --state 'trainable=20B' --params 70B --format json 2>"$errfile"); status=$?; err=$(cat "$errfile")

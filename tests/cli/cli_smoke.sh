@@ -28,6 +28,13 @@ check "negative" 2 '' 'error: --params: must not be negative' -- --params -1B
 check "unknown flag" 2 '' 'error: unknown option --gpu-count (see --help)' -- --gpu-count 3
 check "missing value" 2 '' 'error: --bytes: needs a value' -- --bytes
 check "help" 0 'Usage: llm-memory' EMPTY -- --help
+# What fits (llm-memory fit): Llama-2-7B fp16 on a 24 GiB card; 19,460 tokens is the closed form of
+# tests/core/fit_test.cpp (the detailed total at 19,461 tokens is over 24 GiB).
+check "fit context" 0 '{"context":{"side":"inference","found":true,"value":19460,"at_limit":false,"need_bytes":25769624576,' EMPTY -- fit --model llama-2-7b --gpu rtx-4090 --maximize context --format json
+check "fit gpus zero 3" 0 '"training":{"side":"training","found":true,"value":2,' EMPTY -- fit --params 13B --gpu h100-80gb --zero 3 --minimize gpus --format json
+check "tensor split per card" 0 '"cards":[{"bytes":26000000000,"fits":false,"verdict":"does not fit","margin_bytes":230196224},{"bytes":5200000000,"fits":true,' EMPTY -- --gpu rtx-4090 --gpus 2 --tensor-split 5,1 --format json
+check "fit help" 0 'Usage: llm-memory fit' EMPTY -- fit --help
+check "fit apple working set" 0 '"capacity_bytes":51539607552,' EMPTY -- fit --params 70B --dtype int4 --gpu apple-64gb --minimize bytes --format json
 # GGUF and safetensors files written by tests/files/model_files.mjs; @huggingface/gguf must agree with us.
 models=$(LLM_MEMORY_BIN="$bin" node --test --test-reporter=dot tests/cli/model_files.test.mjs 2>&1) || { echo "FAIL model files:"; echo "$models"; fail=1; }
 hardening=$(tests/cli/cli_hardening.sh "$bin") || fail=1  # the table of bad inputs

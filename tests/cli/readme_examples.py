@@ -8,7 +8,8 @@ drift from the tool).
   matches anything, and a line that is only `...` skips any number of lines. A shown JSON object wrapped
   over several lines is joined first (it is one line in the real output): a break after a comma
   joins with nothing, any other break with a space.
-- Every `--flag` in the README's usage synopsis must be accepted: it appears in `--help`.
+- Every `--flag` in the README's usage synopsis must be accepted: it appears in `--help` (for a line
+  `llm-memory SUB ...` and the indented lines under it, in `llm-memory SUB --help`).
 Exit status 1 on any mismatch, with the command and what was missing.
 """
 import os
@@ -95,13 +96,21 @@ def main():
             failures += 1
         else:
             print(f"ok   readme example: {command}")
-    help_text = subprocess.run([BIN, "--help"], capture_output=True, text=True).stdout
+    helps = {}  # "" for the main command, else the subcommand: its --help text
     for body in blocks(text, "```"):
         if body and body[0].startswith("llm-memory ["):
-            for flag in sorted(set(re.findall(r"--[a-z][a-z0-9-]*", "\n".join(body)))):
-                if flag not in help_text:
-                    print(f"FAIL readme synopsis: {flag} is not in --help")
-                    failures += 1
+            command = ""
+            for line in body:  # a line "llm-memory SUB ..." starts a subcommand; indented lines continue one
+                m = re.match(r"llm-memory ([a-z][a-z-]*)", line)
+                if line.startswith("llm-memory"):
+                    command = m.group(1) if m else ""
+                if command not in helps:
+                    args = [BIN, command, "--help"] if command else [BIN, "--help"]
+                    helps[command] = subprocess.run(args, capture_output=True, text=True).stdout
+                for flag in sorted(set(re.findall(r"--[a-z][a-z0-9-]*", line))):
+                    if flag not in helps[command]:
+                        print(f"FAIL readme synopsis: {flag} is not in llm-memory {command + ' ' if command else ''}--help")
+                        failures += 1
     return 1 if failures else 0
 
 

@@ -3,6 +3,7 @@
 
 #include "estimator.hpp"
 #include "gpus.hpp"
+#include "settings.hpp"
 
 using namespace llm_memory;
 
@@ -25,12 +26,41 @@ TEST_CASE("gpus: catalogue capacities follow the binary convention", "[gpus]") {
     CHECK(find_gpu("rtx-4090")->capacity_bytes == 24 * GiB);
     CHECK(find_gpu("h200")->capacity_bytes == 141 * GiB);
     CHECK(find_gpu("mi300x")->capacity_bytes == 192 * GiB);
-    CHECK(find_gpu("apple-128gb")->capacity_bytes == 128 * GiB);
     CHECK(find_gpu("h100")->key == "h100-80gb");
     CHECK(gpu_catalogue().size() >= 15);
     const Expected<Gpu> bad = find_gpu("rtx-9999");
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().find("is not a known GPU (rtx-3090, rtx-4090") != std::string::npos);
+}
+
+TEST_CASE("gpus: Apple unified memory counts the GPU's working set, not the RAM", "[gpus][apple]") {
+    // Metal's recommendedMaxWorkingSetSize as llama.cpp's ggml_metal_init logs it (MiB), macOS 13-14:
+    // 16 GB Mac 10922.67 MiB (abetlen/llama-cpp-python#687), 32 GB 21845.34 MiB (ollama/ollama#434):
+    // 2/3 of the RAM; 64 GB 49152.00 MiB (ggml-org/llama.cpp#1870), 96 GB 73728.00 MiB
+    // (ggml-org/llama.cpp#3213): 3/4.
+    constexpr std::uint64_t MiB = 1ULL << 20;
+    // The logs print MiB with two decimals: round(bytes x 100 / MiB) must give those digits.
+    const auto centi_mib = [](std::uint64_t bytes) { return (bytes * 100 + (1ULL << 19)) >> 20; };
+    CHECK(find_gpu("apple-16gb")->capacity_bytes == 11'453'251'584ULL);  // 2/3 of 16 GiB up to a 16 KiB page
+    CHECK(centi_mib(find_gpu("apple-16gb")->capacity_bytes) == 1'092'267);   // 10922.67
+    CHECK(centi_mib(find_gpu("apple-32gb")->capacity_bytes) == 2'184'534);   // 21845.34
+    CHECK(find_gpu("apple-64gb")->capacity_bytes == 49152 * MiB);
+    CHECK(find_gpu("apple-96gb")->capacity_bytes == 73728 * MiB);
+    CHECK(find_gpu("apple-128gb")->capacity_bytes == 96 * GiB);
+    CHECK(find_gpu("apple-192gb")->capacity_bytes == 144 * GiB);
+    CHECK(find_gpu("apple-36gb")->capacity_bytes == 24 * GiB);  // 36 GiB is still in the 2/3 band
+    CHECK(find_gpu("apple-128gb")->unified_memory_bytes == 128 * GiB);
+    CHECK(find_gpu("rtx-4090")->unified_memory_bytes == 0);
+    CHECK(apple_gpu_working_set_bytes(36 * GiB + 16384) == 27 * GiB + 16384);  // just above 36 GiB: 3/4
+    CHECK(find_gpu("apple-64gb")->note.find("3/4 of the 64 GiB (48 GiB") != std::string::npos);
+    // A 70B model at 4 bits (35 GB, 42 GB inference) does not fit a 64 GB Mac's GPU once the limit counts.
+    Scenario s;
+    s.param_count = 70'000'000'000ULL;
+    s.dtype = "int4";
+    s.gpu = "apple-64gb";
+    CHECK(run(s).gpu.inference_verdict == FitVerdict::fits);  // 42 GB of 51.54 GB
+    s.gpu = "apple-32gb";
+    CHECK(run(s).gpu.inference_verdict == FitVerdict::does_not_fit);
 }
 
 TEST_CASE("gpus: verdict is fits, tight under a 10% margin, or does not fit", "[gpus]") {
@@ -110,4 +140,43 @@ TEST_CASE("gpus: bad GPU settings are errors naming the key", "[gpus]") {
     s.gpu_count = 1;
     s.zero_stage = 4;
     CHECK(estimate(s).error() == "zero: must be 0, 1, 2 or 3");
+}
+
+TEST_CASE("gpus: with several GPUs each card gets its share of the inference total and its own verdict", "[gpus][split]") {
+    // 13B at 2 bytes: 31.2 GB inference. Two 24 GiB cards (25.77 GB each, 51.54 GB pooled).
+    Scenario s;
+    s.gpu = "rtx-4090";
+    s.gpu_count = 2;
+    Estimate e = run(s);
+    REQUIRE(e.gpu.inference_cards.size() == 2);
+    CHECK(e.gpu.inference_cards[0].bytes == 15'600'000'000ULL);  // an even split
+    CHECK(e.gpu.inference_cards[1].bytes == 15'600'000'000ULL);
+    CHECK(e.gpu.inference_per_gpu_bytes == 15'600'000'000ULL);
+    // llama.cpp --tensor-split 5,1: GPU 0 takes 5/6 = 26 GB, more than its 25.77 GB, though the pool (51.54 GB)
+    // holds the whole 31.2 GB: the verdict is the fullest card's.
+    REQUIRE(apply_setting(s, "tensor-split", "5,1"));
+    e = run(s);
+    CHECK(e.gpu.inference_cards[0].bytes == 26'000'000'000ULL);
+    CHECK(e.gpu.inference_cards[1].bytes == 5'200'000'000ULL);
+    CHECK(e.gpu.inference_cards[0].verdict == FitVerdict::does_not_fit);
+    CHECK(e.gpu.inference_cards[0].margin_bytes == 26'000'000'000ULL - 24 * GiB);
+    CHECK(e.gpu.inference_cards[1].verdict == FitVerdict::fits);
+    CHECK(e.gpu.inference_per_gpu_bytes == 26'000'000'000ULL);
+    CHECK(e.gpu.inference_verdict == FitVerdict::does_not_fit);
+    // Shares add up to the total exactly, however the proportions divide it: 31.2 GB over 1:1:1 is
+    // 10.4 GB each; over 0.3:0.3:0.4 it is 9.36 + 9.36 + 12.48.
+    s.gpu_count = 3;
+    REQUIRE(apply_setting(s, "tensor-split", "0.3,0.3,0.4"));
+    e = run(s);
+    CHECK(e.gpu.inference_cards[0].bytes + e.gpu.inference_cards[1].bytes + e.gpu.inference_cards[2].bytes == 31'200'000'000ULL);
+    CHECK(e.gpu.inference_cards[2].bytes == 12'480'000'000ULL);
+    // One GPU: no cards listed (the seed's figures and JSON stay as they were).
+    Scenario one;
+    one.gpu = "rtx-4090";
+    CHECK(run(one).gpu.inference_cards.empty());
+    // A split that is not one part per GPU is an error naming the key.
+    s.gpu_count = 2;
+    const Expected<Estimate> bad = estimate(s);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error() == "tensor-split: has 3 parts for 2 GPUs (give one proportion per GPU, e.g. 3,1 for --gpus 2)");
 }

@@ -13,6 +13,7 @@
 #include "answer.hpp"
 #include "architecture.hpp"
 #include "estimator.hpp"
+#include "fit.hpp"
 #include "quantity.hpp"
 #include "settings.hpp"
 
@@ -377,7 +378,8 @@ TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject 
                                  "q4_0, q3_k, q3_k_m, q2_k, or bits such as 4.65bpw)";
     const std::string kRecipes = "seed-adam, adamw-mixed, adamw-mixed-fp32-grads, adam-fp32, adam-8bit, sgd, sgd-momentum";
     const std::string kGpus = "(rtx-3090, rtx-4090, rtx-5090, rtx-a6000, l40s, t4, l4, v100-16gb, v100-32gb, a100-40gb, "
-                              "a100-80gb, h100-80gb, h200, mi300x, apple-64gb, apple-128gb, apple-192gb; or give --gpu-memory)";
+                              "a100-80gb, h100-80gb, h200, mi300x, apple-16gb, apple-32gb, apple-36gb, apple-64gb, apple-96gb, apple-128gb, "
+                              "apple-192gb; or give --gpu-memory)";
     struct KeyCase {
         const char* key;
         std::string value;
@@ -423,7 +425,15 @@ TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject 
         {"gpus", "2.5", "gpus: must be a whole number"},
         {"gpus", "1e30", "gpus: is too large (at most 100,000)"},
         {"zero", "4", "zero: must be 0, 1, 2 or 3"},
-        {"zero", "1.5", "zero: must be 0, 1, 2 or 3"},  // was silently stage 2 before parse_whole_count
+        {"zero", "1.5", "zero: must be 0, 1, 2 or 3"},
+        {"tensor-split", "3,0", "tensor-split: part 2 must be greater than zero"},
+        {"tensor-split", "3,,1", "tensor-split: part 2 is empty"},
+        {"tensor-split", "3,-1", "tensor-split: part 2 must not be negative"},
+        {"tensor-split", "nan,1", "tensor-split: part 1 is not a finite number"},
+        {"tensor-split", "1e30,1", "tensor-split: part 1 is too large (at most 1000000)"},
+        {"tensor-split", std::string(129, '1') + ",1", "tensor-split: part 1 is too large (at most 1000000)"},
+        {"tensor-split", "3,1", ""},
+        {"tensor-split", "even", ""},  // was silently stage 2 before parse_whole_count
         {"zero", "nan", "zero: must be 0, 1, 2 or 3"},
         {"gpu-memory", "80", "gpu-memory: needs a unit: GB (10^9 bytes) or GiB (2^30 bytes), e.g. 80GiB"},
         {"gpu-memory", "1e30GB", "gpu-memory: is too large (at most 1 PiB)"},
@@ -640,4 +650,52 @@ TEST_CASE("parse_answer: bad answers give exact messages; odd good ones exact by
             CHECK(got.error() == c.error);
         }
     }
+}
+
+// What fits (core/fit.hpp): a question that has no answer is an error naming the key it is about, never a
+// made-up value, and the scenario it was asked of is unchanged.
+TEST_CASE("fit: questions without an answer are errors naming their key", "[hardening][fit]") {
+    struct FitCase {
+        const char* state;
+        FitQuestion question;
+        std::string error;
+    };
+    const std::vector<FitCase> cases = {
+        {"model=llama-2-7b", {FitQuestionKind::maximize, "context"},
+         "context: needs a GPU: give --gpu NAME or --gpu-memory SIZE (and --gpus N)"},
+        {"model=llama-2-70b&gpu=rtx-4090", {FitQuestionKind::maximize, "context"},
+         "context: even 1 token needs 139.03 GB per GPU, more than the 25.77 GB of each GPU (the weights alone are 137.95 GB)"},
+        {"params=7B&gpu=rtx-4090", {FitQuestionKind::maximize, "context"},
+         "context: the KV cache needs a model architecture (--model or --config)"},
+        {"model=llama-2-7b&gpu=rtx-4090", {FitQuestionKind::maximize, "batch"},
+         "batch: needs --context: the batch multiplies each sequence's KV cache, which is 0 without a context"},
+        {"model=llama-2-7b&gpu=rtx-4090", {FitQuestionKind::maximize, "speed"},
+         "speed: is not one of context, batch, seq-len, micro-batch"},
+        {"params=7B&gpu=rtx-4090", {FitQuestionKind::layers_on_gpu, {}},
+         "layers-on-gpu: needs a model architecture (--model, --config or --gguf) to count its layers"},
+        {"params=1000T&gpu-memory=1GiB", {FitQuestionKind::minimize_gpus, {}},
+         "gpus: nothing fits. Training: no number of GPUs fits at ZeRO stage 0: each GPU keeps 8000000 GB of model states "
+         "that the stage does not split. Inference: no number of GPUs fits (at most 100,000)."},
+        {"params=1000T&gpu-memory=1GiB", {FitQuestionKind::minimize_bytes, {}},
+         "bytes: nothing fits. Training: no named format fits; even Q2_K (GGUF) (2.625 bits) needs 6328125 GB per GPU of "
+         "1.07 GB. Inference: no named format fits; even Q2_K (GGUF) (2.625 bits) needs 393750 GB per GPU of 1.07 GB."},
+    };
+    for (const FitCase& c : cases) {
+        const StateResult state = apply_state(Scenario{}, c.state);
+        REQUIRE(state.problems.empty());
+        const std::string before = to_state(state.scenario);
+        const Expected<FitReport> r = answer_fit_question(state.scenario, c.question);
+        INFO(c.state);
+        REQUIRE_FALSE(r.ok());
+        CHECK(r.error() == c.error);
+        CHECK(to_state(state.scenario) == before);
+    }
+    // The panel's catch-all keeps the questions that have answers and names the one that has none.
+    const StateResult big = apply_state(Scenario{}, "model=llama-2-70b&gpu=rtx-4090&context=4096");
+    const std::vector<FitReport> all = answer_applicable_fit_questions(big.scenario);
+    REQUIRE(all.size() >= 4);
+    CHECK(all[0].json_key == "context");
+    CHECK(all[0].error.rfind("even 1 token needs", 0) == 0);
+    CHECK(fit_json(all).rfind("{\"context\":{\"error\":\"even 1 token needs", 0) == 0);
+    CHECK(answer_applicable_fit_questions(Scenario{}).empty());  // no GPU: nothing to ask
 }

@@ -55,7 +55,12 @@ TEST_CASE("report_json: every feature's keys, in their places, with the table's 
           "\"gpus\":4,\"zero_stage\":3,\"per_gpu_bytes\":983175168,\"training_basis\":\"training_peak\","
           "\"peak_per_gpu_bytes\":13081330483,\"fits\":true,\"verdict\":\"fits\","
           "\"margin_bytes\":72818015437,\"gpus_needed\":1,\"inference\":{\"per_gpu_bytes\":5957747712,\"fits\":true,"
-          "\"verdict\":\"fits\",\"margin_bytes\":79941598208,\"gpus_needed\":1}}}");
+          "\"verdict\":\"fits\",\"margin_bytes\":79941598208,\"gpus_needed\":1,\"cards\":["
+          // each card's share of the 23,830,990,848 bytes: the cumulative quarters rounded down
+          "{\"bytes\":5957747712,\"fits\":true,\"verdict\":\"fits\",\"margin_bytes\":79941598208},"
+          "{\"bytes\":5957747712,\"fits\":true,\"verdict\":\"fits\",\"margin_bytes\":79941598208},"
+          "{\"bytes\":5957747712,\"fits\":true,\"verdict\":\"fits\",\"margin_bytes\":79941598208},"
+          "{\"bytes\":5957747712,\"fits\":true,\"verdict\":\"fits\",\"margin_bytes\":79941598208}]}}}");
 }
 
 TEST_CASE("report_table: a recipe's stored values are indented under gradient+optimizer memory", "[report][terms]") {

@@ -12,6 +12,7 @@
 #include "imgui.h"
 #include "imgui_internal.h"
 #include "panels.hpp"
+#include "fit_panel.hpp"
 #include "practice_panel.hpp"
 #include "quantity.hpp"
 #include "ui_test_support.hpp"
@@ -190,8 +191,10 @@ TEST_CASE("each panel fits a 360 px phone column on its own", "[ui]") {
         {"bars", draw_bars_panel},
         {"before/after", draw_before_after_panel},
         {"scaling", draw_scaling_panel},
+        {"what fits", draw_fit_panel},
     };
-    for (const char* state : {"", "trainable=1B", "params=1000T&bytes=64&overhead=100&k=100&state-bytes=64"}) {
+    for (const char* state : {"", "trainable=1B", "params=1000T&bytes=64&overhead=100&k=100&state-bytes=64",
+                              "model=llama-3.1-70b&dtype=q4_k_m&context=8K"}) {
         AppState app;
         Headless context(app, 1.0f);
         set_state(app, (std::string(state) + (state[0] != '\0' ? "&" : "") + "gpu-memory=80GiB").c_str());
@@ -327,4 +330,24 @@ TEST_CASE("cached recipe range, worked steps and revealed answers follow the sce
     REQUIRE(practice_open_exercise(app, "42"));
     view.show_answer = true;
     CHECK(practice().find("Answer: 140 GB") != std::string::npos);
+}
+
+TEST_CASE("the What fits panel shows core's answers and follows the scenario", "[ui][fit]") {
+    AppState app;
+    Headless context(app, 1.0f);
+    set_state(app, "model=llama-2-7b");
+    run_frames(app, 1600, 1000, 2);
+    REQUIRE(app.fit_panel);
+    CHECK(app.fit_panel->reports.empty());  // no GPU chosen: a hint, no answers
+    set_state(app, "model=llama-2-7b&gpu=rtx-4090&context=4096");
+    run_frames(app, 1600, 1000, 2);
+    const std::vector<FitReport>& reports = app.fit_panel->reports;
+    REQUIRE(reports.size() == 7);  // context, batch, seq-len, micro-batch, gpus, bytes, layers on the GPU
+    CHECK(reports[0].answers[0].headline == "19,460 tokens");  // tests/core/fit_test.cpp's closed form
+    CHECK(reports[1].answers[0].headline == "4 sequences");
+    CHECK(reports[6].answers[0].headline == "-ngl 33 of 33: everything");
+    // The answers are core's for the current scenario: a smaller card changes them on the next frame.
+    set_state(app, "model=llama-2-7b&gpu-memory=8GiB&context=4096");
+    run_frames(app, 1600, 1000, 1);
+    CHECK(app.fit_panel->reports[6].answers[0].headline == "-ngl 15 of 33");
 }
