@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 namespace llm_memory {
 
@@ -18,9 +19,22 @@ double JsonValue::number() const {
     }
 }
 
+namespace {
+
+// Byte-wise key order (std::string's): written out because std::string_view's compare subtracts the
+// lengths with a wrap-around the fuzz build's unsigned-overflow check reports.
+int compare_keys(std::string_view a, std::string_view b) {
+    const std::size_t common = a.size() < b.size() ? a.size() : b.size();
+    const int bytes = common == 0 ? 0 : std::memcmp(a.data(), b.data(), common);
+    if (bytes != 0) return bytes;
+    return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+}
+
+}  // namespace
+
 const JsonValue* JsonValue::find(std::string_view key) const {
     const auto it = std::lower_bound(members_.begin(), members_.end(), key,
-                                     [](const JsonMember& m, std::string_view k) { return std::string_view(m.key) < k; });
+                                     [](const JsonMember& m, std::string_view k) { return compare_keys(m.key, k) < 0; });
     return it != members_.end() && it->key == key ? &it->value : nullptr;
 }
 
@@ -243,13 +257,13 @@ private:
     // written), so it is stable; libc's qsort (already linked for ImGui) over pointers costs a few hundred
     // bytes of wasm where std::stable_sort cost 3 KB.
     static void sort_members(std::vector<JsonMember>& members) {
-        if (members.size() < 2) return;  // nothing to sort; qsort must not get an empty vector's null data()
+        if (members.size() < 2) return;  // sorted and unique already (and qsort must not get an empty array's null)
         std::vector<JsonMember*> order(members.size());
         for (std::size_t i = 0; i < members.size(); ++i) order[i] = &members[i];
         std::qsort(order.data(), order.size(), sizeof(JsonMember*), [](const void* a, const void* b) {
             const JsonMember* x = *static_cast<JsonMember* const*>(a);
             const JsonMember* y = *static_cast<JsonMember* const*>(b);
-            const int by_key = x->key.compare(y->key);
+            const int by_key = compare_keys(x->key, y->key);
             return by_key != 0 ? by_key : (x < y ? -1 : 1);
         });
         std::vector<JsonMember> sorted;
