@@ -16,6 +16,7 @@
 #include "recipes.hpp"
 #include "report.hpp"
 #include "settings.hpp"
+#include "small_sort.hpp"
 
 namespace llm_memory {
 namespace {
@@ -444,7 +445,7 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scen
         "That is the figure in GB (10^9 bytes) written as GiB (2^30 bytes): " + gb(right) + " = " + format_gib(right) + ".",
         WrongPath::WrittenIn::binary_unit);
 
-    std::stable_sort(paths.begin(), paths.end(), [](const WrongPath& a, const WrongPath& b) { return a.mistake < b.mistake; });
+    stable_sort_small(paths, [](const WrongPath& a, const WrongPath& b) { return a.mistake < b.mistake; });
     return paths;
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "settings.hpp"
+#include "small_sort.hpp"
 
 namespace llm_memory {
 namespace {
@@ -103,9 +104,7 @@ void sort_scaling_rows(std::vector<ScalingRow>& rows, ScalingColumn column, bool
         }
         return false;
     };
-    std::stable_sort(rows.begin(), rows.end(), [&](const ScalingRow& a, const ScalingRow& b) {
-        return ascending ? key_less(a, b) : key_less(b, a);
-    });
+    stable_sort_small(rows, [&](const ScalingRow& a, const ScalingRow& b) { return ascending ? key_less(a, b) : key_less(b, a); });
 }
 
 std::string scaling_markdown(const std::vector<ScalingRow>& rows) {
