@@ -57,6 +57,12 @@ extern "C" ImFont* __wrap__ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig(ImFo
     return nullptr;
 }
 
+// Size: ImGui registers .ini text handlers for tables (their readers use sscanf), but the page never loads
+// or saves an .ini (io.IniFilename is null and nothing calls the ini functions), so the link wraps the
+// registration (web/CMakeLists.txt, --wrap) with this empty stand-in and the handlers are dropped. Tables
+// keep their column widths and order in memory as before (g.SettingsTables does not go through a handler).
+extern "C" void __wrap__ZN5ImGui31TableSettingsAddSettingsHandlerEv() {}
+
 namespace {
 
 struct WebApp {
