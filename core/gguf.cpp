@@ -9,6 +9,7 @@
 #include "gguf.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "quantity.hpp"
 #include "report.hpp"
@@ -27,7 +28,7 @@ constexpr int kValueSize[13] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
 constexpr std::uint32_t kString = 8;
 constexpr std::uint32_t kArrayType = 9;
 
-const std::vector<GgmlType> kTypes = {
+constexpr GgmlType kTypes[] = {
     {0, "F32", 1, 4},        {1, "F16", 1, 2},        {2, "Q4_0", 32, 18},     {3, "Q4_1", 32, 20},
     {6, "Q5_0", 32, 22},     {7, "Q5_1", 32, 24},     {8, "Q8_0", 32, 34},     {9, "Q8_1", 32, 36},
     {10, "Q2_K", 256, 84},   {11, "Q3_K", 256, 110},  {12, "Q4_K", 256, 144},  {13, "Q5_K", 256, 176},
@@ -39,20 +40,35 @@ const std::vector<GgmlType> kTypes = {
     {40, "NVFP4", 64, 36},   {41, "Q1_0", 128, 18},
 };
 
-// Metadata integers the model needs, as key suffixes after "<architecture>.".
-constexpr const char* kNumberSuffixes[] = {
-    "block_count", "context_length", "embedding_length", "feed_forward_length", "attention.head_count",
-    "attention.head_count_kv", "attention.key_length", "attention.value_length", "attention.sliding_window",
-    "expert_count", "expert_used_count", "attention.kv_lora_rank", "rope.dimension_count", "vocab_size",
+// Metadata integers the model needs, as key suffixes after "<architecture>.", and the summary's field
+// each one fills.
+struct NumberKey {
+    const char* suffix;
+    std::uint64_t GgufSummary::*field;
+};
+constexpr NumberKey kNumberKeys[] = {
+    {"block_count", &GgufSummary::block_count},
+    {"context_length", &GgufSummary::context_length},
+    {"embedding_length", &GgufSummary::embedding_length},
+    {"feed_forward_length", &GgufSummary::feed_forward_length},
+    {"attention.head_count", &GgufSummary::head_count},
+    {"attention.head_count_kv", &GgufSummary::head_count_kv},
+    {"attention.key_length", &GgufSummary::key_length},
+    {"attention.value_length", &GgufSummary::value_length},
+    {"attention.sliding_window", &GgufSummary::sliding_window},
+    {"expert_count", &GgufSummary::expert_count},
+    {"expert_used_count", &GgufSummary::expert_used_count},
+    {"attention.kv_lora_rank", &GgufSummary::kv_lora_rank},
+    {"rope.dimension_count", &GgufSummary::rope_dimension_count},
+    {"vocab_size", &GgufSummary::vocab_size},
 };
 
 bool wanted_number(const std::string& key) {
     if (key == "general.alignment") return true;
     const std::size_t dot = key.find('.');
     if (dot == std::string::npos) return false;
-    const std::string suffix = key.substr(dot + 1);
-    for (const char* s : kNumberSuffixes)
-        if (suffix == s) return true;
+    for (const NumberKey& k : kNumberKeys)
+        if (key.compare(dot + 1, std::string::npos, k.suffix) == 0) return true;
     return false;
 }
 
@@ -73,7 +89,16 @@ std::uint64_t integer_value(const std::string& b, std::size_t at, std::uint32_t 
 
 bool is_integer_type(std::uint32_t type) { return type <= 5 || type == 10 || type == 11; }
 
-std::string at_byte(std::uint64_t offset) { return " at byte " + format_count_exact(offset); }
+// The pieces joined: one call where a chain of operator+ builds and frees a temporary per piece (the
+// page's wasm is smaller so; messages and report lines).
+std::string cat(std::initializer_list<std::string_view> pieces) {
+    std::size_t length = 0;
+    for (const std::string_view piece : pieces) length += piece.size();
+    std::string out;
+    out.reserve(length);
+    for (const std::string_view piece : pieces) out.append(piece.data(), piece.size());
+    return out;
+}
 
 // The breakdown part of a GGUF tensor name (llama.cpp's names: token_embd, output, blk.N.attn_q, ...).
 void add_part(ParamBreakdown& p, const std::string& name, std::uint64_t elements) {
@@ -90,7 +115,10 @@ void add_part(ParamBreakdown& p, const std::string& name, std::uint64_t elements
 
 }  // namespace
 
-const std::vector<GgmlType>& ggml_types() { return kTypes; }
+const std::vector<GgmlType>& ggml_types() {
+    static const std::vector<GgmlType> types(std::begin(kTypes), std::end(kTypes));  // built on first use only
+    return types;
+}
 
 const GgmlType* find_ggml_type(std::uint32_t id) {
     for (const GgmlType& t : kTypes)
@@ -113,8 +141,8 @@ bool GgufReader::step(std::string& error) {
         length = le(b, at, 8);
         const std::uint64_t offset = consumed_ + at;
         if (length > kMaxString || length > (file_size_ > offset + 8 ? file_size_ - offset - 8 : 0)) {
-            error = std::string("GGUF: ") + what + " has a length of " + format_count_exact(length) +
-                    " bytes, longer than the rest of the file" + at_byte(offset);
+            error = cat({"GGUF: ", what, " has a length of ", format_count_exact(length),
+                         " bytes, longer than the rest of the file at byte ", format_count_exact(offset)});
             return false;
         }
         return b.size() - at - 8 >= length;
@@ -123,8 +151,8 @@ bool GgufReader::step(std::string& error) {
     if (phase_ == kHeader) {
         if (avail < 4) return false;
         if (b.compare(0, 4, "GGUF") != 0) {
-            error = "GGUF: not a GGUF file (it starts with \"" + printable_excerpt(b.substr(0, 4), 4) +
-                    "\", not \"GGUF\")";
+            error = cat({"GGUF: not a GGUF file (it starts with \"", printable_excerpt(std::string_view(b).substr(0, 4), 4),
+                         "\", not \"GGUF\")"});
             return false;
         }
         if (avail < 24) return false;
@@ -134,20 +162,20 @@ bool GgufReader::step(std::string& error) {
             return false;
         }
         if (summary_.version < 2 || summary_.version > 3) {
-            error = "GGUF: unknown version " + std::to_string(summary_.version) + " (2 and 3 are read)";
+            error = cat({"GGUF: unknown version ", std::to_string(summary_.version), " (2 and 3 are read)"});
             return false;
         }
         summary_.tensor_count = le(b, 8, 8);
         summary_.metadata_count = le(b, 16, 8);
         // A tensor info takes at least 32 bytes, a metadata pair at least 13.
         if (summary_.tensor_count > file_size_ / 32) {
-            error = "GGUF: the header claims " + format_count_exact(summary_.tensor_count) +
-                    " tensors, more than a file of " + format_count_exact(file_size_) + " bytes can hold";
+            error = cat({"GGUF: the header claims ", format_count_exact(summary_.tensor_count), " tensors, more than a file of ",
+                         format_count_exact(file_size_), " bytes can hold"});
             return false;
         }
         if (summary_.metadata_count > file_size_ / 13) {
-            error = "GGUF: the header claims " + format_count_exact(summary_.metadata_count) +
-                    " metadata entries, more than a file of " + format_count_exact(file_size_) + " bytes can hold";
+            error = cat({"GGUF: the header claims ", format_count_exact(summary_.metadata_count),
+                         " metadata entries, more than a file of ", format_count_exact(file_size_), " bytes can hold"});
             return false;
         }
         at_ += 24;
@@ -163,9 +191,10 @@ bool GgufReader::step(std::string& error) {
         if (b.size() - p < 4) return false;
         const std::uint32_t type = static_cast<std::uint32_t>(le(b, p, 4));
         p += 4;
-        const std::string shown = "metadata \"" + printable_excerpt(key, 60) + "\"";
+        const std::string shown = cat({"metadata \"", printable_excerpt(key, 60), "\""});
         if (type > 12) {
-            error = "GGUF: " + shown + " has unknown value type " + std::to_string(type) + at_byte(consumed_ + p - 4);
+            error = cat({"GGUF: ", shown, " has unknown value type ", std::to_string(type), " at byte ",
+                         format_count_exact(consumed_ + p - 4)});
             return false;
         }
         if (type == kString) {
@@ -181,13 +210,13 @@ bool GgufReader::step(std::string& error) {
             array_left_ = le(b, p + 4, 8);
             p += 12;
             if (array_type_ > 12 || array_type_ == kArrayType) {
-                error = "GGUF: " + shown + " is an array of unsupported type " + std::to_string(array_type_);
+                error = cat({"GGUF: ", shown, " is an array of unsupported type ", std::to_string(array_type_)});
                 return false;
             }
             const std::uint64_t smallest = array_type_ == kString ? 8 : static_cast<std::uint64_t>(kValueSize[array_type_]);
             if (array_left_ > left_in_file / smallest) {
-                error = "GGUF: " + shown + " claims " + format_count_exact(array_left_) +
-                        " elements, more than the rest of the file can hold";
+                error = cat({"GGUF: ", shown, " claims ", format_count_exact(array_left_),
+                             " elements, more than the rest of the file can hold"});
                 return false;
             }
             if (key == "tokenizer.ggml.tokens") token_count_ = array_left_;
@@ -243,11 +272,11 @@ bool GgufReader::step(std::string& error) {
         if (!string_at(p, name_length, which.c_str())) return false;
         const std::string name = b.substr(p + 8, static_cast<std::size_t>(name_length));
         p += 8 + static_cast<std::size_t>(name_length);
-        const std::string shown = which + " \"" + printable_excerpt(name, 60) + "\"";
+        const std::string shown = cat({which, " \"", printable_excerpt(name, 60), "\""});
         if (b.size() - p < 4) return false;
         const std::uint32_t dims = static_cast<std::uint32_t>(le(b, p, 4));
         if (dims == 0 || dims > kMaxDims) {
-            error = "GGUF: " + shown + " has " + std::to_string(dims) + " dimensions (1 to 4 are valid)";
+            error = cat({"GGUF: ", shown, " has ", std::to_string(dims), " dimensions (1 to 4 are valid)"});
             return false;
         }
         if (b.size() - p < 4 + 8ULL * dims + 12) return false;
@@ -259,7 +288,7 @@ bool GgufReader::step(std::string& error) {
             if (d == 0) row = extent;
             elements *= extent;
             if (elements > (static_cast<u128>(1) << 62)) {
-                error = "GGUF: " + shown + " has more elements than any model (dimensions too large)";
+                error = cat({"GGUF: ", shown, " has more elements than any model (dimensions too large)"});
                 return false;
             }
             p += 8;
@@ -269,29 +298,25 @@ bool GgufReader::step(std::string& error) {
         p += 12;
         const GgmlType* type = find_ggml_type(type_id);
         if (type == nullptr) {
-            error = "GGUF: " + shown + " has unknown tensor type " + std::to_string(type_id) +
-                    " (not a ggml type this reader knows)";
+            error = cat({"GGUF: ", shown, " has unknown tensor type ", std::to_string(type_id), " (not a ggml type this reader knows)"});
             return false;
         }
         if (row % type->block_weights != 0) {
-            error = "GGUF: " + shown + " has rows of " + format_count_exact(row) + " values, not a multiple of " +
-                    type->name + "'s block of " + std::to_string(type->block_weights);
+            error = cat({"GGUF: ", shown, " has rows of ", format_count_exact(row), " values, not a multiple of ", type->name,
+                         "'s block of ", std::to_string(type->block_weights)});
             return false;
         }
         const u128 bytes = elements / type->block_weights * type->block_bytes;
         if (offset > file_size_ || bytes > file_size_ - offset) {
-            error = "GGUF: " + shown + " (" + format_count_exact(static_cast<std::uint64_t>(bytes)) +
-                    " bytes at data offset " + format_count_exact(offset) +
-                    ") runs past the end of the file (a truncated download?)";
+            error = cat({"GGUF: ", shown, " (", format_count_exact(static_cast<std::uint64_t>(bytes)), " bytes at data offset ",
+                         format_count_exact(offset), ") runs past the end of the file (a truncated download?)"});
             return false;
         }
         const std::uint64_t count = static_cast<std::uint64_t>(elements);
-        auto it = std::find_if(summary_.by_type.begin(), summary_.by_type.end(),
-                               [&](const GgufTypeTotal& t) { return t.type == type_id; });
-        if (it == summary_.by_type.end()) {
-            summary_.by_type.push_back(GgufTypeTotal{type_id, 0, 0, 0});
-            it = summary_.by_type.end() - 1;
-        }
+        // by_type stays in ascending type order: a new type is inserted at its place.
+        auto it = summary_.by_type.begin();
+        while (it != summary_.by_type.end() && it->type < type_id) ++it;
+        if (it == summary_.by_type.end() || it->type != type_id) it = summary_.by_type.insert(it, GgufTypeTotal{type_id, 0, 0, 0});
         it->tensor_count += 1;
         it->element_count += count;
         it->bytes += static_cast<std::uint64_t>(bytes);
@@ -331,30 +356,16 @@ Expected<bool> GgufReader::feed(std::string_view chunk) {
     const std::uint64_t alignment = number("general.alignment");
     if (alignment != 0) {
         if ((alignment & (alignment - 1)) != 0 || alignment > (1u << 20))
-            return Error{"GGUF: general.alignment " + format_count_exact(alignment) + " is not a power of two up to 1 MiB"};
+            return Error{cat({"GGUF: general.alignment ", format_count_exact(alignment), " is not a power of two up to 1 MiB"})};
         s.alignment = alignment;
     }
     s.data_offset = (consumed_ + s.alignment - 1) / s.alignment * s.alignment;
     const std::uint64_t data_end = data_end_;
     if (s.tensor_count > 0 && (s.data_offset > file_size_ || data_end > file_size_ - s.data_offset))
-        return Error{"GGUF: the tensor data needs " + format_count_exact(s.data_offset + data_end) +
-                     " bytes but the file has " + format_count_exact(file_size_) + " (a truncated download?)"};
-    std::sort(s.by_type.begin(), s.by_type.end(), [](const GgufTypeTotal& a, const GgufTypeTotal& b) { return a.type < b.type; });
+        return Error{cat({"GGUF: the tensor data needs ", format_count_exact(s.data_offset + data_end), " bytes but the file has ",
+                          format_count_exact(file_size_), " (a truncated download?)"})};
     const std::string prefix = s.architecture + ".";
-    s.block_count = number(prefix + "block_count");
-    s.context_length = number(prefix + "context_length");
-    s.embedding_length = number(prefix + "embedding_length");
-    s.feed_forward_length = number(prefix + "feed_forward_length");
-    s.head_count = number(prefix + "attention.head_count");
-    s.head_count_kv = number(prefix + "attention.head_count_kv");
-    s.key_length = number(prefix + "attention.key_length");
-    s.value_length = number(prefix + "attention.value_length");
-    s.sliding_window = number(prefix + "attention.sliding_window");
-    s.expert_count = number(prefix + "expert_count");
-    s.expert_used_count = number(prefix + "expert_used_count");
-    s.kv_lora_rank = number(prefix + "attention.kv_lora_rank");
-    s.rope_dimension_count = number(prefix + "rope.dimension_count");
-    s.vocab_size = number(prefix + "vocab_size");
+    for (const NumberKey& k : kNumberKeys) s.*k.field = number(prefix + k.suffix);
     if (s.vocab_size == 0) s.vocab_size = token_count_;
     ParamBreakdown& parts = s.parts;
     parts.total_count = s.param_count;
@@ -368,8 +379,8 @@ Expected<bool> GgufReader::feed(std::string_view chunk) {
 Expected<bool> GgufReader::finish() const {
     if (done_) return true;
     if (file_size_ < 4 && buffer_.size() < 4) return Error{"GGUF: the file is too short to be a GGUF file"};
-    return Error{"GGUF: the file ends inside the header" + at_byte(consumed_ + buffer_.size()) +
-                 " (a truncated download?)"};
+    return Error{cat({"GGUF: the file ends inside the header at byte ", format_count_exact(consumed_ + buffer_.size()),
+                      " (a truncated download?)"})};
 }
 
 Expected<GgufSummary> read_gguf_header(std::string_view bytes, std::uint64_t file_size) {
@@ -383,7 +394,7 @@ Expected<GgufSummary> read_gguf_header(std::string_view bytes, std::uint64_t fil
 
 Expected<ModelSource> gguf_model(const GgufSummary& s, const std::string& display_name) {
     if (s.block_count == 0 || s.head_count == 0 || s.embedding_length == 0)
-        return Error{"GGUF: the metadata lacks " + s.architecture + ".block_count, attention.head_count or embedding_length"};
+        return Error{cat({"GGUF: the metadata lacks ", s.architecture, ".block_count, attention.head_count or embedding_length"})};
     if (s.block_count > 10'000 || s.head_count > 100'000 || s.embedding_length > 1'000'000 || s.param_count == 0)
         return Error{"GGUF: the metadata's layer, head or width counts are out of range"};
     Architecture a;

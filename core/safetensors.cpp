@@ -4,7 +4,8 @@
 #include "safetensors.hpp"
 
 #include <algorithm>
-#include <set>
+#include <cstdlib>
+#include <cstring>
 
 #include "architecture.hpp"
 #include "json.hpp"
@@ -74,6 +75,15 @@ bool read_u64(const JsonValue& value, std::uint64_t& out) {
         return true;
     }
     return false;
+}
+
+// Byte-wise order of two strings (for qsort: libc's, already linked, instead of std::sort's or std::set's
+// template code in the page).
+int compare_bytes(const std::string& a, const std::string& b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    const int c = n > 0 ? std::memcmp(a.data(), b.data(), n) : 0;
+    if (c != 0) return c;
+    return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
 }
 
 }  // namespace
@@ -156,19 +166,28 @@ Expected<SafetensorsSummary> read_safetensors_header(std::string_view header, st
         s.data_bytes += end - begin;
         s.param_count += count * per_element;
     }
-    std::sort(ranges.begin(), ranges.end());
+    using Range = std::pair<std::uint64_t, std::uint64_t>;
+    if (ranges.size() > 1)  // (qsort must not get an empty vector's null data)
+        std::qsort(ranges.data(), ranges.size(), sizeof(Range), [](const void* a, const void* b) {
+            const Range& x = *static_cast<const Range*>(a);
+            const Range& y = *static_cast<const Range*>(b);
+            return x < y ? -1 : y < x ? 1 : 0;
+        });
     for (std::size_t i = 1; i < ranges.size(); ++i)
         if (ranges[i].first < ranges[i - 1].second)
             return Error{"safetensors: two tensors overlap at data byte " + format_count_exact(ranges[i].first)};
+    // The notes in their sorted order, each once.
+    bool packed = false;
+    bool auxiliary = false;
     for (const SafetensorsGroup& g : s.groups) {
-        if (g.role == std::string("packed int4 (qweight)"))
-            s.notes.push_back("qweight int32 tensors are read as eight 4-bit weights each (GPTQ/AWQ bits = 4; "
-                              "config.json's quantization_config.bits says otherwise for 2, 3 or 8 bits)");
-        if (g.role == std::string("scales/zeros"))
-            s.notes.push_back("scales, zeros, g_idx and FP8 weight_scale_inv tensors are stored bytes but not parameters");
+        packed = packed || g.role == "packed int4 (qweight)";
+        auxiliary = auxiliary || g.role == "scales/zeros";
     }
-    std::sort(s.notes.begin(), s.notes.end());
-    s.notes.erase(std::unique(s.notes.begin(), s.notes.end()), s.notes.end());
+    if (packed)
+        s.notes.push_back("qweight int32 tensors are read as eight 4-bit weights each (GPTQ/AWQ bits = 4; "
+                          "config.json's quantization_config.bits says otherwise for 2, 3 or 8 bits)");
+    if (auxiliary)
+        s.notes.push_back("scales, zeros, g_idx and FP8 weight_scale_inv tensors are stored bytes but not parameters");
     return s;
 }
 
@@ -186,13 +205,18 @@ Expected<SafetensorsSummary> read_safetensors_index(std::string_view json_text) 
     s.data_bytes = total;
     const JsonValue* const map = document->find("weight_map");
     if (map == nullptr || !map->is_object()) return Error{"safetensors index: weight_map is missing"};
-    std::set<std::string> shards;
+    std::vector<const std::string*> shards;  // file names, sorted to count the distinct ones
     for (const JsonMember& entry : map->members()) {
         if (!entry.value.is_string()) return Error{"safetensors index: weight_map values must be file names"};
-        shards.insert(entry.value.text());
+        shards.push_back(&entry.value.text());
         s.tensor_count += 1;
     }
-    s.shard_count = shards.size();
+    if (shards.size() > 1)
+        std::qsort(shards.data(), shards.size(), sizeof(const std::string*), [](const void* a, const void* b) {
+            return compare_bytes(**static_cast<const std::string* const*>(a), **static_cast<const std::string* const*>(b));
+        });
+    for (std::size_t i = 0; i < shards.size(); ++i)
+        if (i == 0 || compare_bytes(*shards[i], *shards[i - 1]) != 0) s.shard_count += 1;
     s.notes.push_back("an index gives the total bytes (metadata.total_size) but not the dtypes; read a shard's "
                       "header (--safetensors model-00001-of-*.safetensors) for bytes per dtype");
     return s;

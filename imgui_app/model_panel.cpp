@@ -7,6 +7,7 @@
 //   queue_model_file, apply_pending_model_configs) · draw_model_panel.
 #include "model_panel.hpp"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <utility>
@@ -44,6 +45,7 @@ struct ModelPanelView {
     std::vector<PresetRow> rows;    // every preset with its count, built once
     bool scroll_to_selected = true; // bring the chosen preset into view when the list first appears
     bool open_requested = false;    // a queued config arrived: the caller opens the Model section
+    bool reveal_message = false;    // a queued config or file was taken: scroll its message into view (phones)
     std::vector<PendingConfig> pending;  // queued by queue_model_config / queue_model_file
 };
 
@@ -224,6 +226,7 @@ bool apply_pending_model_configs(AppState& app) {
         }
     }
     view.open_requested = true;
+    view.reveal_message = true;
     return true;
 }
 
@@ -331,7 +334,16 @@ void draw_model_panel(AppState& app) {
         if (view.message_is_error) ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
         ImGui::TextWrapped("%s", view.message.c_str());
         if (view.message_is_error) ImGui::PopStyleColor();
+        if (view.reveal_message) {
+            // Below the visible part of the scrolling column: scroll until its end shows, or its start
+            // when it is taller than the column (a model file's report on a phone).
+            const float top = ImGui::GetWindowPos().y;
+            const float bottom = top + ImGui::GetWindowHeight();
+            const float below = ImGui::GetItemRectMax().y - bottom;
+            if (below > 0.0f) ImGui::SetScrollY(ImGui::GetScrollY() + std::min(below, ImGui::GetItemRectMin().y - top));
+        }
     }
+    view.reveal_message = false;
 
     if (current) {
         ImGui::Spacing();

@@ -1,12 +1,14 @@
 // The page's JS bridge (linked with --post-js, so it shares the Emscripten module's scope): the
 // window.llmMemory API, URL state (fragment + query, replaceState; writes throttled), localStorage, the
-// practice=<ref> link of the Practice tab, notices, the
-// Copy link / Copy embed code buttons, idle wake-up listeners and GLFW's keyboard scoping.
+// practice=<ref> link of the Practice tab, model files (header only) and config.json from a drop or the
+// picker, notices, the Copy link / Copy embed code buttons, idle wake-up listeners and GLFW's keyboard
+// scoping.
 // Every property shared with C++, the shell or other pages is QUOTED: the page is built with --closure 1.
 //
 // Sections (each starts with a `// ---` line): URL parsing · storage · a reload right after a change ·
-//   throttled writes · the address edited by hand · notices and status · wasm calls · clipboard · the text
-//   view · called by the driver · the public API · page wiring · touch · the phone keyboard.
+//   throttled writes · the address edited by hand · notices and status · wasm calls · model files ·
+//   clipboard · the text view · called by the driver · the public API · page wiring · touch · the phone
+//   keyboard.
 (function () {
   var STORAGE_KEY = 'llm-memory:state';
   var UNLOAD_WRITE_KEY = 'llm-memory:unload-write';  // sessionStorage: see takeUnloadWrite()
@@ -235,6 +237,54 @@
     return JSON.parse(call('llm_memory_set_state', 'string', ['string', 'number'], [String(state), partial ? 1 : 0]));
   }
 
+  // --- model files: a GGUF or safetensors header (or a safetensors index) read through core's
+  // ModelFileReader, one File.slice of 1 MiB at a time, each copied into wasm memory and fed until the
+  // reader has the whole header; nothing beyond that chunk is read, nothing is uploaded ---
+  var CHUNK_BYTES = 1 << 20;
+  var MODEL_FILE_NAME = /\.(gguf|safetensors)$|\.safetensors\.index\.json$/i;
+  var fileReads = 0;  // the newest read's number: an older one still awaiting a slice stops
+  function readModelFile(file) {
+    var id = ++fileReads;
+    var name = String(file.name || 'model file');
+    var size = file.size;
+    var offset = 0;
+    call('llm_memory_file_begin', null, ['number', 'string'], [size, name]);
+    var finish = function (readError) {
+      var result = JSON.parse(call('llm_memory_file_finish', 'string', ['string'], [readError]));
+      status(result['ok'] ? 'Read ' + name + ' (header only).' : 'Could not read ' + name + ' (see the Model section).');
+      refreshView();
+      return result;
+    };
+    var next = function () {
+      if (offset >= size) return Promise.resolve(finish(''));
+      var end = Math.min(size, offset + CHUNK_BYTES);
+      return file.slice(offset, end).arrayBuffer().then(function (buffer) {
+        if (id !== fileReads) return { 'ok': false, 'error': name + ': another file was opened', 'file': null };
+        var bytes = new Uint8Array(buffer);
+        HEAPU8.set(bytes, Module['_llm_memory_file_buffer'](bytes.length));
+        offset = end;
+        return Module['_llm_memory_file_feed'](bytes.length) === 0 ? next() : finish('');
+      }, function (error) {
+        return id === fileReads ? finish(String(error && error.message || error)) :
+          { 'ok': false, 'error': name + ': another file was opened', 'file': null };
+      });
+    };
+    return next();
+  }
+  // A dropped or picked file: a model file by its name or its GGUF magic, else a config.json (at most
+  // 4 MiB + 1 byte of it: core refuses a larger config.json).
+  function openFile(file) {
+    if (MODEL_FILE_NAME.test(file.name)) return readModelFile(file);
+    return file.slice(0, 4).arrayBuffer().then(function (magic) {
+      if (String.fromCharCode.apply(null, new Uint8Array(magic)) === 'GGUF') return readModelFile(file);
+      return file.slice(0, 4 * 1024 * 1024 + 1).text().then(function (text) {
+        var ok = call('llm_memory_load_config', 'number', ['string'], [text]);
+        status(ok ? 'Read ' + file.name + '.' : 'Could not read ' + file.name + ' (see the Model section).');
+      });
+    }).catch(function () { notice('Could not read ' + file.name + '.'); });
+  }
+  Module['llmMemoryOpenFilePicker'] = function () { byId('model-file').click(); };
+
   // --- clipboard: ImGui's copies and the page buttons go through navigator.clipboard ---
   function copyText(text) {
     var done = function () { return true; };
@@ -363,6 +413,9 @@
       }
     });
     fillList(byId('tv-inputs'), data['report']['inputs'], 'li');
+    var model = byId('tv-model');
+    model.textContent = data['model'];
+    model.className = data['model_error'] ? 'tv-err' : '';
     var body = byId('tv-results').tBodies[0];
     body.textContent = '';
     data['report']['results'].forEach(function (r) {
@@ -481,10 +534,19 @@
   function requireStarted() {
     if (!started) throw new Error('llm-memory is not ready yet: await window.llmMemory.ready');
   }
-  // The CLI's JSON for a state string (`llm-memory --state S --format json`), or {error: "..."}.
+  // The CLI's JSON for a state string (`llm-memory --state S --format json`), or {error: "..."}; without
+  // an argument, for the scenario the page shows (with a model file's architecture and its "file" object,
+  // as `llm-memory --gguf FILE --format json`).
   api['estimate'] = function (state) {
     requireStarted();
+    if (!arguments.length) return JSON.parse(call('llm_memory_current_json', 'string', [], []));
     return JSON.parse(call('llm_memory_estimate_json', 'string', ['string'], [String(state == null ? '' : state)]));
+  };
+  // Reads a GGUF or safetensors file (a File or Blob; header only) as a dropped one: a Promise of
+  // {ok, error (the Model section's message), file (core's JSON of the header)}.
+  api['readModelFile'] = function (file) {
+    requireStarted();
+    return readModelFile(file);
   };
   api['getState'] = function () {
     requireStarted();
@@ -769,25 +831,20 @@
       call('llm_memory_set_clipboard', null, ['string'], [text]);
       wake();
     });
-    // A config.json dropped anywhere on the page goes to the model picker (issue 4, web/model_exports.cpp).
-    if (Module['_llm_memory_load_config']) {
-      doc.addEventListener('dragover', function (e) { e.preventDefault(); });
-      doc.addEventListener('drop', function (e) {
-        e.preventDefault();  // never let the browser navigate to the dropped file
-        var files = e.dataTransfer && e.dataTransfer.files;
-        if (!files || !files.length) return;
-        // Model files are read by the CLI (--gguf, --safetensors) and the desktop app, not by this page.
-        if (/\.(gguf|safetensors)$|\.safetensors\.index\.json$/i.test(files[0].name)) {
-          notice(files[0].name + ': GGUF and safetensors files are read by the command line (--gguf, --safetensors) ' +
-                 'and the desktop app; this page reads a config.json.');
-          return;
-        }
-        files[0].text().then(function (text) {
-          var ok = call('llm_memory_load_config', 'number', ['string'], [text]);
-          status(ok ? 'Read ' + files[0].name + '.' : 'Could not read ' + files[0].name + ' (see the model panel).');
-        }, function () { notice('Could not read the dropped file.'); });
-      });
-    }
+    // A file dropped anywhere on the page goes to the model picker (web/model_exports.cpp): a model file
+    // is read header only, anything else as a config.json.
+    doc.addEventListener('dragover', function (e) { e.preventDefault(); });
+    doc.addEventListener('drop', function (e) {
+      e.preventDefault();  // never let the browser navigate to the dropped file
+      var files = e.dataTransfer && e.dataTransfer.files;
+      if (files && files.length) openFile(files[0]);
+    });
+    // The Model panel's "Open a model file..." button opens this picker (Module.llmMemoryOpenFilePicker).
+    var picker = byId('model-file');
+    picker.addEventListener('change', function () {
+      if (picker.files.length) openFile(picker.files[0]);
+      picker.value = '';  // the same file picked again is read again
+    });
     // Wake-ups while the main loop is paused (GLFW's mouse and key callbacks wake it from C++).
     ['resize', 'focus'].forEach(function (type) { window.addEventListener(type, wake); });
     canvas.addEventListener('focus', wake);

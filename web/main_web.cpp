@@ -22,6 +22,7 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "imgui_internal.h"
+#include "model_panel.hpp"
 #include "practice.hpp"
 #include "practice_panel.hpp"
 #include "report.hpp"
@@ -44,6 +45,7 @@ EM_JS(int, js_prefers_dark, (), { return Module['llmMemoryPrefersDark'] ? 1 : 0;
 EM_JS(int, js_touch_screen, (), { return Module['llmMemoryTouch'] ? 1 : 0; });
 EM_JS(void, js_start, (int webgl), { Module['llmMemoryStart'](webgl); });
 EM_JS(void, js_practice, (const char* ref), { Module['llmMemoryPractice'](UTF8ToString(ref)); });
+EM_JS(void, js_open_file_picker, (), { Module['llmMemoryOpenFilePicker'](); });
 EM_JS(void, js_text_edit, (int active, const char* text, const char* key), {
     Module['llmMemoryTextEdit'](active, UTF8ToString(text), UTF8ToString(key));
 });
@@ -117,6 +119,13 @@ void js_publish(const llm_memory::Scenario& scenario, const llm_memory::Estimate
 
 // Everything that follows a scenario change: summary, URL, storage.
 void on_scenario_changed() { js_publish(g_web.app.scenario, g_web.app.estimate); }
+
+}  // namespace
+
+// A scenario change made outside a frame (web/model_exports.cpp): published as the frame would.
+void llm_memory_web_scenario_changed() { on_scenario_changed(); }
+
+namespace {
 
 // The exercise the Practice tab shows while it is the open tab (or is being opened by a link), else "".
 std::string shown_practice_ref() {
@@ -287,6 +296,10 @@ void tick() {
     if (g_web.app.dark_theme != g_web.last_dark_theme) {
         g_web.last_dark_theme = g_web.app.dark_theme;
         js_theme(g_web.app.dark_theme ? 1 : 0);
+    }
+    if (g_web.app.open_file_requested) {  // the Model panel's "Open a model file..." button
+        g_web.app.open_file_requested = false;
+        js_open_file_picker();
     }
     if (g_web.app.open_full_app_requested) {
         g_web.app.open_full_app_requested = false;
@@ -520,14 +533,18 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_item_rect(const char* label) {
 }
 
 // The page's text view, all from core: {"settings": the settings table as a form (settings_form_json),
-// "steps": [{"title", "steps": [text x 3]}], "practice": {"ref", "title", "setup", "question", "feedback",
+// "report": report_view_json, "model": the Model panel's notice (a model file's report, or the problem
+// with it) and "model_error", "steps": [{"title", "steps": [text x 3]}], "practice": {"ref", "title", "setup", "question", "feedback",
 // "correct"} (absent in an embed)}. The figures come from window.llmMemory.estimate().
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     static std::string out;
     using llm_memory::json_escape;
     llm_memory::AppState& app = g_web.app;
+    bool model_error = false;
+    const std::string model_message = llm_memory::model_panel_message(app, &model_error);
     out = "{\"settings\":" + llm_memory::settings_form_json(app.scenario) +
-          ",\"report\":" + llm_memory::report_view_json(app.scenario, app.estimate) + ",\"steps\":[";
+          ",\"report\":" + llm_memory::report_view_json(app.scenario, app.estimate) + ",\"model\":\"" +
+          json_escape(model_message) + "\",\"model_error\":" + (model_error ? "true" : "false") + ",\"steps\":[";
     bool first = true;
     for (const llm_memory::Derivation& d : llm_memory::worked_steps(app.scenario, app.estimate)) {
         out += std::string(first ? "" : ",") + "{\"title\":\"" + json_escape(d.title) + "\",\"steps\":[";
@@ -595,6 +612,7 @@ int main() {
     g_web.app.dark_theme = js_prefers_dark() != 0;
     g_web.last_dark_theme = g_web.app.dark_theme;
     g_web.app.touch_layout = js_touch_screen() != 0;
+    g_web.app.file_picker = true;  // "Open a model file..." opens the page's <input type=file> (web/api.js)
     llm_memory::app_set_scenario(g_web.app, llm_memory::Scenario{});
 
     if (!glfwInit()) return 1;

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gguf } from '@huggingface/gguf';
-import { GGML_TYPES, sampleGguf, sampleSafetensors, writeGguf } from '../files/model_files.mjs';
+import { GGML_TYPES, everyTypeGguf, sampleGguf, sampleSafetensors, writeGguf } from '../files/model_files.mjs';
 
 const bin = process.env.LLM_MEMORY_BIN || 'build/native/llm-memory';
 const dir = mkdtempSync(join(tmpdir(), 'llm-memory-files-'));
@@ -19,23 +19,7 @@ function cliJson(...args) {
   return JSON.parse(execFileSync(bin, [...args, '--format', 'json'], { encoding: 'utf8' }));
 }
 
-// Every ggml type, two blocks per row and three rows, under a Qwen3-style header with a big tokenizer.
-function everyTypeFile() {
-  const tensors = GGML_TYPES.map(([id, name, block]) => [`blk.0.t_${name}`, [block * 2, 3], id]);
-  const metadata = [
-    ['general.architecture', 'str', 'qwen3'],
-    ['qwen3.block_count', 'u32', 3],
-    ['qwen3.context_length', 'u64', 40960],
-    ['qwen3.embedding_length', 'u32', 512],
-    ['qwen3.attention.head_count', 'u32', 8],
-    ['qwen3.attention.head_count_kv', 'u32', 4],
-    ['qwen3.attention.key_length', 'u32', 128],
-    ['tokenizer.ggml.tokens', 'strs', Array.from({ length: 150000 }, (_, i) => `token-${i}`)],
-  ];
-  return writeGguf(metadata, tensors);
-}
-
-for (const [label, make] of [['sample llama', sampleGguf], ['every ggml type', everyTypeFile]]) {
+for (const [label, make] of [['sample llama', sampleGguf], ['every ggml type', () => everyTypeGguf()]]) {
   test(`gguf (${label}): llm-memory and @huggingface/gguf agree on every field we use`, async () => {
     const file = make();
     const path = join(dir, `${label.replace(/ /g, '_')}.gguf`);

@@ -29,9 +29,11 @@ class Bytes {
 }
 
 // A GGUF v3 file: `metadata` is [key, kind, value] with kind 'u32' | 'u64' | 'f32' | 'bool' | 'str' |
-// 'strs' (array of strings) | 'i32s' (array of int32); `tensors` is [name, dims, typeId].
-// Returns { bytes, weightBytes, params }.
-export function writeGguf(metadata, tensors) {
+// 'strs' (array of strings) | 'i32s' (array of int32); `tensors` is [name, dims, typeId] (an id ggml
+// does not define is written as a 1-byte plain type: bad files). Returns { bytes, weightBytes, params,
+// dataBytes }; with `headerOnly`, bytes stop where the tensor data starts (the file is bytes followed by
+// dataBytes zero bytes: a sparse file or a Blob of zeros stands in for a large data section).
+export function writeGguf(metadata, tensors, { headerOnly = false } = {}) {
   const b = new Bytes();
   b.raw(new TextEncoder().encode('GGUF'));
   b.u32(3);
@@ -51,7 +53,7 @@ export function writeGguf(metadata, tensors) {
   let weightBytes = 0;
   let params = 0;
   for (const [name, dims, typeId] of tensors) {
-    const t = GGML_TYPES.find((x) => x[0] === typeId);
+    const t = GGML_TYPES.find((x) => x[0] === typeId) || [typeId, '?', 1, 1];
     const elements = dims.reduce((a, d) => a * d, 1);
     const bytes = (elements / t[2]) * t[3];
     b.str(name);
@@ -64,8 +66,8 @@ export function writeGguf(metadata, tensors) {
     params += elements;
   }
   const pad = (32 - (b.length % 32)) % 32;
-  b.raw(new Uint8Array(pad + offset));
-  return { bytes: b.concat(), weightBytes, params };
+  b.raw(new Uint8Array(headerOnly ? pad : pad + offset));
+  return { bytes: b.concat(), weightBytes, params, dataBytes: offset };
 }
 
 // The model the CLI, page and app tests read: a 4-layer "llama" with 8 heads, 4 KV heads, width 256
@@ -98,6 +100,24 @@ export function sampleGguf({ vocab: vocabSize = 1000, head = true, name = 'Sampl
   }
   tensors.push(['rope_freqs.weight', [16], 1]);
   return writeGguf(metadata, tensors);
+}
+
+// Every ggml type, two blocks per row and three rows, under a Qwen3-style header with a 150,000-token
+// tokenizer (a header of about 2.6 MB: several of the readers' 1 MiB chunks). `extra` tensors are added
+// after them (e.g. a large one for a file whose data section is large).
+export function everyTypeGguf({ extra = [], headerOnly = false } = {}) {
+  const tensors = GGML_TYPES.map(([id, name, block]) => [`blk.0.t_${name}`, [block * 2, 3], id]).concat(extra);
+  const metadata = [
+    ['general.architecture', 'str', 'qwen3'],
+    ['qwen3.block_count', 'u32', 3],
+    ['qwen3.context_length', 'u64', 40960],
+    ['qwen3.embedding_length', 'u32', 512],
+    ['qwen3.attention.head_count', 'u32', 8],
+    ['qwen3.attention.head_count_kv', 'u32', 4],
+    ['qwen3.attention.key_length', 'u32', 128],
+    ['tokenizer.ggml.tokens', 'strs', Array.from({ length: 150000 }, (_, i) => `token-${i}`)],
+  ];
+  return writeGguf(metadata, tensors, { headerOnly });
 }
 
 // A safetensors file: tensors are [name, dtype, shape, bytes]; data laid out back to back.
