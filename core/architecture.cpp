@@ -189,8 +189,8 @@ public:
     }
 
     // A list of layer indices below layer_count (Qwen2-MoE mlp_only_layers).
-    std::vector<bool> layer_set(const char* key, std::uint64_t layer_count) {
-        std::vector<bool> layers;
+    std::vector<std::uint8_t> layer_set(const char* key, std::uint64_t layer_count) {
+        std::vector<std::uint8_t> layers;
         const json* value = find({key});
         if (value == nullptr || !error.empty()) return layers;
         if (!value->is_array()) {

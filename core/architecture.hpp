@@ -85,8 +85,10 @@ struct Architecture {
     // i attends only to the last sliding_window tokens (Mistral v0.1 and Phi-3: all; Gemma 2: even
     // layers 0, 2, 4, ...; Qwen2 with use_sliding_window: layers from max_window_layers on).
     // Llama 4's chunked local attention is stored here too (window = attention_chunk_size).
+    // Per-layer flags are bytes (0 or 1), not std::vector<bool>: its bit-packing code cost the page about
+    // 2 KB of wasm for lists of at most a few hundred layers.
     std::uint64_t sliding_window = 0;
-    std::vector<bool> sliding_layers;
+    std::vector<std::uint8_t> sliding_layers;
     bool chunked_attention = false;         // Llama 4: the window is a chunk (restarts every chunk) not a slide
 
     // Mixture of experts. num_experts == 0: dense model.
@@ -97,7 +99,7 @@ struct Architecture {
     std::uint64_t shared_expert_intermediate_size = 0;  // width of the shared block (DeepSeek: moe x n_shared)
     std::uint64_t first_k_dense_replace = 0;   // the first k layers use a dense MLP (DeepSeek)
     std::uint64_t moe_layer_freq = 1;          // every n-th layer after those is MoE (DeepSeek, Qwen2-MoE step)
-    std::vector<bool> dense_mlp_layers;        // Qwen2-MoE mlp_only_layers (extra dense layers), else empty
+    std::vector<std::uint8_t> dense_mlp_layers;  // Qwen2-MoE mlp_only_layers (extra dense layers), else empty
     bool router_bias_vector = false;           // DeepSeek-V3 e_score_correction_bias (n_routed params/layer)
     bool router_bias = false;                  // gpt-oss: the router Linear has a bias
     bool expert_bias = false;                  // gpt-oss: every expert's gate_up and down carry biases
