@@ -525,7 +525,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     out = "{\"settings\":" + llm_memory::settings_form_json(app.scenario) +
           ",\"report\":" + llm_memory::report_view_json(app.scenario, app.estimate) + ",\"fit\":[";
     const std::vector<std::string> fit_lines = llm_memory::fit_view_lines(llm_memory::fit_reports(app));
-    for (std::size_t i = 0; i < fit_lines.size(); ++i) out += std::string(i ? "," : "") + "\"" + json_escape(fit_lines[i]) + "\"";
+    for (std::size_t i = 0; i < fit_lines.size(); ++i) (((out += i ? ",\"" : "\"") += json_escape(fit_lines[i])) += '"');
     out += "],\"steps\":[";
     bool first = true;
     for (const llm_memory::Derivation& d : llm_memory::worked_steps(app.scenario, app.estimate)) {
