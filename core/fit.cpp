@@ -1,14 +1,16 @@
 // What fits: exact integer searches over estimate() (a settings key set to whole numbers, the weight formats,
 // llama.cpp's -ngl), each probe's per-GPU figure logged so the one-way assumption is checked, and the
 // sentences that say each answer with its figures.
+// Size (the web page links all of it): one probe type for every search instead of std::function per
+// question, and each sentence one pattern filled in one pass (say) rather than a chain of string temporaries.
 //
 // Sections: sides and keys · the search (probes, largest, smallest, the monotone check) · the questions
 // (maximize, gpus, bytes, layers on GPU) · reports (JSON, text).
 #include "fit.hpp"
 
 #include <algorithm>
-#include <functional>
-#include <tuple>
+#include <initializer_list>
+#include <utility>
 
 #include "architecture.hpp"
 #include "formats.hpp"
@@ -23,15 +25,59 @@ __extension__ typedef unsigned __int128 u128;
 
 std::uint64_t minus(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
 
-std::string plural(std::uint64_t n, const char* one, const char* many) {
-    return format_count_exact(n) + " " + (n == 1 ? one : many);
+// A value a sentence pattern takes: text, or a figure printed the way the sentence needs it.
+struct Arg {
+    enum Kind : unsigned char { kText, kGb, kCount, kNumber, kPlural };
+    Kind kind = kText;
+    std::string_view text;    // kText; kPlural: the unit word
+    std::uint64_t value = 0;  // the figure
+    Arg(std::string_view s) : text(s) {}  // NOLINT: implicit, so text passes as it is
+    Arg(const char* s) : text(s) {}       // NOLINT
+    Arg(const std::string& s) : text(s) {}  // NOLINT
+    Arg(Kind k, std::uint64_t v, std::string_view word = {}) : kind(k), text(word), value(v) {}
+};
+Arg gb(std::uint64_t bytes) { return {Arg::kGb, bytes}; }           // "25.77 GB" (format_gb)
+Arg count(std::uint64_t n) { return {Arg::kCount, n}; }             // "43,920" (format_count_exact)
+Arg number(std::uint64_t n) { return {Arg::kNumber, n}; }           // "43920"
+Arg units(std::uint64_t n, const char* one, const char* many) {     // "43,920 tokens", "1 token"
+    return {Arg::kPlural, n, n == 1 ? one : many};
 }
+
+// `pattern` with each '%' replaced by the next argument (no sentence here has a literal '%').
+std::string say(const char* pattern, std::initializer_list<Arg> args) {
+    std::string out;
+    const Arg* arg = args.begin();
+    for (const char* p = pattern;;) {
+        const char* mark = p;
+        while (*mark != '\0' && *mark != '%') ++mark;
+        out.append(p, static_cast<std::size_t>(mark - p));
+        if (*mark == '\0') return out;
+        p = mark + 1;
+        const Arg& a = *arg++;
+        switch (a.kind) {
+            case Arg::kText: out += a.text; break;
+            case Arg::kGb: out += format_gb(a.value); break;
+            case Arg::kNumber: out += std::to_string(a.value); break;
+            case Arg::kCount:
+            case Arg::kPlural:
+                out += format_count_exact(a.value);
+                if (a.kind == Arg::kPlural) (out += ' ') += a.text;
+                break;
+        }
+    }
+}
+
+std::string num(std::uint64_t n) { return std::to_string(n); }
+
+// An error about `key`, built in one place (each `return Error{...}` would inline its own copy).
+Status keyed(const char* key, std::string problem) { return Error{key, std::move(problem)}; }
+
+const char* side_name(FitSide side) { return side == FitSide::training ? "Training" : "Inference"; }
 
 // ---- The search ----
 
 // One value tried: whether the setting took it, whether it estimated, and its per-GPU figure.
 struct Probe {
-    std::uint64_t value = 0;
     bool accepted = false;   // the setting took the value (false: beyond the setting's range)
     bool estimated = false;  // estimate() succeeded
     bool fits = false;       // need <= capacity
@@ -40,36 +86,88 @@ struct Probe {
     std::string problem;     // why it was not accepted or did not estimate
 };
 
-using ProbeFn = std::function<Probe(std::uint64_t)>;
+struct OffloadModel;
+Expected<OffloadSplit> offload_split(const OffloadModel& m, std::uint64_t ngl);
 
-// Remembers every estimated probe so the one-way assumption can be checked after the search.
+// What a search probes, and every estimated probe remembered so the one-way assumption can be checked
+// after the search. Either a settings key on a scenario (the scenario with key = value x step, estimated,
+// its `side` figure against the GPU; step: the GPU count moves in whole tensor x pipeline-parallel groups)
+// or llama.cpp's -ngl on an offload model (`offload` set; a split that fails leaves its message in
+// `offload_problem`).
 class ProbeLog {
 public:
-    explicit ProbeLog(ProbeFn fn) : fn_(std::move(fn)) {}
+    ProbeLog(const Scenario& base, const char* key, FitSide side, std::uint64_t step = 1)
+        : base_(&base), key_(key), side_(side), step_(step) {}
+    ProbeLog(const OffloadModel& model, std::uint64_t capacity) : offload_(&model), capacity_(capacity) {}
+
     Probe operator()(std::uint64_t value) {
-        Probe p = fn_(value);
-        p.value = value;
+        Probe p = offload_ != nullptr ? probe_offload(value) : probe_setting(value);
         if (p.estimated) seen_.push_back({value, p.need});
         return p;
     }
     // "" when the figure never decreases (grows = true) or never increases (grows = false) with the value.
     // Values below `from` are not compared (a first step that differs in kind: see fewest_gpus).
-    std::string one_way_problem(bool grows, const std::string& what, std::uint64_t from = 0) {
-        std::sort(seen_.begin(), seen_.end());
+    std::string one_way_problem(bool grows, const char* what, std::uint64_t from = 0) {
+        for (std::size_t i = 1; i < seen_.size(); ++i)  // sorted by value (insertion sort: std::sort's code is larger)
+            for (std::size_t j = i; j > 0 && seen_[j] < seen_[j - 1]; --j) std::swap(seen_[j], seen_[j - 1]);
         for (std::size_t i = 1; i < seen_.size(); ++i) {
             const auto& a = seen_[i - 1];
             const auto& b = seen_[i];
             if (a.first == b.first || a.first < from) continue;
             if (grows ? b.second < a.second : b.second > a.second)
-                return "the per-GPU figure does not " + std::string(grows ? "grow" : "shrink") + " steadily with " + what +
-                       " (" + format_gb(a.second) + " at " + format_count_exact(a.first) + ", " + format_gb(b.second) +
-                       " at " + format_count_exact(b.first) + "), so there is no single answer";
+                return say("the per-GPU figure does not % steadily with % (% at %, % at %), so there is no single answer",
+                           {grows ? "grow" : "shrink", what, gb(a.second), count(a.first), gb(b.second), count(b.first)});
         }
         return {};
     }
+    std::string offload_problem;
 
 private:
-    ProbeFn fn_;
+    Probe probe_setting(std::uint64_t value) const {
+        Probe p;
+        const u128 scaled = static_cast<u128>(value) * step_;
+        if (scaled > UINT64_MAX) {
+            p.problem = "is too large";
+            return p;
+        }
+        Scenario candidate = *base_;
+        const Expected<bool> applied = apply_setting(candidate, key_, num(static_cast<std::uint64_t>(scaled)));
+        if (!applied) {
+            p.problem = applied.failure().problem;
+            return p;
+        }
+        p.accepted = true;
+        const Expected<Estimate> e = estimate(candidate);
+        if (!e) {  // the problem without its key when it is about the key searched (errors are keyed by it)
+            p.problem = e.failure().key == key_ ? e.failure().problem : e.error();
+            return p;
+        }
+        p.estimated = true;
+        p.need = fit_need_bytes(*e, side_);
+        p.capacity = e->gpu.capacity_bytes;
+        p.fits = p.need <= p.capacity;
+        return p;
+    }
+    Probe probe_offload(std::uint64_t ngl) {
+        Probe p;
+        const Expected<OffloadSplit> split = offload_split(*offload_, ngl);
+        if (!split) {
+            offload_problem = split.error();
+            return p;
+        }
+        p.accepted = p.estimated = true;
+        p.need = split->gpu_bytes;
+        p.capacity = capacity_;
+        p.fits = p.need <= capacity_;
+        return p;
+    }
+
+    const Scenario* base_ = nullptr;
+    const char* key_ = "";
+    FitSide side_ = FitSide::inference;
+    std::uint64_t step_ = 1;
+    const OffloadModel* offload_ = nullptr;
+    std::uint64_t capacity_ = 0;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> seen_;
 };
 
@@ -124,38 +222,9 @@ std::uint64_t search_smallest(ProbeLog& probe) {
     return probe(hi).fits ? hi : 0;
 }
 
-// Probes a settings key: the scenario with key = value x step, estimated, its `side` figure against the GPU
-// (step: the GPU count moves in whole tensor x pipeline-parallel groups).
-ProbeFn setting_probe(const Scenario& base, std::string key, FitSide side, std::uint64_t step = 1) {
-    return [base, key = std::move(key), side, step](std::uint64_t value) {
-        Probe p;
-        Scenario candidate = base;
-        const u128 scaled = static_cast<u128>(value) * step;
-        if (scaled > UINT64_MAX) {
-            p.problem = "is too large";
-            return p;
-        }
-        const Expected<bool> applied = apply_setting(candidate, key, std::to_string(static_cast<std::uint64_t>(scaled)));
-        if (!applied) {
-            p.problem = applied.failure().problem;
-            return p;
-        }
-        p.accepted = true;
-        const Expected<Estimate> e = estimate(candidate);
-        if (!e) {  // the problem without its key when it is about the key searched (errors are keyed by it)
-            p.problem = e.failure().key == key ? e.failure().problem : e.error();
-            return p;
-        }
-        p.estimated = true;
-        p.need = fit_need_bytes(*e, side);
-        p.capacity = e->gpu.capacity_bytes;
-        p.fits = p.need <= p.capacity;
-        return p;
-    };
-}
-
-// The scenario with `key` set to `value`, and its estimate (both known to work from the search).
-Status settle(FitAnswer& answer, const Scenario& base, const std::string& key, const std::string& value) {
+// The scenario with `key` set to `value` ("" = the scenario as given), and its estimate (both known to
+// work from the search).
+Status settle(FitAnswer& answer, const Scenario& base, std::string_view key, std::string_view value) {
     answer.scenario = base;
     if (!key.empty()) {
         const Expected<bool> applied = apply_setting(answer.scenario, key, value);
@@ -172,7 +241,7 @@ Status settle(FitAnswer& answer, const Scenario& base, const std::string& key, c
 // ---- Sentences ----
 
 // "1 x NVIDIA GeForce RTX 4090"
-std::string gpu_phrase(const Scenario& s, const Estimate& e) { return std::to_string(e.gpu.gpu_count) + " x " + gpu_name(s); }
+std::string gpu_phrase(const Scenario& s, const Estimate& e) { return say("% x %", {number(e.gpu.gpu_count), gpu_name(s)}); }
 
 // "the inference total (detailed)" / "training model states": what the side's figure is.
 std::string side_figure(const Estimate& e, FitSide side) {
@@ -181,8 +250,14 @@ std::string side_figure(const Estimate& e, FitSide side) {
     return "the " + mid_sentence_label(total != nullptr ? total->label : std::string("inference total"));
 }
 
-std::string per_gpu_of(std::uint64_t need, std::uint64_t capacity) {
-    return format_gb(need) + " per GPU of " + format_gb(capacity);
+// "<figure> is 25.77 GB per GPU of 25.77 GB" (`joiner` " is " or " "): the answer's figure against the GPU.
+std::string figure_per_gpu(const FitAnswer& a, const char* joiner) {
+    return say("%%% per GPU of %", {side_figure(a.estimate, a.side), joiner, gb(a.need_bytes), gb(a.capacity_bytes)});
+}
+
+// " at ZeRO stage 3" for training, "" for inference.
+std::string stage_phrase(const Scenario& s, FitSide side) {
+    return side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string();
 }
 
 const FitMaximizeKey* find_maximize_key(std::string_view key) {
@@ -200,162 +275,155 @@ Scenario with_mode(const Scenario& s, const char* mode_key, const char* mode_val
     return out;
 }
 
-Expected<FitReport> maximize(const Scenario& s, const FitMaximizeKey& row) {
-    const std::string key = row.key;
+// Each question fills the report (or, per side, the answer) it is given and returns why it has no answer;
+// on an error what it filled is dropped (answer_fit_question) or cleared (answer_applicable_fit_questions).
+Status maximize(const Scenario& s, const FitMaximizeKey& row, FitReport& report) {
+    const char* key = row.key;
     if (find_setting(key) == nullptr)
-        return Error{key, "this build has no " + key + " setting (the detailed training model adds it)"};
-    if (key == "batch" && s.context_tokens == 0)
-        return Error{key, "needs --context: the batch multiplies each sequence's KV cache, which is 0 without a context"};
+        return keyed(key, say("this build has no % setting (the detailed training model adds it)", {key}));
+    if (std::string_view(key) == "batch" && s.context_tokens == 0)
+        return keyed(key, "needs --context: the batch multiplies each sequence's KV cache, which is 0 without a context");
     const Scenario base = with_mode(s, row.mode_key, row.mode_value);
-    ProbeLog probe(setting_probe(base, key, row.side));
+    ProbeLog probe(base, key, row.side);
     const Probe first = probe(1);
-    if (!first.accepted) return Error{key, first.problem};
-    if (!first.estimated) return Error{key, first.problem};
+    if (!first.estimated) return keyed(key, first.problem);  // not accepted, or did not estimate
     if (!first.fits) {
         const Expected<Estimate> e = estimate(base);
-        const std::string weights = e ? " (the weights alone are " + format_gb(e->weight_bytes) + ")" : std::string();
-        return Error{key, "even 1 " + std::string(row.unit_one) + " needs " + format_gb(first.need) +
-                              " per GPU, more than the " + format_gb(first.capacity) + " of each GPU" + weights};
+        return keyed(key, say("even 1 % needs % per GPU, more than the % of each GPU%",
+                              {row.unit_one, gb(first.need), gb(first.capacity),
+                               e ? say(" (the weights alone are %)", {gb(e->weight_bytes)}) : std::string()}));
     }
     const LargestResult largest = search_largest(probe, 1, UINT64_MAX / 4);
-    if (std::string bad = probe.one_way_problem(true, key); !bad.empty()) return Error{key, bad};
-    FitReport report;
-    report.question = {FitQuestionKind::maximize, key};
-    FitAnswer a;
+    if (std::string bad = probe.one_way_problem(true, key); !bad.empty()) return keyed(key, std::move(bad));
+    report.answers = std::vector<FitAnswer>(1);  // sized once: growing a vector of answers costs more code
+    FitAnswer& a = report.answers[0];
     a.side = row.side;
     a.found = true;
     a.value = largest.value;
     a.at_limit = largest.limit_hit;
     a.next_need_bytes = largest.next.estimated ? largest.next.need : 0;
-    if (Status bad = settle(a, base, key, std::to_string(a.value))) return *bad;
-    const std::string value_text = plural(a.value, row.unit_one, row.unit);
-    a.headline = value_text + (a.at_limit ? " (the setting's limit)" : "");
-    const std::string figure = side_figure(a.estimate, a.side);
-    if (a.at_limit) {
-        a.sentence = "Fits up to the largest " + key + " the setting accepts, " + value_text + ", on " +
-                     gpu_phrase(a.scenario, a.estimate) + ": " + figure + " is " + per_gpu_of(a.need_bytes, a.capacity_bytes) + ".";
-    } else {
-        a.sentence = "Largest " + key + " that fits: " + value_text + " on " + gpu_phrase(a.scenario, a.estimate) + ": " +
-                     figure + " is " + per_gpu_of(a.need_bytes, a.capacity_bytes) + "; " +
-                     plural(a.value + 1, row.unit_one, row.unit) + " would need " + format_gb(a.next_need_bytes) + ".";
-    }
-    if (key == "context" && s.model && s.model->architecture.max_position_embeddings > 0 &&
+    if (Status bad = settle(a, base, key, num(a.value))) return bad;
+    const Arg value_text = units(a.value, row.unit_one, row.unit);
+    a.headline = say(a.at_limit ? "% (the setting's limit)" : "%", {value_text});
+    a.sentence = say(a.at_limit ? "Fits up to the largest % the setting accepts, %, on %: %." : "Largest % that fits: % on %: %; % would need %.",
+                     {key, value_text, gpu_phrase(a.scenario, a.estimate), figure_per_gpu(a, " is "),
+                      units(a.value + 1, row.unit_one, row.unit), gb(a.next_need_bytes)});
+    if (std::string_view(key) == "context" && s.model && s.model->architecture.max_position_embeddings > 0 &&
         a.value > s.model->architecture.max_position_embeddings)
-        a.sentence += " The model was trained for " + plural(s.model->architecture.max_position_embeddings, "token", "tokens") +
-                      "; beyond that its output may degrade.";
-    report.answers.push_back(std::move(a));
-    return report;
+        a.sentence += say(" The model was trained for %; beyond that its output may degrade.",
+                          {units(s.model->architecture.max_position_embeddings, "token", "tokens")});
+    return std::nullopt;
 }
 
 // The fewest GPUs for one side at the scenario's ZeRO stage (training) or split evenly (inference).
-Expected<FitAnswer> fewest_gpus(const Scenario& s, FitSide side) {
+Status fewest_gpus(const Scenario& s, FitSide side, FitAnswer& a) {
     const std::uint64_t step = std::max<std::uint64_t>(1, s.tp * s.pp);  // --gpus is a multiple of tp x pp
-    ProbeLog probe(setting_probe(s, "gpus", side, step));
+    ProbeLog probe(s, "gpus", side, step);
     const std::uint64_t groups = search_smallest(probe);
     const std::uint64_t n = groups * step;
     // From one GPU to two the training peak may grow (NCCL's memory comes with a second GPU: the framework
     // overhead of core/training.hpp); from two on it only shrinks. So one GPU is asked on its own.
-    if (std::string bad = probe.one_way_problem(false, "the number of GPUs", 2); !bad.empty()) return Error{"gpus", bad};
-    FitAnswer a;
-    a.side = side;
-    const char* side_name = side == FitSide::training ? "Training" : "Inference";
+    if (std::string bad = probe.one_way_problem(false, "the number of GPUs", 2); !bad.empty()) return keyed("gpus", std::move(bad));
+    const char* name = side_name(side);
+    const std::string stage = stage_phrase(s, side);
     if (n == 0) {
-        if (Status bad = settle(a, s, "", "")) return *bad;
-        a.sentence = std::string(side_name) + ": no number of GPUs fits";
-        a.headline = std::string(side_name) + ": none" +
-                     (side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string());
+        if (Status bad = settle(a, s, "", "")) return bad;
+        a.headline = say("%: none%", {name, stage});
         if (side == FitSide::training) {
-            a.sentence += " at ZeRO stage " + std::to_string(s.zero_stage) + ": each GPU keeps " + format_gb(a.need_bytes) +
-                          (a.estimate.gpu.training_uses_peak ? " of its training peak" : " of model states") +
-                          " that the stage does not split";
+            std::string stage3;
             if (s.zero_stage < 3) {
                 Scenario sharded = s;
                 sharded.zero_stage = 3;
-                ProbeLog stage3(setting_probe(sharded, "gpus", side, step));
-                if (const std::uint64_t n3 = search_smallest(stage3) * step; n3 > 0)
-                    a.sentence += "; at ZeRO stage 3, " + plural(n3, "GPU", "GPUs") + " would do";
+                ProbeLog at_stage3(sharded, "gpus", side, step);
+                if (const std::uint64_t n3 = search_smallest(at_stage3) * step; n3 > 0)
+                    stage3 = say("; at ZeRO stage 3, % would do", {units(n3, "GPU", "GPUs")});
             }
+            a.sentence = say("%: no number of GPUs fits%: each GPU keeps % of % that the stage does not split%.",
+                             {name, stage, gb(a.need_bytes), a.estimate.gpu.training_uses_peak ? "its training peak" : "model states",
+                              stage3});
         } else {
-            a.sentence += " (at most " + format_count_exact(kMaxGpuCount) + ")";
+            a.sentence = say("%: no number of GPUs fits (at most %).", {name, count(kMaxGpuCount)});
         }
-        a.sentence += ".";
-        return a;
+        return std::nullopt;
     }
-    if (Status bad = settle(a, s, "gpus", std::to_string(n))) return *bad;
+    if (Status bad = settle(a, s, "gpus", num(n))) return bad;
     a.found = true;
     a.value = n;
     const Probe fewer = groups > 1 ? probe(groups - 1) : Probe{};
     a.next_need_bytes = fewer.estimated ? fewer.need : 0;
-    a.headline = std::string(side_name) + ": " + plural(n, "GPU", "GPUs") +
-                 (side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string());
-    a.sentence = std::string(side_name) + ": " + plural(n, "GPU", "GPUs") +
-                 (side == FitSide::training ? " at ZeRO stage " + std::to_string(s.zero_stage) : std::string(", split evenly")) +
-                 ", " + side_figure(a.estimate, side) + " " + per_gpu_of(a.need_bytes, a.capacity_bytes);
-    a.sentence += groups > 1 ? "; " + plural(n - step, "GPU", "GPUs") + " would need " + format_gb(a.next_need_bytes) + " each." : ".";
-    return a;
+    const Arg gpus = units(n, "GPU", "GPUs");
+    a.headline = say("%: %%", {name, gpus, stage});
+    a.sentence = say(groups > 1 ? "%: %%, %; % would need % each." : "%: %%, %.",
+                     {name, gpus, side == FitSide::training ? std::string_view(stage) : ", split evenly", figure_per_gpu(a, " "),
+                      units(n - step, "GPU", "GPUs"), gb(a.next_need_bytes)});
+    return std::nullopt;
 }
 
-// Formats from the most bits per weight to the fewest (ties keep the catalogue's order).
-std::vector<WeightFormat> formats_by_bits() {
-    std::vector<WeightFormat> formats = weight_formats();
-    std::stable_sort(formats.begin(), formats.end(), [](const WeightFormat& a, const WeightFormat& b) {
-        return static_cast<u128>(a.block_bytes) * b.block_weights > static_cast<u128>(b.block_bytes) * a.block_weights;
-    });
-    return formats;
+// a has more bits per weight than b (exact: the block ratios cross-multiplied).
+bool more_bits(const WeightFormat& a, const WeightFormat& b) {
+    return static_cast<u128>(a.block_bytes) * b.block_weights > static_cast<u128>(b.block_bytes) * a.block_weights;
 }
 
-std::string format_phrase(const WeightFormat& f) { return f.label + " (" + format_bits_per_weight(f) + " bits)"; }
+// The formats from the most bits per weight to the fewest, ties in the catalogue's order: the one after
+// `previous` (nullptr: the first), nullptr after the last. A selection over the catalogue (a dozen or so
+// entries), so no sorted copy is made.
+const WeightFormat* next_by_bits(const WeightFormat* previous) {
+    const WeightFormat* best = nullptr;
+    for (const WeightFormat& f : weight_formats()) {
+        const bool after = previous == nullptr || more_bits(*previous, f) || (!more_bits(f, *previous) && &f > previous);
+        if (after && (best == nullptr || more_bits(f, *best))) best = &f;
+    }
+    return best;
+}
+
+std::string format_phrase(const WeightFormat& f) { return say("% (% bits)", {f.label, format_bits_per_weight(f)}); }
 
 // The named format with the most bits whose `side` figure fits.
-Expected<FitAnswer> most_bits(const Scenario& s, FitSide side) {
-    FitAnswer a;
-    a.side = side;
-    const char* side_name = side == FitSide::training ? "Training" : "Inference";
+Status most_bits(const Scenario& s, FitSide side, FitAnswer& a) {
+    const char* name = side_name(side);
     if (side == FitSide::training && s.qlora) {
-        if (Status bad = settle(a, s, "", "")) return *bad;
+        if (Status bad = settle(a, s, "", "")) return bad;
         a.sentence = "Training: QLoRA keeps the frozen base in 4-bit NF4, so the weight format is not a choice.";
         a.headline = "Training: NF4 (QLoRA)";
-        return a;
+        return std::nullopt;
     }
-    const std::vector<WeightFormat> formats = formats_by_bits();
     std::uint64_t previous_need = 0;  // the format one step up (more bits), which did not fit
     const WeightFormat* previous = nullptr;
-    std::uint64_t smallest_need = 0;
-    for (const WeightFormat& f : formats) {
-        Scenario candidate = s;
+    for (const WeightFormat* format = next_by_bits(nullptr); format != nullptr; format = next_by_bits(format)) {
+        const WeightFormat& f = *format;
         if (s.qlora && f.key != "nf4" && f.key != "nf4_dq") continue;  // QLoRA's inference base is NF4 too
+        Scenario candidate = s;
         if (!apply_setting(candidate, "dtype", f.key)) continue;
         const Expected<Estimate> e = estimate(candidate);
-        if (!e) return Error{"bytes", e.error()};
+        if (!e) return keyed("bytes", e.error());
         const std::uint64_t need = fit_need_bytes(*e, side);
         if (previous != nullptr && need > previous_need)
-            return Error{"bytes", "the per-GPU figure does not shrink with fewer bits per weight (" + f.key + ")"};
+            return keyed("bytes", say("the per-GPU figure does not shrink with fewer bits per weight (%)", {f.key}));
         if (need <= e->gpu.capacity_bytes) {
             a.found = true;
             a.format_key = f.key;
-            a.scenario = candidate;
+            a.scenario = std::move(candidate);
             a.estimate = *e;
             a.need_bytes = need;
             a.capacity_bytes = e->gpu.capacity_bytes;
             a.next_need_bytes = previous != nullptr ? previous_need : 0;
-            a.headline = std::string(side_name) + ": " + f.label + ", " + format_bits_per_weight(f) + " bits";
-            a.sentence = std::string(side_name) + ": " + format_phrase(f) + " is the format with the most bits that fits, " +
-                         side_figure(*e, side) + " " + per_gpu_of(need, a.capacity_bytes);
-            a.sentence += previous != nullptr ? "; " + format_phrase(*previous) + " would need " + format_gb(previous_need) + "."
-                                              : ".";
-            return a;
+            a.headline = say("%: %, % bits", {name, f.label, format_bits_per_weight(f)});
+            a.sentence = say(previous != nullptr ? "%: % is the format with the most bits that fits, %; % would need %."
+                                                 : "%: % is the format with the most bits that fits, %.",
+                             {name, format_phrase(f), figure_per_gpu(a, " "),
+                              previous != nullptr ? format_phrase(*previous) : std::string(), gb(previous_need)});
+            return std::nullopt;
         }
         previous = &f;
         previous_need = need;
-        smallest_need = need;
     }
     // Nothing fits: the answer shows the smallest format's figures.
-    if (Status bad = settle(a, s, previous != nullptr ? "dtype" : "", previous != nullptr ? previous->key : "")) return *bad;
-    a.headline = std::string(side_name) + ": none";
-    a.sentence = std::string(side_name) + ": no named format fits; even " +
-                 (previous != nullptr ? format_phrase(*previous) : std::string("the smallest")) + " needs " +
-                 per_gpu_of(smallest_need, a.capacity_bytes) + ".";
-    return a;
+    if (Status bad = settle(a, s, previous != nullptr ? "dtype" : "", previous != nullptr ? std::string_view(previous->key) : ""))
+        return bad;
+    a.headline = say("%: none", {name});
+    a.sentence = say("%: no named format fits; even % needs % per GPU of %.",
+                     {name, previous != nullptr ? format_phrase(*previous) : "the smallest", gb(previous_need), gb(a.capacity_bytes)});
+    return std::nullopt;
 }
 
 // The sliding-window layers among the last `count` decoder layers: from the per-layer list when the
@@ -365,7 +433,7 @@ std::uint64_t sliding_in_last(const Architecture& arch, const KvCacheShape& shap
     if (arch.sliding_layers.size() == layers) {
         std::uint64_t sliding = 0;
         for (std::uint64_t i = layers - count; i < layers; ++i)
-            if (arch.sliding_layers[i]) ++sliding;
+            if (arch.sliding_layers[static_cast<std::size_t>(i)]) ++sliding;
         return std::min(sliding, shape.sliding_layers);
     }
     if (shape.layers == 0) return 0;
@@ -396,33 +464,34 @@ struct OffloadModel {
         last.sliding_layers = sliding_in_last(*arch, shape, n);
         return kv_cache_bytes(last, tokens, batch, kv_format);
     }
-    Expected<OffloadSplit> split(std::uint64_t ngl) const {
-        OffloadSplit o;
-        o.layers = arch->num_hidden_layers;
-        o.ngl = ngl;
-        o.output_on_gpu = ngl >= 1;
-        o.gpu_layers = ngl >= 1 ? ngl - 1 : 0;
-        const std::uint64_t per_card = (o.gpu_layers + gpus - 1) / gpus;  // the fullest card's layers
-        const std::uint64_t head = head_count > 0 ? share(head_count) : share(embedding_count);  // tied: a GPU copy
-        const Expected<std::uint64_t> card_kv = layer_kv(per_card);
-        const Expected<std::uint64_t> gpu_kv = layer_kv(o.gpu_layers);
-        if (!card_kv) return card_kv.failure();
-        if (!gpu_kv) return gpu_kv.failure();
-        o.gpu_weight_bytes = (o.output_on_gpu ? head : 0) + layer_weights(per_card);
-        o.gpu_kv_bytes = *card_kv;
-        o.compute_bytes = o.output_on_gpu ? compute : 0;
-        o.gpu_bytes = o.gpu_weight_bytes + o.gpu_kv_bytes + o.compute_bytes;
-        o.ram_weight_bytes = minus(minus(weight_bytes, layer_weights(o.gpu_layers)), o.output_on_gpu && head_count > 0 ? head : 0);
-        o.ram_kv_bytes = minus(kv_total, *gpu_kv);
-        o.ram_bytes = o.ram_weight_bytes + o.ram_kv_bytes;
-        return o;
-    }
 };
 
-Expected<FitReport> layers_on_gpu(const Scenario& s) {
-    if (!s.model) return Error{"layers-on-gpu", "needs a model architecture (--model, --config or --gguf) to count its layers"};
+Expected<OffloadSplit> offload_split(const OffloadModel& m, std::uint64_t ngl) {
+    OffloadSplit o;
+    o.layers = m.arch->num_hidden_layers;
+    o.ngl = ngl;
+    o.output_on_gpu = ngl >= 1;
+    o.gpu_layers = ngl >= 1 ? ngl - 1 : 0;
+    const std::uint64_t per_card = (o.gpu_layers + m.gpus - 1) / m.gpus;  // the fullest card's layers
+    const std::uint64_t head = m.head_count > 0 ? m.share(m.head_count) : m.share(m.embedding_count);  // tied: a GPU copy
+    const Expected<std::uint64_t> card_kv = m.layer_kv(per_card);
+    const Expected<std::uint64_t> gpu_kv = m.layer_kv(o.gpu_layers);
+    if (!card_kv) return card_kv.failure();
+    if (!gpu_kv) return gpu_kv.failure();
+    o.gpu_weight_bytes = (o.output_on_gpu ? head : 0) + m.layer_weights(per_card);
+    o.gpu_kv_bytes = *card_kv;
+    o.compute_bytes = o.output_on_gpu ? m.compute : 0;
+    o.gpu_bytes = o.gpu_weight_bytes + o.gpu_kv_bytes + o.compute_bytes;
+    o.ram_weight_bytes = minus(minus(m.weight_bytes, m.layer_weights(o.gpu_layers)), o.output_on_gpu && m.head_count > 0 ? head : 0);
+    o.ram_kv_bytes = minus(m.kv_total, *gpu_kv);
+    o.ram_bytes = o.ram_weight_bytes + o.ram_kv_bytes;
+    return o;
+}
+
+Status layers_on_gpu(const Scenario& s, FitReport& report) {
+    if (!s.model) return keyed("layers-on-gpu", "needs a model architecture (--model, --config or --gguf) to count its layers");
     const Architecture& arch = s.model->architecture;
-    if (arch.num_hidden_layers == 0) return Error{"layers-on-gpu", "the model has no decoder layers to offload"};
+    if (arch.num_hidden_layers == 0) return keyed("layers-on-gpu", "the model has no decoder layers to offload");
     const Scenario base = with_mode(s, "inference-mode", "detailed");
     const Expected<Estimate> e = estimate(base);
     if (!e) return e.failure();
@@ -430,11 +499,11 @@ Expected<FitReport> layers_on_gpu(const Scenario& s) {
     m.arch = &arch;
     if (s.context_tokens > 0) {
         const Expected<KvCacheShape> shape = kv_cache_shape(arch);
-        if (!shape) return Error{"context", shape.error()};
+        if (!shape) return keyed("context", shape.error());
         m.shape = *shape;
     }
     const Expected<WeightFormat> kv_format = find_weight_format(s.kv_dtype);
-    if (!kv_format) return Error{"kv-dtype", kv_format.error()};
+    if (!kv_format) return keyed("kv-dtype", kv_format.error());
     m.kv_format = *kv_format;
     m.tokens = s.context_tokens;
     m.batch = s.batch_size;
@@ -446,30 +515,15 @@ Expected<FitReport> layers_on_gpu(const Scenario& s) {
     m.kv_total = e->kv_cache_bytes;
     m.compute = e->inference_activation_bytes + e->runtime_reserve_bytes;
     const std::uint64_t capacity = e->gpu.capacity_bytes;
-    std::string problem;
-    ProbeLog probe([&](std::uint64_t ngl) {
-        Probe p;
-        const Expected<OffloadSplit> split = m.split(ngl);
-        if (!split) {
-            problem = split.error();
-            return p;
-        }
-        p.accepted = p.estimated = true;
-        p.need = split->gpu_bytes;
-        p.capacity = capacity;
-        p.fits = p.need <= capacity;
-        return p;
-    });
+    ProbeLog probe(m, capacity);
     const std::uint64_t all = arch.num_hidden_layers + 1;
     const LargestResult largest = search_largest(probe, 0, all);
-    if (!problem.empty()) return Error{"layers-on-gpu", problem};
-    if (std::string bad = probe.one_way_problem(true, "-ngl"); !bad.empty()) return Error{"layers-on-gpu", bad};
-    const Expected<OffloadSplit> split = m.split(largest.value);
-    if (!split) return Error{"layers-on-gpu", split.error()};
-    FitReport report;
-    report.question = {FitQuestionKind::layers_on_gpu, {}};
-    FitAnswer a;
-    a.side = FitSide::inference;
+    if (!probe.offload_problem.empty()) return keyed("layers-on-gpu", probe.offload_problem);
+    if (std::string bad = probe.one_way_problem(true, "-ngl"); !bad.empty()) return keyed("layers-on-gpu", std::move(bad));
+    const Expected<OffloadSplit> split = offload_split(m, largest.value);
+    if (!split) return keyed("layers-on-gpu", split.error());
+    report.answers = std::vector<FitAnswer>(1);
+    FitAnswer& a = report.answers[0];
     a.found = true;
     a.value = largest.value;
     a.at_limit = largest.value == all;
@@ -480,43 +534,38 @@ Expected<FitReport> layers_on_gpu(const Scenario& s) {
     a.next_need_bytes = largest.next.estimated && largest.value < all ? largest.next.need : 0;
     a.offload = *split;
     const OffloadSplit& o = *split;
-    const std::string cards = s.gpu_count > 1 ? " on the fullest of " + std::to_string(s.gpu_count) + " GPUs" : std::string(" on the GPU");
-    const std::string gpu_part = format_gb(o.gpu_bytes) + cards + " of " + format_gb(capacity) + " (weights " +
-                                 format_gb(o.gpu_weight_bytes) + " + KV cache " + format_gb(o.gpu_kv_bytes) +
-                                 " + compute buffer and reserve " + format_gb(o.compute_bytes) + ")";
-    const std::string ram_part = format_gb(o.ram_bytes) + " stays in system RAM (weights " + format_gb(o.ram_weight_bytes) +
-                                 (o.ram_kv_bytes > 0 ? " + KV cache " + format_gb(o.ram_kv_bytes) : std::string()) + ")";
-    a.headline = "-ngl " + std::to_string(o.ngl) + " of " + std::to_string(all) +
-                 (o.ngl == all ? ": everything" : o.ngl == 0 ? ": CPU only" : "");
+    const std::string gpu_part = say("%% of % (weights % + KV cache % + compute buffer and reserve %)",
+                                     {gb(o.gpu_bytes), s.gpu_count > 1 ? say(" on the fullest of % GPUs", {number(s.gpu_count)}) : " on the GPU",
+                                      gb(capacity), gb(o.gpu_weight_bytes), gb(o.gpu_kv_bytes), gb(o.compute_bytes)});
+    const std::string ram_part = say("% stays in system RAM (weights %%)", {gb(o.ram_bytes), gb(o.ram_weight_bytes),
+                                     o.ram_kv_bytes > 0 ? say(" + KV cache %", {gb(o.ram_kv_bytes)}) : std::string()});
+    a.headline = say("-ngl % of %%", {number(o.ngl), number(all), o.ngl == all ? ": everything" : o.ngl == 0 ? ": CPU only" : ""});
     if (o.ngl == all) {
-        a.sentence = "-ngl " + std::to_string(all) + " offloads all " + plural(o.layers, "layer", "layers") +
-                     " and the output layer: " + gpu_part + "; " + ram_part + ": the token embeddings, which llama.cpp keeps on the CPU.";
+        a.sentence = say("-ngl % offloads all % and the output layer: %; %: the token embeddings, which llama.cpp keeps on the CPU.",
+                         {number(all), units(o.layers, "layer", "layers"), gpu_part, ram_part});
     } else if (o.ngl == 0) {
-        a.sentence = "-ngl 0: not even the output layer fits (with the compute buffer it needs " + format_gb(a.next_need_bytes) +
-                     " of " + format_gb(capacity) + "); everything, " + format_gb(o.ram_bytes) + ", stays in system RAM.";
+        a.sentence = say("-ngl 0: not even the output layer fits (with the compute buffer it needs % of %); everything, %, stays in system RAM.",
+                         {gb(a.next_need_bytes), gb(capacity), gb(o.ram_bytes)});
     } else {
-        a.sentence = "-ngl " + std::to_string(o.ngl) + " of " + std::to_string(all) + " (the output layer and the last " +
-                     plural(o.gpu_layers, "layer", "layers") + "): " + gpu_part + "; " + ram_part + ". -ngl " +
-                     std::to_string(o.ngl + 1) + " would need " + format_gb(a.next_need_bytes) + ".";
+        a.sentence = say("-ngl % of % (the output layer and the last %): %; %. -ngl % would need %.",
+                         {number(o.ngl), number(all), units(o.gpu_layers, "layer", "layers"), gpu_part, ram_part, number(o.ngl + 1),
+                          gb(a.next_need_bytes)});
     }
-    report.answers.push_back(std::move(a));
-    return report;
+    return std::nullopt;
 }
 
-Expected<FitReport> two_sided(const Scenario& s, const FitQuestion& q, const char* key,
-                              const std::function<Expected<FitAnswer>(const Scenario&, FitSide)>& answer) {
-    FitReport report;
-    report.question = q;
+// Gpus and bytes: the training answer, then the inference answer; an error when neither side has one.
+Status two_sided(const Scenario& s, FitReport& report, const char* key, Status (*answer)(const Scenario&, FitSide, FitAnswer&)) {
     std::string none;
-    for (FitSide side : {FitSide::training, FitSide::inference}) {
-        Expected<FitAnswer> a = answer(s, side);
-        if (!a) return a.failure();
-        if (!a->found) none += (none.empty() ? "" : " ") + a->sentence;
-        report.answers.push_back(std::move(a.value()));
+    report.answers = std::vector<FitAnswer>(2);
+    for (FitAnswer& a : report.answers) {
+        a.side = &a == &report.answers[0] ? FitSide::training : FitSide::inference;
+        if (Status bad = answer(s, a.side, a)) return bad;
+        if (!a.found) (none += none.empty() ? "" : " ") += a.sentence;
     }
     if (std::none_of(report.answers.begin(), report.answers.end(), [](const FitAnswer& a) { return a.found; }))
-        return Error{key, "nothing fits. " + none};
-    return report;
+        return keyed(key, "nothing fits. " + none);
+    return std::nullopt;
 }
 
 // ---- Reports ----
@@ -585,40 +634,43 @@ Expected<FitQuestion> parse_fit_question(std::string_view option, std::string_vi
 }
 
 // The JSON key and title of a question, whether or not it has an answer.
-static std::pair<std::string, std::string> question_names(const FitQuestion& q) {
+static void name_report(FitReport& report) {
+    const FitQuestion& q = report.question;
     switch (q.kind) {
-        case FitQuestionKind::maximize: return {q.key, "Largest " + q.key};
-        case FitQuestionKind::minimize_gpus: return {"gpus", "Fewest GPUs"};
-        case FitQuestionKind::minimize_bytes: return {"bytes", "Most bits that fit"};
-        case FitQuestionKind::layers_on_gpu: return {"layers_on_gpu", "Layers on the GPU (llama.cpp -ngl)"};
+        case FitQuestionKind::maximize: report.json_key = q.key; report.title = "Largest " + q.key; return;
+        case FitQuestionKind::minimize_gpus: report.json_key = "gpus"; report.title = "Fewest GPUs"; return;
+        case FitQuestionKind::minimize_bytes: report.json_key = "bytes"; report.title = "Most bits that fit"; return;
+        case FitQuestionKind::layers_on_gpu: report.json_key = "layers_on_gpu"; report.title = "Layers on the GPU (llama.cpp -ngl)"; return;
     }
-    return {"", ""};
 }
 
-// A report with its question's JSON key and title.
-static Expected<FitReport> named(Expected<FitReport> report) {
-    if (report) std::tie(report.value().json_key, report.value().title) = question_names(report->question);
-    return report;
-}
-
-Expected<FitReport> answer_fit_question(const Scenario& s, const FitQuestion& q) {
-    const std::string key = q.kind == FitQuestionKind::maximize ? q.key
-                            : q.kind == FitQuestionKind::minimize_gpus ? "gpus"
-                            : q.kind == FitQuestionKind::minimize_bytes ? "bytes" : "layers-on-gpu";
+// Answers `q` into `report` (its question, JSON key and title set first); the error when it has no answer.
+static Status answer_into(const Scenario& s, const FitQuestion& q, FitReport& report) {
+    report.question = q;
+    name_report(report);
+    const char* key = q.kind == FitQuestionKind::maximize ? q.key.c_str()
+                      : q.kind == FitQuestionKind::minimize_gpus ? "gpus"
+                      : q.kind == FitQuestionKind::minimize_bytes ? "bytes" : "layers-on-gpu";
     const Expected<Estimate> check = estimate(s);
     if (!check) return check.failure();
-    if (!check->gpu.requested) return Error{key, "needs a GPU: give --gpu NAME or --gpu-memory SIZE (and --gpus N)"};
+    if (!check->gpu.requested) return keyed(key, "needs a GPU: give --gpu NAME or --gpu-memory SIZE (and --gpus N)");
     switch (q.kind) {
         case FitQuestionKind::maximize: {
             const FitMaximizeKey* row = find_maximize_key(q.key);
-            if (row == nullptr) return Error{key, "is not one of " + fit_maximize_key_list()};
-            return named(maximize(s, *row));
+            if (row == nullptr) return keyed(key, "is not one of " + fit_maximize_key_list());
+            return maximize(s, *row, report);
         }
-        case FitQuestionKind::minimize_gpus: return named(two_sided(s, q, "gpus", fewest_gpus));
-        case FitQuestionKind::minimize_bytes: return named(two_sided(s, q, "bytes", most_bits));
-        case FitQuestionKind::layers_on_gpu: return named(layers_on_gpu(s));
+        case FitQuestionKind::minimize_gpus: return two_sided(s, report, "gpus", fewest_gpus);
+        case FitQuestionKind::minimize_bytes: return two_sided(s, report, "bytes", most_bits);
+        case FitQuestionKind::layers_on_gpu: return layers_on_gpu(s, report);
     }
-    return Error{key, "unknown question"};
+    return keyed(key, "unknown question");
+}
+
+Expected<FitReport> answer_fit_question(const Scenario& s, const FitQuestion& q) {
+    FitReport report;
+    if (Status bad = answer_into(s, q, report)) return *bad;
+    return report;
 }
 
 std::vector<FitQuestion> applicable_fit_questions(const Scenario& s) {
@@ -636,20 +688,15 @@ std::vector<FitQuestion> applicable_fit_questions(const Scenario& s) {
 }
 
 std::vector<FitReport> answer_applicable_fit_questions(const Scenario& s) {
-    std::vector<FitReport> out;
     const Expected<Estimate> e = estimate(s);
-    if (!e || !e->gpu.requested) return out;
-    for (const FitQuestion& q : applicable_fit_questions(s)) {
-        Expected<FitReport> r = answer_fit_question(s, q);
-        if (r) {
-            out.push_back(std::move(r.value()));
-            continue;
+    if (!e || !e->gpu.requested) return {};
+    const std::vector<FitQuestion> questions = applicable_fit_questions(s);
+    std::vector<FitReport> out(questions.size());  // sized once: growing a vector of reports costs more code
+    for (std::size_t i = 0; i < questions.size(); ++i) {
+        if (Status bad = answer_into(s, questions[i], out[i])) {
+            out[i].answers.clear();
+            out[i].error = bad->problem;
         }
-        FitReport failed;
-        failed.question = q;
-        std::tie(failed.json_key, failed.title) = question_names(q);
-        failed.error = r.failure().problem;
-        out.push_back(std::move(failed));
     }
     return out;
 }

@@ -18,6 +18,14 @@ const std::vector<FitReport>& fit_reports(AppState& app) {
     if (view.generation != app.scenario_generation) {
         view.reports = answer_applicable_fit_questions(app.scenario);
         view.generation = app.scenario_generation;
+        // "Use this" per answer, decided once per scenario rather than every frame. Layers on the GPU
+        // changes no setting; every other answer is a scenario one can switch to.
+        const std::string current = to_state(app.scenario);
+        view.usable.clear();
+        for (const FitReport& report : view.reports)
+            for (const FitAnswer& answer : report.answers)
+                view.usable.push_back(static_cast<char>(answer.found && report.question.kind != FitQuestionKind::layers_on_gpu &&
+                                                        to_state(answer.scenario) != current));
     }
     return view.reports;
 }
@@ -31,7 +39,8 @@ void draw_fit_panel(AppState& app) {
         return;
     }
     const Palette& palette = theme_palette(app.dark_theme);
-    const std::string current = to_state(app.scenario);
+    const std::vector<char>& usable = app.fit_panel->usable;
+    std::size_t index = 0;  // the answer's place in `usable`
     const Scenario* chosen = nullptr;  // applied after the loop, so the reports drawn stay valid this frame
     ImGui::PushID("fit_panel");
     for (const FitReport& report : reports) {
@@ -50,10 +59,7 @@ void draw_fit_panel(AppState& app) {
             ImGui::TextWrapped("%s", answer.headline.c_str());
             ImGui::PopStyleColor();
             muted_text(answer.sentence);
-            // Layers on the GPU changes no setting; every other answer is a scenario one can switch to.
-            const bool applicable = answer.found && report.question.kind != FitQuestionKind::layers_on_gpu &&
-                                    to_state(answer.scenario) != current;
-            if (applicable && ImGui::SmallButton("Use this")) chosen = &answer.scenario;
+            if (usable[index++] != 0 && ImGui::SmallButton("Use this")) chosen = &answer.scenario;
             ImGui::PopID();
         }
         ImGui::PopID();

@@ -16,6 +16,7 @@ namespace llm_memory {
 struct FitPanelView {
     std::uint64_t generation = ~std::uint64_t{0};
     std::vector<FitReport> reports;
+    std::vector<char> usable;  // per answer, in report order: 1 when "Use this" applies (found, another scenario)
 };
 
 // core's answers for app.scenario (answer_applicable_fit_questions), cached per scenario generation; empty
