@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "imgui_impl_opengl3.h"
 #include "imgui_internal.h"
 #include "model_panel.hpp"
+#include "number_scan.hpp"
 #include "practice.hpp"
 #include "practice_panel.hpp"
 #include "report.hpp"
@@ -64,6 +66,21 @@ extern "C" ImFont* __wrap__ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig(ImFo
 // registration (web/CMakeLists.txt, --wrap) with this empty stand-in and the handlers are dropped. Tables
 // keep their column widths and order in memory as before (g.SettingsTables does not go through a handler).
 extern "C" void __wrap__ZN5ImGui31TableSettingsAddSettingsHandlerEv() {}
+
+// Size: musl's strtod and sscanf convert through 128-bit long double with soft-float (__floatscan and
+// compiler-rt, about 8 KB gzipped of the page). The link wraps both (web/CMakeLists.txt, --wrap; atof
+// calls strtod) with number_scan.hpp's exact stand-ins: the same correctly rounded doubles for core's
+// JSON reader and ImGui's RoundScalarWithFormatT, and sscanf for the formats ImGui passes (slider and
+// input text entry, the window .ini reader, the GL backend's "#version %d"); any other format converts
+// nothing. tests/core/number_scan_test.cpp checks them against glibc natively and musl in wasm.
+extern "C" double __wrap_strtod(const char* text, char** end) { return llm_memory::scan_strtod(text, end); }
+extern "C" int __wrap_sscanf(const char* text, const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    const int stored = llm_memory::scan_vsscanf(text, format, args);
+    va_end(args);
+    return stored;
+}
 
 namespace {
 
