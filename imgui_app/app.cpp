@@ -2,6 +2,7 @@
 // Calculator reflows from one column (phones, 360 px) to three (2560 px desktops). Embed mode (web, ~700x420
 // iframe) shows a compact calculator with a link to the full app. Panels live in panels_*.cpp.
 #include "app.hpp"
+#include "fit_panel.hpp"
 #include "model_panel.hpp"
 
 #include <algorithm>
@@ -92,7 +93,7 @@ void draw_calculator(AppState& app, float logical_width) {
         column("charts##col", 0.0f, [&] {
             draw_diagram_panel(app);
             draw_bars_panel(app);
-            if (app.fit_panel_drawer != nullptr) app.fit_panel_drawer(app);
+            draw_fit_panel(app);
             draw_before_after_panel(app);
         });
     } else if (logical_width >= kTwoColumnMin) {
@@ -103,7 +104,7 @@ void draw_calculator(AppState& app, float logical_width) {
             draw_results_panel(app);
             draw_diagram_panel(app);
             draw_bars_panel(app);
-            if (app.fit_panel_drawer != nullptr) app.fit_panel_drawer(app);
+            draw_fit_panel(app);
             draw_before_after_panel(app);
             draw_steps_panel(app);
         });
@@ -116,7 +117,7 @@ void draw_calculator(AppState& app, float logical_width) {
             draw_diagram_panel(app);
             draw_steps_panel(app);
             draw_bars_panel(app);
-            if (app.fit_panel_drawer != nullptr) app.fit_panel_drawer(app);
+            draw_fit_panel(app);
             draw_before_after_panel(app);
         });
     }

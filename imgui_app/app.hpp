@@ -103,10 +103,6 @@ struct AppState {
     std::shared_ptr<PracticeView> practice;  // the Practice tab's state, created on first use (practice_panel.cpp)
     RuntimeView runtime;                     // the "How it runs" panel
     std::shared_ptr<FitPanelView> fit_panel; // the What fits panel's cached answers, created on first use
-    // The What fits panel (fit_panel.cpp), drawn in the Calculator when a driver sets it: the desktop app
-    // does (draw_fit_panel); the page leaves it out, because the panel and core's fit search cost 8.9 KB
-    // gzipped, over what the page's 300 KB budget has left. Through a pointer, so the page never links either.
-    void (*fit_panel_drawer)(AppState&) = nullptr;
     std::uint64_t steps_generation = ~std::uint64_t{0};  // the scenario `steps` were derived for
     std::vector<Derivation> steps;           // the worked steps, rebuilt when the scenario changes
 };

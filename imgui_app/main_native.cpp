@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "app.hpp"
-#include "fit_panel.hpp"
 #include "frame_pacer.hpp"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
@@ -185,7 +184,6 @@ int main(int argc, char** argv) {
 
     llm_memory::AppState app;
     app.ui_scale = scale_x;
-    app.fit_panel_drawer = llm_memory::draw_fit_panel;  // the What fits panel (the page leaves it out)
     app.file_path_field = true;  // the Model panel's path field: read_for_model_panel after the frame
     llm_memory::app_set_scenario(app, llm_memory::Scenario{});
     if (!state_path.empty()) load_state_file(app, state_path);

@@ -427,6 +427,8 @@
     });
     var gpu = data['report']['gpu'];
     fillList(byId('tv-gpu'), gpu.length ? gpu : ['No GPU chosen: pick one under GPU above to check the fit.'], 'p');
+    var fit = data['fit'];
+    fillList(byId('tv-fit'), fit.length ? fit : ['No GPU chosen: pick one under GPU above to see what fits.'], 'p');
     var steps = byId('tv-steps');
     steps.textContent = '';
     data['steps'].forEach(function (d) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app.hpp"
+#include "fit_panel.hpp"
 #include "frame_pacer.hpp"
 #include "imgui.h"
 #include "imgui_impl_glfw.h"
@@ -551,7 +552,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_item_rect(const char* label) {
 
 // The page's text view, all from core: {"settings": the settings table as a form (settings_form_json),
 // "report": report_view_json, "model": the Model panel's notice (a model file's report, or the problem
-// with it) and "model_error",
+// with it) and "model_error", "fit": the What fits panel's answers, one line each (fit_view_lines),
 // "steps": [{"title", "steps": [text x 3]}], "practice": {"ref", "title", "setup", "question", "feedback",
 // "correct"} (absent in an embed)}. The figures come from window.llmMemory.estimate().
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
@@ -562,7 +563,10 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     const std::string model_message = llm_memory::model_panel_message(app, &model_error);
     out = "{\"settings\":" + llm_memory::settings_form_json(app.scenario) +
           ",\"report\":" + llm_memory::report_view_json(app.scenario, app.estimate) + ",\"model\":\"" +
-          json_escape(model_message) + "\",\"model_error\":" + (model_error ? "true" : "false") + ",\"steps\":[";
+          json_escape(model_message) + "\",\"model_error\":" + (model_error ? "true" : "false") + ",\"fit\":[";
+    const std::vector<std::string> fit_lines = llm_memory::fit_view_lines(llm_memory::fit_reports(app));
+    for (std::size_t i = 0; i < fit_lines.size(); ++i) (((out += i ? ",\"" : "\"") += json_escape(fit_lines[i])) += '"');
+    out += "],\"steps\":[";
     bool first = true;
     for (const llm_memory::Derivation& d : llm_memory::worked_steps(app.scenario, app.estimate)) {
         out += std::string(first ? "" : ",") + "{\"title\":\"" + json_escape(d.title) + "\",\"steps\":[";

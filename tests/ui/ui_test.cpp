@@ -76,7 +76,6 @@ TEST_CASE("every tab draws at every width in both themes without an ImGui assert
         for (bool dark : {true, false}) {
             for (const char* state : scenarios) {
                 AppState app;
-                app.fit_panel_drawer = draw_fit_panel;  // as the desktop app draws it
                 app.dark_theme = dark;
                 Headless context(app, size.scale);
                 set_state(app, (std::string(state) + (state[0] != '\0' ? "&" : "") + "gpu-memory=24GB").c_str());
@@ -338,7 +337,6 @@ TEST_CASE("cached recipe range, worked steps and revealed answers follow the sce
 
 TEST_CASE("the What fits panel shows core's answers and follows the scenario", "[ui][fit]") {
     AppState app;
-    app.fit_panel_drawer = draw_fit_panel;  // as the desktop app draws it
     Headless context(app, 1.0f);
     set_state(app, "model=llama-2-7b");
     run_frames(app, 1600, 1000, 2);
