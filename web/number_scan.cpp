@@ -385,9 +385,10 @@ int scan_vsscanf(const char* text, const char* format, std::va_list args) {
         } else {
             std::uint64_t value;
             if (!scan_integer(s, type == 'i' ? 0 : (type | 32) == 'x' ? 16 : 10, value)) return stored;
-            if (longs == 0) *static_cast<int*>(destination) = static_cast<int>(value);
-            else if (longs == 1) *static_cast<long*>(destination) = static_cast<long>(value);
-            else *static_cast<long long*>(destination) = static_cast<long long>(value);
+            // memcpy like the float stores: a caller's destination need not be aligned for the type.
+            if (longs == 0) { const auto v = static_cast<int>(value); std::memcpy(destination, &v, sizeof v); }
+            else if (longs == 1) { const auto v = static_cast<long>(value); std::memcpy(destination, &v, sizeof v); }
+            else { const auto v = static_cast<long long>(value); std::memcpy(destination, &v, sizeof v); }
         }
         ++stored;
     }
