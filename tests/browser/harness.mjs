@@ -59,9 +59,12 @@ function startPythonServer(dir) {
   });
 }
 
-// Opens a page and records console errors, page errors and every request URL.
+// Opens a page and records console errors, page errors and every request URL. options: deviceScaleFactor,
+// colorScheme, isMobile, hasTouch (the browser context's), initScript (run before the page's scripts).
 export async function openPage(browser, url, viewport = { width: 1280, height: 800 }, options = {}) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: options.deviceScaleFactor ?? 1, colorScheme: options.colorScheme ?? 'dark' });
+  const context = await browser.newContext({ viewport, deviceScaleFactor: options.deviceScaleFactor ?? 1, colorScheme: options.colorScheme ?? 'dark',
+    isMobile: options.isMobile ?? false, hasTouch: options.hasTouch ?? false });
+  if (options.initScript) await context.addInitScript(options.initScript);
   const page = await context.newPage();
   const errors = [];
   const requests = [];

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { launch, serveSite, waitForApi, cliPath, shotDir } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, cliPath, shotDir } from './harness.mjs';
 import { itemRect } from './touch_support.mjs';
 import { everyTypeGguf, sampleGguf, sampleSafetensors, writeGguf } from '../files/model_files.mjs';
 
@@ -40,30 +40,26 @@ function cli(...args) {
   return { error: message };
 }
 
-// A page with Blob.prototype.slice counted (window.sliced: {calls, bytes, maxEnd}) before its scripts run.
-async function openCounted(url, contextOptions = { viewport: { width: 1280, height: 800 } }) {
-  const context = await browser.newContext({ colorScheme: 'dark', ...contextOptions });
-  await context.addInitScript(() => {
-    const slice = Blob.prototype.slice;
-    window.sliced = { calls: 0, bytes: 0, maxEnd: 0 };
-    Blob.prototype.slice = function (...args) {
-      const part = slice.apply(this, args);
-      const start = args[0] === undefined ? 0 : args[0] < 0 ? Math.max(0, this.size + args[0]) : Math.min(args[0], this.size);
-      window.sliced.calls += 1;
-      window.sliced.bytes += part.size;
-      window.sliced.maxEnd = Math.max(window.sliced.maxEnd, start + part.size);
-      return part;
-    };
-  });
-  const page = await context.newPage();
-  const errors = [];
-  const requests = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  page.on('pageerror', (err) => errors.push(String(err)));
-  page.on('request', (req) => requests.push(req.url()));
-  await page.goto(url);
-  await waitForApi(page);
-  return { context, page, errors, requests };
+// Counts Blob.prototype.slice (window.sliced: {calls, bytes, maxEnd}); run before the page's scripts.
+function countSlices() {
+  const slice = Blob.prototype.slice;
+  window.sliced = { calls: 0, bytes: 0, maxEnd: 0 };
+  Blob.prototype.slice = function (...args) {
+    const part = slice.apply(this, args);
+    const start = args[0] === undefined ? 0 : args[0] < 0 ? Math.max(0, this.size + args[0]) : Math.min(args[0], this.size);
+    window.sliced.calls += 1;
+    window.sliced.bytes += part.size;
+    window.sliced.maxEnd = Math.max(window.sliced.maxEnd, start + part.size);
+    return part;
+  };
+}
+
+// A page with slices counted, its API ready.
+async function openCounted(url, options = { viewport: { width: 1280, height: 800 } }) {
+  const { viewport, ...rest } = options;
+  const opened = await openPage(browser, url, viewport, { ...rest, initScript: countSlices });
+  await waitForApi(opened.page);
+  return opened;
 }
 
 // Waits for the status bar's word on `name` (web/api.js writes it once the file is read or refused).
