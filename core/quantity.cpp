@@ -351,8 +351,24 @@ std::string format_count_exact(std::uint64_t count) {
     return out;
 }
 
-std::string format_gb(std::uint64_t bytes) { return format_ratio(bytes, kBytesPerGb, 2) + " GB"; }
-std::string format_gib(std::uint64_t bytes) { return format_ratio(bytes, kBytesPerGib, 2) + " GiB"; }
+namespace {
+
+// Two decimals, or below 0.1 as many as two significant digits need, so a nonzero figure never prints
+// as 0: 8,388,608 bytes is "0.0084" GB, not "0.01"; 1 byte is "0.000000001".
+std::string format_in_unit(std::uint64_t bytes, std::uint64_t unit) {
+    int decimals = 2;
+    u128 scale = 100;
+    while (bytes != 0 && decimals < 12 && (static_cast<u128>(bytes) * scale + unit / 2) / unit < 10) {
+        ++decimals;
+        scale *= 10;
+    }
+    return format_ratio(bytes, unit, decimals);
+}
+
+}  // namespace
+
+std::string format_gb(std::uint64_t bytes) { return format_in_unit(bytes, kBytesPerGb) + " GB"; }
+std::string format_gib(std::uint64_t bytes) { return format_in_unit(bytes, kBytesPerGib) + " GiB"; }
 
 std::string format_bytes_decimal(std::uint64_t bytes) {
     if (bytes >= kBytesPerGb) return format_gb(bytes);

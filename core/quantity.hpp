@@ -73,9 +73,10 @@ std::string format_count_exact(std::uint64_t count);
 // format_ratio(31200000000, 1000000000, 2) == "31.2". No floating point.
 std::string format_ratio(std::uint64_t count, std::uint64_t divisor, int decimals);
 
-// Decimal gigabytes (10^9 bytes), two decimals at most: "31.2 GB".
+// Decimal gigabytes (10^9 bytes), two decimals at most: "31.2 GB". Below 0.1 GB it keeps two
+// significant digits, so a nonzero figure never reads 0: 2,400,000 bytes is "0.0024 GB".
 std::string format_gb(std::uint64_t bytes);
-// Binary gibibytes (2^30 bytes), two decimals at most: "29.06 GiB".
+// Binary gibibytes (2^30 bytes), two decimals at most: "29.06 GiB"; below 0.1 GiB as format_gb.
 std::string format_gib(std::uint64_t bytes);
 // Picks bytes/KB/MB/GB (powers of 10^3) so small figures stay readable: "4.19 MB". GB is the largest
 // unit, the seed's: 2 x 10^15 bytes prints "2000000 GB", never TB.

@@ -145,7 +145,7 @@ void draw_inputs_panel(AppState& app, bool compact) {
     const float width = ImGui::GetContentRegionAvail().x;
     params_input(app, width);
     if (model_panel_open_requested(app)) ImGui::SetNextItemOpen(true);  // a dropped config.json
-    if (!compact && ImGui::CollapsingHeader("Model: preset or config.json##model_section")) draw_model_panel(app);
+    if (!compact && ImGui::CollapsingHeader("Model: preset, config.json or model file##model_section")) draw_model_panel(app);
     ImGui::Spacing();
     bytes_input(app, width);
     ImGui::Spacing();

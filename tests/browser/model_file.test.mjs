@@ -177,7 +177,7 @@ test('the "Open a model file..." button picks a GGUF with a header of several MB
   assert.equal(expected.file.data_offset, header);
 
   const { page, errors, context } = await openCounted(server.url);
-  const section = await itemRect(page, 'Model: preset or config.json');
+  const section = await itemRect(page, 'Model: preset, config.json or model file');
   await page.mouse.click(section.cx, section.cy);
   const button = await itemRect(page, 'Open a model file...');
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.mouse.click(button.cx, button.cy)]);

@@ -60,6 +60,25 @@ TEST_CASE("GB and GiB formatting is exact and labelled", "[quantity]") {
     CHECK(format_bytes_decimal(999ULL) == "999 bytes");
 }
 
+TEST_CASE("a small nonzero figure never prints as 0 GB", "[quantity]") {
+    // The Parameters slider starts at 1M: 1M x 2 bytes = 2,000,000 bytes, x 1.2 = 2,400,000 bytes.
+    // Two decimals alone printed both as "0 GB", so the page read "the inference total is 0 GB, not 0 GB".
+    CHECK(format_gb(2'000'000ULL) == "0.002 GB");
+    CHECK(format_gb(2'400'000ULL) == "0.0024 GB");
+    CHECK(format_gib(2'000'000ULL) == "0.0019 GiB");  // 2,000,000 / 2^30 = 0.001862...
+    // The LoRA gradient of PEFT's rank 8 on q,v of Llama-2-7B: 4,194,304 x 2 bytes = 8,388,608 bytes.
+    CHECK(format_gb(8'388'608ULL) == "0.0084 GB");
+    CHECK(format_gib(8'388'608ULL) == "0.0078 GiB");  // 2^23 / 2^30 = 0.0078125
+    CHECK(format_gb(1ULL) == "0.000000001 GB");
+    CHECK(format_gib(1ULL) == "0.00000000093 GiB");  // 2^-30 = 9.31e-10
+    CHECK(format_gb(0ULL) == "0 GB");
+    // From 0.1 on, two decimals as before (the README's tensor-split example: 0.23 GB short).
+    CHECK(format_gb(99'999'999ULL) == "0.1 GB");
+    CHECK(format_gb(234'000'000ULL) == "0.23 GB");
+    CHECK(format_gb(50'000'000ULL) == "0.05 GB");
+    CHECK(format_gb(54'000'000ULL) == "0.054 GB");
+}
+
 TEST_CASE("counts format short and exact", "[quantity]") {
     CHECK(format_count_short(13'000'000'000ULL) == "13B");
     CHECK(format_count_short(6'738'415'616ULL) == "6.74B");

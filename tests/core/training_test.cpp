@@ -285,5 +285,5 @@ TEST_CASE("worked steps: every training term shows its formula with the user's v
           "output head, norms) at 2 bytes, so 6.979321856B × 4.126953 bits + 1.050939392B × 2 bytes");
     CHECK(find_derivation(d, "activation")->steps[1].text ==
           "s = 2048, b = 1, B = 2 bytes, flash attention, 32 layers × 1 micro-batch in flight: norms 1.07 GB + attention "
-          "1.88 GB + attention core 0.01 GB + MLP 5.64 GB + outside 0.03 GB");
+          "1.88 GB + attention core 0.0084 GB + MLP 5.64 GB + outside 0.034 GB");
 }
