@@ -552,13 +552,16 @@ Status add_gpu_fit(const Build& b, const Scenario& s, Estimate& e) {
     if (s.gpu_count > 1) {
         // Each card's share: the cumulative split rounded down, so the shares add up to the total exactly
         // (an even split's fullest card is then ceil(total / GPUs), as above).
+        const auto weight = [&s](std::uint64_t i) -> u128 {
+            return s.tensor_split.empty() ? 1 : s.tensor_split[static_cast<std::size_t>(i)].micros;
+        };
         u128 weight_sum = 0;
-        for (std::uint64_t i = 0; i < s.gpu_count; ++i) weight_sum += s.tensor_split.empty() ? 1 : s.tensor_split[i].micros;
+        for (std::uint64_t i = 0; i < s.gpu_count; ++i) weight_sum += weight(i);
         u128 cumulative = 0;
         std::uint64_t before = 0;
         fit.inference_per_gpu_bytes = 0;
         for (std::uint64_t i = 0; i < s.gpu_count; ++i) {
-            cumulative += s.tensor_split.empty() ? 1 : s.tensor_split[i].micros;
+            cumulative += weight(i);
             const std::uint64_t upto = static_cast<std::uint64_t>(static_cast<u128>(inference) * cumulative / weight_sum);
             CardFit card;
             card.bytes = upto - before;
