@@ -372,7 +372,11 @@ void read_vllm_line(Reader& r, const std::string& line) {
         r.saw_vllm = true;
         const double total = size_after(line, "total_gpu_memory");
         r.add("total_gpu", "gpu0", total, line);
-        if (total >= 0) r.set("gpu-memory", std::to_string(static_cast<unsigned long long>(std::llround(total))), short_line(line));
+        if (total > 0) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.2fGiB", total / kGiB);
+            r.set("gpu-memory", buf, short_line(line));
+        }
     }
     if (has(line, "gpu_memory_utilization")) {
         const std::size_t at = line.find("gpu_memory_utilization");
@@ -521,6 +525,22 @@ Expected<LogReading> read_engine_log(std::string_view text) {
         start = end + 1;
     }
     int gpu_index = 0;
+    // A command pasted with its log ("$ vllm serve meta-llama/Meta-Llama-3-8B"): its model, and its flags
+    // for whatever the log's own lines do not state.
+    std::vector<CommandSetting> from_command;
+    for (const std::string& line : lines) {
+        std::string_view t = trim(line);
+        if (t.rfind("$ ", 0) == 0) t.remove_prefix(2);
+        const bool command = t.rfind("vllm serve ", 0) == 0 || t.rfind("llama-server ", 0) == 0 || t.rfind("llama-cli ", 0) == 0 ||
+                             t.rfind("./llama-server ", 0) == 0 || t.rfind("./build/bin/llama-", 0) == 0 ||
+                             t.rfind("python -m vllm.", 0) == 0 || t.rfind("python3 -m vllm.", 0) == 0 || t.rfind("ollama run ", 0) == 0;
+        if (!command || !from_command.empty()) continue;
+        const Expected<CommandReading> read = read_engine_command(t);
+        if (!read) continue;
+        if (r.log.model_ref.empty()) r.log.model_ref = read->model_ref;
+        from_command = read->settings;
+        if (from_command.empty()) from_command.push_back({"engine", read->engine, read->program});
+    }
     for (const std::string& line : lines) {
         read_llama_line(r, line);
         read_ollama_line(r, line);
@@ -528,6 +548,8 @@ Expected<LogReading> read_engine_log(std::string_view text) {
         read_smi_line(r, line, gpu_index);
     }
     read_ollama_ps(r, lines);
+    for (const CommandSetting& s : from_command)
+        if (s.key != "engine") r.set(s.key, s.value, "the pasted command: " + s.source);
     if (r.loads > 0) r.note("the log loads a model more than once (a retry, a reload or a draft model): the first load is read");
     if (r.saw_vllm) r.log.kind = "vllm";
     else if (r.saw_llama) r.log.kind = r.saw_ollama ? "ollama" : "llama.cpp";
