@@ -382,8 +382,12 @@ void read_mlp(FieldReader& r, Architecture& a) {
     else if (f == ModelFamily::llama4) a.intermediate_size = r.required({"intermediate_size_mlp"}, 1, kMaxIntermediate);
     else if (f == ModelFamily::lfm2) read_lfm2_ffn_width(r, a);
     else if (f == ModelFamily::generic && !r.has({"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"})) {
-        a.intermediate_size = 4 * a.hidden_size;
-        r.warnings.push_back("intermediate_size is missing: assumed 4 x hidden_size = " + std::to_string(a.intermediate_size));
+        // An unknown family has no config class to supply a default: a guessed width would give a figure
+        // that looks exact and is not.
+        r.fail("intermediate_size", std::string("is missing, and ") +
+                                        (a.model_type.empty() ? std::string("so is model_type")
+                                                              : "model_type \"" + printable_excerpt(a.model_type, 40) + "\" is not known") +
+                                        ", so no family default applies (a width is never assumed)");
     } else {
         a.intermediate_size = r.required({"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"}, 1, kMaxIntermediate);
     }
@@ -830,6 +834,10 @@ constexpr UnmodelledField kUnmodelledFields[] = {
     {"kv_lora_rank", "latent attention (MLA)"},  {"sliding_window_pattern", "a per-layer attention pattern"},
     {"layers_block_type", "per-layer block types"}, {"hybrid_override_pattern", "per-layer block types"},
     {"linear_num_value_heads", "linear-attention layers"},
+    {"full_attention_interval", "linear-attention layers"}, {"mamba_d_state", "Mamba layers"},
+    {"ssm_state_size", "Mamba layers"},          {"attn_layer_period", "per-layer block types"},
+    {"conv_L_cache", "short-convolution layers"}, {"audio_config", "an audio tower"},
+    {"mtp_num_hidden_layers", "multi-token-prediction layers"},
     {"moe_intermediate_size", "expert width"},   {"num_experts_per_tok", "experts per token"},
     {"shared_expert_intermediate_size", "shared expert"}, {"q_lora_rank", "latent attention (MLA)"},
 };

@@ -160,6 +160,9 @@ struct Architecture {
     // empty for a fully known text-only config.
     std::vector<std::string> warnings;
 
+    // True for an unknown model_type counted as a Llama-style decoder: the figure is an approximation, and
+    // every report says so.
+    bool approximate() const { return family == ModelFamily::generic; }
     bool is_moe() const { return num_experts > 0; }
     bool uses_mla() const { return kv_lora_rank > 0; }
     // True when decoder layer `layer` (0-based) has routed experts rather than a dense MLP.

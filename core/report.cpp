@@ -266,6 +266,9 @@ static std::string model_line(const Scenario& s, const Estimate& e) {
     const ModelSource& m = *s.model;
     std::string line = "Model " + m.display_name + ": " + format_count_exact(m.counts.total_count) + " parameters";
     if (m.architecture.is_moe()) line += ", " + format_count_exact(m.counts.active_count) + " active per token";
+    if (m.architecture.approximate())
+        line += " (an approximation: model_type \"" + m.architecture.model_type +
+                "\" is not known, so it is counted as a Llama-style decoder)";
     return line + "\n";
 }
 
@@ -326,6 +329,7 @@ std::string report_json(const Scenario& s, const Estimate& e) {
                                ",\"norms\":" + std::to_string(c.norm_count) + ",\"output_head\":" +
                                std::to_string(c.output_head_count) + "}");
         if (c.mtp_count > 0) field("mtp_parameters", std::to_string(c.mtp_count));
+        if (m.architecture.approximate()) field("count_is_approximation", "true");
         if (m.architecture.recurrent_layer_count() > 0) {
             field("attention_layers", std::to_string(m.architecture.attention_layer_count()));
             field("recurrent_layers", std::to_string(m.architecture.recurrent_layer_count()));

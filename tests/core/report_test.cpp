@@ -1,6 +1,7 @@
 // Reports: the CLI's JSON object and the screen-reader summary carry core's exact figures.
 #include <catch_amalgamated.hpp>
 
+#include "architecture.hpp"
 #include "report.hpp"
 #include "settings.hpp"
 
@@ -82,4 +83,20 @@ TEST_CASE("recipe range sentence: the seed's bytes follow k and state-bytes", "[
           "Conventions differ: training total 130 GB (seed-adam, 8 bytes) vs 208 GB (adamw-mixed, 14 bytes) per "
           "trainable parameter.");
     CHECK(recipe_range_sentence(from_state("k=2&state-bytes=4")).value().find("(seed-adam, 8 bytes)") != std::string::npos);
+}
+
+TEST_CASE("an unknown model_type's count is labelled an approximation in the text and the JSON", "[report][architecture]") {
+    const Expected<ModelSource> m = model_from_config(
+        R"({"model_type":"my_llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100,"intermediate_size":128})");
+    REQUIRE(m.ok());
+    Scenario s;
+    s.model = std::make_shared<ModelSource>(*m);
+    s.param_count = m->counts.total_count;
+    const Estimate e = estimate(s).value();
+    CHECK(report_table(s, e, UnitChoice::both).find("(an approximation: model_type \"my_llama\" is not known, so it is "
+                                                    "counted as a Llama-style decoder)") != std::string::npos);
+    CHECK(report_json(s, e).find("\"count_is_approximation\":true") != std::string::npos);
+    // A known family is not labelled.
+    Scenario known = from_state("model=llama-2-7b");
+    CHECK(report_json(known, estimate(known).value()).find("approximation") == std::string::npos);
 }
