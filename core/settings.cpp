@@ -174,7 +174,7 @@ std::string apply_seq_len(Scenario& s, std::string_view text) {
     std::string error = apply_tokens(tokens, text);
     if (!error.empty()) return error;
     if (tokens == 0) return "must be at least 1";
-    s.seq_len = tokens;
+    s.training.seq_len = tokens;
     return {};
 }
 
@@ -385,28 +385,28 @@ const std::vector<SettingSpec>& setting_specs() {
          apply_training_mode,
          [](const Scenario& s) { return s.detailed_training ? std::string("detailed") : std::string(); }},
         {"seq-len", "T", "training tokens per sequence: 2048 (default), 8K = 8192",
-         apply_seq_len, [](const Scenario& s) { return show_whole_if(s.seq_len, kDefaults.seq_len); }},
+         apply_seq_len, [](const Scenario& s) { return show_whole_if(s.training.seq_len, kDefaults.training.seq_len); }},
         {"micro-batch", "N", "training sequences per step per GPU (default 1)",
-         [](Scenario& s, std::string_view t) { return apply_whole(s.micro_batch, t, 1, kMaxMicroBatch); },
-         [](const Scenario& s) { return show_whole_if(s.micro_batch, kDefaults.micro_batch); }},
+         [](Scenario& s, std::string_view t) { return apply_whole(s.training.micro_batch, t, 1, kMaxMicroBatch); },
+         [](const Scenario& s) { return show_whole_if(s.training.micro_batch, kDefaults.training.micro_batch); }},
         {"recompute", "MODE", "activation checkpointing: none (default: keep every saved tensor), selective (recompute attention scores) or full (keep one tensor per layer, recompute the rest in the backward pass)",
-         [](Scenario& s, std::string_view t) { return apply_choice(s.recompute, t, kRecomputeWords); },
-         [](const Scenario& s) { return s.recompute == kDefaults.recompute ? std::string() : std::string(recompute_text(s.recompute)); }},
+         [](Scenario& s, std::string_view t) { return apply_choice(s.training.recompute, t, kRecomputeWords); },
+         [](const Scenario& s) { return s.training.recompute == kDefaults.training.recompute ? std::string() : std::string(recompute_text(s.training.recompute)); }},
         {"attention", "KERNEL", "flash (default: FlashAttention/SDPA, no s x s scores kept) or eager (softmax scores kept for the backward pass)",
-         [](Scenario& s, std::string_view t) { return apply_choice(s.attention, t, kAttentionWords); },
-         [](const Scenario& s) { return s.attention == kDefaults.attention ? std::string() : std::string(attention_text(s.attention)); }},
+         [](Scenario& s, std::string_view t) { return apply_choice(s.training.attention, t, kAttentionWords); },
+         [](const Scenario& s) { return s.training.attention == kDefaults.training.attention ? std::string() : std::string(attention_text(s.training.attention)); }},
         {"loss", "KIND", "full (default: all logits with an fp32 copy, the saved log-softmax and its gradient) or chunked (logits upcast one chunk of 8 at a time)",
-         [](Scenario& s, std::string_view t) { return apply_choice(s.loss, t, kLossWords); },
-         [](const Scenario& s) { return s.loss == kDefaults.loss ? std::string() : std::string(loss_text(s.loss)); }},
+         [](Scenario& s, std::string_view t) { return apply_choice(s.training.loss, t, kLossWords); },
+         [](const Scenario& s) { return s.training.loss == kDefaults.training.loss ? std::string() : std::string(loss_text(s.training.loss)); }},
         {"tp", "N", "tensor-parallel GPUs per layer: must divide the attention heads (default 1)",
-         [](Scenario& s, std::string_view t) { return apply_whole(s.tp, t, 1, kMaxParallel); },
-         [](const Scenario& s) { return show_whole_if(s.tp, 1); }},
+         [](Scenario& s, std::string_view t) { return apply_whole(s.training.tp, t, 1, kMaxParallel); },
+         [](const Scenario& s) { return show_whole_if(s.training.tp, 1); }},
         {"sp", "[BOOL]", "sequence parallel: tensor-parallel GPUs also split the norm and dropout activations (with --tp)",
-         [](Scenario& s, std::string_view t) { return apply_bool(s.sp, t); },
-         [](const Scenario& s) { return s.sp ? std::string("true") : std::string(); }},
+         [](Scenario& s, std::string_view t) { return apply_bool(s.training.sp, t); },
+         [](const Scenario& s) { return s.training.sp ? std::string("true") : std::string(); }},
         {"pp", "N", "pipeline stages, 1F1B schedule (the first stage holds the most activations): must divide the layers (default 1)",
-         [](Scenario& s, std::string_view t) { return apply_whole(s.pp, t, 1, kMaxParallel); },
-         [](const Scenario& s) { return show_whole_if(s.pp, 1); }},
+         [](Scenario& s, std::string_view t) { return apply_whole(s.training.pp, t, 1, kMaxParallel); },
+         [](const Scenario& s) { return show_whole_if(s.training.pp, 1); }},
         {"framework-overhead", "SIZE", "CUDA context and NCCL per GPU: auto (default: 512MiB, + 1.5GiB with more than one GPU), 0, or a size such as 1GiB",
          apply_framework_overhead,
          [](const Scenario& s) { return s.framework_overhead_auto ? std::string() : s.framework_overhead_bytes == 0 ? std::string("0") : show_size(s.framework_overhead_bytes); }},

@@ -37,17 +37,25 @@ const char* recompute_help(Recompute recompute);
 const char* attention_help(AttentionKernel attention);
 const char* loss_help(LossKind loss);
 
-// What one training step looks like on one GPU. Sizes are element counts; bytes are bytes.
-struct TrainingShape {
+// How training runs, as the user sets it (Scenario::training; the settings rows seq-len to pp). The
+// defaults, with their sources (README "Training, detailed"): one 2048-token sequence per GPU, no recompute
+// (Hugging Face Trainer's gradient_checkpointing=False), FlashAttention/SDPA (Transformers' default
+// attention on CUDA), the full causal-LM loss, no model parallelism.
+struct TrainingSettings {
     std::uint64_t seq_len = 2048;          // s: tokens per sequence
     std::uint64_t micro_batch = 1;         // b: sequences per step per GPU
-    std::uint64_t activation_bytes = 2;    // B: bytes of a saved activation (2 for bf16/fp16 compute, 4 fp32)
     Recompute recompute = Recompute::none;
     AttentionKernel attention = AttentionKernel::flash;
     LossKind loss = LossKind::full;
     std::uint64_t tp = 1;                  // t: tensor-parallel ranks
     bool sp = false;                       // sequence parallel (splits the norm and dropout regions by t)
     std::uint64_t pp = 1;                  // p: pipeline stages, 1F1B schedule
+};
+
+// What one training step looks like on one GPU: the settings plus what the estimator derives from the
+// model and the recipe. Sizes are element counts; bytes are bytes.
+struct TrainingShape : TrainingSettings {
+    std::uint64_t activation_bytes = 2;    // B: bytes of a saved activation (2 for bf16/fp16 compute, 4 fp32)
     // Which linear inputs are saved. A full fine-tune keeps every one. With LoRA the base is frozen: a
     // linear keeps its input only for its weight gradient, so only the LoRA-adapted ones keep theirs
     // (PyTorch's autograd saves mm's input only when the weight needs a gradient; bitsandbytes'

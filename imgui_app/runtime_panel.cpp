@@ -56,10 +56,10 @@ void sync_view(AppState& app) {
     fill(v.gpu_memory, memory != nullptr ? memory->show(s) : std::string());
     const SettingSpec* split = find_setting("tensor-split");
     fill(v.tensor_split, split != nullptr ? split->show(s) : std::string());
-    fill(v.seq_len, std::to_string(s.seq_len));
-    fill(v.micro_batch, std::to_string(s.micro_batch));
-    fill(v.tp, std::to_string(s.tp));
-    fill(v.pp, std::to_string(s.pp));
+    fill(v.seq_len, std::to_string(s.training.seq_len));
+    fill(v.micro_batch, std::to_string(s.training.micro_batch));
+    fill(v.tp, std::to_string(s.training.tp));
+    fill(v.pp, std::to_string(s.training.pp));
     const SettingSpec* framework = find_setting("framework-overhead");
     const std::string framework_text = framework != nullptr ? framework->show(s) : std::string();
     fill(v.framework_overhead, framework_text.empty() ? std::string("auto") : framework_text);
@@ -229,12 +229,12 @@ void training_controls(AppState& app) {
     text_control(app, "Sequence length (tokens)", "seq-len", v.seq_len, "2048 or 8K", "Tokens per training sequence; 8K = 8192.");
     text_control(app, "Micro-batch (sequences per GPU)", "micro-batch", v.micro_batch, "1",
                  "Sequences in one forward and backward pass on each GPU (gradient accumulation does not add to it).");
-    choice_control(app, "Activation recompute", "recompute", s.recompute, kRecompute, recompute_help, true);
-    choice_control(app, "Attention kernel", "attention", s.attention, kAttention, attention_help, true);
-    choice_control(app, "Loss", "loss", s.loss, kLoss, loss_help, true);
+    choice_control(app, "Activation recompute", "recompute", s.training.recompute, kRecompute, recompute_help, true);
+    choice_control(app, "Attention kernel", "attention", s.training.attention, kAttention, attention_help, true);
+    choice_control(app, "Loss", "loss", s.training.loss, kLoss, loss_help, true);
     text_control(app, "Tensor parallel (tp)", "tp", v.tp, "1",
                  "GPUs that split every layer; must divide the attention heads. Number of GPUs must be a multiple of tp x pp.");
-    bool sp = s.sp;
+    bool sp = s.training.sp;
     if (ImGui::Checkbox("Sequence parallel (with tp)##sp", &sp)) apply_key(app, "sp", sp ? "true" : "false");
     explain("The tensor-parallel GPUs also split the norm and dropout activations along the sequence.");
     text_control(app, "Pipeline stages (pp)", "pp", v.pp, "1",
