@@ -10,7 +10,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "choice.hpp"
 #include "result.hpp"
 
 namespace llm_memory {
@@ -29,9 +31,15 @@ enum class AttentionKernel : std::uint8_t { flash, eager };
 // chunked: torchtune's CEWithChunkedOutputLoss, 16-bit logits with one of 8 chunks upcast at a time.
 enum class LossKind : std::uint8_t { full, chunked };
 
-const char* recompute_text(Recompute recompute);      // "none", "selective", "full"
+// Each enum's one table of words, in enum order: the word the settings read and write, a list label and
+// the choice in plain words (the line under a control, a tooltip).
+const std::vector<Choice>& recompute_choices();
+const std::vector<Choice>& attention_choices();
+const std::vector<Choice>& loss_choices();
+
+const char* recompute_text(Recompute recompute);        // "none", "selective", "full"
 const char* attention_text(AttentionKernel attention);  // "flash", "eager"
-const char* loss_text(LossKind loss);                 // "full", "chunked"
+const char* loss_text(LossKind loss);                   // "full", "chunked"
 // Each choice in plain words, for help text: "full recompute: keep one tensor per layer, ...".
 const char* recompute_help(Recompute recompute);
 const char* attention_help(AttentionKernel attention);
