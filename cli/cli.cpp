@@ -300,9 +300,9 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
         const bool known = name == "format" || name == "units" || name == "state" || name == "config" || name == "gguf" ||
                            name == "safetensors" || name == "from-command" || find_setting(name) != nullptr;
         if (!known) return "unknown option --" + printable_excerpt(name, 40) + " (see --help)";
-        // Boolean settings (value hint "[BOOL]", e.g. --qlora) may stand alone: "--qlora" means true.
+        // Flags (kind flag, e.g. --qlora) may stand alone: "--qlora" means true.
         const SettingSpec* spec = find_setting(name);
-        const bool optional_value = spec != nullptr && std::string(spec->value_hint) == "[BOOL]";
+        const bool optional_value = spec != nullptr && spec->kind == SettingKind::flag;
         if (!has_value && optional_value && (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)) {
             value = "true";
             has_value = true;

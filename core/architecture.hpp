@@ -1,10 +1,12 @@
-// A transformer's architecture read from a Hugging Face config.json, and its exact parameter count.
+// A transformer's architecture read from a Hugging Face config.json (config_reader.cpp), and its exact
+// parameter count (architecture.cpp).
 // Text in (no file I/O), Expected out: malformed, truncated, wrongly typed or absurd configs are errors
 // naming the key. Counts are what the checkpoint stores as parameters (not buffers), tied heads once.
 // The per-layer linear list is the contract for LoRA and KV-cache figures.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +78,13 @@ struct RecurrentShape {
     }
     std::uint64_t ssm_state_values() const { return d_inner * d_state; }
 };
+
+// Whether `family` is one of `families`.
+inline bool is_one_of(ModelFamily family, std::initializer_list<ModelFamily> families) {
+    for (ModelFamily f : families)
+        if (f == family) return true;
+    return false;
+}
 
 // Normalisation layers: RMSNorm stores a weight vector, LayerNorm a weight and a bias.
 // Cohere's LayerNorm keeps a weight and no bias.

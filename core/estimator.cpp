@@ -294,6 +294,135 @@ Status add_detailed_inference(Build& b) {
     return std::nullopt;
 }
 
+// ---- The training peak (training-mode detailed, and the GPU verdict whenever a model is known) ----
+
+// tp, pp and the GPU count fit the model and each other: tp divides the heads, the GPUs are whole replicas.
+Status check_parallel_layout(const Scenario& s, const Architecture& arch) {
+    const TrainingSettings& t = s.training;
+    if (t.tp == 0) return Error{"tp", "must be at least 1"};
+    if (t.pp == 0) return Error{"pp", "must be at least 1"};
+    if (t.tp > kMaxParallel) return Error{"tp", too_large(kMaxParallel)};
+    if (t.pp > kMaxParallel) return Error{"pp", too_large(kMaxParallel)};
+    if (arch.num_attention_heads % t.tp != 0)
+        return Error{"tp", std::to_string(t.tp) + " does not divide the model's " + std::to_string(arch.num_attention_heads) +
+                               " attention heads (each tensor-parallel rank holds whole heads)"};
+    const std::uint64_t ranks = t.tp * t.pp;
+    if (s.gpu_count % ranks != 0)
+        return Error{"gpus", std::to_string(s.gpu_count) + " GPU" + (s.gpu_count == 1 ? " is" : "s are") +
+                                 " not a multiple of tp × pp = " + std::to_string(ranks) +
+                                 " (the GPUs of one model replica); set --gpus to a multiple of " + std::to_string(ranks)};
+    return std::nullopt;
+}
+
+// The step's shape: the user's training settings, the activation width from the recipe and weights, and
+// with LoRA which linear inputs the frozen base keeps (only the adapted linears keep theirs).
+Expected<TrainingShape> training_shape(const Scenario& s, const Estimate& e, const Architecture& arch) {
+    TrainingShape shape;
+    static_cast<TrainingSettings&>(shape) = s.training;
+    // Activations are 16-bit unless the model trains in fp32 (fp32 weights or the pure-fp32 recipe).
+    const bool fp32 = s.recipe == "adam-fp32" || e.weight_format == "fp32" ||
+                      (e.weight_format.empty() && s.bytes_per_param == Decimal::from_int(4));
+    shape.activation_bytes = fp32 ? 4 : 2;
+    if (s.lora_rank == 0) return shape;
+    shape.keep_qkv_input = shape.keep_out_input = shape.keep_mlp_input = shape.keep_down_input = false;
+    const Expected<std::vector<std::string>> targets = parse_lora_targets(s.lora_targets);
+    const std::vector<LinearLayer> linears = decoder_linear_layers(arch);
+    const Expected<LoraCount> lora = targets ? lora_trainable_count(linears, s.lora_rank, *targets) : Expected<LoraCount>(targets.failure());
+    if (!lora) return lora.failure();
+    for (const LoraModule& m : lora->modules) {
+        std::string part;
+        for (const LinearLayer& l : linears)
+            if (l.target_name == m.target_name) part = l.part;
+        const bool output_side = is_output_projection(m.target_name);
+        if (part == "attention") (output_side ? shape.keep_out_input : shape.keep_qkv_input) = true;
+        else (output_side ? shape.keep_down_input : shape.keep_mlp_input) = true;
+        // GPT-2's c_proj is in both blocks: keep both inputs.
+        if (m.target_name == "c_proj") shape.keep_out_input = shape.keep_down_input = true;
+    }
+    return shape;
+}
+
+// A row of the peak: shown in training-mode detailed; otherwise kept only for the GPU verdict.
+void push_peak_row(Build& b, MemoryTerm t) {
+    if (!b.s.detailed_training) {
+        t.in_report = false;
+        t.json = JsonPlace::none;
+    }
+    b.e.terms.push_back(std::move(t));
+}
+
+// Model states of one GPU: the whole model's divided by tp x pp (rounded up), then ZeRO over the
+// data-parallel GPUs. When that differs from the whole model's, the peak takes three rows of its own.
+void add_per_gpu_states(Build& b) {
+    const Scenario& s = b.s;
+    Estimate& e = b.e;
+    const std::uint64_t ranks = s.training.tp * s.training.pp;
+    const std::uint64_t dp = s.gpu_count / ranks;
+    ModelStates whole;
+    whole.weight_bytes = find_term(e, "weight")->bytes;
+    if (const MemoryTerm* adapter = find_term(e, "adapter_weight")) whole.weight_bytes += adapter->bytes;
+    for (const TrainingComponent& c : e.training_components)
+        (c.kind == StateKind::gradient ? whole.gradient_bytes : whole.optimizer_bytes) += c.bytes;
+    auto split = [ranks](std::uint64_t bytes) { return bytes / ranks + (bytes % ranks != 0 ? 1 : 0); };
+    b.peak_ranks = ranks;
+    b.peak_replica_states = {split(whole.weight_bytes), split(whole.gradient_bytes), split(whole.optimizer_bytes)};
+    const ModelStates per_gpu = per_gpu_states(b.peak_replica_states, s.zero_stage, dp);
+    if (per_gpu.weight_bytes == whole.weight_bytes && per_gpu.gradient_bytes == whole.gradient_bytes &&
+        per_gpu.optimizer_bytes == whole.optimizer_bytes)
+        return;
+    // The whole model's rows stay the seed's; the peak takes this GPU's share instead.
+    for (MemoryTerm& t : e.terms) t.adds_to &= ~in_total(Total::training_peak);
+    const std::string divided = "÷ (tp × pp = " + std::to_string(ranks) + ")";
+    const std::string zero = ", ZeRO stage " + std::to_string(s.zero_stage) + " over " + std::to_string(dp) +
+                             " data-parallel GPU" + (dp == 1 ? "" : "s");
+    push_peak_row(b, row("weight_per_gpu", "Weights on one GPU", "Weights (this GPU)",
+                "(weights + adapter) " + divided + (s.zero_stage >= 3 ? zero : ""), per_gpu.weight_bytes,
+                TermKind::weights, in_total(Total::training_peak)));
+    push_peak_row(b, row("gradient_per_gpu", "Gradients on one GPU", "Gradients (this GPU)",
+                "gradients " + divided + (s.zero_stage >= 2 ? zero : ""), per_gpu.gradient_bytes, TermKind::state,
+                in_total(Total::training_peak)));
+    push_peak_row(b, row("optimizer_per_gpu", "Optimizer states on one GPU", "Optimizer (this GPU)",
+                "optimizer states " + divided + (s.zero_stage >= 1 ? zero : ""), per_gpu.optimizer_bytes,
+                TermKind::state, in_total(Total::training_peak)));
+}
+
+// The peak's own rows: activations, logits and loss, the framework's memory and the allocator's margin.
+void add_peak_rows(Build& b, const TrainingActivations& a) {
+    const Scenario& s = b.s;
+    const TrainingSettings& t = s.training;
+    std::string where = t.pp > 1 ? (a.first_stage ? " on the first pipeline stage (" : " on the last pipeline stage (") +
+                                       std::to_string(a.stage_layers) + " layers × " +
+                                       std::to_string(a.micro_batches_in_flight) + " micro-batch" +
+                                       (a.micro_batches_in_flight == 1 ? "" : "es") + " in flight)"
+                                 : std::string();
+    std::string activation_formula =
+        t.recompute == Recompute::full
+            ? "layers × each layer's input (B·s·b·h) + one layer rebuilt in the backward pass + final norm and head inputs"
+            : std::string("layers × (norms + attention") + (t.recompute == Recompute::selective ? "" : " + attention core") +
+                  " + MLP) + final norm and head inputs";
+    push_peak_row(b, row("activation", "Activations (saved for backward)", "Activations", activation_formula + where,
+                a.activation_bytes, TermKind::runtime, in_total(Total::training_peak)));
+    push_peak_row(b, row("logits_loss", "Logits and loss", "Logits + loss",
+                t.loss == LossKind::full
+                    ? "micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes: logits, fp32 upcast, the log-softmax saved "
+                      "for the backward pass, its gradient"
+                    : "micro-batch × seq-len × vocabulary × B + one of 8 chunks × (4 + 4) bytes (chunked loss)",
+                a.logits_loss_bytes, TermKind::runtime, in_total(Total::training_peak)));
+    const std::uint64_t framework =
+        s.framework_overhead_auto ? default_framework_overhead_bytes(s.gpu_count) : s.framework_overhead_bytes;
+    push_peak_row(b, row("framework_overhead", "Framework (CUDA context, NCCL)", "Framework",
+                s.framework_overhead_auto ? (s.gpu_count > 1 ? "512 MiB CUDA context + 1.5 GiB NCCL (more than one GPU)"
+                                                             : "512 MiB CUDA context (one GPU, no NCCL)")
+                                          : "as set by framework-overhead",
+                framework, TermKind::runtime, in_total(Total::training_peak)));
+    const u128 dynamic = static_cast<u128>(a.activation_bytes) + a.logits_loss_bytes;
+    const std::uint64_t margin = round_div(dynamic * s.allocator_margin_percent.micros, 100 * kScale);
+    push_peak_row(b, row("allocator_margin", "Allocator margin", "Allocator margin",
+                format_decimal(s.allocator_margin_percent) + "% × (activations + logits and loss)", margin,
+                TermKind::runtime, in_total(Total::training_peak)));
+    b.peak_fixed_bytes = a.activation_bytes + a.logits_loss_bytes + margin;
+}
+
 // Training as it runs, per GPU: the saved activations, logits and loss, the framework's memory and the
 // caching allocator's margin on top of the model states (divided by tp x pp, then by ZeRO over the
 // data-parallel GPUs). Shown in training-mode detailed; computed whenever a model is known and the
@@ -313,129 +442,17 @@ Status add_training_peak(Build& b) {
         return std::nullopt;
     }
     if (!s.detailed_training && !gpu_asked) return std::nullopt;
-    if (s.tp == 0) return Error{"tp", "must be at least 1"};
-    if (s.pp == 0) return Error{"pp", "must be at least 1"};
-    if (s.tp > kMaxParallel) return Error{"tp", too_large(kMaxParallel)};
-    if (s.pp > kMaxParallel) return Error{"pp", too_large(kMaxParallel)};
-    if (b.arch->num_attention_heads % s.tp != 0)
-        return Error{"tp", std::to_string(s.tp) + " does not divide the model's " + std::to_string(b.arch->num_attention_heads) +
-                               " attention heads (each tensor-parallel rank holds whole heads)"};
-    const std::uint64_t ranks = s.tp * s.pp;
-    if (s.gpu_count % ranks != 0)
-        return Error{"gpus", std::to_string(s.gpu_count) + " GPU" + (s.gpu_count == 1 ? " is" : "s are") +
-                                 " not a multiple of tp × pp = " + std::to_string(ranks) +
-                                 " (the GPUs of one model replica); set --gpus to a multiple of " + std::to_string(ranks)};
-    const std::uint64_t dp = s.gpu_count / ranks;
-
-    TrainingShape shape;
-    shape.seq_len = s.seq_len;
-    shape.micro_batch = s.micro_batch;
-    // Activations are 16-bit unless the model trains in fp32 (fp32 weights or the pure-fp32 recipe).
-    const bool fp32 = s.recipe == "adam-fp32" || e.weight_format == "fp32" ||
-                      (e.weight_format.empty() && s.bytes_per_param == Decimal::from_int(4));
-    shape.activation_bytes = fp32 ? 4 : 2;
-    shape.recompute = s.recompute;
-    shape.attention = s.attention;
-    shape.loss = s.loss;
-    shape.tp = s.tp;
-    shape.sp = s.sp;
-    shape.pp = s.pp;
-    if (s.lora_rank > 0) {
-        // A frozen base: only the LoRA-adapted linears keep their inputs (see TrainingShape).
-        shape.keep_qkv_input = shape.keep_out_input = shape.keep_mlp_input = shape.keep_down_input = false;
-        const Expected<std::vector<std::string>> targets = parse_lora_targets(s.lora_targets);
-        const std::vector<LinearLayer> linears = decoder_linear_layers(*b.arch);
-        const Expected<LoraCount> lora = targets ? lora_trainable_count(linears, s.lora_rank, *targets) : Expected<LoraCount>(targets.failure());
-        if (!lora) return lora.failure();
-        for (const LoraModule& m : lora->modules) {
-            const std::string& name = m.target_name;
-            std::string part;
-            for (const LinearLayer& l : linears)
-                if (l.target_name == name) part = l.part;
-            const bool out_or_down = name == "o_proj" || name == "out_proj" || name == "dense" || name == "c_proj" ||
-                                     name == "down_proj" || name == "fc2" || name == "w2" || name == "dense_4h_to_h";
-            if (part == "attention") (out_or_down ? shape.keep_out_input : shape.keep_qkv_input) = true;
-            else (out_or_down ? shape.keep_down_input : shape.keep_mlp_input) = true;
-            // GPT-2's c_proj is in both blocks: keep both inputs.
-            if (name == "c_proj") shape.keep_out_input = shape.keep_down_input = true;
-        }
-    }
-    const Expected<TrainingActivations> acts = training_activations(*b.arch, shape);
+    if (Status bad = check_parallel_layout(s, *b.arch)) return *bad;
+    const Expected<TrainingShape> shape = training_shape(s, e, *b.arch);
+    if (!shape) return shape.failure();
+    const Expected<TrainingActivations> acts = training_activations(*b.arch, *shape);
     if (!acts) return acts.failure();
     e.training_activations = *acts;
     e.training_peak_known = true;
-
-    // Model states of one rank: the whole model's divided by tp x pp (rounded up), then ZeRO over dp.
-    ModelStates whole;
-    whole.weight_bytes = find_term(e, "weight")->bytes;
-    if (const MemoryTerm* adapter = find_term(e, "adapter_weight")) whole.weight_bytes += adapter->bytes;
-    for (const TrainingComponent& c : e.training_components)
-        (c.kind == StateKind::gradient ? whole.gradient_bytes : whole.optimizer_bytes) += c.bytes;
-    auto split = [ranks](std::uint64_t bytes) { return bytes / ranks + (bytes % ranks != 0 ? 1 : 0); };
-    b.peak_ranks = ranks;
-    b.peak_replica_states = {split(whole.weight_bytes), split(whole.gradient_bytes), split(whole.optimizer_bytes)};
-    const ModelStates per_gpu = per_gpu_states(b.peak_replica_states, s.zero_stage, dp);
-
-    const bool shown = s.detailed_training;
-    auto peak_row = [&](MemoryTerm t) {
-        if (!shown) {
-            t.in_report = false;
-            t.json = JsonPlace::none;
-        }
-        e.terms.push_back(std::move(t));
-    };
-    const bool per_gpu_rows = per_gpu.weight_bytes != whole.weight_bytes || per_gpu.gradient_bytes != whole.gradient_bytes ||
-                              per_gpu.optimizer_bytes != whole.optimizer_bytes;
-    if (per_gpu_rows) {
-        // The whole model's rows stay the seed's; the peak takes this GPU's share instead.
-        for (MemoryTerm& t : e.terms) t.adds_to &= ~in_total(Total::training_peak);
-        const std::string divided = "÷ (tp × pp = " + std::to_string(ranks) + ")";
-        const std::string zero = ", ZeRO stage " + std::to_string(s.zero_stage) + " over " + std::to_string(dp) +
-                                 " data-parallel GPU" + (dp == 1 ? "" : "s");
-        peak_row(row("weight_per_gpu", "Weights on one GPU", "Weights (this GPU)",
-                     "(weights + adapter) " + divided + (s.zero_stage >= 3 ? zero : ""), per_gpu.weight_bytes,
-                     TermKind::weights, in_total(Total::training_peak)));
-        peak_row(row("gradient_per_gpu", "Gradients on one GPU", "Gradients (this GPU)",
-                     "gradients " + divided + (s.zero_stage >= 2 ? zero : ""), per_gpu.gradient_bytes, TermKind::state,
-                     in_total(Total::training_peak)));
-        peak_row(row("optimizer_per_gpu", "Optimizer states on one GPU", "Optimizer (this GPU)",
-                     "optimizer states " + divided + (s.zero_stage >= 1 ? zero : ""), per_gpu.optimizer_bytes,
-                     TermKind::state, in_total(Total::training_peak)));
-    }
-    const TrainingActivations& a = *acts;
-    std::string where = s.pp > 1 ? (a.first_stage ? " on the first pipeline stage (" : " on the last pipeline stage (") +
-                                       std::to_string(a.stage_layers) + " layers × " +
-                                       std::to_string(a.micro_batches_in_flight) + " micro-batch" +
-                                       (a.micro_batches_in_flight == 1 ? "" : "es") + " in flight)"
-                                 : std::string();
-    std::string activation_formula =
-        s.recompute == Recompute::full
-            ? "layers × each layer's input (B·s·b·h) + one layer rebuilt in the backward pass + final norm and head inputs"
-            : std::string("layers × (norms + attention") + (s.recompute == Recompute::selective ? "" : " + attention core") +
-                  " + MLP) + final norm and head inputs";
-    peak_row(row("activation", "Activations (saved for backward)", "Activations", activation_formula + where,
-                 a.activation_bytes, TermKind::runtime, in_total(Total::training_peak)));
-    peak_row(row("logits_loss", "Logits and loss", "Logits + loss",
-                 s.loss == LossKind::full
-                     ? "micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes: logits, fp32 upcast, the log-softmax saved "
-                       "for the backward pass, its gradient"
-                     : "micro-batch × seq-len × vocabulary × B + one of 8 chunks × (4 + 4) bytes (chunked loss)",
-                 a.logits_loss_bytes, TermKind::runtime, in_total(Total::training_peak)));
-    const std::uint64_t framework =
-        s.framework_overhead_auto ? default_framework_overhead_bytes(s.gpu_count) : s.framework_overhead_bytes;
-    peak_row(row("framework_overhead", "Framework (CUDA context, NCCL)", "Framework",
-                 s.framework_overhead_auto ? (s.gpu_count > 1 ? "512 MiB CUDA context + 1.5 GiB NCCL (more than one GPU)"
-                                                              : "512 MiB CUDA context (one GPU, no NCCL)")
-                                           : "as set by framework-overhead",
-                 framework, TermKind::runtime, in_total(Total::training_peak)));
-    const u128 dynamic = static_cast<u128>(a.activation_bytes) + a.logits_loss_bytes;
-    const std::uint64_t margin = round_div(dynamic * s.allocator_margin_percent.micros, 100 * kScale);
-    peak_row(row("allocator_margin", "Allocator margin", "Allocator margin",
-                 format_decimal(s.allocator_margin_percent) + "% × (activations + logits and loss)", margin,
-                 TermKind::runtime, in_total(Total::training_peak)));
-    b.peak_fixed_bytes = a.activation_bytes + a.logits_loss_bytes + margin;
+    add_per_gpu_states(b);
+    add_peak_rows(b, *acts);
     MemoryTerm total = total_row("training_peak", "Training peak per GPU", "Training peak", "", Total::training_peak);
-    if (shown) total.json = JsonPlace::feature;
+    if (s.detailed_training) total.json = JsonPlace::feature;
     else {
         total.in_report = false;
         total.json = JsonPlace::none;

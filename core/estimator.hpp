@@ -88,20 +88,11 @@ struct Scenario {
     // empty = an even split. Each card's share is checked against its memory (GpuFit::inference_cards).
     std::vector<Decimal> tensor_split;
 
-    // Training as it runs (training-mode detailed; the GPU verdict also uses it whenever a model is known).
-    // Defaults, with their sources (README "Training, detailed"): one 2048-token sequence per GPU, no
-    // recompute (Hugging Face Trainer's gradient_checkpointing=False), FlashAttention/SDPA (Transformers'
-    // default attention on CUDA), the full causal-LM loss, no model parallelism, the framework's memory
-    // from training.hpp's default_framework_overhead_bytes, a 10% caching-allocator margin.
+    // Training as it runs (training-mode detailed; the GPU verdict also uses it whenever a model is known):
+    // the detailed mode, the step's shape (training.hpp, defaults and their sources there), the framework's
+    // memory from training.hpp's default_framework_overhead_bytes and a 10% caching-allocator margin.
     bool detailed_training = false;    // training-mode: simple (the seed's total) or detailed (+ peak)
-    std::uint64_t seq_len = 2048;      // tokens per training sequence
-    std::uint64_t micro_batch = 1;     // sequences per step per GPU
-    Recompute recompute = Recompute::none;
-    AttentionKernel attention = AttentionKernel::flash;
-    LossKind loss = LossKind::full;
-    std::uint64_t tp = 1;              // tensor-parallel ranks
-    bool sp = false;                   // sequence parallel (with tp)
-    std::uint64_t pp = 1;              // pipeline stages (1F1B)
+    TrainingSettings training;         // seq-len, micro-batch, recompute, attention, loss, tp, sp, pp
     bool framework_overhead_auto = true;   // true: CUDA context + NCCL from the GPU count
     std::uint64_t framework_overhead_bytes = 0;  // when not auto: per GPU
     Decimal allocator_margin_percent = Decimal::from_int(10);  // of activations + logits/loss

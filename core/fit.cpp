@@ -316,7 +316,7 @@ Status maximize(const Scenario& s, const FitMaximizeKey& row, FitReport& report)
 
 // The fewest GPUs for one side at the scenario's ZeRO stage (training) or split evenly (inference).
 Status fewest_gpus(const Scenario& s, FitSide side, FitAnswer& a) {
-    const std::uint64_t step = std::max<std::uint64_t>(1, s.tp * s.pp);  // --gpus is a multiple of tp x pp
+    const std::uint64_t step = std::max<std::uint64_t>(1, s.training.tp * s.training.pp);  // --gpus is a multiple of tp x pp
     ProbeLog probe(s, "gpus", side, step);
     const std::uint64_t groups = search_smallest(probe);
     const std::uint64_t n = groups * step;

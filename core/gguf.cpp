@@ -4,8 +4,8 @@
 // file can still hold before anything is reserved, so 2^63 counts and 1 TB strings are errors, not
 // allocations. Layout: github.com/ggml-org/ggml docs/gguf.md; type sizes: ggml.c type_traits.
 //
-// Sections: ggml type table · metadata keys we keep · little-endian readers · GgufReader::step (one item)
-//   · feed / finish · read_gguf_header · gguf_model (architecture from metadata) · gguf_json · gguf_report.
+// Sections: ggml type table · metadata keys we keep · little-endian readers · GgufReader::step and its
+//   phases (header, metadata pair, array run, tensor info) · feed / finish · read_gguf_header · gguf_model (architecture from metadata) · gguf_json · gguf_report.
 #include "gguf.hpp"
 
 #include <algorithm>
@@ -128,207 +128,228 @@ const GgmlType* find_ggml_type(std::uint32_t id) {
 
 GgufReader::GgufReader(std::uint64_t file_size) : file_size_(file_size) {}
 
-// Parses one item at at_; returns false (leaving at_) when its bytes are not all buffered yet.
+// The phase's next item at at_; false (leaving at_) when its bytes are not all buffered yet, or on an error.
 bool GgufReader::step(std::string& error) {
+    switch (phase_) {
+        case kHeader: return read_header(error);
+        case kMetadata: return read_metadata_pair(error);
+        case kArray: return read_array_run(error);
+        case kTensors: return read_tensor_info(error);
+        default: return false;
+    }
+}
+
+// A length-prefixed string at `at`: true when it is all buffered, with its length (checked against the file);
+// false when not yet buffered, or with `error` set when the length cannot be right.
+bool GgufReader::string_at(std::size_t at, std::uint64_t& length, const char* what, std::string& error) const {
+    const std::string& b = buffer_;
+    if (b.size() - at < 8) return false;
+    length = le(b, at, 8);
+    const std::uint64_t offset = consumed_ + at;
+    if (length > kMaxString || length > (file_size_ > offset + 8 ? file_size_ - offset - 8 : 0)) {
+        error = cat({"GGUF: ", what, " has a length of ", format_count_exact(length),
+                     " bytes, longer than the rest of the file at byte ", format_count_exact(offset)});
+        return false;
+    }
+    return b.size() - at - 8 >= length;
+}
+
+// After a metadata pair (or its array): the next pair, or the tensor infos after the last one.
+void GgufReader::end_metadata_pair() {
+    phase_ = kMetadata;
+    if (++index_ == summary_.metadata_count) {
+        index_ = 0;
+        phase_ = summary_.tensor_count > 0 ? kTensors : kDone;
+    }
+}
+
+// The fixed header: magic, version, tensor and metadata counts (each checked against the file size).
+bool GgufReader::read_header(std::string& error) {
     const std::string& b = buffer_;
     const std::size_t avail = b.size() - at_;
+    if (avail < 4) return false;
+    if (b.compare(0, 4, "GGUF") != 0) {
+        error = cat({"GGUF: not a GGUF file (it starts with \"", printable_excerpt(std::string_view(b).substr(0, 4), 4),
+                     "\", not \"GGUF\")"});
+        return false;
+    }
+    if (avail < 24) return false;
+    summary_.version = static_cast<std::uint32_t>(le(b, 4, 4));
+    if (summary_.version == 1) {
+        error = "GGUF: version 1 files (2023) are not supported; convert the model again";
+        return false;
+    }
+    if (summary_.version < 2 || summary_.version > 3) {
+        error = cat({"GGUF: unknown version ", std::to_string(summary_.version), " (2 and 3 are read)"});
+        return false;
+    }
+    summary_.tensor_count = le(b, 8, 8);
+    summary_.metadata_count = le(b, 16, 8);
+    // A tensor info takes at least 32 bytes, a metadata pair at least 13.
+    if (summary_.tensor_count > file_size_ / 32) {
+        error = cat({"GGUF: the header claims ", format_count_exact(summary_.tensor_count), " tensors, more than a file of ",
+                     format_count_exact(file_size_), " bytes can hold"});
+        return false;
+    }
+    if (summary_.metadata_count > file_size_ / 13) {
+        error = cat({"GGUF: the header claims ", format_count_exact(summary_.metadata_count),
+                     " metadata entries, more than a file of ", format_count_exact(file_size_), " bytes can hold"});
+        return false;
+    }
+    at_ += 24;
+    phase_ = summary_.metadata_count > 0 ? kMetadata : (summary_.tensor_count > 0 ? kTensors : kDone);
+    return true;
+}
+
+// One metadata pair: its key, type and value; an array's elements follow in read_array_run.
+bool GgufReader::read_metadata_pair(std::string& error) {
+    const std::string& b = buffer_;
     const std::uint64_t pos = consumed_ + at_;
     const std::uint64_t left_in_file = file_size_ > pos ? file_size_ - pos : 0;
     std::size_t p = at_;
-    // A length-prefixed string at p: its length (checked), or false when not yet buffered / on error.
-    auto string_at = [&](std::size_t at, std::uint64_t& length, const char* what) -> bool {
-        if (b.size() - at < 8) return false;
-        length = le(b, at, 8);
-        const std::uint64_t offset = consumed_ + at;
-        if (length > kMaxString || length > (file_size_ > offset + 8 ? file_size_ - offset - 8 : 0)) {
-            error = cat({"GGUF: ", what, " has a length of ", format_count_exact(length),
-                         " bytes, longer than the rest of the file at byte ", format_count_exact(offset)});
-            return false;
-        }
-        return b.size() - at - 8 >= length;
-    };
-
-    if (phase_ == kHeader) {
-        if (avail < 4) return false;
-        if (b.compare(0, 4, "GGUF") != 0) {
-            error = cat({"GGUF: not a GGUF file (it starts with \"", printable_excerpt(std::string_view(b).substr(0, 4), 4),
-                         "\", not \"GGUF\")"});
-            return false;
-        }
-        if (avail < 24) return false;
-        summary_.version = static_cast<std::uint32_t>(le(b, 4, 4));
-        if (summary_.version == 1) {
-            error = "GGUF: version 1 files (2023) are not supported; convert the model again";
-            return false;
-        }
-        if (summary_.version < 2 || summary_.version > 3) {
-            error = cat({"GGUF: unknown version ", std::to_string(summary_.version), " (2 and 3 are read)"});
-            return false;
-        }
-        summary_.tensor_count = le(b, 8, 8);
-        summary_.metadata_count = le(b, 16, 8);
-        // A tensor info takes at least 32 bytes, a metadata pair at least 13.
-        if (summary_.tensor_count > file_size_ / 32) {
-            error = cat({"GGUF: the header claims ", format_count_exact(summary_.tensor_count), " tensors, more than a file of ",
-                         format_count_exact(file_size_), " bytes can hold"});
-            return false;
-        }
-        if (summary_.metadata_count > file_size_ / 13) {
-            error = cat({"GGUF: the header claims ", format_count_exact(summary_.metadata_count),
-                         " metadata entries, more than a file of ", format_count_exact(file_size_), " bytes can hold"});
-            return false;
-        }
-        at_ += 24;
-        phase_ = summary_.metadata_count > 0 ? kMetadata : (summary_.tensor_count > 0 ? kTensors : kDone);
-        return true;
+    std::uint64_t key_length = 0;
+    if (!string_at(p, key_length, "a metadata key", error)) return false;
+    const std::string key = b.substr(p + 8, static_cast<std::size_t>(key_length));
+    p += 8 + static_cast<std::size_t>(key_length);
+    if (b.size() - p < 4) return false;
+    const std::uint32_t type = static_cast<std::uint32_t>(le(b, p, 4));
+    p += 4;
+    const std::string shown = cat({"metadata \"", printable_excerpt(key, 60), "\""});
+    if (type > 12) {
+        error = cat({"GGUF: ", shown, " has unknown value type ", std::to_string(type), " at byte ",
+                     format_count_exact(consumed_ + p - 4)});
+        return false;
     }
-
-    if (phase_ == kMetadata) {
-        std::uint64_t key_length = 0;
-        if (!string_at(p, key_length, "a metadata key")) return false;
-        const std::string key = b.substr(p + 8, static_cast<std::size_t>(key_length));
-        p += 8 + static_cast<std::size_t>(key_length);
-        if (b.size() - p < 4) return false;
-        const std::uint32_t type = static_cast<std::uint32_t>(le(b, p, 4));
-        p += 4;
-        const std::string shown = cat({"metadata \"", printable_excerpt(key, 60), "\""});
-        if (type > 12) {
-            error = cat({"GGUF: ", shown, " has unknown value type ", std::to_string(type), " at byte ",
-                         format_count_exact(consumed_ + p - 4)});
-            return false;
-        }
-        if (type == kString) {
-            std::uint64_t length = 0;
-            if (!string_at(p, length, shown.c_str())) return false;
-            const std::string value = b.substr(p + 8, static_cast<std::size_t>(std::min<std::uint64_t>(length, 200)));
-            if (key == "general.architecture") summary_.architecture = printable_excerpt(value, 40);
-            if (key == "general.name") summary_.model_name = printable_excerpt(value, 80);
-            p += 8 + static_cast<std::size_t>(length);
-        } else if (type == kArrayType) {
-            if (b.size() - p < 12) return false;
-            array_type_ = static_cast<std::uint32_t>(le(b, p, 4));
-            array_left_ = le(b, p + 4, 8);
-            p += 12;
-            if (array_type_ > 12 || array_type_ == kArrayType) {
-                error = cat({"GGUF: ", shown, " is an array of unsupported type ", std::to_string(array_type_)});
-                return false;
-            }
-            const std::uint64_t smallest = array_type_ == kString ? 8 : static_cast<std::uint64_t>(kValueSize[array_type_]);
-            if (array_left_ > left_in_file / smallest) {
-                error = cat({"GGUF: ", shown, " claims ", format_count_exact(array_left_),
-                             " elements, more than the rest of the file can hold"});
-                return false;
-            }
-            if (key == "tokenizer.ggml.tokens") token_count_ = array_left_;
-            array_key_ = wanted_number(key) && is_integer_type(array_type_) ? key : std::string();
-            array_max_ = 0;
-            phase_ = kArray;
-        } else {
-            const std::size_t size = static_cast<std::size_t>(kValueSize[type]);
-            if (b.size() - p < size) return false;
-            if (is_integer_type(type) && wanted_number(key)) numbers_.emplace_back(key, integer_value(b, p, type));
-            p += size;
-        }
-        at_ = p;
-        if (phase_ != kArray && ++index_ == summary_.metadata_count) {
-            index_ = 0;
-            phase_ = summary_.tensor_count > 0 ? kTensors : kDone;
-        }
-        return true;
-    }
-
-    if (phase_ == kArray) {
-        if (array_left_ > 0) {
-            if (array_type_ == kString) {
-                std::uint64_t length = 0;
-                if (!string_at(p, length, "an array string")) return false;
-                at_ = p + 8 + static_cast<std::size_t>(length);
-                --array_left_;
-            } else {
-                const std::size_t size = static_cast<std::size_t>(kValueSize[array_type_]);
-                const std::uint64_t n = std::min<std::uint64_t>(array_left_, avail / size);
-                if (n == 0) return false;
-                if (!array_key_.empty())
-                    for (std::uint64_t i = 0; i < n; ++i)
-                        array_max_ = std::max(array_max_, integer_value(b, p + static_cast<std::size_t>(i) * size, array_type_));
-                at_ = p + static_cast<std::size_t>(n) * size;
-                array_left_ -= n;
-            }
-        }
-        if (array_left_ == 0) {
-            if (!array_key_.empty()) numbers_.emplace_back(array_key_, array_max_);
-            phase_ = kMetadata;
-            if (++index_ == summary_.metadata_count) {
-                index_ = 0;
-                phase_ = summary_.tensor_count > 0 ? kTensors : kDone;
-            }
-        }
-        return true;
-    }
-
-    if (phase_ == kTensors) {
-        std::uint64_t name_length = 0;
-        const std::string which = "tensor " + std::to_string(index_);
-        if (!string_at(p, name_length, which.c_str())) return false;
-        const std::string name = b.substr(p + 8, static_cast<std::size_t>(name_length));
-        p += 8 + static_cast<std::size_t>(name_length);
-        const std::string shown = cat({which, " \"", printable_excerpt(name, 60), "\""});
-        if (b.size() - p < 4) return false;
-        const std::uint32_t dims = static_cast<std::uint32_t>(le(b, p, 4));
-        if (dims == 0 || dims > kMaxDims) {
-            error = cat({"GGUF: ", shown, " has ", std::to_string(dims), " dimensions (1 to 4 are valid)"});
-            return false;
-        }
-        if (b.size() - p < 4 + 8ULL * dims + 12) return false;
-        p += 4;
-        u128 elements = 1;
-        std::uint64_t row = 0;
-        for (std::uint32_t d = 0; d < dims; ++d) {
-            const std::uint64_t extent = le(b, p, 8);
-            if (d == 0) row = extent;
-            elements *= extent;
-            if (elements > (static_cast<u128>(1) << 62)) {
-                error = cat({"GGUF: ", shown, " has more elements than any model (dimensions too large)"});
-                return false;
-            }
-            p += 8;
-        }
-        const std::uint32_t type_id = static_cast<std::uint32_t>(le(b, p, 4));
-        const std::uint64_t offset = le(b, p + 4, 8);
+    if (type == kString) {
+        std::uint64_t length = 0;
+        if (!string_at(p, length, shown.c_str(), error)) return false;
+        const std::string value = b.substr(p + 8, static_cast<std::size_t>(std::min<std::uint64_t>(length, 200)));
+        if (key == "general.architecture") summary_.architecture = printable_excerpt(value, 40);
+        if (key == "general.name") summary_.model_name = printable_excerpt(value, 80);
+        p += 8 + static_cast<std::size_t>(length);
+    } else if (type == kArrayType) {
+        if (b.size() - p < 12) return false;
+        array_type_ = static_cast<std::uint32_t>(le(b, p, 4));
+        array_left_ = le(b, p + 4, 8);
         p += 12;
-        const GgmlType* type = find_ggml_type(type_id);
-        if (type == nullptr) {
-            error = cat({"GGUF: ", shown, " has unknown tensor type ", std::to_string(type_id), " (not a ggml type this reader knows)"});
+        if (array_type_ > 12 || array_type_ == kArrayType) {
+            error = cat({"GGUF: ", shown, " is an array of unsupported type ", std::to_string(array_type_)});
             return false;
         }
-        if (row % type->block_weights != 0) {
-            error = cat({"GGUF: ", shown, " has rows of ", format_count_exact(row), " values, not a multiple of ", type->name,
-                         "'s block of ", std::to_string(type->block_weights)});
+        const std::uint64_t smallest = array_type_ == kString ? 8 : static_cast<std::uint64_t>(kValueSize[array_type_]);
+        if (array_left_ > left_in_file / smallest) {
+            error = cat({"GGUF: ", shown, " claims ", format_count_exact(array_left_),
+                         " elements, more than the rest of the file can hold"});
             return false;
         }
-        const u128 bytes = elements / type->block_weights * type->block_bytes;
-        if (offset > file_size_ || bytes > file_size_ - offset) {
-            error = cat({"GGUF: ", shown, " (", format_count_exact(static_cast<std::uint64_t>(bytes)), " bytes at data offset ",
-                         format_count_exact(offset), ") runs past the end of the file (a truncated download?)"});
-            return false;
-        }
-        const std::uint64_t count = static_cast<std::uint64_t>(elements);
-        // by_type stays in ascending type order: a new type is inserted at its place.
-        auto it = summary_.by_type.begin();
-        while (it != summary_.by_type.end() && it->type < type_id) ++it;
-        if (it == summary_.by_type.end() || it->type != type_id) it = summary_.by_type.insert(it, GgufTypeTotal{type_id, 0, 0, 0});
-        it->tensor_count += 1;
-        it->element_count += count;
-        it->bytes += static_cast<std::uint64_t>(bytes);
-        summary_.param_count += count;
-        summary_.weight_bytes += static_cast<std::uint64_t>(bytes);
-        add_part(summary_.parts, name, count);
-        data_end_ = std::max<std::uint64_t>(data_end_, offset + static_cast<std::uint64_t>(bytes));
-        at_ = p;
-        if (++index_ == summary_.tensor_count) phase_ = kDone;
-        return true;
+        if (key == "tokenizer.ggml.tokens") token_count_ = array_left_;
+        array_key_ = wanted_number(key) && is_integer_type(array_type_) ? key : std::string();
+        array_max_ = 0;
+        phase_ = kArray;
+    } else {
+        const std::size_t size = static_cast<std::size_t>(kValueSize[type]);
+        if (b.size() - p < size) return false;
+        if (is_integer_type(type) && wanted_number(key)) numbers_.emplace_back(key, integer_value(b, p, type));
+        p += size;
     }
-    return false;
+    at_ = p;
+    if (phase_ != kArray) end_metadata_pair();
+    return true;
+}
+
+// As many elements of the current array as are buffered (integers of a wanted key keep their maximum).
+bool GgufReader::read_array_run(std::string& error) {
+    const std::string& b = buffer_;
+    const std::size_t avail = b.size() - at_;
+    const std::size_t p = at_;
+    if (array_left_ > 0) {
+        if (array_type_ == kString) {
+            std::uint64_t length = 0;
+            if (!string_at(p, length, "an array string", error)) return false;
+            at_ = p + 8 + static_cast<std::size_t>(length);
+            --array_left_;
+        } else {
+            const std::size_t size = static_cast<std::size_t>(kValueSize[array_type_]);
+            const std::uint64_t n = std::min<std::uint64_t>(array_left_, avail / size);
+            if (n == 0) return false;
+            if (!array_key_.empty())
+                for (std::uint64_t i = 0; i < n; ++i)
+                    array_max_ = std::max(array_max_, integer_value(b, p + static_cast<std::size_t>(i) * size, array_type_));
+            at_ = p + static_cast<std::size_t>(n) * size;
+            array_left_ -= n;
+        }
+    }
+    if (array_left_ == 0) {
+        if (!array_key_.empty()) numbers_.emplace_back(array_key_, array_max_);
+        end_metadata_pair();
+    }
+    return true;
+}
+
+// One tensor info: name, dimensions, type and offset; its bytes join the totals by type.
+bool GgufReader::read_tensor_info(std::string& error) {
+    const std::string& b = buffer_;
+    std::size_t p = at_;
+    std::uint64_t name_length = 0;
+    const std::string which = "tensor " + std::to_string(index_);
+    if (!string_at(p, name_length, which.c_str(), error)) return false;
+    const std::string name = b.substr(p + 8, static_cast<std::size_t>(name_length));
+    p += 8 + static_cast<std::size_t>(name_length);
+    const std::string shown = cat({which, " \"", printable_excerpt(name, 60), "\""});
+    if (b.size() - p < 4) return false;
+    const std::uint32_t dims = static_cast<std::uint32_t>(le(b, p, 4));
+    if (dims == 0 || dims > kMaxDims) {
+        error = cat({"GGUF: ", shown, " has ", std::to_string(dims), " dimensions (1 to 4 are valid)"});
+        return false;
+    }
+    if (b.size() - p < 4 + 8ULL * dims + 12) return false;
+    p += 4;
+    u128 elements = 1;
+    std::uint64_t row = 0;
+    for (std::uint32_t d = 0; d < dims; ++d) {
+        const std::uint64_t extent = le(b, p, 8);
+        if (d == 0) row = extent;
+        elements *= extent;
+        if (elements > (static_cast<u128>(1) << 62)) {
+            error = cat({"GGUF: ", shown, " has more elements than any model (dimensions too large)"});
+            return false;
+        }
+        p += 8;
+    }
+    const std::uint32_t type_id = static_cast<std::uint32_t>(le(b, p, 4));
+    const std::uint64_t offset = le(b, p + 4, 8);
+    p += 12;
+    const GgmlType* type = find_ggml_type(type_id);
+    if (type == nullptr) {
+        error = cat({"GGUF: ", shown, " has unknown tensor type ", std::to_string(type_id), " (not a ggml type this reader knows)"});
+        return false;
+    }
+    if (row % type->block_weights != 0) {
+        error = cat({"GGUF: ", shown, " has rows of ", format_count_exact(row), " values, not a multiple of ", type->name,
+                     "'s block of ", std::to_string(type->block_weights)});
+        return false;
+    }
+    const u128 bytes = elements / type->block_weights * type->block_bytes;
+    if (offset > file_size_ || bytes > file_size_ - offset) {
+        error = cat({"GGUF: ", shown, " (", format_count_exact(static_cast<std::uint64_t>(bytes)), " bytes at data offset ",
+                     format_count_exact(offset), ") runs past the end of the file (a truncated download?)"});
+        return false;
+    }
+    const std::uint64_t count = static_cast<std::uint64_t>(elements);
+    // by_type stays in ascending type order: a new type is inserted at its place.
+    auto it = summary_.by_type.begin();
+    while (it != summary_.by_type.end() && it->type < type_id) ++it;
+    if (it == summary_.by_type.end() || it->type != type_id) it = summary_.by_type.insert(it, GgufTypeTotal{type_id, 0, 0, 0});
+    it->tensor_count += 1;
+    it->element_count += count;
+    it->bytes += static_cast<std::uint64_t>(bytes);
+    summary_.param_count += count;
+    summary_.weight_bytes += static_cast<std::uint64_t>(bytes);
+    add_part(summary_.parts, name, count);
+    data_end_ = std::max<std::uint64_t>(data_end_, offset + static_cast<std::uint64_t>(bytes));
+    at_ = p;
+    if (++index_ == summary_.tensor_count) phase_ = kDone;
+    return true;
 }
 
 Expected<bool> GgufReader::feed(std::string_view chunk) {

@@ -85,6 +85,13 @@ public:
 
 private:
     bool step(std::string& error);  // parses one item from buffer_; false when it needs more bytes
+    // One function per phase (each parses one item, as step does).
+    bool read_header(std::string& error);
+    bool read_metadata_pair(std::string& error);
+    bool read_array_run(std::string& error);
+    bool read_tensor_info(std::string& error);
+    bool string_at(std::size_t at, std::uint64_t& length, const char* what, std::string& error) const;
+    void end_metadata_pair();
     std::uint64_t file_size_;
     std::uint64_t consumed_ = 0;     // file offset of buffer_[0]
     std::string buffer_;

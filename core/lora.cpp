@@ -2,6 +2,8 @@
 // is targeted when its last path component equals a target name.
 #include "lora.hpp"
 
+#include <initializer_list>
+
 #include "quantity.hpp"
 
 namespace llm_memory {
@@ -103,6 +105,12 @@ Expected<LoraCount> lora_trainable_count(const std::vector<LinearLayer>& linears
     }
     count.trainable_count = static_cast<std::uint64_t>(total);
     return count;
+}
+
+bool is_output_projection(std::string_view target_name) {
+    for (const char* name : {"o_proj", "out_proj", "dense", "c_proj", "down_proj", "fc2", "w2", "dense_4h_to_h"})
+        if (target_name == name) return true;
+    return false;
 }
 
 }  // namespace llm_memory

@@ -45,4 +45,9 @@ struct LoraCount {
 Expected<LoraCount> lora_trainable_count(const std::vector<LinearLayer>& linears, std::uint64_t rank,
                                          const std::vector<std::string>& targets);
 
+// Whether a linear's input is the attention output or the MLP's inner product (o_proj, out_proj, dense,
+// c_proj, down_proj, fc2, w2, dense_4h_to_h): the "output side" of its block. Training activations use it
+// to tell which inputs a frozen base keeps for a LoRA-adapted linear.
+bool is_output_projection(std::string_view target_name);
+
 }  // namespace llm_memory

@@ -87,8 +87,8 @@ std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
         training += std::to_string(g.training_gpus_needed) + " GPU" + (g.training_gpus_needed == 1 ? "" : "s") +
                     " needed at ZeRO stage " + std::to_string(g.zero_stage);
     if (g.training_uses_peak)
-        out.push_back(training + " (model states + activations at seq-len " + std::to_string(s.seq_len) +
-                      " × micro-batch " + std::to_string(s.micro_batch) + " + logits and loss + framework + allocator margin" +
+        out.push_back(training + " (model states + activations at seq-len " + std::to_string(s.training.seq_len) +
+                      " × micro-batch " + std::to_string(s.training.micro_batch) + " + logits and loss + framework + allocator margin" +
                       (e.detailed_training ? ")" : "; training-mode detailed lists them)"));
     else
         out.push_back(training + " (weights, gradients, optimizer states only; no activations: choose a model for the peak)");
@@ -178,10 +178,10 @@ std::string gpu_name(const Scenario& s) {
 }
 
 std::string training_settings_line(const Scenario& s) {
-    std::string line = "Training (detailed): seq-len " + std::to_string(s.seq_len) + " x micro-batch " +
-                       std::to_string(s.micro_batch) + ", recompute " + recompute_text(s.recompute) + ", " +
-                       attention_text(s.attention) + " attention, " + loss_text(s.loss) + " loss, tp " + std::to_string(s.tp) +
-                       (s.sp ? " with sp" : "") + ", pp " + std::to_string(s.pp);
+    std::string line = "Training (detailed): seq-len " + std::to_string(s.training.seq_len) + " x micro-batch " +
+                       std::to_string(s.training.micro_batch) + ", recompute " + recompute_text(s.training.recompute) + ", " +
+                       attention_text(s.training.attention) + " attention, " + loss_text(s.training.loss) + " loss, tp " + std::to_string(s.training.tp) +
+                       (s.training.sp ? " with sp" : "") + ", pp " + std::to_string(s.training.pp);
     return line + "\n  " + training_metric_sentence(s);
 }
 
@@ -208,8 +208,8 @@ std::string training_fit_note(const Scenario& s, const Estimate& e) {
     if (!g.training_uses_peak)
         return "Model states only (weights, gradients, optimizer states): choose a model to include the activations, "
                "logits and framework memory.";
-    return "The training peak: model states + activations at seq-len " + std::to_string(s.seq_len) + " x micro-batch " +
-           std::to_string(s.micro_batch) + " + logits and loss + framework memory + allocator margin" +
+    return "The training peak: model states + activations at seq-len " + std::to_string(s.training.seq_len) + " x micro-batch " +
+           std::to_string(s.training.micro_batch) + " + logits and loss + framework memory + allocator margin" +
            (e.detailed_training ? "." : " (Training mode: detailed lists each term).");
 }
 
@@ -241,10 +241,10 @@ std::string json_escape(const std::string& text) {
 // The detailed training settings as a JSON object (what the figures were computed for).
 static std::string training_settings_json(const Scenario& s, const Estimate& e) {
     const bool allocated = !s.framework_overhead_auto && s.framework_overhead_bytes == 0 && s.allocator_margin_percent.is_zero();
-    return "{\"seq_len\":" + std::to_string(s.seq_len) + ",\"micro_batch\":" + std::to_string(s.micro_batch) +
-           ",\"recompute\":\"" + recompute_text(s.recompute) + "\",\"attention\":\"" + attention_text(s.attention) +
-           "\",\"loss\":\"" + loss_text(s.loss) + "\",\"tp\":" + std::to_string(s.tp) + ",\"sp\":" +
-           (s.sp ? "true" : "false") + ",\"pp\":" + std::to_string(s.pp) + ",\"activation_bytes_per_value\":" +
+    return "{\"seq_len\":" + std::to_string(s.training.seq_len) + ",\"micro_batch\":" + std::to_string(s.training.micro_batch) +
+           ",\"recompute\":\"" + recompute_text(s.training.recompute) + "\",\"attention\":\"" + attention_text(s.training.attention) +
+           "\",\"loss\":\"" + loss_text(s.training.loss) + "\",\"tp\":" + std::to_string(s.training.tp) + ",\"sp\":" +
+           (s.training.sp ? "true" : "false") + ",\"pp\":" + std::to_string(s.training.pp) + ",\"activation_bytes_per_value\":" +
            std::to_string(e.training_activations.value_bytes) + ",\"allocator_margin_percent\":" +
            format_decimal(s.allocator_margin_percent) + ",\"metric\":\"" + (allocated ? "allocated" : "nvidia-smi") + "\"}";
 }

@@ -174,34 +174,50 @@ std::string apply_seq_len(Scenario& s, std::string_view text) {
     std::string error = apply_tokens(tokens, text);
     if (!error.empty()) return error;
     if (tokens == 0) return "must be at least 1";
-    s.seq_len = tokens;
+    s.training.seq_len = tokens;
     return {};
 }
 
-std::string apply_training_mode(Scenario& s, std::string_view text) {
-    const std::string t = lower_text(text);
-    if (t == "simple") s.detailed_training = false;
-    else if (t == "detailed") s.detailed_training = true;
-    else return "\"" + printable_excerpt(text, 40) + "\" is not simple or detailed";
-    return {};
-}
-
-// One of a few words: the value's index in `words`, or an error listing them.
-template <typename Enum, std::size_t N>
-std::string apply_choice(Enum& field, std::string_view text, const char* const (&words)[N]) {
-    const std::string t = lower_text(text);
-    for (std::size_t i = 0; i < N; ++i)
-        if (t == words[i]) {
-            field = static_cast<Enum>(i);
-            return {};
-        }
+// One of a few words: the value's index in `choices` (an enum's table in enum order), or an error listing them.
+template <typename Enum>
+std::string apply_choice(Enum& field, std::string_view text, const std::vector<Choice>& choices) {
+    const std::size_t i = choice_index(choices, lower_text(text));
+    if (i < choices.size()) {
+        field = static_cast<Enum>(i);
+        return {};
+    }
     std::string list;
-    for (std::size_t i = 0; i < N; ++i) list += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + words[i];
+    for (std::size_t j = 0; j < choices.size(); ++j)
+        list += std::string(j == 0 ? "" : j + 1 == choices.size() ? " or " : ", ") + choices[j].word;
     return "\"" + printable_excerpt(text, 40) + "\" is not " + list;
 }
-constexpr const char* kRecomputeWords[] = {"none", "selective", "full"};
-constexpr const char* kAttentionWords[] = {"flash", "eager"};
-constexpr const char* kLossWords[] = {"full", "chunked"};
+
+// The two modes: the seed's simple total, or the detailed one (index 1 = detailed).
+const std::vector<Choice>& inference_mode_choices() {
+    static const std::vector<Choice> kChoices = {
+        {"simple", "simple: weights x overhead", "The seed's rule: weights x overhead factor (1.2)."},
+        {"detailed", "detailed: weights + KV cache + activations + reserve",
+         "Weights + KV cache + activation workspace + runtime reserve, each shown; no overhead factor."},
+    };
+    return kChoices;
+}
+const std::vector<Choice>& training_mode_choices() {
+    static const std::vector<Choice> kChoices = {
+        {"simple", "simple: weights + gradients + optimizer states",
+         "The seed's total: weights + gradients + optimizer states. The GPU verdict still uses the peak below, since "
+         "the model is known."},
+        {"detailed", "detailed: + activations, logits and loss, framework memory (peak per GPU)",
+         "Adds, per GPU: activations saved for the backward pass, logits and loss, framework memory and the "
+         "allocator's margin (the training peak)."},
+    };
+    return kChoices;
+}
+std::string apply_mode(bool& detailed, std::string_view text, const std::vector<Choice>& choices) {
+    int index = detailed ? 1 : 0;
+    const std::string error = apply_choice(index, text, choices);
+    if (error.empty()) detailed = index == 1;
+    return error;
+}
 
 // A percentage from 0 to 100, with or without the % sign.
 std::string apply_percent(Decimal& field, std::string_view text) {
@@ -210,14 +226,6 @@ std::string apply_percent(Decimal& field, std::string_view text) {
     const Expected<Decimal> d = parse_decimal(t, 100 * Decimal::kScale, "100%");
     if (!d) return d.error();
     field = *d;
-    return {};
-}
-
-std::string apply_inference_mode(Scenario& s, std::string_view text) {
-    const std::string t = lower_text(text);
-    if (t == "simple") s.detailed_inference = false;
-    else if (t == "detailed") s.detailed_inference = true;
-    else return "\"" + printable_excerpt(text, 40) + "\" is not simple or detailed";
     return {};
 }
 
@@ -320,6 +328,64 @@ std::string show_whole_if(std::uint64_t value, std::uint64_t default_value) {
     return value == default_value ? std::string() : std::to_string(value);
 }
 
+// The catalogues as choices (built once, on first use).
+const std::vector<Choice>& model_choices() {
+    static const std::vector<Choice> kChoices = [] {
+        std::vector<Choice> out{{"", "none (type the parameter count)", ""}};
+        for (const ModelPreset& p : model_presets()) out.push_back({p.key, std::string(p.family) + ": " + p.key, ""});
+        return out;
+    }();
+    return kChoices;
+}
+const std::vector<Choice>& dtype_choices() {
+    static const std::vector<Choice> kChoices = [] {
+        std::vector<Choice> out{{"", "none (use bytes per parameter)",
+                                 "The seed's b: set it in the Inputs. Pick a format to use its exact size."}};
+        for (const WeightFormat& f : weight_formats())
+            out.push_back({f.key, f.label + " - " + format_bits_per_weight(f) + " bits", f.explanation, f.source});
+        return out;
+    }();
+    return kChoices;
+}
+const std::vector<Choice>& recipe_choices() {
+    static const std::vector<Choice> kChoices = [] {
+        std::vector<Choice> out;
+        for (const Recipe& r : recipes()) out.push_back({r.key, r.label, r.explanation, r.source});
+        return out;
+    }();
+    return kChoices;
+}
+// The KV-cache formats offered in a list (any weight format key is accepted when typed).
+const std::vector<Choice>& kv_dtype_choices() {
+    static const std::vector<Choice> kChoices = [] {
+        std::vector<Choice> out;
+        for (const char* key : {"fp16", "bf16", "fp8", "fp32", "q8_0", "q4_0"})
+            if (const Expected<WeightFormat> f = find_weight_format(key))
+                out.push_back({f->key, f->label + " - " + format_bits_per_weight(*f) + " bits", f->explanation, f->source});
+        return out;
+    }();
+    return kChoices;
+}
+const std::vector<Choice>& gpu_choices() {
+    static const std::vector<Choice> kChoices = [] {
+        std::vector<Choice> out{{"", "none", ""}};
+        for (const Gpu& g : gpu_catalogue()) out.push_back({g.key, g.label + " - " + g.vendor_memory, g.note});
+        return out;
+    }();
+    return kChoices;
+}
+const std::vector<Choice>& zero_choices() {
+    static const std::vector<Choice> kChoices = {
+        {"0", "0: none", "Stage 0: every GPU holds all weights, gradients and optimizer states."},
+        {"1", "1: optimizer states split", "Stage 1: optimizer states (incl. fp32 master weights) split over the GPUs."},
+        {"2", "2: + gradients split", "Stage 2: optimizer states and gradients split."},
+        {"3", "3: + weights split", "Stage 3 (FSDP full shard): weights too; each GPU holds 1/N of everything."},
+    };
+    return kChoices;
+}
+
+std::string whole(std::uint64_t n) { return std::to_string(n); }
+
 }  // namespace
 
 const std::vector<SettingSpec>& setting_specs() {
@@ -332,15 +398,22 @@ const std::vector<SettingSpec>& setting_specs() {
     }();
     static const std::string kDtypeHelp = "weight format instead of --bytes: " + weight_format_keys() + ", or 4.65bpw";
     static const std::string kRecipeHelp = "training recipe: " + recipe_keys() + " (default seed-adam: k x state-bytes)";
+    using K = SettingKind;
+    // {key, value hint, --help line, label, unit, kind, example, apply, show, field shown at the default,
+    //  choices, placeholder, note}
     static const std::vector<SettingSpec> kSpecs = {
         {"model", "NAME", "a built-in model (see --list-models); sets N to its exact parameter count",
-         apply_model, show_model},
+         "Model", "", K::choice, "llama-3-8b", apply_model, show_model, nullptr, model_choices},
         {"params", "N", "parameter count N: 13B, 6.7e9, 350M, 70 billion (default 13B)",
+         "Parameters (N)", "parameters", K::count, "70B",
          apply_params, [](const Scenario& s) { return format_count_state(s.param_count); }},
         {"bytes", "B", "bytes per parameter b: 4 fp32, 2 fp16/bf16, 1 int8, 0.5 int4 (default 2)",
+         "Bytes per parameter (b)", "bytes", K::number, "0.5",
          [](Scenario& s, std::string_view t) { return apply_decimal(s.bytes_per_param, t, kMaxBytesPerValueMicros, false); },
-         [](const Scenario& s) { return show_if_changed(s.bytes_per_param, kDefaults.bytes_per_param); }},
+         [](const Scenario& s) { return show_if_changed(s.bytes_per_param, kDefaults.bytes_per_param); },
+         [](const Scenario& s) { return format_decimal(s.bytes_per_param); }},
         {"overhead", "F", "inference overhead factor applied to the weights (default 1.2)",
+         "Overhead factor", "x weights", K::number, "1.5",
          [](Scenario& s, std::string_view t) {
              Decimal d;
              std::string error = apply_decimal(d, t, kMaxFactorMicros, false);
@@ -349,76 +422,128 @@ const std::vector<SettingSpec>& setting_specs() {
              s.overhead_factor = d;
              return std::string();
          },
-         [](const Scenario& s) { return show_if_changed(s.overhead_factor, kDefaults.overhead_factor); }},
+         [](const Scenario& s) { return show_if_changed(s.overhead_factor, kDefaults.overhead_factor); },
+         [](const Scenario& s) { return format_decimal(s.overhead_factor); }},
         {"trainable", "N|P%", "trainable parameters: a count (1B) or a percentage (7.7%) (default all)",
-         apply_trainable, show_trainable},
+         "Trainable parameters", "parameters or %", K::text, "10%",
+         apply_trainable, show_trainable, [](const Scenario&) { return std::string("all"); }},
         {"k", "K", "values stored per trainable parameter (default 3: gradient + two Adam states)",
+         "Values per trainable parameter (k)", "values", K::number, "4",
          [](Scenario& s, std::string_view t) { return apply_decimal(s.values_per_trainable, t, kMaxFactorMicros, true); },
-         [](const Scenario& s) { return show_if_changed(s.values_per_trainable, kDefaults.values_per_trainable); }},
+         [](const Scenario& s) { return show_if_changed(s.values_per_trainable, kDefaults.values_per_trainable); },
+         [](const Scenario& s) { return format_decimal(s.values_per_trainable); }},
         {"state-bytes", "B", "bytes per stored gradient/optimizer value (default 2)",
+         "Bytes per stored value", "bytes", K::number, "4",
          [](Scenario& s, std::string_view t) { return apply_decimal(s.bytes_per_value, t, kMaxBytesPerValueMicros, false); },
-         [](const Scenario& s) { return show_if_changed(s.bytes_per_value, kDefaults.bytes_per_value); }},
-        {"dtype", "NAME", kDtypeHelp.c_str(),
-         apply_dtype, [](const Scenario& s) { return s.dtype; }},
-        {"recipe", "NAME", kRecipeHelp.c_str(),
-         apply_recipe, [](const Scenario& s) { return s.recipe == kDefaults.recipe ? std::string() : s.recipe; }},
+         [](const Scenario& s) { return show_if_changed(s.bytes_per_value, kDefaults.bytes_per_value); },
+         [](const Scenario& s) { return format_decimal(s.bytes_per_value); }},
+        {"dtype", "NAME", kDtypeHelp.c_str(), "Weight format", "", K::choice, "q4_k_m",
+         apply_dtype, [](const Scenario& s) { return s.dtype; }, nullptr, dtype_choices},
+        {"recipe", "NAME", kRecipeHelp.c_str(), "Training recipe", "", K::choice, "adamw-mixed",
+         apply_recipe, [](const Scenario& s) { return s.recipe == kDefaults.recipe ? std::string() : s.recipe; },
+         [](const Scenario& s) { return s.recipe; }, recipe_choices},
         {"lora-rank", "R", "LoRA rank: trainable = r x (in + out) per targeted linear, as PEFT counts (needs --model or --config; 0 = off)",
+         "LoRA rank", "0 = off", K::count, "16",
          [](Scenario& s, std::string_view t) { return apply_whole(s.lora_rank, t, 0, kMaxLoraRank); },
-         [](const Scenario& s) { return show_whole_if(s.lora_rank, 0); }},
+         [](const Scenario& s) { return show_whole_if(s.lora_rank, 0); }, [](const Scenario& s) { return whole(s.lora_rank); },
+         nullptr, "8", "Each targeted linear gains r x (in + out) trainable parameters, as PEFT counts them."},
         {"lora-targets", "LIST", "LoRA target modules: q,k,v,o,gate,up,down, PEFT names, or all-linear (default q,v)",
+         "LoRA target modules", "", K::text, "q,k,v,o",
          apply_lora_targets,
-         [](const Scenario& s) { return s.lora_targets == kDefaults.lora_targets ? std::string() : s.lora_targets; }},
+         [](const Scenario& s) { return s.lora_targets == kDefaults.lora_targets ? std::string() : s.lora_targets; },
+         [](const Scenario& s) { return s.lora_targets; }, nullptr, "q,v",
+         "q,k,v,o,gate,up,down (or PEFT names, or all-linear). Only the adapter trains."},
         {"qlora", "[BOOL]", "QLoRA: the frozen base in 4-bit NF4 with double quantization (needs --lora-rank)",
+         "QLoRA: 4-bit NF4 base", "", K::flag, "true",
          [](Scenario& s, std::string_view t) { return apply_bool(s.qlora, t); },
          [](const Scenario& s) { return s.qlora ? std::string("true") : std::string(); }},
         {"context", "T", "KV-cache tokens per sequence: 4096, 8K = 8192, 128K (needs --model or --config; default 0 = none)",
-         apply_context, [](const Scenario& s) { return show_whole_if(s.context_tokens, 0); }},
+         "Context length", "tokens", K::count, "8192",
+         apply_context, [](const Scenario& s) { return show_whole_if(s.context_tokens, 0); },
+         [](const Scenario& s) { return whole(s.context_tokens); }, nullptr, "4096 or 8K",
+         "Tokens kept per sequence; 8K = 8192. 0 = no KV cache."},
         {"batch", "N", "sequences decoded together, multiplies the KV cache (default 1)",
+         "Batch size", "sequences", K::count, "4",
          [](Scenario& s, std::string_view t) { return apply_whole(s.batch_size, t, 1, kMaxBatch); },
-         [](const Scenario& s) { return show_whole_if(s.batch_size, 1); }},
+         [](const Scenario& s) { return show_whole_if(s.batch_size, 1); }, [](const Scenario& s) { return whole(s.batch_size); },
+         nullptr, "1", "Sequences decoded together; multiplies the cache."},
         {"kv-dtype", "NAME", "KV-cache format: fp16 (default), bf16, fp8, fp32, q8_0, q4_0",
-         apply_kv_dtype, [](const Scenario& s) { return s.kv_dtype == kDefaults.kv_dtype ? std::string() : s.kv_dtype; }},
+         "KV-cache format", "", K::choice, "fp8",
+         apply_kv_dtype, [](const Scenario& s) { return s.kv_dtype == kDefaults.kv_dtype ? std::string() : s.kv_dtype; },
+         [](const Scenario& s) { return s.kv_dtype; }, kv_dtype_choices, "",
+         "Bytes per cached value: fp16 2, fp8 1, q8_0 8.5 bits."},
         {"inference-mode", "MODE", "simple (default: weights x overhead) or detailed (weights + KV cache + activations + reserve)",
-         apply_inference_mode,
-         [](const Scenario& s) { return s.detailed_inference ? std::string("detailed") : std::string(); }},
+         "Inference estimate", "", K::choice, "detailed",
+         [](Scenario& s, std::string_view t) { return apply_mode(s.detailed_inference, t, inference_mode_choices()); },
+         [](const Scenario& s) { return s.detailed_inference ? std::string("detailed") : std::string(); },
+         [](const Scenario&) { return std::string("simple"); }, inference_mode_choices},
         {"training-mode", "MODE", "simple (default: weights + gradients + optimizer states) or detailed (+ activations, logits and loss, framework memory: the peak per GPU; needs --model or --config)",
-         apply_training_mode,
-         [](const Scenario& s) { return s.detailed_training ? std::string("detailed") : std::string(); }},
+         "Training estimate", "", K::choice, "detailed",
+         [](Scenario& s, std::string_view t) { return apply_mode(s.detailed_training, t, training_mode_choices()); },
+         [](const Scenario& s) { return s.detailed_training ? std::string("detailed") : std::string(); },
+         [](const Scenario&) { return std::string("simple"); }, training_mode_choices},
         {"seq-len", "T", "training tokens per sequence: 2048 (default), 8K = 8192",
-         apply_seq_len, [](const Scenario& s) { return show_whole_if(s.seq_len, kDefaults.seq_len); }},
+         "Sequence length", "tokens", K::count, "4096",
+         apply_seq_len, [](const Scenario& s) { return show_whole_if(s.training.seq_len, kDefaults.training.seq_len); },
+         [](const Scenario& s) { return whole(s.training.seq_len); }, nullptr, "2048 or 8K",
+         "Tokens per training sequence; 8K = 8192."},
         {"micro-batch", "N", "training sequences per step per GPU (default 1)",
-         [](Scenario& s, std::string_view t) { return apply_whole(s.micro_batch, t, 1, kMaxMicroBatch); },
-         [](const Scenario& s) { return show_whole_if(s.micro_batch, kDefaults.micro_batch); }},
+         "Micro-batch", "sequences per GPU", K::count, "4",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.training.micro_batch, t, 1, kMaxMicroBatch); },
+         [](const Scenario& s) { return show_whole_if(s.training.micro_batch, kDefaults.training.micro_batch); },
+         [](const Scenario& s) { return whole(s.training.micro_batch); }, nullptr, "1",
+         "Sequences in one forward and backward pass on each GPU (gradient accumulation does not add to it)."},
         {"recompute", "MODE", "activation checkpointing: none (default: keep every saved tensor), selective (recompute attention scores) or full (keep one tensor per layer, recompute the rest in the backward pass)",
-         [](Scenario& s, std::string_view t) { return apply_choice(s.recompute, t, kRecomputeWords); },
-         [](const Scenario& s) { return s.recompute == kDefaults.recompute ? std::string() : std::string(recompute_text(s.recompute)); }},
+         "Activation recompute", "", K::choice, "selective",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.training.recompute, t, recompute_choices()); },
+         [](const Scenario& s) { return s.training.recompute == kDefaults.training.recompute ? std::string() : std::string(recompute_text(s.training.recompute)); },
+         [](const Scenario& s) { return std::string(recompute_text(s.training.recompute)); }, recompute_choices},
         {"attention", "KERNEL", "flash (default: FlashAttention/SDPA, no s x s scores kept) or eager (softmax scores kept for the backward pass)",
-         [](Scenario& s, std::string_view t) { return apply_choice(s.attention, t, kAttentionWords); },
-         [](const Scenario& s) { return s.attention == kDefaults.attention ? std::string() : std::string(attention_text(s.attention)); }},
+         "Attention kernel", "", K::choice, "eager",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.training.attention, t, attention_choices()); },
+         [](const Scenario& s) { return s.training.attention == kDefaults.training.attention ? std::string() : std::string(attention_text(s.training.attention)); },
+         [](const Scenario& s) { return std::string(attention_text(s.training.attention)); }, attention_choices},
         {"loss", "KIND", "full (default: all logits with an fp32 copy, the saved log-softmax and its gradient) or chunked (logits upcast one chunk of 8 at a time)",
-         [](Scenario& s, std::string_view t) { return apply_choice(s.loss, t, kLossWords); },
-         [](const Scenario& s) { return s.loss == kDefaults.loss ? std::string() : std::string(loss_text(s.loss)); }},
+         "Loss", "", K::choice, "chunked",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.training.loss, t, loss_choices()); },
+         [](const Scenario& s) { return s.training.loss == kDefaults.training.loss ? std::string() : std::string(loss_text(s.training.loss)); },
+         [](const Scenario& s) { return std::string(loss_text(s.training.loss)); }, loss_choices},
         {"tp", "N", "tensor-parallel GPUs per layer: must divide the attention heads (default 1)",
-         [](Scenario& s, std::string_view t) { return apply_whole(s.tp, t, 1, kMaxParallel); },
-         [](const Scenario& s) { return show_whole_if(s.tp, 1); }},
+         "Tensor parallel", "tp", K::count, "2",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.training.tp, t, 1, kMaxParallel); },
+         [](const Scenario& s) { return show_whole_if(s.training.tp, 1); }, [](const Scenario& s) { return whole(s.training.tp); },
+         nullptr, "1", "GPUs that split every layer; must divide the attention heads. Number of GPUs must be a multiple of tp x pp."},
         {"sp", "[BOOL]", "sequence parallel: tensor-parallel GPUs also split the norm and dropout activations (with --tp)",
-         [](Scenario& s, std::string_view t) { return apply_bool(s.sp, t); },
-         [](const Scenario& s) { return s.sp ? std::string("true") : std::string(); }},
+         "Sequence parallel (with tp)", "", K::flag, "true",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.training.sp, t); },
+         [](const Scenario& s) { return s.training.sp ? std::string("true") : std::string(); }, nullptr, nullptr, "",
+         "The tensor-parallel GPUs also split the norm and dropout activations along the sequence."},
         {"pp", "N", "pipeline stages, 1F1B schedule (the first stage holds the most activations): must divide the layers (default 1)",
-         [](Scenario& s, std::string_view t) { return apply_whole(s.pp, t, 1, kMaxParallel); },
-         [](const Scenario& s) { return show_whole_if(s.pp, 1); }},
+         "Pipeline stages", "pp", K::count, "2",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.training.pp, t, 1, kMaxParallel); },
+         [](const Scenario& s) { return show_whole_if(s.training.pp, 1); }, [](const Scenario& s) { return whole(s.training.pp); },
+         nullptr, "1", "1F1B schedule: the first stage holds pp micro-batches of its layers, the most activations; must divide the layers."},
         {"framework-overhead", "SIZE", "CUDA context and NCCL per GPU: auto (default: 512MiB, + 1.5GiB with more than one GPU), 0, or a size such as 1GiB",
+         "Framework memory per GPU", "", K::text, "1GiB",
          apply_framework_overhead,
-         [](const Scenario& s) { return s.framework_overhead_auto ? std::string() : s.framework_overhead_bytes == 0 ? std::string("0") : show_size(s.framework_overhead_bytes); }},
+         [](const Scenario& s) { return s.framework_overhead_auto ? std::string() : s.framework_overhead_bytes == 0 ? std::string("0") : show_size(s.framework_overhead_bytes); },
+         [](const Scenario&) { return std::string("auto"); }, nullptr, "auto",
+         "auto: a 512 MiB CUDA context, + 1.5 GiB for NCCL with more than one GPU. Or a size such as 1GiB, or 0."},
         {"allocator-margin", "P%", "PyTorch caching allocator's margin over allocated activations and logits, 0-100% (default 10%)",
+         "Allocator margin", "%", K::number, "20%",
          [](Scenario& s, std::string_view t) { return apply_percent(s.allocator_margin_percent, t); },
-         [](const Scenario& s) { return s.allocator_margin_percent == kDefaults.allocator_margin_percent ? std::string() : format_decimal(s.allocator_margin_percent) + "%"; }},
-        {"gpu", "NAME", kGpuHelp.c_str(),
-         apply_gpu, [](const Scenario& s) { return s.gpu; }},
+         [](const Scenario& s) { return s.allocator_margin_percent == kDefaults.allocator_margin_percent ? std::string() : format_decimal(s.allocator_margin_percent) + "%"; },
+         [](const Scenario& s) { return format_decimal(s.allocator_margin_percent) + "%"; }, nullptr, "10%",
+         "PyTorch's caching allocator reserves more than it allocates: this share of the activations and logits."},
+        {"gpu", "NAME", kGpuHelp.c_str(), "GPU", "", K::choice, "rtx-4090",
+         apply_gpu, [](const Scenario& s) { return s.gpu; }, nullptr, gpu_choices},
         {"gpus", "N", "GPUs the model states are spread over (default 1)",
+         "Number of GPUs", "", K::count, "4",
          [](Scenario& s, std::string_view t) { return apply_whole(s.gpu_count, t, 1, kMaxGpuCount); },
-         [](const Scenario& s) { return show_whole_if(s.gpu_count, 1); }},
+         [](const Scenario& s) { return show_whole_if(s.gpu_count, 1); }, [](const Scenario& s) { return whole(s.gpu_count); },
+         nullptr, "1", "Model states are spread over these by the ZeRO stage."},
         {"zero", "S", "ZeRO/FSDP stage: 0 none, 1 optimizer states, 2 + gradients, 3 + weights split over --gpus",
+         "ZeRO/FSDP stage", "", K::choice, "3",
          [](Scenario& s, std::string_view t) {
              std::uint64_t stage = 0;
              const std::string error = apply_whole(stage, t, 0, 3);
@@ -426,13 +551,24 @@ const std::vector<SettingSpec>& setting_specs() {
              s.zero_stage = static_cast<int>(stage);
              return std::string();
          },
-         [](const Scenario& s) { return s.zero_stage == 0 ? std::string() : std::to_string(s.zero_stage); }},
+         [](const Scenario& s) { return s.zero_stage == 0 ? std::string() : std::to_string(s.zero_stage); },
+         [](const Scenario&) { return std::string("0"); }, zero_choices},
         {"gpu-memory", "SIZE", "custom memory per GPU instead of --gpu: 80GiB, 24GB (GB = 10^9, GiB = 2^30)",
-         apply_gpu_memory, show_gpu_memory},
+         "Custom memory per GPU", "GB or GiB", K::text, "80GiB",
+         apply_gpu_memory, show_gpu_memory, nullptr, nullptr, "80GiB or 24GB",
+         "Overrides the GPU above. GB = 10^9 bytes, GiB = 2^30 (vendors' \"80 GB\" HBM is 80 GiB)."},
         {"tensor-split", "LIST", "how inference splits over --gpus, one proportion per GPU as llama.cpp's --tensor-split: 3,1 (default even); each card gets its own verdict",
-         apply_tensor_split, show_tensor_split},
+         "Tensor split", "per GPU", K::text, "3,1",
+         apply_tensor_split, show_tensor_split, nullptr, nullptr, "even, or 3,1",
+         "One proportion per GPU, as llama.cpp's --tensor-split; each card's share gets its own verdict."},
     };
     return kSpecs;
+}
+
+std::string setting_field_text(const SettingSpec& spec, const Scenario& scenario) {
+    std::string shown = spec.show(scenario);
+    if (shown.empty() && spec.field != nullptr) shown = spec.field(scenario);
+    return shown;
 }
 
 const SettingSpec* find_setting(std::string_view key) {

@@ -3,25 +3,55 @@
 // Invariant: apply_state never leaves an invalid scenario; bad keys or values are reported and skipped.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "choice.hpp"
 #include "estimator.hpp"
 #include "result.hpp"
 
 namespace llm_memory {
 
-// One settable input. `key` is the CLI long option and the URL key.
+// How a form shows a setting: a plain decimal, a whole number that takes suffixes (13B, 8K), free text,
+// one of the row's choices, or a flag (on/off).
+enum class SettingKind : std::uint8_t { number, count, text, choice, flag };
+
+// One settable input: one row of the table gives every face its setting. `key` is the CLI long option and
+// the URL key; the row also carries --help's line, a form's label, unit, kind, choices and placeholder, the
+// value a form field shows, and an example value (the round-trip test sets every key to it).
+//
+// Adding a setting costs three things, and nothing else:
+//   1. the Scenario field (core/estimator.hpp, with its default);
+//   2. one row here (core/settings.cpp, setting_specs);
+//   3. its use in the estimator (core/estimator.cpp or the module it feeds).
+// The CLI flag, --help, the man page, bash completion, the URL and --state key, the JS API, stored state,
+// fuzzing, the web page's text view and the canvas control (setting_control) all follow from the row, and
+// tests fail if any face lacks it. Only where the control sits on the canvas is chosen by hand: add one
+// setting_control(app, "key") call to the panel that should show it (imgui_app/runtime_panel.cpp).
 struct SettingSpec {
     const char* key;
     const char* value_hint;  // e.g. "N" or "F"
     const char* help;        // one line for --help
+    const char* label;       // a form's label: "Context length"
+    const char* unit;        // shown after the label: "tokens"; "" for none
+    SettingKind kind;
+    const char* example;     // a valid value other than the default (with a model chosen, on one GPU)
     // Parses text into the scenario; returns an error message without the key prefix, or "" on success.
     std::string (*apply)(Scenario& scenario, std::string_view text);
     // The value as text that apply() reads back exactly; "" when it is the default.
     std::string (*show)(const Scenario& scenario);
+    // The value a form field shows when show() gives "" (the default: "2", "auto", "simple"); nullptr: "".
+    std::string (*field)(const Scenario& scenario) = nullptr;
+    // kind choice: the values, in order (a catalogue's keys, an enum's words); nullptr otherwise.
+    const std::vector<Choice>& (*choices)() = nullptr;
+    const char* hint = "";   // a form's placeholder: "4096 or 8K"
+    const char* note = "";   // the line of plain words under a form's control ("" = the chosen choice's help)
 };
+
+// The text a form field shows for `spec`: show(), or field() at the default.
+std::string setting_field_text(const SettingSpec& spec, const Scenario& scenario);
 
 // Every known key, in the order they are shown and serialised.
 const std::vector<SettingSpec>& setting_specs();

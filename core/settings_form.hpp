@@ -1,6 +1,6 @@
 // The settings table as a form: for every setting key, the label, unit and kind of control a form shows,
-// the current value as text and, for a choice, its options from core's catalogues. The web page generates
-// its accessible text view from this (one JSON array), so the view holds no list of its own.
+// the current value as text and, for a choice, its options: all from the settings table's rows. The web page
+// generates its accessible text view from this (one JSON array), so the view holds no list of its own.
 #pragma once
 
 #include <string>

@@ -139,13 +139,13 @@ std::string gb(std::uint64_t bytes) { return format_gb(bytes); }
 std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, const MemoryTerm& t) {
     const TrainingActivations& a = e.training_activations;
     const std::string B = std::to_string(a.value_bytes);
-    const std::string shape = "s = " + std::to_string(s.seq_len) + ", b = " + std::to_string(s.micro_batch) + ", B = " + B +
-                              " bytes" + (s.tp > 1 ? ", tp = " + std::to_string(s.tp) + (s.sp ? " with sp" : "") : "");
+    const std::string shape = "s = " + std::to_string(s.training.seq_len) + ", b = " + std::to_string(s.training.micro_batch) + ", B = " + B +
+                              " bytes" + (s.training.tp > 1 ? ", tp = " + std::to_string(s.training.tp) + (s.training.sp ? " with sp" : "") : "");
     const std::string stage = std::to_string(a.stage_layers) + " layers × " + std::to_string(a.micro_batches_in_flight) +
                               " micro-batch" + (a.micro_batches_in_flight == 1 ? "" : "es") + " in flight";
     if (t.key == "activation") {
         const LayerActivations& p = a.per_layer_sum;
-        if (s.recompute == Recompute::full)
+        if (s.training.recompute == Recompute::full)
             return Derivation{"", t.label,
                               {formula("Activations = layers × each layer's input (B·s·b·h) + one layer rebuilt + final norm and head inputs",
                                        "\\text{Activations} = L \\cdot B s b h + \\text{one layer} + \\text{outside}"),
@@ -155,13 +155,13 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
                                               gb(a.outside_layers_bytes) + "}"),
                                compute(t.bytes)},
                               t.bytes};
-        const bool core = s.recompute != Recompute::selective;
+        const bool core = s.training.recompute != Recompute::selective;
         return Derivation{"", t.label,
                           {formula(std::string("Activations = layers × (norms + attention") + (core ? " + attention core" : "") +
                                        " + MLP) + final norm and head inputs",
                                    std::string("\\text{Activations} = L \\times (\\text{norms} + \\text{attention}") +
                                        (core ? " + \\text{core}" : "") + " + \\text{MLP}) + \\text{outside}"),
-                           substitute(shape + ", " + attention_text(s.attention) + " attention, " + stage + ": norms " +
+                           substitute(shape + ", " + attention_text(s.training.attention) + " attention, " + stage + ": norms " +
                                           gb(p.norms) + " + attention " + gb(p.attention) + (core ? " + attention core " + gb(p.attention_core) : "") +
                                           " + MLP " + gb(p.mlp) + " + outside " + gb(a.outside_layers_bytes),
                                       "\\text{" + gb(p.norms) + "} + \\text{" + gb(p.attention) + "} + " +
@@ -172,15 +172,15 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
     }
     if (t.key == "logits_loss") {
         const std::string vocab = s.model ? std::to_string(s.model->architecture.vocab_size) : "V";
-        const std::string per = s.loss == LossKind::full ? "(" + B + " + 4 + 4 + 4) bytes" : B + " bytes + one of 8 chunks × (4 + 4) bytes";
-        const std::string tp = s.tp > 1 ? " ÷ tp " + std::to_string(s.tp) : "";
+        const std::string per = s.training.loss == LossKind::full ? "(" + B + " + 4 + 4 + 4) bytes" : B + " bytes + one of 8 chunks × (4 + 4) bytes";
+        const std::string tp = s.training.tp > 1 ? " ÷ tp " + std::to_string(s.training.tp) : "";
         return Derivation{"", t.label,
-                          {formula(s.loss == LossKind::full
+                          {formula(s.training.loss == LossKind::full
                                        ? "Logits and loss = micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes"
                                        : "Logits and loss = micro-batch × seq-len × vocabulary × (B + (4 + 4) ÷ 8) bytes",
                                    "\\text{Logits and loss} = b \\times s \\times V \\times \\text{bytes per logit}"),
-                           substitute(std::to_string(s.micro_batch) + " × " + std::to_string(s.seq_len) + " × " + vocab + tp + " × " + per,
-                                      std::to_string(s.micro_batch) + " \\times " + std::to_string(s.seq_len) + " \\times " + vocab),
+                           substitute(std::to_string(s.training.micro_batch) + " × " + std::to_string(s.training.seq_len) + " × " + vocab + tp + " × " + per,
+                                      std::to_string(s.training.micro_batch) + " \\times " + std::to_string(s.training.seq_len) + " \\times " + vocab),
                            compute(t.bytes)},
                           t.bytes};
     }
@@ -207,17 +207,17 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
                           t.bytes};
     }
     if (t.key == "weight_per_gpu" || t.key == "gradient_per_gpu" || t.key == "optimizer_per_gpu") {
-        const std::uint64_t dp = s.gpu_count / (s.tp * s.pp);
+        const std::uint64_t dp = s.gpu_count / (s.training.tp * s.training.pp);
         const int needs_stage = t.key == "weight_per_gpu" ? 3 : t.key == "gradient_per_gpu" ? 2 : 1;
         const bool zero = s.zero_stage >= needs_stage && dp > 1;
         const std::string what = t.key == "weight_per_gpu" ? "weights + adapter" : t.key == "gradient_per_gpu" ? "gradients" : "optimizer states";
         return Derivation{"", t.label,
                           {formula(t.label + " = " + what + " ÷ (tp × pp)" + (zero ? " ÷ data-parallel GPUs (ZeRO)" : ""),
                                    "\\text{" + t.label + "} = \\text{" + what + "} \\div (t \\cdot p)" + (zero ? " \\div d" : "")),
-                           substitute("tp × pp = " + std::to_string(s.tp * s.pp) + (zero ? ", " + std::to_string(dp) +
+                           substitute("tp × pp = " + std::to_string(s.training.tp * s.training.pp) + (zero ? ", " + std::to_string(dp) +
                                                                                           " data-parallel GPUs at ZeRO stage " +
                                                                                           std::to_string(s.zero_stage) : ""),
-                                      "t \\cdot p = " + std::to_string(s.tp * s.pp)),
+                                      "t \\cdot p = " + std::to_string(s.training.tp * s.training.pp)),
                            compute(t.bytes)},
                           t.bytes};
     }

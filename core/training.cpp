@@ -19,40 +19,44 @@ std::string big_error() {
 
 }  // namespace
 
-const char* recompute_text(Recompute recompute) {
-    switch (recompute) {
-        case Recompute::none: return "none";
-        case Recompute::selective: return "selective";
-        case Recompute::full: return "full";
-    }
-    return "none";
+const std::vector<Choice>& recompute_choices() {
+    static const std::vector<Choice> kChoices = {
+        {"none", "none: keep every tensor the backward pass needs",
+         "no recompute: keep every tensor the backward pass needs (most memory, no extra compute)"},
+        {"selective", "selective: recompute the attention scores",
+         "selective recompute: recompute the attention scores in the backward pass (Korthikanti: about 3% more compute)"},
+        {"full", "full: keep one tensor per layer, recompute the rest",
+         "full recompute: keep one tensor per layer, recompute the rest in the backward pass (about a third more compute)"},
+    };
+    return kChoices;
 }
 
-const char* attention_text(AttentionKernel attention) { return attention == AttentionKernel::eager ? "eager" : "flash"; }
-const char* loss_text(LossKind loss) { return loss == LossKind::chunked ? "chunked" : "full"; }
-
-const char* recompute_help(Recompute recompute) {
-    switch (recompute) {
-        case Recompute::none: return "no recompute: keep every tensor the backward pass needs (most memory, no extra compute)";
-        case Recompute::selective:
-            return "selective recompute: recompute the attention scores in the backward pass (Korthikanti: about 3% more compute)";
-        case Recompute::full:
-            return "full recompute: keep one tensor per layer, recompute the rest in the backward pass (about a third more compute)";
-    }
-    return "";
+const std::vector<Choice>& attention_choices() {
+    static const std::vector<Choice> kChoices = {
+        {"flash", "flash: FlashAttention / SDPA, no s x s scores kept",
+         "flash attention (FlashAttention, PyTorch SDPA): the s x s scores are never stored, only one number per row"},
+        {"eager", "eager: softmax scores kept",
+         "eager attention: the softmax scores (heads x s x s per sequence) are kept for the backward pass"},
+    };
+    return kChoices;
 }
 
-const char* attention_help(AttentionKernel attention) {
-    return attention == AttentionKernel::eager
-               ? "eager attention: the softmax scores (heads x s x s per sequence) are kept for the backward pass"
-               : "flash attention (FlashAttention, PyTorch SDPA): the s x s scores are never stored, only one number per row";
+const std::vector<Choice>& loss_choices() {
+    static const std::vector<Choice> kChoices = {
+        {"full", "full: all logits, an fp32 copy, the saved log-softmax, its gradient",
+         "full loss: all logits, their fp32 copy and its gradient at once (Hugging Face's causal-LM loss)"},
+        {"chunked", "chunked: fp32 one chunk of 8 at a time",
+         "chunked loss: 16-bit logits, the fp32 loss computed one chunk of 8 at a time (torchtune)"},
+    };
+    return kChoices;
 }
 
-const char* loss_help(LossKind loss) {
-    return loss == LossKind::chunked
-               ? "chunked loss: 16-bit logits, the fp32 loss computed one chunk of 8 at a time (torchtune)"
-               : "full loss: all logits, their fp32 copy and its gradient at once (Hugging Face's causal-LM loss)";
-}
+const char* recompute_text(Recompute recompute) { return recompute_choices()[static_cast<std::size_t>(recompute)].word.c_str(); }
+const char* attention_text(AttentionKernel attention) { return attention_choices()[static_cast<std::size_t>(attention)].word.c_str(); }
+const char* loss_text(LossKind loss) { return loss_choices()[static_cast<std::size_t>(loss)].word.c_str(); }
+const char* recompute_help(Recompute recompute) { return recompute_choices()[static_cast<std::size_t>(recompute)].help.c_str(); }
+const char* attention_help(AttentionKernel attention) { return attention_choices()[static_cast<std::size_t>(attention)].help.c_str(); }
+const char* loss_help(LossKind loss) { return loss_choices()[static_cast<std::size_t>(loss)].help.c_str(); }
 
 Expected<LayerActivations> layer_activations(const Architecture& arch, const TrainingShape& shape, bool moe_layer) {
     const u128 t = shape.tp;

@@ -10,7 +10,9 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "choice.hpp"
 #include "result.hpp"
 
 namespace llm_memory {
@@ -29,25 +31,39 @@ enum class AttentionKernel : std::uint8_t { flash, eager };
 // chunked: torchtune's CEWithChunkedOutputLoss, 16-bit logits with one of 8 chunks upcast at a time.
 enum class LossKind : std::uint8_t { full, chunked };
 
-const char* recompute_text(Recompute recompute);      // "none", "selective", "full"
+// Each enum's one table of words, in enum order: the word the settings read and write, a list label and
+// the choice in plain words (the line under a control, a tooltip).
+const std::vector<Choice>& recompute_choices();
+const std::vector<Choice>& attention_choices();
+const std::vector<Choice>& loss_choices();
+
+const char* recompute_text(Recompute recompute);        // "none", "selective", "full"
 const char* attention_text(AttentionKernel attention);  // "flash", "eager"
-const char* loss_text(LossKind loss);                 // "full", "chunked"
+const char* loss_text(LossKind loss);                   // "full", "chunked"
 // Each choice in plain words, for help text: "full recompute: keep one tensor per layer, ...".
 const char* recompute_help(Recompute recompute);
 const char* attention_help(AttentionKernel attention);
 const char* loss_help(LossKind loss);
 
-// What one training step looks like on one GPU. Sizes are element counts; bytes are bytes.
-struct TrainingShape {
+// How training runs, as the user sets it (Scenario::training; the settings rows seq-len to pp). The
+// defaults, with their sources (README "Training, detailed"): one 2048-token sequence per GPU, no recompute
+// (Hugging Face Trainer's gradient_checkpointing=False), FlashAttention/SDPA (Transformers' default
+// attention on CUDA), the full causal-LM loss, no model parallelism.
+struct TrainingSettings {
     std::uint64_t seq_len = 2048;          // s: tokens per sequence
     std::uint64_t micro_batch = 1;         // b: sequences per step per GPU
-    std::uint64_t activation_bytes = 2;    // B: bytes of a saved activation (2 for bf16/fp16 compute, 4 fp32)
     Recompute recompute = Recompute::none;
     AttentionKernel attention = AttentionKernel::flash;
     LossKind loss = LossKind::full;
     std::uint64_t tp = 1;                  // t: tensor-parallel ranks
     bool sp = false;                       // sequence parallel (splits the norm and dropout regions by t)
     std::uint64_t pp = 1;                  // p: pipeline stages, 1F1B schedule
+};
+
+// What one training step looks like on one GPU: the settings plus what the estimator derives from the
+// model and the recipe. Sizes are element counts; bytes are bytes.
+struct TrainingShape : TrainingSettings {
+    std::uint64_t activation_bytes = 2;    // B: bytes of a saved activation (2 for bf16/fp16 compute, 4 fp32)
     // Which linear inputs are saved. A full fine-tune keeps every one. With LoRA the base is frozen: a
     // linear keeps its input only for its weight gradient, so only the LoRA-adapted ones keep theirs
     // (PyTorch's autograd saves mm's input only when the weight needs a gradient; bitsandbytes'

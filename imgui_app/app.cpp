@@ -29,16 +29,7 @@ constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0x0100, 0x017F, 0x2000, 0x20
 
 std::string field_text_for(const Scenario& s, const char* key) {
     const SettingSpec* spec = find_setting(key);
-    if (spec == nullptr) return {};
-    if (std::strcmp(key, "trainable") == 0 && s.trainable.kind == TrainableSpec::Kind::all) return "all";
-    std::string shown = spec->show(s);
-    if (!shown.empty()) return shown;
-    // Default values: show them rather than an empty box.
-    if (std::strcmp(key, "bytes") == 0) return format_decimal(s.bytes_per_param);
-    if (std::strcmp(key, "overhead") == 0) return format_decimal(s.overhead_factor);
-    if (std::strcmp(key, "k") == 0) return format_decimal(s.values_per_trainable);
-    if (std::strcmp(key, "state-bytes") == 0) return format_decimal(s.bytes_per_value);
-    return {};
+    return spec != nullptr ? setting_field_text(*spec, s) : std::string();
 }
 
 // Layout widths are compared in logical pixels (framebuffer pixels / ui_scale).

@@ -34,24 +34,15 @@ struct TextField {
 // The app's tabs, in the tab bar's order.
 enum class Tab { calculator, scaling, practice };
 
-// The "How it runs" panel's text buffers and per-control message (runtime_panel.cpp). The buffers are
-// refilled from the scenario whenever its generation is not `synced_generation` (a change made elsewhere:
-// URL, model picker, reset); an edit made here marks its own generation as synced, so what is typed stays.
+// The "How it runs" panel's view state (runtime_panel.cpp): one text buffer per settings row, in
+// setting_specs() order, refilled from the scenario whenever its generation is not `synced_generation` (a
+// change made elsewhere: URL, model picker, reset); an edit made here marks its own generation as synced, so
+// what is typed stays. `placed` and `drawn` say, per row, what the panel did with its control this frame.
 struct RuntimeView {
     std::uint64_t synced_generation = ~std::uint64_t{0};
-    std::array<char, 16> lora_rank{};
-    std::array<char, 96> lora_targets{};
-    std::array<char, 24> context{};
-    std::array<char, 16> batch{};
-    std::array<char, 16> gpus{};
-    std::array<char, 24> gpu_memory{};
-    std::array<char, 96> tensor_split{};
-    std::array<char, 24> seq_len{};
-    std::array<char, 16> micro_batch{};
-    std::array<char, 16> tp{};
-    std::array<char, 16> pp{};
-    std::array<char, 24> framework_overhead{};
-    std::array<char, 16> allocator_margin{};
+    std::vector<std::array<char, 128>> text;
+    std::vector<std::uint8_t> placed;  // a section placed it (drawn, greyed out or hidden)
+    std::vector<std::uint8_t> drawn;   // its control was drawn
     std::string error_key;      // the settings key whose control shows `error`
     std::string error;
     std::uint64_t range_generation = ~std::uint64_t{0};  // the scenario the recipe range sentence is for

@@ -1,83 +1,69 @@
-// The "How it runs" panel: combos and inputs bound to settings keys (dtype, recipe, lora-rank, lora-targets,
-// qlora, training-mode, seq-len, micro-batch, recompute, attention, loss, tp, sp, pp, framework-overhead,
-// allocator-margin, context, batch, kv-dtype, inference-mode, gpu, gpus, zero, gpu-memory) and the GPU
-// verdict card.
-// Its view state is AppState::runtime; every edit goes through app_try_setting.
-// Figures come from app.estimate (or from core's estimate() of a recipe variant for the side-by-side range).
+// The "How it runs" panel: every setting beyond the seed's inputs as one setting_control each (its label,
+// unit, kind, choices and note come from core's settings table), placed in sections by hand, with any row no
+// section places drawn under "More settings"; and the GPU verdict card.
+// Its view state is AppState::runtime (one text buffer per settings row); every edit goes through
+// app_try_setting. Figures come from app.estimate (or core's recipe_range_sentence for the side-by-side range).
 //
-// Sections: buffer sync from the scenario generation · applying an edit · controls (format, recipe with
-//   its range sentence, LoRA, KV cache, GPU) · verdict colours and lines · draw_runtime_panel ·
+// Sections: buffer sync from the scenario generation · applying an edit · setting_control · the sections
+//   (format and recipe, LoRA, training, KV cache, GPU) · verdict colours and lines · draw_runtime_panel ·
 //   draw_gpu_fit.
 #include "runtime_panel.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
-#include <optional>
+#include <cstring>
 #include <string>
 
-#include "formats.hpp"
-#include "gpus.hpp"
 #include "imgui.h"
 #include "quantity.hpp"
 #include "recipes.hpp"
 #include "report.hpp"
 #include "settings.hpp"
 #include "theme.hpp"
-#include "training.hpp"
 
 namespace llm_memory {
 namespace {
 
-// The KV-cache formats the panel offers (keys of core/formats.hpp), and one line per ZeRO stage.
-constexpr const char* kKvFormats[] = {"fp16", "bf16", "fp8", "fp32", "q8_0", "q4_0"};
-constexpr const char* kStageText[] = {
-    "Stage 0: every GPU holds all weights, gradients and optimizer states.",
-    "Stage 1: optimizer states (incl. fp32 master weights) split over the GPUs.",
-    "Stage 2: optimizer states and gradients split.",
-    "Stage 3 (FSDP full shard): weights too; each GPU holds 1/N of everything."};
+// Controls other panels draw: the model picker (model_panel.cpp) and the seed's inputs (panels_inputs.cpp).
+constexpr const char* kDrawnElsewhere[] = {"model", "params", "bytes", "overhead", "trainable", "k", "state-bytes"};
 
-template <std::size_t N>
-void fill(std::array<char, N>& buffer, const std::string& text) {
-    std::snprintf(buffer.data(), buffer.size(), "%s", text.c_str());
+std::size_t setting_index(const char* key) {
+    const std::vector<SettingSpec>& specs = setting_specs();
+    std::size_t i = 0;
+    while (i < specs.size() && std::strcmp(specs[i].key, key) != 0) ++i;
+    return i;
 }
 
 // Refills the text buffers when the scenario changed anywhere but here.
 void sync_view(AppState& app) {
     RuntimeView& v = app.runtime;
+    const std::vector<SettingSpec>& specs = setting_specs();
+    if (v.text.size() != specs.size()) {
+        v.text.assign(specs.size(), {});
+        v.placed.assign(specs.size(), 0);
+        v.drawn.assign(specs.size(), 0);
+        v.synced_generation = ~std::uint64_t{0};
+    }
     if (v.synced_generation == app.scenario_generation) return;
-    const Scenario& s = app.scenario;
-    fill(v.lora_rank, std::to_string(s.lora_rank));
-    fill(v.lora_targets, s.lora_targets);
-    fill(v.context, std::to_string(s.context_tokens));
-    fill(v.batch, std::to_string(s.batch_size));
-    fill(v.gpus, std::to_string(s.gpu_count));
-    const SettingSpec* memory = find_setting("gpu-memory");
-    fill(v.gpu_memory, memory != nullptr ? memory->show(s) : std::string());
-    const SettingSpec* split = find_setting("tensor-split");
-    fill(v.tensor_split, split != nullptr ? split->show(s) : std::string());
-    fill(v.seq_len, std::to_string(s.seq_len));
-    fill(v.micro_batch, std::to_string(s.micro_batch));
-    fill(v.tp, std::to_string(s.tp));
-    fill(v.pp, std::to_string(s.pp));
-    const SettingSpec* framework = find_setting("framework-overhead");
-    const std::string framework_text = framework != nullptr ? framework->show(s) : std::string();
-    fill(v.framework_overhead, framework_text.empty() ? std::string("auto") : framework_text);
-    fill(v.allocator_margin, format_decimal(s.allocator_margin_percent) + "%");
+    for (std::size_t i = 0; i < specs.size(); ++i)
+        std::snprintf(v.text[i].data(), v.text[i].size(), "%s", setting_field_text(specs[i], app.scenario).c_str());
     v.synced_generation = app.scenario_generation;
 }
 
 // Applies one key; keeps the last valid scenario on any error and shows it under the control it is about.
-void apply_key(AppState& app, const char* key, const std::string& value) {
+bool apply_key(AppState& app, const char* key, const std::string& value) {
     RuntimeView& v = app.runtime;
     const Status bad = app_try_setting(app, key, value);
     if (bad) {
         v.error_key = key;  // shown where the user is typing; a problem of another key names that key
         v.error = bad->key == key ? bad->problem : bad->message();
-        return;
+        return false;
     }
     if (v.error_key == key) v.error.clear();
     v.synced_generation = app.scenario_generation;  // the buffers already show what was typed
+    return true;
 }
 
 void explain(const std::string& text) {
@@ -94,235 +80,164 @@ void control_error(const AppState& app, const char* key) {
     ImGui::PopStyleColor();
 }
 
-template <std::size_t N>
-void text_control(AppState& app, const char* label, const char* key, std::array<char, N>& buffer, const char* hint,
-                  const std::string& explanation, bool enabled = true) {
-    ImGui::PushID(key);
-    ImGui::TextUnformatted(label);
+void choice_tooltip(const Choice& choice) {
+    if (!ImGui::IsItemHovered() || choice.help.empty()) return;
+    if (choice.source.empty()) ImGui::SetTooltip("%s", choice.help.c_str());
+    else ImGui::SetTooltip("%s\nSource: %s", choice.help.c_str(), choice.source.c_str());
+}
+
+// A choice's control: radio buttons for a few words, a list for a catalogue. True when a choice was applied.
+bool choice_input(AppState& app, const SettingSpec& spec, std::size_t current) {
+    const std::vector<Choice>& choices = spec.choices();
+    bool applied = false;
+    if (choices.size() <= 4) {
+        for (std::size_t j = 0; j < choices.size(); ++j) {
+            const std::string& word = choices[j].word;
+            if (j > 0 && ImGui::GetContentRegionAvail().x > ImGui::CalcTextSize(word.c_str()).x * 2.5f) ImGui::SameLine();
+            if (ImGui::RadioButton((word + "##" + spec.key).c_str(), j == current)) applied = apply_key(app, spec.key, word);
+            choice_tooltip(choices[j]);
+        }
+        return applied;
+    }
     ImGui::SetNextItemWidth(-1.0f);
-    ImGui::BeginDisabled(!enabled);
-    if (ImGui::InputTextWithHint("##value", hint, buffer.data(), buffer.size())) apply_key(app, key, buffer.data());
+    const std::string preview = current < choices.size() ? choices[current].label : setting_field_text(spec, app.scenario);
+    if (ImGui::BeginCombo((std::string("##") + spec.key).c_str(), preview.c_str())) {
+        for (std::size_t j = 0; j < choices.size(); ++j) {
+            if (ImGui::Selectable((choices[j].label + "##" + choices[j].word).c_str(), j == current))
+                applied = apply_key(app, spec.key, choices[j].word);
+            choice_tooltip(choices[j]);
+        }
+        ImGui::EndCombo();
+    }
+    return applied;
+}
+
+}  // namespace
+
+bool setting_drawn_elsewhere(const char* key) {
+    for (const char* other : kDrawnElsewhere)
+        if (std::strcmp(other, key) == 0) return true;
+    return false;
+}
+
+bool setting_control(AppState& app, const char* key, Shown shown) {
+    sync_view(app);
+    const std::size_t i = setting_index(key);
+    const std::vector<SettingSpec>& specs = setting_specs();
+    if (i == specs.size()) return false;
+    RuntimeView& v = app.runtime;
+    v.placed[i] = 1;
+    if (shown == Shown::hidden) return false;
+    v.drawn[i] = 1;
+    const SettingSpec& spec = specs[i];
+    std::string label = spec.label;
+    if (spec.unit[0] != '\0') label = label + " (" + spec.unit + ")";
+    std::size_t current = ~std::size_t{0};
+    bool applied = false;
+    ImGui::PushID(spec.key);
+    ImGui::BeginDisabled(shown == Shown::disabled);
+    if (spec.kind == SettingKind::flag) {
+        bool on = !spec.show(app.scenario).empty();
+        if (ImGui::Checkbox((label + "##" + spec.key).c_str(), &on)) applied = apply_key(app, spec.key, on ? "true" : "false");
+    } else if (spec.kind == SettingKind::choice && spec.choices != nullptr) {
+        ImGui::TextUnformatted(label.c_str());
+        current = choice_index(spec.choices(), setting_field_text(spec, app.scenario));
+        applied = choice_input(app, spec, current);
+        current = choice_index(spec.choices(), setting_field_text(spec, app.scenario));
+    } else {
+        ImGui::TextUnformatted(label.c_str());
+        ImGui::SetNextItemWidth(-1.0f);
+        std::array<char, 128>& buffer = v.text[i];
+        if (ImGui::InputTextWithHint((std::string("##") + spec.key).c_str(), spec.hint, buffer.data(), buffer.size()))
+            applied = apply_key(app, spec.key, buffer.data());
+        if (ImGui::IsItemHovered()) app.hovered_key = spec.key;
+        if (ImGui::IsItemActive()) app.editing_key = spec.key;
+    }
     ImGui::EndDisabled();
-    control_error(app, key);
-    explain(explanation);
+    control_error(app, spec.key);
+    if (spec.note[0] != '\0') explain(spec.note);
+    else if (spec.choices != nullptr && current < spec.choices().size() && !spec.choices()[current].help.empty())
+        explain(spec.choices()[current].help);
     ImGui::PopID();
+    return applied;
 }
 
-void format_combo(AppState& app) {
-    const Scenario& s = app.scenario;
-    std::string preview = "Bytes per parameter (" + format_decimal(s.bytes_per_param) + ")";
-    std::string explanation = "The seed's b: set it in the Inputs. Pick a format to use its exact size.";
-    if (!s.dtype.empty()) {
-        const Expected<WeightFormat> f = find_weight_format(s.dtype);
-        if (f) {
-            preview = f->label + " - " + format_bits_per_weight(*f) + " bits";
-            explanation = f->explanation;
-        }
-    }
-    ImGui::TextUnformatted("Weight format");
-    ImGui::SetNextItemWidth(-1.0f);
-    ImGui::BeginDisabled(s.qlora);
-    if (ImGui::BeginCombo("##dtype", s.qlora ? "NF4 + double quant (QLoRA)" : preview.c_str())) {
-        if (ImGui::Selectable("Bytes per parameter (the seed's b)", s.dtype.empty())) apply_key(app, "dtype", "");
-        for (const WeightFormat& f : weight_formats()) {
-            const std::string item = f.label + " - " + format_bits_per_weight(f) + " bits##" + f.key;
-            if (ImGui::Selectable(item.c_str(), s.dtype == f.key)) apply_key(app, "dtype", f.key);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nSource: %s", f.explanation.c_str(), f.source.c_str());
-        }
-        ImGui::EndCombo();
-    }
-    ImGui::EndDisabled();
-    control_error(app, "dtype");
-    explain(s.qlora ? weight_format_note(s, app.estimate) : explanation);
-}
+namespace {
 
-void recipe_combo(AppState& app) {
+void format_and_recipe(AppState& app) {
     const Scenario& s = app.scenario;
-    const Expected<Recipe> current = find_recipe(s.recipe);
-    ImGui::TextUnformatted("Training recipe");
-    ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::BeginCombo("##recipe", current ? current->label.c_str() : s.recipe.c_str())) {
-        for (const Recipe& r : recipes()) {
-            if (ImGui::Selectable((r.label + "##" + r.key).c_str(), s.recipe == r.key)) apply_key(app, "recipe", r.key);
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\nSource: %s", r.explanation.c_str(), r.source.c_str());
-        }
-        ImGui::EndCombo();
-    }
-    control_error(app, "recipe");
-    if (current) {
-        explain(current->explanation);
-        if (!current->weight_note.empty()) explain("Assumes " + current->weight_note + ".");
-    }
+    setting_control(app, "dtype", s.qlora ? Shown::disabled : Shown::enabled);
+    if (s.qlora) explain(weight_format_note(s, app.estimate));
+    setting_control(app, "recipe");
+    const Expected<Recipe> current = find_recipe(app.scenario.recipe);
+    if (current && !current->weight_note.empty()) explain("Assumes " + current->weight_note + ".");
     // The honest range: the same model under the seed's convention and mixed-precision AdamW
     // (recomputed only when the scenario changes).
     RuntimeView& v = app.runtime;
     if (v.range_generation != app.scenario_generation) {
-        const Expected<std::string> range = recipe_range_sentence(s);
+        const Expected<std::string> range = recipe_range_sentence(app.scenario);
         v.range_text = range ? *range : std::string();
         v.range_generation = app.scenario_generation;
     }
     if (!v.range_text.empty()) explain(v.range_text);
 }
 
-void lora_controls(AppState& app) {
-    RuntimeView& v = app.runtime;
+void lora_section(AppState& app) {
     const bool has_model = app.scenario.model != nullptr;
+    const Shown with_model = has_model ? Shown::enabled : Shown::disabled;
     ImGui::SeparatorText("LoRA / QLoRA");
     if (!has_model) explain("Choose a model (preset or config.json) to count LoRA parameters from its layers.");
-    text_control(app, "LoRA rank (0 = off)", "lora-rank", v.lora_rank, "8",
-                 "Each targeted linear gains r x (in + out) trainable parameters, as PEFT counts them.", has_model);
-    text_control(app, "Target modules", "lora-targets", v.lora_targets, "q,v",
-                 "q,k,v,o,gate,up,down (or PEFT names, or all-linear). Only the adapter trains.", has_model);
-    bool qlora = app.scenario.qlora;
-    ImGui::BeginDisabled(!has_model || app.scenario.lora_rank == 0);
-    if (ImGui::Checkbox("QLoRA: 4-bit NF4 base##qlora", &qlora)) apply_key(app, "qlora", qlora ? "true" : "false");
-    ImGui::EndDisabled();
-    control_error(app, "qlora");
+    setting_control(app, "lora-rank", with_model);
+    setting_control(app, "lora-targets", with_model);
+    setting_control(app, "qlora", has_model && app.scenario.lora_rank > 0 ? Shown::enabled : Shown::disabled);
     if (app.estimate.lora_trainable_count > 0)
         explain("Adapter: " + format_count_exact(app.estimate.lora_trainable_count) + " trainable parameters (" +
                 format_bytes_decimal(app.estimate.adapter_weight_bytes) + " of 16-bit adapter weights).");
 }
 
-// One of a few words as radio buttons, each explained in plain words under the group.
-template <typename Enum, std::size_t N>
-void choice_control(AppState& app, const char* label, const char* key, Enum current, const char* const (&words)[N],
-                    const char* (*help)(Enum), bool enabled) {
-    ImGui::PushID(key);
-    ImGui::TextUnformatted(label);
-    ImGui::BeginDisabled(!enabled);
-    for (std::size_t i = 0; i < N; ++i) {
-        if (i > 0 && ImGui::GetContentRegionAvail().x > ImGui::CalcTextSize(words[i]).x * 2.5f) ImGui::SameLine();
-        if (ImGui::RadioButton(words[i], static_cast<std::size_t>(current) == i)) apply_key(app, key, words[i]);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help(static_cast<Enum>(i)));
-    }
-    ImGui::EndDisabled();
-    control_error(app, key);
-    explain(help(current));
-    ImGui::PopID();
-}
-
-void training_controls(AppState& app) {
-    RuntimeView& v = app.runtime;
+void training_section(AppState& app) {
     const Scenario& s = app.scenario;
     const bool has_model = s.model != nullptr;
     ImGui::SeparatorText("Training as it runs");
-    int mode = s.detailed_training ? 1 : 0;
-    ImGui::TextUnformatted("Training estimate");
-    ImGui::BeginDisabled(!has_model && !s.detailed_training);
-    if (ImGui::RadioButton("Simple##training-mode", &mode, 0)) apply_key(app, "training-mode", "simple");
-    ImGui::SameLine();
-    if (ImGui::RadioButton("Detailed##training-mode", &mode, 1)) apply_key(app, "training-mode", "detailed");
-    ImGui::EndDisabled();
-    control_error(app, "training-mode");
+    setting_control(app, "training-mode", !has_model && !s.detailed_training ? Shown::disabled : Shown::enabled);
     if (!has_model)
         explain("Detailed needs a model (preset or config.json): the activations come from its layers, hidden size, FFN "
                 "width and gating, KV heads, vocabulary and dropout.");
-    else
-        explain(mode == 0 ? "The seed's total: weights + gradients + optimizer states. The GPU verdict still uses the peak "
-                            "below, since the model is known."
-                          : "Adds, per GPU: activations saved for the backward pass, logits and loss, framework memory "
-                            "and the allocator's margin (the training peak).");
-    if (!has_model) return;
-    static const char* const kRecompute[] = {"none", "selective", "full"};
-    static const char* const kAttention[] = {"flash", "eager"};
-    static const char* const kLoss[] = {"full", "chunked"};
-    text_control(app, "Sequence length (tokens)", "seq-len", v.seq_len, "2048 or 8K", "Tokens per training sequence; 8K = 8192.");
-    text_control(app, "Micro-batch (sequences per GPU)", "micro-batch", v.micro_batch, "1",
-                 "Sequences in one forward and backward pass on each GPU (gradient accumulation does not add to it).");
-    choice_control(app, "Activation recompute", "recompute", s.recompute, kRecompute, recompute_help, true);
-    choice_control(app, "Attention kernel", "attention", s.attention, kAttention, attention_help, true);
-    choice_control(app, "Loss", "loss", s.loss, kLoss, loss_help, true);
-    text_control(app, "Tensor parallel (tp)", "tp", v.tp, "1",
-                 "GPUs that split every layer; must divide the attention heads. Number of GPUs must be a multiple of tp x pp.");
-    bool sp = s.sp;
-    if (ImGui::Checkbox("Sequence parallel (with tp)##sp", &sp)) apply_key(app, "sp", sp ? "true" : "false");
-    explain("The tensor-parallel GPUs also split the norm and dropout activations along the sequence.");
-    text_control(app, "Pipeline stages (pp)", "pp", v.pp, "1",
-                 "1F1B schedule: the first stage holds pp micro-batches of its layers, the most activations; must divide "
-                 "the layers.");
-    text_control(app, "Framework memory per GPU", "framework-overhead", v.framework_overhead, "auto",
-                 "auto: a 512 MiB CUDA context, + 1.5 GiB for NCCL with more than one GPU. Or a size such as 1GiB, or 0.");
-    text_control(app, "Allocator margin", "allocator-margin", v.allocator_margin, "10%",
-                 "PyTorch's caching allocator reserves more than it allocates: this share of the activations and logits.");
-    explain(training_metric_sentence(s));
+    const Shown shown = has_model ? Shown::enabled : Shown::hidden;
+    for (const char* key : {"seq-len", "micro-batch", "recompute", "attention", "loss", "tp", "sp", "pp",
+                            "framework-overhead", "allocator-margin"})
+        setting_control(app, key, shown);
+    if (has_model) explain(training_metric_sentence(app.scenario));
 }
 
-void kv_controls(AppState& app) {
-    RuntimeView& v = app.runtime;
+void kv_section(AppState& app) {
     const bool has_model = app.scenario.model != nullptr;
+    const Shown with_model = has_model ? Shown::enabled : Shown::disabled;
     ImGui::SeparatorText("KV cache and inference");
     if (!has_model) explain("Choose a model to size the KV cache from its layers, KV heads and head_dim.");
-    text_control(app, "Context (tokens)", "context", v.context, "4096 or 8K",
-                 "Tokens kept per sequence; 8K = 8192. 0 = no KV cache.", has_model);
-    text_control(app, "Batch (sequences)", "batch", v.batch, "1", "Sequences decoded together; multiplies the cache.",
-                 has_model);
-    ImGui::TextUnformatted("KV-cache format");
-    ImGui::SetNextItemWidth(-1.0f);
-    ImGui::BeginDisabled(!has_model);
-    if (ImGui::BeginCombo("##kv-dtype", app.scenario.kv_dtype.c_str())) {
-        for (const char* key : kKvFormats)
-            if (ImGui::Selectable(key, app.scenario.kv_dtype == key)) apply_key(app, "kv-dtype", key);
-        ImGui::EndCombo();
-    }
-    ImGui::EndDisabled();
-    explain("Bytes per cached value: fp16 2, fp8 1, q8_0 8.5 bits.");
-    if (app.estimate.kv_cache_bytes > 0)
-        explain("KV cache: " + format_gb(app.estimate.kv_cache_bytes) + " (" + format_gib(app.estimate.kv_cache_bytes) +
+    setting_control(app, "context", with_model);
+    setting_control(app, "batch", with_model);
+    setting_control(app, "kv-dtype", with_model);
+    const Estimate& e = app.estimate;
+    if (e.kv_cache_bytes > 0)
+        explain("KV cache: " + format_gb(e.kv_cache_bytes) + " (" + format_gib(e.kv_cache_bytes) +
                 ") = 2 x layers x KV heads x head_dim x tokens x batch x bytes.");
-    int mode = app.scenario.detailed_inference ? 1 : 0;
-    ImGui::TextUnformatted("Inference estimate");
-    if (ImGui::RadioButton("Simple##mode", &mode, 0)) apply_key(app, "inference-mode", "simple");
-    ImGui::SameLine();
-    if (ImGui::RadioButton("Detailed##mode", &mode, 1)) apply_key(app, "inference-mode", "detailed");
-    explain(mode == 0 ? "The seed's rule: weights x overhead factor (1.2)."
-                      : "Weights + KV cache + activation workspace + runtime reserve, each shown; no overhead factor.");
-    if (app.estimate.detailed_inference) {
-        const Estimate& e = app.estimate;
+    setting_control(app, "inference-mode");
+    if (e.detailed_inference)
         explain("Weights " + format_gb(e.weight_bytes) + " + KV " + format_gb(e.kv_cache_bytes) + " + activations " +
                 format_gb(e.inference_activation_bytes) + " + reserve " + format_gb(e.runtime_reserve_bytes) + " = " +
                 format_gb(e.detailed_inference_bytes));
-    }
 }
 
-void gpu_controls(AppState& app) {
-    RuntimeView& v = app.runtime;
-    const Scenario& s = app.scenario;
+void gpu_section(AppState& app) {
     ImGui::SeparatorText("GPU");
-    std::string preview = "None";
-    if (s.gpu_memory_bytes > 0) preview = "Custom size";
-    else if (!s.gpu.empty()) {
-        const Expected<Gpu> g = find_gpu(s.gpu);
-        if (g) preview = g->label + " (" + g->vendor_memory + ")";
-    }
-    ImGui::TextUnformatted("Accelerator");
-    ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::BeginCombo("##gpu", preview.c_str())) {
-        if (ImGui::Selectable("None##gpu-none", s.gpu.empty() && s.gpu_memory_bytes == 0)) {
-            apply_key(app, "gpu-memory", "0");
-            apply_key(app, "gpu", "none");
-        }
-        for (const Gpu& g : gpu_catalogue()) {
-            const std::string item = g.label + " - " + g.vendor_memory + "##" + g.key;
-            if (ImGui::Selectable(item.c_str(), s.gpu == g.key && s.gpu_memory_bytes == 0)) {
-                apply_key(app, "gpu-memory", "0");
-                apply_key(app, "gpu", g.key);
-            }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", g.note.c_str());
-        }
-        ImGui::EndCombo();
-    }
-    control_error(app, "gpu");
-    text_control(app, "Custom memory per GPU", "gpu-memory", v.gpu_memory, "80GiB or 24GB",
-                 "Overrides the choice above. GB = 10^9 bytes, GiB = 2^30 (vendors' \"80 GB\" HBM is 80 GiB).");
-    text_control(app, "Number of GPUs", "gpus", v.gpus, "1", "Model states are spread over these by the ZeRO stage.");
-    if (s.gpu_count > 1 || !s.tensor_split.empty())
-        text_control(app, "Tensor split (inference)", "tensor-split", v.tensor_split, "even, or 3,1",
-                     "One proportion per GPU, as llama.cpp's --tensor-split; each card's share gets its own verdict.");
-    int stage = s.zero_stage;
-    ImGui::TextUnformatted("ZeRO / FSDP stage");
-    ImGui::SetNextItemWidth(-1.0f);
-    if (ImGui::SliderInt("##zero", &stage, 0, 3)) apply_key(app, "zero", std::to_string(stage));
-    explain(kStageText[stage < 0 || stage > 3 ? 0 : stage]);
+    // A GPU picked from the list replaces a custom size.
+    if (setting_control(app, "gpu") && app.scenario.gpu_memory_bytes > 0) apply_key(app, "gpu-memory", "0");
+    setting_control(app, "gpu-memory");
+    setting_control(app, "gpus");
+    const Scenario& s = app.scenario;
+    setting_control(app, "tensor-split", s.gpu_count > 1 || !s.tensor_split.empty() ? Shown::enabled : Shown::hidden);
+    setting_control(app, "zero");
 }
 
 ImVec4 verdict_colour(const AppState& app, FitVerdict verdict) {
@@ -347,14 +262,25 @@ void verdict_line(const AppState& app, const char* what, std::uint64_t per_gpu_b
 
 void draw_runtime_panel(AppState& app) {
     sync_view(app);
+    RuntimeView& v = app.runtime;
+    std::fill(v.placed.begin(), v.placed.end(), 0);
+    std::fill(v.drawn.begin(), v.drawn.end(), 0);
     ImGui::PushID("runtime_panel");
     ImGui::SeparatorText("How it runs");
-    format_combo(app);
-    recipe_combo(app);
-    lora_controls(app);
-    training_controls(app);
-    kv_controls(app);
-    gpu_controls(app);
+    format_and_recipe(app);
+    lora_section(app);
+    training_section(app);
+    kv_section(app);
+    gpu_section(app);
+    // A row no section places (a new setting) still gets its control, here.
+    bool heading = false;
+    const std::vector<SettingSpec>& specs = setting_specs();
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (v.placed[i] || setting_drawn_elsewhere(specs[i].key)) continue;
+        if (!heading) ImGui::SeparatorText("More settings");
+        heading = true;
+        setting_control(app, specs[i].key);
+    }
     ImGui::PopID();
 }
 

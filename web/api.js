@@ -776,7 +776,8 @@
     input.addEventListener('blur', function () { send(1); });
   }
 
-  function installListeners(webgl) {
+  // The page's buttons: copy link, copy embed code, the notice's close, the text view and its skip link.
+  function buttonListeners() {
     byId('copy-link').addEventListener('click', function () {
       copyText(fullAppUrl(api['getState']())).then(function (ok) { status(ok ? 'Link copied.' : 'Could not copy.'); });
     });
@@ -791,6 +792,10 @@
       if (!viewShown) showView(true);
       byId('text-view').focus();
     });
+  }
+
+  // The address and storage: a hand-edited fragment, writes flushed before the page goes away, the theme.
+  function addressAndStorageListeners() {
     // The fragment edited by hand (or by the host page of an iframe): apply it, then write its canonical
     // form (throttled like every write).
     window.addEventListener('hashchange', function () {
@@ -810,7 +815,10 @@
         Module['_llm_memory_set_dark_theme'](e.matches ? 0 : 1);
       });
     }
-    if (!webgl) return;
+  }
+
+  // Input on the canvas beyond GLFW's own: touch, the phone keyboard, paste, an embed's wheel, held keys.
+  function canvasInputListeners() {
     canvas.addEventListener('touchstart', onTouchStart, { 'passive': true });
     canvas.addEventListener('touchmove', onTouchMove, { 'passive': false });
     canvas.addEventListener('touchend', onTouchEnd, { 'passive': false });
@@ -821,11 +829,6 @@
         Module['_llm_memory_set_touch_layout'](e.matches ? 1 : 0);
       });
     }
-    // A lost WebGL context (GPU reset, too many contexts on the page) cannot be rebuilt by this GLFW.
-    canvas.addEventListener('webglcontextlost', function (e) {
-      e.preventDefault();
-      notice('The graphics context was lost. Reload the page to continue; your scenario is in the link.');
-    });
     // Paste: the DOM event fires before ImGui's next frame reads the clipboard for Ctrl+V.
     doc.addEventListener('paste', function (e) {
       if (doc.activeElement !== canvas || !e.clipboardData) return;
@@ -833,6 +836,19 @@
       call('llm_memory_set_clipboard', null, ['string'], [text]);
       wake();
     });
+    // Embeds take the wheel only after a click inside, and give it back when focus leaves.
+    if (isEmbed()) {
+      canvas.addEventListener('mousedown', function () { engageEmbed(true); });
+      var release = function (e) { if (!e || e.relatedTarget !== byId('text-entry')) engageEmbed(false); };
+      window.addEventListener('blur', release);
+      canvas.addEventListener('blur', release);
+    }
+    // Release held keys when the canvas loses focus (its keyups are no longer let through).
+    canvas.addEventListener('blur', function (e) { GLFW.onBlur(e); });
+  }
+
+  // Model files: dropped anywhere on the page, or picked with the Model panel's button.
+  function fileListeners() {
     // A file dropped anywhere on the page goes to the model picker (web/model_exports.cpp): a model file
     // is read header only, anything else as a config.json.
     doc.addEventListener('dragover', function (e) { e.preventDefault(); });
@@ -846,6 +862,15 @@
     picker.addEventListener('change', function () {
       if (picker.files.length) openFile(picker.files[0]);
       picker.value = '';  // the same file picked again is read again
+    });
+  }
+
+  // When to draw: wake-ups while the main loop is paused, none while hidden, and a lost WebGL context.
+  function drawingListeners() {
+    // A lost WebGL context (GPU reset, too many contexts on the page) cannot be rebuilt by this GLFW.
+    canvas.addEventListener('webglcontextlost', function (e) {
+      e.preventDefault();
+      notice('The graphics context was lost. Reload the page to continue; your scenario is in the link.');
     });
     // Wake-ups while the main loop is paused (GLFW's mouse and key callbacks wake it from C++).
     ['resize', 'focus'].forEach(function (type) { window.addEventListener(type, wake); });
@@ -862,15 +887,6 @@
       query.addEventListener('change', onChange);
     };
     watchDpr();
-    // Embeds take the wheel only after a click inside, and give it back when focus leaves.
-    if (isEmbed()) {
-      canvas.addEventListener('mousedown', function () { engageEmbed(true); });
-      var release = function (e) { if (!e || e.relatedTarget !== byId('text-entry')) engageEmbed(false); };
-      window.addEventListener('blur', release);
-      canvas.addEventListener('blur', release);
-    }
-    // Release held keys when the canvas loses focus (its keyups are no longer let through).
-    canvas.addEventListener('blur', function (e) { GLFW.onBlur(e); });
     // No drawing while the tab is hidden or the canvas is scrolled out of view.
     var intersecting = true;
     var updateVisible = function () {
@@ -884,5 +900,14 @@
         updateVisible();
       }).observe(canvas);
     }
+  }
+
+  function installListeners(webgl) {
+    buttonListeners();
+    addressAndStorageListeners();
+    if (!webgl) return;
+    canvasInputListeners();
+    fileListeners();
+    drawingListeners();
   }
 })();

@@ -141,3 +141,21 @@ TEST_CASE("cli: small figures print in MB/MiB, not as 0.01 GB", "[cli]") {
     CHECK(has(r.out, "gradient (bf16)           8.39 MB (8 MiB)"));
     CHECK_FALSE(has(r.out, "0.01 GB"));
 }
+
+TEST_CASE("cli: every setting's flag and its --state pair give the same JSON for its example", "[cli]") {
+    for (const llm_memory::SettingSpec& spec : llm_memory::setting_specs()) {
+        INFO(spec.key << " = " << spec.example);
+        // As settings_test's round trip: a model, plus what the example needs to estimate.
+        std::vector<std::string> flags = {"--model", "llama-2-7b"};
+        std::string state = "model=llama-2-7b";
+        if (std::string(spec.key) == "qlora") flags.insert(flags.end(), {"--lora-rank", "8"}), state += "&lora-rank=8";
+        if (std::string(spec.key) == "tensor-split") flags.insert(flags.end(), {"--gpus", "2"}), state += "&gpus=2";
+        flags.insert(flags.end(), {std::string("--") + spec.key, spec.example, "--format", "json"});
+        const Run by_flag = cli(flags);
+        const Run by_state = cli({"--state", state + "&" + spec.key + "=" + llm_memory::url_encode(spec.example), "--format", "json"});
+        CHECK(by_flag.status == 0);
+        CHECK(by_flag.err.empty());
+        CHECK(by_state.status == 0);
+        CHECK(by_flag.out == by_state.out);
+    }
+}

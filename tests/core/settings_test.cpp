@@ -1,7 +1,11 @@
 // The shared settings table: CLI flags, URL state and stored state read the same keys the same way.
 #include <catch_amalgamated.hpp>
 
+#include <string>
+
+#include "report.hpp"
 #include "settings.hpp"
+#include "settings_form.hpp"
 
 using namespace llm_memory;
 
@@ -56,4 +60,59 @@ TEST_CASE("apply_setting names the key in its errors", "[settings]") {
     CHECK(apply_setting(s, "nope", "1").error() == "unknown setting \"nope\"");
     CHECK(url_decode("7.7%25") == "7.7%");
     CHECK(url_decode("70+billion") == "70 billion");
+}
+
+namespace {
+
+// Settings whose example needs another setting to estimate (the round-trip tests add it first).
+const char* example_needs(const char* key) {
+    if (std::string(key) == "qlora") return "lora-rank=8";
+    if (std::string(key) == "tensor-split") return "gpus=2";
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("every setting round-trips its example value through the URL state and the form", "[settings]") {
+    for (const SettingSpec& spec : setting_specs()) {
+        INFO(spec.key << " = " << spec.example);
+        const StateResult base = apply_state(Scenario{}, std::string("model=llama-2-7b&") + example_needs(spec.key));
+        REQUIRE(base.problems.empty());
+        Scenario s = base.scenario;
+        REQUIRE(apply_setting(s, spec.key, spec.example).ok());
+        const std::string shown = spec.show(s);
+        CHECK_FALSE(shown.empty());                    // the example is not the default
+        CHECK(shown != spec.show(base.scenario));      // and it changed the scenario
+        REQUIRE(estimate(s).ok());                     // and it is a scenario the estimator takes
+        // The URL state reads back to the same scenario, and to the same value of this key.
+        const StateResult back = apply_state(Scenario{}, to_state(s));
+        CHECK(back.problems.empty());
+        CHECK(to_state(back.scenario) == to_state(s));
+        CHECK(spec.show(back.scenario) == shown);
+        // The form (the page's text view) has the key's row, with its label and the value as the key reads it.
+        const std::string form = settings_form_json(s);
+        const std::size_t row = form.find(std::string("{\"key\":\"") + spec.key + "\",\"label\":\"" + json_escape(spec.label) + "\"");
+        REQUIRE(row != std::string::npos);
+        CHECK(form.find("\"value\":\"" + json_escape(setting_field_text(spec, s)) + "\"", row) < form.find("]}", row));
+        if (spec.kind == SettingKind::choice) {
+            REQUIRE(spec.choices != nullptr);
+            CHECK(choice_index(spec.choices(), shown) < spec.choices().size());  // the example is one of its choices
+        }
+    }
+}
+
+TEST_CASE("each choice setting reads every word of its table, and its form lists exactly those", "[settings]") {
+    for (const SettingSpec& spec : setting_specs()) {
+        if (spec.choices == nullptr) continue;
+        INFO(spec.key);
+        CHECK(spec.kind == SettingKind::choice);
+        for (const Choice& choice : spec.choices()) {
+            INFO(choice.word);
+            Scenario s;
+            if (std::string(spec.key) != "model") s = apply_state(Scenario{}, "model=llama-2-7b").scenario;
+            CHECK(apply_setting(s, spec.key, choice.word).ok());
+            CHECK(setting_field_text(spec, s) == choice.word);
+            CHECK_FALSE(choice.label.empty());
+        }
+    }
 }

@@ -354,3 +354,38 @@ TEST_CASE("the What fits panel shows core's answers and follows the scenario", "
     run_frames(app, 1600, 1000, 1);
     CHECK(app.fit_panel->reports[6].answers[0].headline == "-ngl 15 of 33");
 }
+
+TEST_CASE("every setting has a control on the canvas", "[ui][settings]") {
+    AppState app;
+    Headless imgui(app, 1.0f);
+    // A scenario that shows every section's controls: a model, LoRA, detailed training, two GPUs.
+    set_state(app, "model=llama-2-7b&lora-rank=8&training-mode=detailed&gpu=rtx-4090&gpus=2");
+    run_frames(app, 1280.0f, 6000.0f, 3);
+    const std::vector<SettingSpec>& specs = setting_specs();
+    REQUIRE(app.runtime.drawn.size() == specs.size());
+    std::set<std::string> seed_fields;
+    for (const TextField& field : app.fields) seed_fields.insert(field.key);
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        INFO(specs[i].key);
+        if (setting_drawn_elsewhere(specs[i].key))  // the seed's inputs panel or the model picker draws it
+            CHECK((seed_fields.count(specs[i].key) == 1 || std::string(specs[i].key) == "model"));
+        else
+            CHECK(app.runtime.drawn[i] == 1);
+    }
+}
+
+TEST_CASE("the canvas controls' text follows a scenario changed elsewhere", "[ui][settings]") {
+    AppState app;
+    Headless imgui(app, 1.0f);
+    set_state(app, "model=llama-2-7b&training-mode=detailed");
+    run_frames(app, 1280.0f, 6000.0f, 2);
+    // The text buffers follow the scenario (a change made elsewhere, as a link would).
+    set_state(app, "model=llama-2-7b&training-mode=detailed&seq-len=4096&tp=2&gpus=2");
+    run_frames(app, 1280.0f, 6000.0f, 1);
+    const std::vector<SettingSpec>& specs = setting_specs();
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (std::string(specs[i].key) == "seq-len") CHECK(std::string(app.runtime.text[i].data()) == "4096");
+        if (std::string(specs[i].key) == "tp") CHECK(std::string(app.runtime.text[i].data()) == "2");
+        if (std::string(specs[i].key) == "framework-overhead") CHECK(std::string(app.runtime.text[i].data()) == "auto");
+    }
+}
