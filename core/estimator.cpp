@@ -398,6 +398,9 @@ Status add_training_peak(Build& b) {
                  s.loss == LossKind::full
                      ? "micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes: logits, fp32 upcast, the log-softmax saved "
                        "for the backward pass, its gradient"
+                 : s.loss == LossKind::half
+                     ? "micro-batch × seq-len × vocabulary × 4 × B bytes: the 16-bit logits, the saved log-softmax, the "
+                       "loss's gradient and the log-softmax's gradient (no fp32 upcast)"
                      : "micro-batch × seq-len × vocabulary × B + one of 8 chunks × (4 + 4) bytes (chunked loss)",
                  a.logits_loss_bytes, TermKind::runtime, in_total(Total::training_peak)));
     const std::uint64_t framework =

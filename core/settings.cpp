@@ -201,7 +201,7 @@ std::string apply_choice(Enum& field, std::string_view text, const char* const (
 }
 constexpr const char* kRecomputeWords[] = {"none", "selective", "full"};
 constexpr const char* kAttentionWords[] = {"flash", "eager"};
-constexpr const char* kLossWords[] = {"full", "chunked"};
+constexpr const char* kLossWords[] = {"full", "chunked", "half"};
 
 // A percentage from 0 to 100, with or without the % sign.
 std::string apply_percent(Decimal& field, std::string_view text) {
@@ -393,7 +393,7 @@ const std::vector<SettingSpec>& setting_specs() {
         {"attention", "KERNEL", "flash (default: FlashAttention/SDPA, no s x s scores kept) or eager (softmax scores kept for the backward pass)",
          [](Scenario& s, std::string_view t) { return apply_choice(s.attention, t, kAttentionWords); },
          [](const Scenario& s) { return s.attention == kDefaults.attention ? std::string() : std::string(attention_text(s.attention)); }},
-        {"loss", "KIND", "full (default: all logits with an fp32 copy, the saved log-softmax and its gradient) or chunked (logits upcast one chunk of 8 at a time)",
+        {"loss", "KIND", "full (default: all logits with an fp32 copy, the saved log-softmax and its gradient) chunked (logits upcast one chunk of 8 at a time) or half (no fp32 copy: 16-bit logits, log-softmax and two gradients)",
          [](Scenario& s, std::string_view t) { return apply_choice(s.loss, t, kLossWords); },
          [](const Scenario& s) { return s.loss == kDefaults.loss ? std::string() : std::string(loss_text(s.loss)); }},
         {"tp", "N", "tensor-parallel GPUs per layer: must divide the attention heads (default 1)",

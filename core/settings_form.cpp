@@ -64,7 +64,8 @@ Choices attention_choices() {
     return {{"flash", "flash: FlashAttention / SDPA, no s x s scores kept"}, {"eager", "eager: softmax scores kept"}};
 }
 Choices loss_choices() {
-    return {{"full", "full: all logits, an fp32 copy, the saved log-softmax, its gradient"}, {"chunked", "chunked: fp32 one chunk of 8 at a time"}};
+    return {{"full", "full: all logits, an fp32 copy, the saved log-softmax, its gradient"}, {"chunked", "chunked: fp32 one chunk of 8 at a time"},
+            {"half", "half: 16-bit throughout, no fp32 copy"}};
 }
 Choices zero_choices() {
     return {{"0", "0: none"}, {"1", "1: optimizer states split"}, {"2", "2: + gradients split"}, {"3", "3: + weights split"}};

@@ -29,7 +29,14 @@ const char* recompute_text(Recompute recompute) {
 }
 
 const char* attention_text(AttentionKernel attention) { return attention == AttentionKernel::eager ? "eager" : "flash"; }
-const char* loss_text(LossKind loss) { return loss == LossKind::chunked ? "chunked" : "full"; }
+const char* loss_text(LossKind loss) {
+    switch (loss) {
+        case LossKind::full: return "full";
+        case LossKind::chunked: return "chunked";
+        case LossKind::half: return "half";
+    }
+    return "full";
+}
 
 const char* recompute_help(Recompute recompute) {
     switch (recompute) {
@@ -49,9 +56,13 @@ const char* attention_help(AttentionKernel attention) {
 }
 
 const char* loss_help(LossKind loss) {
-    return loss == LossKind::chunked
-               ? "chunked loss: 16-bit logits, the fp32 loss computed one chunk of 8 at a time (torchtune)"
-               : "full loss: all logits, their fp32 copy and its gradient at once (Hugging Face's causal-LM loss)";
+    switch (loss) {
+        case LossKind::chunked: return "chunked loss: 16-bit logits, the fp32 loss computed one chunk of 8 at a time (torchtune)";
+        case LossKind::half:
+            return "half loss: no fp32 copy; the 16-bit logits, the saved log-softmax and two gradients (Qwen's first-generation code)";
+        case LossKind::full: break;
+    }
+    return "full loss: all logits, their fp32 copy and its gradient at once (Hugging Face's causal-LM loss)";
 }
 
 Expected<LayerActivations> layer_activations(const Architecture& arch, const TrainingShape& shape, bool moe_layer) {
@@ -180,7 +191,13 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
             // loss_utils.py) upcasts with logits.float() before the cross-entropy; torchtune's model returns
             // output.float(). Measured: Unsloth's Hugging Face + FA2 long-context rows (tests/fixtures/reality.json).
             // chunked: 16-bit logits, one of 8 chunks upcast with its gradient at a time.
-            st.logits = shape.loss == LossKind::full ? logits * (big_b + 12) : logits * big_b + ceil_div(logits, 8) * 8;
+            // half: four 16-bit tensors of the logits' size at the log-softmax's backward: the logits (kept in
+            // the output), the saved log-softmax, the NLL loss's gradient and the log-softmax's gradient.
+            switch (shape.loss) {
+                case LossKind::full: st.logits = logits * (big_b + 12); break;
+                case LossKind::chunked: st.logits = logits * big_b + ceil_div(logits, 8) * 8; break;
+                case LossKind::half: st.logits = logits * big_b * 4; break;
+            }
         }
         if (st.total() > kMaxActivationBytes) return Error{"seq-len", big_error()};
         return st;

@@ -27,11 +27,15 @@ enum class AttentionKernel : std::uint8_t { flash, eager };
 // full: the whole b x s x V logits, their fp32 upcast, the fp32 log-softmax cross-entropy saves and its
 // gradient (Hugging Face's causal-LM loss).
 // chunked: torchtune's CEWithChunkedOutputLoss, 16-bit logits with one of 8 chunks upcast at a time.
-enum class LossKind : std::uint8_t { full, chunked };
+// half: no fp32 upcast at all. At the loss's backward four 16-bit tensors of the logits' size are live: the
+// logits (kept in the model's output), the log-softmax cross-entropy saved, the loss's gradient and the
+// log-softmax's gradient (models whose own code calls CrossEntropyLoss on the half-precision logits, e.g.
+// Qwen's first-generation modeling_qwen.py).
+enum class LossKind : std::uint8_t { full, chunked, half };
 
 const char* recompute_text(Recompute recompute);      // "none", "selective", "full"
 const char* attention_text(AttentionKernel attention);  // "flash", "eager"
-const char* loss_text(LossKind loss);                 // "full", "chunked"
+const char* loss_text(LossKind loss);                 // "full", "chunked", "half"
 // Each choice in plain words, for help text: "full recompute: keep one tensor per layer, ...".
 const char* recompute_help(Recompute recompute);
 const char* attention_help(AttentionKernel attention);

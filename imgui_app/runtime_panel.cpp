@@ -225,7 +225,7 @@ void training_controls(AppState& app) {
     if (!has_model) return;
     static const char* const kRecompute[] = {"none", "selective", "full"};
     static const char* const kAttention[] = {"flash", "eager"};
-    static const char* const kLoss[] = {"full", "chunked"};
+    static const char* const kLoss[] = {"full", "chunked", "half"};
     text_control(app, "Sequence length (tokens)", "seq-len", v.seq_len, "2048 or 8K", "Tokens per training sequence; 8K = 8192.");
     text_control(app, "Micro-batch (sequences per GPU)", "micro-batch", v.micro_batch, "1",
                  "Sequences in one forward and backward pass on each GPU (gradient accumulation does not add to it).");
