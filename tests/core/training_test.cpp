@@ -155,6 +155,12 @@ TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Lla
     // Chunked loss: 16-bit logits + one chunk of 8 in fp32 with its gradient.
     const Estimate chunked = run("model=llama-3-8b&training-mode=detailed&loss=chunked");
     CHECK(chunked.logits_loss_bytes == 2048ULL * 128256 * 2 + 2048ULL * 128256 / 8 * 8);
+    // Half loss (Qwen's first-generation modeling_qwen.py: CrossEntropyLoss on the 16-bit logits, no .float();
+    // under DeepSpeed fp16/bf16 nothing autocasts it): at the log-softmax's backward the logits (kept in the
+    // output), the saved log-softmax, the NLL gradient and the log-softmax gradient, 2 bytes each.
+    const Estimate half = run("model=llama-3-8b&training-mode=detailed&loss=half");
+    CHECK(half.logits_loss_bytes == 2048ULL * 128256 * 2 * 4);
+    CHECK(half.logits_loss_bytes < e.logits_loss_bytes);
     // Eager attention keeps the softmax output, 2 bytes per score (no dropout: no mask, no dropout output).
     const Estimate eager = run("model=llama-3-8b&training-mode=detailed&attention=eager");
     CHECK(eager.training_activation_bytes - e.training_activation_bytes == 32 * (32ULL * 2048 * 2048 * 2 - 32 * sb * 4));
