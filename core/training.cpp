@@ -233,6 +233,33 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
     return out;
 }
 
+const char* training_class_text(TrainingClass klass) {
+    switch (klass) {
+        case TrainingClass::full: return "full";
+        case TrainingClass::lora: return "LoRA";
+        case TrainingClass::qlora: return "QLoRA";
+        case TrainingClass::sharded: return "sharded";
+    }
+    return "full";
+}
+
+TrainingClass training_class(bool lora, bool qlora, std::uint64_t gpu_count, int zero_stage) {
+    if (gpu_count > 1 && zero_stage >= 1) return TrainingClass::sharded;
+    if (qlora) return TrainingClass::qlora;
+    return lora ? TrainingClass::lora : TrainingClass::full;
+}
+
+PeakBand training_peak_band(TrainingClass klass) {
+    // scripts/reality_table.py --band over tests/fixtures/reality.json (the rows used while fitting).
+    switch (klass) {
+        case TrainingClass::full: return {855'909, 1'000'000};
+        case TrainingClass::lora: return {879'788, 1'151'084};
+        case TrainingClass::qlora: return {908'427, 1'504'358};
+        case TrainingClass::sharded: return {819'337, 1'268'249};
+    }
+    return {};
+}
+
 std::uint64_t default_framework_overhead_bytes(std::uint64_t world_size) {
     return kCudaContextBytes + (world_size > 1 ? kNcclBytes : 0);
 }

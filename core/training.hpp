@@ -103,6 +103,22 @@ Expected<LayerActivations> layer_activations(const Architecture& arch, const Tra
 // micro-batch above their limits or zero, tp not dividing the heads, pp above or not dividing the layers.
 Expected<TrainingActivations> training_activations(const Architecture& arch, const TrainingShape& shape);
 
+// The class of a training run, for its band: sharded (more than one GPU under ZeRO/FSDP), else QLoRA, LoRA
+// or full (one GPU or plain data parallel).
+enum class TrainingClass : std::uint8_t { full, lora, qlora, sharded };
+const char* training_class_text(TrainingClass klass);  // "full", "LoRA", "QLoRA", "sharded"
+TrainingClass training_class(bool lora, bool qlora, std::uint64_t gpu_count, int zero_stage);
+
+// Where a measured peak of this class lands around our figure: multipliers of the estimate in parts per
+// million (low <= 1,000,000 <= high), from the 10th and 90th percentile errors of the class's rows in the
+// reality table (tests/fixtures/reality.json) used while fitting; scripts/reality_table.py --band prints
+// them and tests/cli/reality_test.py checks that these constants are what the table gives.
+struct PeakBand {
+    std::uint64_t low_ppm = 1'000'000;
+    std::uint64_t high_ppm = 1'000'000;
+};
+PeakBand training_peak_band(TrainingClass klass);
+
 // The framework's memory when not given: a CUDA context of 512 MiB (PyTorch >= 2.1 with lazy module
 // loading measured 0.47 GB; stas00/ml-engineering, training/performance) plus 1.5 GiB for torch.distributed
 // and NCCL when more than one GPU takes part ("~1-2GB", same source).

@@ -131,6 +131,26 @@ def class_table(results):
     return out
 
 
+def band(results, klass):
+    """The band llm-memory puts around a training peak of this class, from the errors of the class's rows
+    used while fitting: a run measures ours / (1 + error), so the 10th and 90th percentile errors (nearest
+    rank) give the measured figure's likely range as multipliers of ours, in parts per million, widened to
+    contain 1 (the band always holds our own figure)."""
+    errors = sorted(r["error"] for r in results
+                    if r["error"] is not None and row_class(r["row"]) == klass and not r["row"].get("held_out"))
+    if not errors:
+        return 1_000_000, 1_000_000
+    def rank(p):
+        return errors[max(0, min(len(errors) - 1, -(-p * len(errors) // 100) - 1))]
+    low = round(1_000_000 / (1 + rank(90)))
+    high = round(1_000_000 / (1 + rank(10)))
+    return min(low, 1_000_000), max(high, 1_000_000)
+
+
+def band_of_row(results, row):
+    return band(results, row_class(row))
+
+
 def fmt_medians(m):
     if m is None:
         return "—"
@@ -256,10 +276,15 @@ def main():
     group.add_argument("--markdown", action="store_true", help="print the README section")
     group.add_argument("--write", metavar="README", help="replace the section in this file")
     group.add_argument("--check", metavar="README", help="exit 1 if this file's section is not what the script generates")
+    group.add_argument("--band", action="store_true", help="print each class's peak band (the constants core/training.cpp holds)")
     options = parser.parse_args()
     results = evaluate(options.bin, load_rows(options.data))
     section = markdown(results)
-    if options.markdown:
+    if options.band:
+        for klass in CLASSES:
+            low, high = band(results, klass)
+            print(f"{klass:8} low {low} ppm, high {high} ppm")
+    elif options.markdown:
         sys.stdout.write(section)
     elif options.write:
         path = pathlib.Path(options.write)
