@@ -3,9 +3,11 @@
 // every test opens its own BrowserContext, so storage, URL and permissions stay per test. A file's output is
 // printed whole when it ends (never interleaved); the stage fails if any file fails or no test ran.
 // Usage: node tests/browser/run.mjs [FILE...]   (default: every tests/browser/*.test.mjs)
-// LLM_MEMORY_BROWSER_JOBS: files at a time (default: 2 per core, at most 4; the tests mostly wait on frames).
+// LLM_MEMORY_BROWSER_JOBS: files at a time (default: what the idle cores carry, 1 to 4; see defaultJobs).
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,9 +20,15 @@ const timesFile = path.join(repoRoot, 'build/browser-test-seconds.json');  // la
 // A file whose text names it runs while no other such file runs.
 const BROWSER_WIDE = [['clipboard', /clipboard/i]];
 
+// Files at a time: as many as the cores other processes leave idle can carry (a file keeps about 0.4 of a
+// core busy: 113 CPU seconds over the 297 s the files took one after another on an idle machine), 1 to 4.
+// Files started beyond that only slow each other down until the pages' waits time out (the stage failed
+// with 4 at a time at load average 50 to 67 on 2 cores; it passed one at a time at that load).
+const CORES_PER_FILE = 0.4;
 function defaultJobs() {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  return Math.max(1, Math.min(4, 2 * cores));
+  const idle = Math.max(0, cores - os.loadavg()[0]);
+  return Math.max(1, Math.min(4, Math.floor(idle / CORES_PER_FILE)));
 }
 
 function parseJobs(text) {
@@ -36,15 +44,18 @@ function readTimes() {
   try { return JSON.parse(fs.readFileSync(timesFile, 'utf8')); } catch { return {}; }
 }
 
+const children = new Set();
 // One file in its own node process; resolves { file, ok, seconds, counts, output }.
 function runFile(file, env) {
   const start = process.hrtime.bigint();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', '--test-reporter=spec', file], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
     child.stderr.on('data', (c) => chunks.push(c));
     child.on('close', (code, signal) => {
+      children.delete(child);
       const output = Buffer.concat(chunks).toString('utf8');
       const counts = {};
       for (const key of ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo']) {
@@ -56,6 +67,39 @@ function runFile(file, env) {
       resolve({ file, ok, seconds, counts, output, exit: signal ? `signal ${signal}` : `exit ${code}` });
     });
   });
+}
+
+// Starts Chromium once and serves it to the test processes over a websocket: { wsEndpoint, local, pid,
+// onClose(fn), close() }. playwright's launchServer() takes every client for a remote one, so a file given to
+// setInputFiles is copied through the socket (model_file's 1 GiB sparse GGUF: minutes and a 1 GiB temporary
+// copy, where a browser the test launched itself reads only the header). The test processes run on this
+// machine: the browser is launched by this process's playwright, which knows its client shares the machine,
+// and handed to the same server launchServer() uses (playwright-core's PlaywrightServer); harness.mjs then
+// marks its connection local (LLM_MEMORY_BROWSER_LOCAL=1). These are playwright-core internals of the version
+// package-lock.json pins; without them the runner falls back to launchServer() (slower uploads) and says so.
+async function startSharedBrowser(launchOptions) {
+  let browser;
+  try {
+    const { remote } = createRequire(import.meta.url)('playwright-core/lib/coreBundle');
+    browser = await chromium.launch(launchOptions);
+    const impl = browser._connection.toImpl?.(browser);
+    if (typeof remote?.PlaywrightServer !== 'function' || !impl?.options?.browserProcess) throw new Error('playwright-core internals changed');
+    const server = new remote.PlaywrightServer({ mode: 'launchServer', path: `/${randomUUID()}`, maxConnections: Infinity, preLaunchedBrowser: impl });
+    const wsEndpoint = await server.listen(0, '127.0.0.1');
+    return {
+      wsEndpoint, local: true, pid: impl.options.browserProcess.process?.pid,
+      onClose: (fn) => browser.on('disconnected', fn),
+      close: async () => { await server.close(); await browser.close(); },
+    };
+  } catch (err) {
+    await browser?.close();
+    console.log(`browser: no shared local browser (${err.message}); files given to setInputFiles are copied to it`);
+    const server = await chromium.launchServer(launchOptions);
+    return {
+      wsEndpoint: server.wsEndpoint(), local: false, pid: server.process().pid,
+      onClose: (fn) => server.on('close', fn), close: () => server.close(),
+    };
+  }
 }
 
 async function main() {
@@ -73,16 +117,25 @@ async function main() {
   files = files.sort((a, b) => (known[rel(b)] ?? Infinity) - (known[rel(a)] ?? Infinity) || a.localeCompare(b));
 
   const start = process.hrtime.bigint();
-  const server = await chromium.launchServer({
+  const shared = await startSharedBrowser({
     executablePath: process.env.LLM_MEMORY_CHROMIUM || '/usr/bin/chromium',
     args: CHROMIUM_ARGS.filter((a) => a !== '--headless'),
     headless: true,
   });
   let closing = false;
+  // Interrupted (Ctrl-C, a timeout): end the test processes and the browser, then exit.
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.once(sig, async () => {
+      for (const child of children) child.kill('SIGKILL');
+      closing = true;
+      await shared.close().catch(() => {});
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    });
+  }
   let browserGone = false;
-  server.on('close', () => { if (!closing) browserGone = true; });
-  const env = { ...process.env, LLM_MEMORY_BROWSER_WS: server.wsEndpoint() };
-  console.log(`browser: ${files.length} files, ${jobs} at a time, one Chromium (${server.process().pid})`);
+  shared.onClose(() => { if (!closing) browserGone = true; });
+  const env = { ...process.env, LLM_MEMORY_BROWSER_WS: shared.wsEndpoint, LLM_MEMORY_BROWSER_LOCAL: shared.local ? '1' : '' };
+  console.log(`browser: ${files.length} files, ${jobs} at a time (load average ${os.loadavg()[0].toFixed(1)}), one Chromium (pid ${shared.pid})`);
 
   const results = [];
   const report = (r) => {
@@ -127,7 +180,7 @@ async function main() {
     await pool;
   } finally {
     closing = true;
-    await server.close();
+    await shared.close();
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const sum = (k) => results.reduce((s, r) => s + (r.counts[k] ?? 0), 0);
