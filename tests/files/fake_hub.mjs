@@ -4,6 +4,7 @@
 // malformed and a huge safetensors header, and a repo answered without CORS headers. Every request is
 // recorded with the bytes sent, so tests assert what a look-up read.
 import http from 'node:http';
+import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { sampleGguf, everyTypeGguf } from './model_files.mjs';
 
@@ -110,19 +111,22 @@ export function fixtureRepos() {
   repos.set('test-org/bad-header', { files: new Map([['model.safetensors', virtualFile(badHead, badHead.length + 512000)]]) });
   repos.set('test-org/huge-header', { files: new Map([['model.safetensors', virtualFile(u64(50_000_000), 60_000_000)]]) });
   repos.set('test-org/no-cors', { noCors: true, files: new Map([['config.json', json(TINY_CONFIG)]]) });
+  repos.set('test-org/dropped', { drop: true, files: new Map([['config.json', json(TINY_CONFIG)]]) });
   return repos;
 }
 
 const LFS = /\.(gguf|safetensors)$/;
 
 // Starts the Hub and its storage host. Returns { endpoint, storage, requests, repos, close() }; each
-// request is { host: 'hub' | 'storage', method, path, range, auth, status, bytes }.
-export async function startFakeHub() {
+// request is { host: 'hub' | 'storage', method, path, range, auth, status, bytes }. options.tls ({key,
+// cert}): both serve HTTPS (the browser tests map huggingface.co and the storage host to them).
+export async function startFakeHub(options = {}) {
   const repos = fixtureRepos();
   const requests = [];
   const sockets = new Set();
   let storageOrigin = '';
-  const cors = (repo) => (repo && repo.noCors ? {} : {
+  // The no-cors repo answers for huggingface.co's own pages only: a browser elsewhere must refuse it.
+  const cors = (repo) => (repo && repo.noCors ? { 'access-control-allow-origin': 'https://huggingface.co' } : {
     'access-control-allow-origin': '*',
     'access-control-expose-headers': 'Content-Range, Accept-Ranges, X-Repo-Commit, X-Error-Code',
   });
@@ -151,7 +155,8 @@ export async function startFakeHub() {
   };
   const track = (server) => server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
 
-  const hub = http.createServer((req, res) => {
+  const create = (handler) => (options.tls ? https.createServer(options.tls, handler) : http.createServer(handler));
+  const hub = create((req, res) => {
     const url = new URL(req.url, 'http://hub');
     const record = { host: 'hub', method: req.method, path: url.pathname, range: req.headers.range || null, auth: req.headers.authorization || null };
     if (req.method === 'OPTIONS') {
@@ -164,6 +169,7 @@ export async function startFakeHub() {
       const id = decodeURIComponent(api[1]);
       const repo = repos.get(id);
       if (!repo) return notFound();
+      if (repo.drop) { record.status = 0; record.bytes = 0; requests.push(record); req.socket.destroy(); return undefined; }
       const answer = {
         _id: 'x', id, modelId: id, sha: '0123456789abcdef0123456789abcdef01234567', gated: repo.gated || false, private: false,
         siblings: [...repo.files].map(([name, f]) => (LFS.test(name)
@@ -194,7 +200,7 @@ export async function startFakeHub() {
     }
     return serveFile(req, res, record, repo, file);
   });
-  const storage = http.createServer((req, res) => {
+  const storage = create((req, res) => {
     const url = new URL(req.url, 'http://storage');
     const record = { host: 'storage', method: req.method, path: url.pathname, range: req.headers.range || null, auth: req.headers.authorization || null };
     if (req.method === 'OPTIONS') {
@@ -211,9 +217,12 @@ export async function startFakeHub() {
   const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server.address().port)));
   const hubPort = await listen(hub);
   const storagePort = await listen(storage);
-  storageOrigin = `http://127.0.0.1:${storagePort}`;
+  const scheme = options.tls ? 'https' : 'http';
+  storageOrigin = `${scheme}://127.0.0.1:${storagePort}`;
   return {
-    endpoint: `http://127.0.0.1:${hubPort}`,
+    endpoint: `${scheme}://127.0.0.1:${hubPort}`,
+    hubPort,
+    storagePort,
     storage: storageOrigin,
     setStorageOrigin(origin) { storageOrigin = origin; },
     requests,
