@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "json.hpp"
 #include "quantity.hpp"
@@ -150,6 +151,45 @@ void merge_summary(SafetensorsSummary& into, const SafetensorsSummary& shard) {
 }
 
 }  // namespace
+
+Expected<std::string> config_from_params_json(std::string_view params_text) {
+    if (params_text.size() > kHubMaxJsonFileBytes) return Error{"params.json: is larger than 4 MB"};
+    if (max_nesting_depth(params_text) > 64) return Error{"params.json: nested deeper than 64 levels"};
+    const JsonDocument doc = parse_json(params_text);
+    if (!doc.ok() || !doc.value.is_object())
+        return Error{"params.json: not valid JSON (truncated or malformed) at byte " + std::to_string(doc.error_position)};
+    const JsonValue& p = doc.value;
+    std::string out = "{";
+    bool experts = false;
+    const auto copy = [&](const char* from, const char* to, bool required) -> Status {
+        const JsonValue* v = p.find(from);
+        if (v == nullptr) return required ? Status(Error{std::string("params.json: ") + from + ": is missing"}) : std::nullopt;
+        if (!v->is_unsigned()) return Error{std::string("params.json: ") + from + ": must be a whole number"};
+        out += std::string(out.size() > 1 ? "," : "") + "\"" + to + "\":" + std::to_string(v->unsigned_value());
+        return std::nullopt;
+    };
+    for (const auto& [from, to, required] : {std::tuple<const char*, const char*, bool>{"dim", "hidden_size", true},
+                                             {"n_layers", "num_hidden_layers", true},
+                                             {"n_heads", "num_attention_heads", true},
+                                             {"n_kv_heads", "num_key_value_heads", false},
+                                             {"hidden_dim", "intermediate_size", true},
+                                             {"head_dim", "head_dim", false},
+                                             {"vocab_size", "vocab_size", true},
+                                             {"sliding_window", "sliding_window", false}})
+        if (const Status bad = copy(from, to, required)) return *bad;
+    if (const JsonValue* moe = p.find("moe"); moe != nullptr && moe->is_object()) {
+        const JsonValue* n = moe->find("num_experts");
+        const JsonValue* k = moe->find("num_experts_per_tok");
+        if (n == nullptr || !n->is_unsigned() || k == nullptr || !k->is_unsigned())
+            return Error{"params.json: moe: needs whole numbers num_experts and num_experts_per_tok"};
+        out += ",\"num_local_experts\":" + std::to_string(n->unsigned_value()) + ",\"num_experts_per_tok\":" + std::to_string(k->unsigned_value());
+        experts = true;
+    }
+    const JsonValue* tied = p.find("tied_embeddings");
+    out += std::string(",\"tie_word_embeddings\":") + (tied != nullptr && tied->is_boolean() && tied->boolean() ? "true" : "false");
+    out += std::string(",\"model_type\":\"") + (experts ? "mixtral" : "mistral") + "\"}";
+    return out;
+}
 
 Expected<HubRef> parse_hub_ref(std::string_view input) {
     std::string text(trim(input));
@@ -406,7 +446,13 @@ void HubLookup::answer(const HubResponse& response) {
                 return;
             }
             const std::string name = step_ == Step::config ? "config.json" : "params.json";
-            Expected<ModelSource> model = model_from_config(body, ref_.repo);
+            std::string text = body;
+            if (step_ == Step::params) {
+                const Expected<std::string> translated = config_from_params_json(body);
+                if (!translated) return fail(translated.error());
+                text = *translated;
+            }
+            Expected<ModelSource> model = model_from_config(text, ref_.repo);
             if (!model) {
                 std::string problem = model.error();
                 if (problem.rfind("config.json: ", 0) == 0) problem.erase(0, 13);

@@ -144,6 +144,11 @@ private:
     std::uint64_t gguf_chunk_ = kHubFirstGgufChunkBytes;
 };
 
+// Mistral's native params.json (dim, n_layers, n_heads, n_kv_heads, hidden_dim, head_dim, vocab_size,
+// tied_embeddings, moe.num_experts / num_experts_per_tok) as the config.json text parse_config reads
+// (model_type "mistral", or "mixtral" with experts). Error naming a missing or malformed key.
+Expected<std::string> config_from_params_json(std::string_view params_text);
+
 // Makes a look-up's result the scenario's model: the weights read (N, b, a GGUF's architecture; the
 // config's architecture when its count agrees), else the config's model and count (b stays). Error
 // when the result has nothing to apply (a GGUF file still to pick).

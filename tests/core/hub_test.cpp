@@ -226,3 +226,21 @@ TEST_CASE("hub look-up: failures name the problem", "[hub]") {
     CHECK(run("org/empty", repo).error() == "hf: org/empty: the repo has no config.json, params.json, safetensors or GGUF file to read");
     CHECK(run("org/empty:x.gguf", repo).error() == "hf: org/empty: no file \"x.gguf\" in the repo");
 }
+
+TEST_CASE("hub look-up: a repo with Mistral's params.json only", "[hub]") {
+    // Mistral-7B-v0.3's params.json (mistralai/Mistral-7B-v0.3 on the Hub). Reference: the v0.1 config's
+    // exact count (7,241,732,096, our preset and its model card) plus 768 more vocabulary rows in the
+    // embeddings and the untied head: 768 x 4096 x 2 = 6,291,456, so 7,248,023,552 (the v0.3 card's 7.25B).
+    const std::string params = R"({"dim":4096,"n_layers":32,"head_dim":128,"hidden_dim":14336,"n_heads":32,"n_kv_heads":8,)"
+                               R"("norm_eps":1e-05,"vocab_size":32768,"rope_theta":1000000.0})";
+    FakeRepo repo;
+    repo.files["params.json"] = params;
+    repo.api = R"({"siblings":[)" + sibling("params.json", params.size()) + "," + sibling("consolidated.safetensors", 14496078512) + "]}";
+    const Expected<HubResult> r = run("mistralai/Mistral-7B-v0.3", repo);
+    REQUIRE(r.ok());
+    REQUIRE(r->config_model);
+    CHECK(r->config_model->counts.total_count == 7248023552);
+    CHECK(r->source == "params.json");
+    CHECK(config_from_params_json(R"({"dim":4096})").error() == "params.json: n_layers: is missing");
+    CHECK(config_from_params_json(R"({"dim":"x"})").error() == "params.json: dim: must be a whole number");
+}
