@@ -118,6 +118,15 @@ test('the default page and a link with hf= make no request to another host; the 
   assert.equal(await link.page.evaluate(() => window.localStorage.getItem('llm-memory:hf-consent')), null);
   assert.deepEqual(errors, []);
   await link.context.close();
+
+  // The prompt on a phone: the whole text and both buttons on screen.
+  const phone = await openHubPage(server.url + '#hf=test-org/tiny-llama-GGUF', { phone: true });
+  const allow = await itemRect(phone.page, 'Allow and look up');
+  assert.ok(allow.y + allow.h <= 844 && allow.x >= 0, JSON.stringify(allow));
+  await waitForIdle(phone.page);
+  await phone.page.screenshot({ path: path.join(shotDir, 'hub-consent-phone.png') });
+  assert.deepEqual(foreignRequests(phone.requests, server.url), []);
+  await phone.context.close();
 });
 
 test('consent, then a safetensors repo: the CLI\'s figures, the bytes the servers sent, hf= in the link; again from memory', async () => {

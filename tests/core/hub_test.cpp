@@ -3,6 +3,7 @@
 // requests as the Hub does (206 with the bytes asked), so the planned requests and bytes are exact.
 #include <catch_amalgamated.hpp>
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -54,13 +55,14 @@ Expected<HubResult> run(const std::string& text, FakeRepo& repo, HubClient clien
     return lookup.result();
 }
 
-std::string sibling(const std::string& name, std::size_t size) {
+std::string sibling(const std::string& name, std::uint64_t size) {
     return "{\"rfilename\":\"" + name + "\",\"size\":" + std::to_string(size) + "}";
 }
 
 std::string safetensors_file(const std::string& json, std::size_t data_bytes) {
     std::string out;
-    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((json.size() >> (8 * i)) & 0xff));
+    const std::uint64_t length = json.size();  // 64-bit before shifting: size_t is 32 bits in the wasm build
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((length >> (8 * i)) & 0xff));
     return out + json + std::string(data_bytes, '\0');
 }
 
