@@ -228,7 +228,7 @@ std::string usage() {
         "Scenario options (the same keys work in --state and in the web page's URL):\n";
     for (const SettingSpec& spec : setting_specs()) {
         std::string flag = std::string("  --") + spec.key + " " + spec.value_hint;
-        if (flag.size() < 24) flag.append(24 - flag.size(), ' ');
+        flag.append(flag.size() < 22 ? 24 - flag.size() : 2, ' ');  // two spaces at least between the columns
         out += flag + spec.help + "\n";
     }
     out +=

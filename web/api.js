@@ -570,7 +570,7 @@
     requireStarted();
     return Module['_llm_memory_frame_count']();
   };
-  // Practice answers (issue 7): JSON from core, only when the page exports the checker.
+  // Practice answers: JSON from core, only when the page exports the checker.
   api['checkAnswer'] = function (questionId, state, answer) {
     requireStarted();
     if (!Module['_llm_memory_check_answer']) throw new Error('this build has no practice questions');

@@ -402,7 +402,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_set_state(const char* state, int par
     return out.c_str();
 }
 
-// Checks a practice answer (issue 7): question key ("weight", "inference", ...), URL-style state and the
+// Checks a practice answer: question key ("weight", "inference", ...), URL-style state and the
 // learner's text -> core's check_answer_json ({"correct":...} or {"error":...}). window.llmMemory.checkAnswer.
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_check_answer(const char* question_id, const char* state, const char* answer) {
     static std::string out;

@@ -1,4 +1,4 @@
-// Offline and no-network guarantees (issue 6, points 3, 5 and 9): the single file works opened from
+// Offline and no-network guarantees: the single file works opened from
 // disk with no request but its own, the CSP forbids other origins, and without WebGL 2 the page still
 // shows the figures as HTML with a working JS API.
 import { test, before, after } from 'node:test';
