@@ -406,6 +406,9 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
                 t.loss == LossKind::full
                     ? "micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes: logits, fp32 upcast, the log-softmax saved "
                       "for the backward pass, its gradient"
+                : t.loss == LossKind::half
+                    ? "micro-batch × seq-len × vocabulary × 4 × B bytes: the 16-bit logits, the saved log-softmax, the "
+                      "loss's gradient and the log-softmax's gradient (no fp32 upcast)"
                     : "micro-batch × seq-len × vocabulary × B + one of 8 chunks × (4 + 4) bytes (chunked loss)",
                 a.logits_loss_bytes, TermKind::runtime, in_total(Total::training_peak)));
     const std::uint64_t framework =
@@ -576,12 +579,17 @@ Status add_gpu_fit(const Build& b, const Scenario& s, Estimate& e) {
         fit.training_per_gpu = per_gpu_states(b.peak_replica_states, s.zero_stage, s.gpu_count / b.peak_ranks);
         fit.training_uses_peak = true;
         fit.training_peak_per_gpu_bytes = e.training_peak_bytes;
+        fit.training_peak_high_per_gpu_bytes = e.training_peak_high_bytes;
     }
     if (capacity == 0) return std::nullopt;
     fit.requested = true;
     fit.capacity_bytes = capacity;
     const std::uint64_t per_gpu = fit.training_uses_peak ? fit.training_peak_per_gpu_bytes : fit.training_per_gpu.total();
     fit.training_verdict = fit_verdict(per_gpu, capacity);
+    if (fit.training_uses_peak)
+        fit.training_verdict = per_gpu > capacity                                    ? FitVerdict::does_not_fit
+                               : fit.training_peak_high_per_gpu_bytes > capacity ? FitVerdict::tight
+                                                                                  : FitVerdict::fits;
     fit.training_margin_bytes = per_gpu > capacity ? per_gpu - capacity : capacity - per_gpu;
     fit.training_gpus_needed = fit.training_uses_peak ? peak_gpus_needed(b, capacity)
                                                       : gpus_needed(fit.training_states, s.zero_stage, capacity);
@@ -658,6 +666,12 @@ Expected<Estimate> estimate(const Scenario& s) {
     add_totals(e);
     add_comparison(e);
     name_figures(e);
+    if (e.training_peak_known) {
+        e.training_class = training_class(s.lora_rank > 0, s.qlora, s.gpu_count, s.zero_stage);
+        const PeakBand band = training_peak_band(e.training_class);
+        e.training_peak_low_bytes = static_cast<std::uint64_t>(round_div(static_cast<u128>(e.training_peak_bytes) * band.low_ppm, 1'000'000));
+        e.training_peak_high_bytes = static_cast<std::uint64_t>(round_div(static_cast<u128>(e.training_peak_bytes) * band.high_ppm, 1'000'000));
+    }
     if (Status bad = add_gpu_fit(b, s, e)) return *bad;
     return std::move(b.e);
 }

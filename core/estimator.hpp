@@ -125,6 +125,9 @@ struct GpuFit {
     ModelStates training_per_gpu;      // per GPU under the stage (and divided by tp x pp)
     bool training_uses_peak = false;   // the verdict below is on training_peak_per_gpu_bytes
     std::uint64_t training_peak_per_gpu_bytes = 0;  // the training peak (0 without a model)
+    std::uint64_t training_peak_high_per_gpu_bytes = 0;  // the band's high end (0 without a model)
+    // On the peak: does_not_fit when the peak is over, tight ("fits unless the run lands at the high end")
+    // when only the band's high end is over, fits otherwise.
     FitVerdict training_verdict = FitVerdict::fits;
     std::uint64_t training_margin_bytes = 0;     // capacity - per GPU when it fits, else per GPU - capacity
     std::uint64_t training_gpus_needed = 0;      // fewest GPUs at this stage (a multiple of tp x pp); 0 = none suffices
@@ -214,6 +217,11 @@ struct Estimate {
     std::uint64_t framework_overhead_bytes = 0;  // CUDA context and NCCL
     std::uint64_t allocator_margin_bytes = 0;    // caching allocator's margin
     std::uint64_t training_peak_bytes = 0;   // per GPU: model states + the four above
+    // Where a real run of this class measures around the peak (training_peak_band: the reality table's
+    // errors for its class); low <= peak <= high; zero without a peak.
+    TrainingClass training_class = TrainingClass::full;
+    std::uint64_t training_peak_low_bytes = 0;
+    std::uint64_t training_peak_high_bytes = 0;
     GpuFit gpu;
 
     std::vector<MemoryTerm> terms;           // every figure above as a row, in display order

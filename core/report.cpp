@@ -43,6 +43,39 @@ std::string verdict_phrase(FitVerdict verdict, std::uint64_t margin_bytes) {
 
 }  // namespace
 
+std::string training_verdict_text(const GpuFit& g) {
+    if (!g.training_uses_peak) return verdict_text(g.training_verdict);
+    switch (g.training_verdict) {
+        case FitVerdict::fits: return "fits";
+        case FitVerdict::tight: return "fits unless the run lands at the high end";
+        case FitVerdict::does_not_fit: return "does not fit";
+    }
+    return "fits";
+}
+
+std::string training_verdict_phrase(const GpuFit& g) {
+    if (g.training_verdict == FitVerdict::does_not_fit) return "does not fit: " + format_gb(g.training_margin_bytes) + " short";
+    if (g.training_verdict == FitVerdict::tight)
+        return training_verdict_text(g) + " (" + format_gb(g.training_peak_high_per_gpu_bytes) + " is " +
+               format_gb(g.training_peak_high_per_gpu_bytes - g.capacity_bytes) + " over), " + format_gb(g.training_margin_bytes) +
+               " to spare at our figure";
+    return "fits, " + format_gb(g.training_margin_bytes) + " to spare (" +
+           format_gb(g.capacity_bytes - g.training_peak_high_per_gpu_bytes) + " at the high end)";
+}
+
+std::string training_band_sentence(const Estimate& e) {
+    if (!e.training_peak_known) return {};
+    const PeakBand band = training_peak_band(e.training_class);
+    auto percent = [](std::uint64_t ppm) {
+        const std::uint64_t tenths = ppm >= 1'000'000 ? (ppm - 1'000'000 + 500) / 1000 : (1'000'000 - ppm + 500) / 1000;
+        return std::string(ppm >= 1'000'000 ? "+" : "−") + std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " %";
+    };
+    return "Likely " + format_gb(e.training_peak_low_bytes) + " to " + format_gb(e.training_peak_high_bytes) + " (" +
+           percent(band.low_ppm) + " to " + percent(band.high_ppm) + " of " + format_gb(e.training_peak_bytes) +
+           "): where published " + training_class_text(e.training_class) +
+           " runs in the reality table measured against our figure (10th to 90th percentile).";
+}
+
 std::string card_split_heading(const Scenario& s, const Estimate& e) {
     const GpuFit& g = e.gpu;
     if (g.inference_cards.empty()) return {};
@@ -78,9 +111,10 @@ std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
     out.push_back("GPU: " + std::to_string(g.gpu_count) + " x " + gpu_name(s) + ", " + format_gb(g.capacity_bytes) + " (" +
                   format_gib(g.capacity_bytes) + ") each, ZeRO stage " + std::to_string(g.zero_stage));
     std::string training = g.training_uses_peak
-                               ? "Training peak per GPU " + format_gb(g.training_peak_per_gpu_bytes) + ": "
+                               ? "Training peak per GPU " + format_gb(g.training_peak_per_gpu_bytes) + " (likely " +
+                                     format_gb(e.training_peak_low_bytes) + " to " + format_gb(e.training_peak_high_bytes) + "): "
                                : "Training model states per GPU " + format_gb(g.training_per_gpu.total()) + ": ";
-    training += verdict_phrase(g.training_verdict, g.training_margin_bytes) + "; ";
+    training += (g.training_uses_peak ? training_verdict_phrase(g) : verdict_phrase(g.training_verdict, g.training_margin_bytes)) + "; ";
     if (g.training_gpus_needed == 0)
         training += "no number of GPUs fits at ZeRO stage " + std::to_string(g.zero_stage);
     else
@@ -139,7 +173,7 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
     if (s.qlora && e.lora_trainable_count > 0)
         out += "\nQLoRA base: the decoder's linear weights in NF4, embeddings, output head and norms in 16 bits "
                "(bitsandbytes/PEFT)";
-    if (e.detailed_training) out += "\n" + training_settings_line(s);
+    if (e.detailed_training) out += "\n" + training_settings_line(s) + "\n  " + training_band_sentence(e);
     if (s.context_tokens > 0) {
         out += "\nKV cache: " + std::to_string(s.context_tokens) + " tokens x batch " + std::to_string(s.batch_size) +
                " in " + s.kv_dtype;
@@ -303,6 +337,9 @@ std::string report_json(const Scenario& s, const Estimate& e) {
             }
             field((t.key + "_bytes").c_str(), std::to_string(t.bytes));
             if (t.key == "training_peak") {
+                field("training_peak_low_bytes", std::to_string(e.training_peak_low_bytes));
+                field("training_peak_high_bytes", std::to_string(e.training_peak_high_bytes));
+                field("training_peak_class", std::string("\"") + training_class_text(e.training_class) + "\"");
                 field("activation_breakdown", activation_breakdown_json(e));
                 std::string list = "[";
                 for (const MemoryTerm* part : parts_of(e, Total::training_peak))
@@ -363,11 +400,13 @@ std::string report_json(const Scenario& s, const Estimate& e) {
                          std::to_string(g.gpu_count) + ",\"zero_stage\":" + std::to_string(g.zero_stage) +
                          ",\"per_gpu_bytes\":" + std::to_string(g.training_per_gpu.total()) + ",\"training_basis\":" +
                          (g.training_uses_peak ? "\"training_peak\",\"peak_per_gpu_bytes\":" +
-                                                     std::to_string(g.training_peak_per_gpu_bytes)
+                                                     std::to_string(g.training_peak_per_gpu_bytes) +
+                                                     ",\"peak_high_per_gpu_bytes\":" +
+                                                     std::to_string(g.training_peak_high_per_gpu_bytes)
                                                : std::string("\"model_states\"")) +
                          ",\"fits\":" +
-                         (g.training_verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":" +
-                         verdict_key(g.training_verdict) + ",\"margin_bytes\":" + std::to_string(g.training_margin_bytes) +
+                         (g.training_verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":\"" +
+                         training_verdict_text(g) + "\"" + ",\"margin_bytes\":" + std::to_string(g.training_margin_bytes) +
                          ",\"gpus_needed\":" + std::to_string(g.training_gpus_needed) + ",\"inference\":{\"per_gpu_bytes\":" +
                          std::to_string(g.inference_per_gpu_bytes) + ",\"fits\":" +
                          (g.inference_verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":" +

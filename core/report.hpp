@@ -73,6 +73,15 @@ std::string gpu_name(const Scenario& scenario);
 // and, on a second indented line, training_metric_sentence.
 std::string training_settings_line(const Scenario& scenario);
 
+// The training verdict in words: on the peak "fits", "fits unless the run lands at the high end" or
+// "does not fit"; on model states alone the plain verdict text.
+std::string training_verdict_text(const GpuFit& gpu);
+// The same with its figures: "fits, 5.9 GB to spare (2.1 GB at the high end)".
+std::string training_verdict_phrase(const GpuFit& gpu);
+// "Likely 17.4 GB to 29.8 GB (−9.2 % to +50.4 % of 19.8 GB): where published QLoRA runs in the reality
+// table measured against our figure (10th to 90th percentile)."; "" without a training peak.
+std::string training_band_sentence(const Estimate& estimate);
+
 // Which measurement the training peak estimates: nvidia-smi's figure (allocated + allocator margin +
 // framework memory) by default, torch.cuda.max_memory_allocated when framework-overhead and
 // allocator-margin are both 0.

@@ -503,7 +503,7 @@ const std::vector<SettingSpec>& setting_specs() {
          [](Scenario& s, std::string_view t) { return apply_choice(s.training.attention, t, attention_choices()); },
          [](const Scenario& s) { return s.training.attention == kDefaults.training.attention ? std::string() : std::string(attention_text(s.training.attention)); },
          [](const Scenario& s) { return std::string(attention_text(s.training.attention)); }, attention_choices},
-        {"loss", "KIND", "full (default: all logits with an fp32 copy, the saved log-softmax and its gradient) or chunked (logits upcast one chunk of 8 at a time)",
+        {"loss", "KIND", "full (default: all logits with an fp32 copy, the saved log-softmax and its gradient) chunked (logits upcast one chunk of 8 at a time) or half (no fp32 copy: 16-bit logits, log-softmax and two gradients)",
          "Loss", "", K::choice, "chunked",
          [](Scenario& s, std::string_view t) { return apply_choice(s.training.loss, t, loss_choices()); },
          [](const Scenario& s) { return s.training.loss == kDefaults.training.loss ? std::string() : std::string(loss_text(s.training.loss)); },

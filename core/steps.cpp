@@ -172,11 +172,16 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
     }
     if (t.key == "logits_loss") {
         const std::string vocab = s.model ? std::to_string(s.model->architecture.vocab_size) : "V";
-        const std::string per = s.training.loss == LossKind::full ? "(" + B + " + 4 + 4 + 4) bytes" : B + " bytes + one of 8 chunks × (4 + 4) bytes";
+        const std::string per = s.training.loss == LossKind::full  ? "(" + B + " + 4 + 4 + 4) bytes"
+                                : s.training.loss == LossKind::half ? "4 × " + B + " bytes"
+                                                                    : B + " bytes + one of 8 chunks × (4 + 4) bytes";
         const std::string tp = s.training.tp > 1 ? " ÷ tp " + std::to_string(s.training.tp) : "";
         return Derivation{"", t.label,
                           {formula(s.training.loss == LossKind::full
                                        ? "Logits and loss = micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes"
+                                   : s.training.loss == LossKind::half
+                                       ? "Logits and loss = micro-batch × seq-len × vocabulary × 4 × B bytes (logits, saved log-softmax, "
+                                         "two gradients; no fp32)"
                                        : "Logits and loss = micro-batch × seq-len × vocabulary × (B + (4 + 4) ÷ 8) bytes",
                                    "\\text{Logits and loss} = b \\times s \\times V \\times \\text{bytes per logit}"),
                            substitute(std::to_string(s.training.micro_batch) + " × " + std::to_string(s.training.seq_len) + " × " + vocab + tp + " × " + per,

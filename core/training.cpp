@@ -47,6 +47,8 @@ const std::vector<Choice>& loss_choices() {
          "full loss: all logits, their fp32 copy and its gradient at once (Hugging Face's causal-LM loss)"},
         {"chunked", "chunked: fp32 one chunk of 8 at a time",
          "chunked loss: 16-bit logits, the fp32 loss computed one chunk of 8 at a time (torchtune)"},
+        {"half", "half: 16-bit throughout, no fp32 copy",
+         "half loss: no fp32 copy; the 16-bit logits, the saved log-softmax and two gradients (Qwen's first-generation code)"},
     };
     return kChoices;
 }
@@ -184,7 +186,13 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
             // loss_utils.py) upcasts with logits.float() before the cross-entropy; torchtune's model returns
             // output.float(). Measured: Unsloth's Hugging Face + FA2 long-context rows (tests/fixtures/reality.json).
             // chunked: 16-bit logits, one of 8 chunks upcast with its gradient at a time.
-            st.logits = shape.loss == LossKind::full ? logits * (big_b + 12) : logits * big_b + ceil_div(logits, 8) * 8;
+            // half: four 16-bit tensors of the logits' size at the log-softmax's backward: the logits (kept in
+            // the output), the saved log-softmax, the NLL loss's gradient and the log-softmax's gradient.
+            switch (shape.loss) {
+                case LossKind::full: st.logits = logits * (big_b + 12); break;
+                case LossKind::chunked: st.logits = logits * big_b + ceil_div(logits, 8) * 8; break;
+                case LossKind::half: st.logits = logits * big_b * 4; break;
+            }
         }
         if (st.total() > kMaxActivationBytes) return Error{"seq-len", big_error()};
         return st;
@@ -218,6 +226,33 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
     out.stage_layers = per_stage;
     out.micro_batches_in_flight = is_first ? shape.pp : 1;
     return out;
+}
+
+const char* training_class_text(TrainingClass klass) {
+    switch (klass) {
+        case TrainingClass::full: return "full";
+        case TrainingClass::lora: return "LoRA";
+        case TrainingClass::qlora: return "QLoRA";
+        case TrainingClass::sharded: return "sharded";
+    }
+    return "full";
+}
+
+TrainingClass training_class(bool lora, bool qlora, std::uint64_t gpu_count, int zero_stage) {
+    if (gpu_count > 1 && zero_stage >= 1) return TrainingClass::sharded;
+    if (qlora) return TrainingClass::qlora;
+    return lora ? TrainingClass::lora : TrainingClass::full;
+}
+
+PeakBand training_peak_band(TrainingClass klass) {
+    // scripts/reality_table.py --band over tests/fixtures/reality.json (the rows used while fitting).
+    switch (klass) {
+        case TrainingClass::full: return {855'909, 1'000'000};
+        case TrainingClass::lora: return {879'788, 1'151'084};
+        case TrainingClass::qlora: return {908'427, 1'504'358};
+        case TrainingClass::sharded: return {819'337, 1'268'249};
+    }
+    return {};
 }
 
 std::uint64_t default_framework_overhead_bytes(std::uint64_t world_size) {

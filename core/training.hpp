@@ -29,7 +29,11 @@ enum class AttentionKernel : std::uint8_t { flash, eager };
 // full: the whole b x s x V logits, their fp32 upcast, the fp32 log-softmax cross-entropy saves and its
 // gradient (Hugging Face's causal-LM loss).
 // chunked: torchtune's CEWithChunkedOutputLoss, 16-bit logits with one of 8 chunks upcast at a time.
-enum class LossKind : std::uint8_t { full, chunked };
+// half: no fp32 upcast at all. At the loss's backward four 16-bit tensors of the logits' size are live: the
+// logits (kept in the model's output), the log-softmax cross-entropy saved, the loss's gradient and the
+// log-softmax's gradient (models whose own code calls CrossEntropyLoss on the half-precision logits, e.g.
+// Qwen's first-generation modeling_qwen.py).
+enum class LossKind : std::uint8_t { full, chunked, half };
 
 // Each enum's one table of words, in enum order: the word the settings read and write, a list label and
 // the choice in plain words (the line under a control, a tooltip).
@@ -39,7 +43,7 @@ const std::vector<Choice>& loss_choices();
 
 const char* recompute_text(Recompute recompute);        // "none", "selective", "full"
 const char* attention_text(AttentionKernel attention);  // "flash", "eager"
-const char* loss_text(LossKind loss);                   // "full", "chunked"
+const char* loss_text(LossKind loss);                   // "full", "chunked", "half"
 // Each choice in plain words, for help text: "full recompute: keep one tensor per layer, ...".
 const char* recompute_help(Recompute recompute);
 const char* attention_help(AttentionKernel attention);
@@ -114,6 +118,22 @@ Expected<LayerActivations> layer_activations(const Architecture& arch, const Tra
 // micro-batch plus the logits; the larger of the two is returned. Errors name the setting: seq-len or
 // micro-batch above their limits or zero, tp not dividing the heads, pp above or not dividing the layers.
 Expected<TrainingActivations> training_activations(const Architecture& arch, const TrainingShape& shape);
+
+// The class of a training run, for its band: sharded (more than one GPU under ZeRO/FSDP), else QLoRA, LoRA
+// or full (one GPU or plain data parallel).
+enum class TrainingClass : std::uint8_t { full, lora, qlora, sharded };
+const char* training_class_text(TrainingClass klass);  // "full", "LoRA", "QLoRA", "sharded"
+TrainingClass training_class(bool lora, bool qlora, std::uint64_t gpu_count, int zero_stage);
+
+// Where a measured peak of this class lands around our figure: multipliers of the estimate in parts per
+// million (low <= 1,000,000 <= high), from the 10th and 90th percentile errors of the class's rows in the
+// reality table (tests/fixtures/reality.json) used while fitting; scripts/reality_table.py --band prints
+// them and tests/cli/reality_test.py checks that these constants are what the table gives.
+struct PeakBand {
+    std::uint64_t low_ppm = 1'000'000;
+    std::uint64_t high_ppm = 1'000'000;
+};
+PeakBand training_peak_band(TrainingClass klass);
 
 // The framework's memory when not given: a CUDA context of 512 MiB (PyTorch >= 2.1 with lazy module
 // loading measured 0.47 GB; stas00/ml-engineering, training/performance) plus 1.5 GiB for torch.distributed

@@ -2,6 +2,7 @@
 // Calculator reflows from one column (phones, 360 px) to three (2560 px desktops). Embed mode (web, ~700x420
 // iframe) shows a compact calculator with a link to the full app. Panels live in panels_*.cpp.
 #include "app.hpp"
+#include "hub_panel.hpp"
 #include "fit_panel.hpp"
 #include "model_panel.hpp"
 
@@ -200,6 +201,7 @@ void draw_frame(AppState& app) {
         ImGui::End();
         return;
     }
+    draw_hub_prompt(app);  // the Hugging Face consent prompt, wherever the look-up was asked for
     if (ImGui::BeginTabBar("views##tabs")) {
         auto tab = [&app](const char* label, Tab which) {
             const bool open = ImGui::BeginTabItem(label, nullptr,

@@ -295,9 +295,14 @@ void draw_gpu_fit(const AppState& app) {
     }
     ImGui::Text("%llu x %s (%s) per GPU, ZeRO stage %d", static_cast<unsigned long long>(g.gpu_count),
                 format_gb(g.capacity_bytes).c_str(), format_gib(g.capacity_bytes).c_str(), g.zero_stage);
-    if (g.training_uses_peak)
-        verdict_line(app, "Training peak:", g.training_peak_per_gpu_bytes, g.training_verdict, g.training_margin_bytes);
-    else
+    if (g.training_uses_peak) {
+        ImGui::TextUnformatted("Training peak:");
+        ImGui::SameLine();
+        ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(app, g.training_verdict));
+        ImGui::TextWrapped("%s per GPU: %s", format_gb(g.training_peak_per_gpu_bytes).c_str(), training_verdict_phrase(g).c_str());
+        ImGui::PopStyleColor();
+        explain(training_band_sentence(app.estimate));
+    } else
         verdict_line(app, "Training:", g.training_per_gpu.total(), g.training_verdict, g.training_margin_bytes);
     if (g.training_gpus_needed == 0)
         explain("No number of GPUs fits at ZeRO stage " + std::to_string(g.zero_stage) +

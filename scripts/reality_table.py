@@ -79,7 +79,8 @@ def estimate(binary, row):
     if missing:
         return None, "the JSON has no " + ", ".join(missing)
     ours = sum(int(result[key]) for key in row["compare"])
-    return ours / row.get("divide", 1), None
+    # divide: the source measured one GPU of several; multiply: it gave the GPUs' memory together.
+    return ours * row.get("multiply", 1) / row.get("divide", 1), None
 
 
 def evaluate(binary, rows):
@@ -91,6 +92,72 @@ def evaluate(binary, rows):
     return out
 
 
+CLASSES = ["full", "LoRA", "QLoRA", "sharded"]
+
+
+def row_class(row):
+    """The training class a row's errors count in: sharded (more than one GPU under ZeRO/FSDP), else QLoRA,
+    LoRA or full; None for inference rows."""
+    s = row["settings"]
+    if "training-mode" not in s:
+        return None
+    if int(s.get("gpus", 1)) > 1 and int(s.get("zero", 0)) >= 1:
+        return "sharded"
+    if s.get("qlora") == "true":
+        return "QLoRA"
+    if "lora-rank" in s:
+        return "LoRA"
+    return "full"
+
+
+def medians(results):
+    """(median signed error, median |error|, count) over results that ran, or None when there are none."""
+    errors = [r["error"] for r in results if r["error"] is not None]
+    if not errors:
+        return None
+    return statistics.median(errors), statistics.median(abs(e) for e in errors), len(errors)
+
+
+def class_table(results):
+    """Rows of (label, medians over all, medians over the rows used while fitting, medians over the rows not
+    used while fitting) for the training rows overall and per class."""
+    training = [r for r in results if row_class(r["row"])]
+    groups = [("all training rows", training)] + [(c, [r for r in training if row_class(r["row"]) == c]) for c in CLASSES]
+    out = []
+    for label, group in groups:
+        fitted = [r for r in group if not r["row"].get("held_out")]
+        apart = [r for r in group if r["row"].get("held_out")]
+        out.append((label, medians(group), medians(fitted), medians(apart)))
+    return out
+
+
+def band(results, klass):
+    """The band llm-memory puts around a training peak of this class, from the errors of the class's rows
+    used while fitting: a run measures ours / (1 + error), so the 10th and 90th percentile errors (nearest
+    rank) give the measured figure's likely range as multipliers of ours, in parts per million, widened to
+    contain 1 (the band always holds our own figure)."""
+    errors = sorted(r["error"] for r in results
+                    if r["error"] is not None and row_class(r["row"]) == klass and not r["row"].get("held_out"))
+    if not errors:
+        return 1_000_000, 1_000_000
+    def rank(p):
+        return errors[max(0, min(len(errors) - 1, -(-p * len(errors) // 100) - 1))]
+    low = round(1_000_000 / (1 + rank(90)))
+    high = round(1_000_000 / (1 + rank(10)))
+    return min(low, 1_000_000), max(high, 1_000_000)
+
+
+def band_of_row(results, row):
+    return band(results, row_class(row))
+
+
+def fmt_medians(m):
+    if m is None:
+        return "—"
+    signed, unsigned, count = m
+    return f"{fmt_error(signed)} / {unsigned * 100:.1f} % ({count})"
+
+
 def setting_text(row):
     s = row["settings"]
     parts = [] if "lora-rank" in s and row["kind"] in ("LoRA", "QLoRA") else [row["kind"]]
@@ -99,8 +166,8 @@ def setting_text(row):
     if "seq-len" in s:
         parts.append(f"{s.get('micro-batch', 1)} × {s['seq-len']:,} tokens")
         parts.append({"none": "no recompute", "selective": "selective recompute", "full": "full recompute"}[s.get("recompute", "none")])
-        if s.get("loss") == "chunked":
-            parts.append("chunked loss")
+        if s.get("loss") in ("chunked", "half"):
+            parts.append(s["loss"] + " loss")
     if "context" in s:
         parts.append(f"{s['context']:,} tokens of KV" if "kv_cache_bytes" in row["compare"] else f"{s['context']:,}-token batch")
     if "dtype" in s:
@@ -109,6 +176,8 @@ def setting_text(row):
         parts.append(f"{s['gpus']} GPUs, ZeRO-{s.get('zero', 0)}")
     elif row.get("divide", 1) > 1:
         parts.append(f"per GPU of {row['divide']}")
+    if row.get("multiply", 1) > 1:
+        parts.append(f"the {row['multiply']} GPUs together")
     return ", ".join(parts)
 
 
@@ -155,6 +224,8 @@ def markdown(results):
             if row["unmet"] not in unmet:
                 unmet.append(row["unmet"])
             error += f" ({unmet.index(row['unmet']) + 1})"
+        if row.get("held_out"):
+            error += " †"
         source = f"[{row['source']['name']}]({row['source']['url']})"
         lines.append(f"| {row['model']} | {setting_text(row)} | {measured} | {METRIC_LABELS[row['metric']]} | {ours} | {error} | {source} |")
     median, largest = summary(results)
@@ -167,6 +238,12 @@ def markdown(results):
                      f"{sum(r['error'] is not None for r in results)} rows; {met_median * 100:.1f} % and "
                      f"{met_largest * 100:.1f} % over the {sum(r['error'] is not None for r in results) - marked} "
                      f"rows that meet their tolerance.")
+    lines += ["", "† a row not used while fitting: no term, default or constant was chosen by looking at it. "
+              "Signed / absolute median error (rows) of the training rows, by class (sharded: more than one GPU "
+              "under ZeRO/FSDP; QLoRA, LoRA and full: one GPU):", "",
+              "| Class | All rows | Rows used while fitting | Rows not used while fitting |", "|---|---|---|---|"]
+    for label, every, fitted, apart in class_table(results):
+        lines.append(f"| {label} | {fmt_medians(every)} | {fmt_medians(fitted)} | {fmt_medians(apart)} |")
     if unmet:
         lines.append("")
         lines.append("Not met yet, kept in the table:")
@@ -199,10 +276,15 @@ def main():
     group.add_argument("--markdown", action="store_true", help="print the README section")
     group.add_argument("--write", metavar="README", help="replace the section in this file")
     group.add_argument("--check", metavar="README", help="exit 1 if this file's section is not what the script generates")
+    group.add_argument("--band", action="store_true", help="print each class's peak band (the constants core/training.cpp holds)")
     options = parser.parse_args()
     results = evaluate(options.bin, load_rows(options.data))
     section = markdown(results)
-    if options.markdown:
+    if options.band:
+        for klass in CLASSES:
+            low, high = band(results, klass)
+            print(f"{klass:8} low {low} ppm, high {high} ppm")
+    elif options.markdown:
         sys.stdout.write(section)
     elif options.write:
         path = pathlib.Path(options.write)
@@ -221,6 +303,9 @@ def main():
         median, largest = summary(results)
         if median is not None:
             print(f"median absolute error {median * 100:.1f} %, largest {largest * 100:.1f} %")
+        for label, every, fitted, apart in class_table(results):
+            print(f"{label:18} signed / absolute median: all {fmt_medians(every)}, used while fitting {fmt_medians(fitted)}, "
+                  f"not used while fitting {fmt_medians(apart)}")
     return 0
 
 

@@ -153,7 +153,7 @@ bad "seq-len 10^12"           'error: --seq-len: is too large (at most 100M toke
 bad "micro-batch zero"        'error: --micro-batch: must be at least 1' -- --micro-batch 0
 bad "recompute unknown"       'error: --recompute: "partial" is not none, selective or full' -- --recompute partial
 bad "attention unknown"       'error: --attention: "xformers" is not flash or eager' -- --attention xformers
-bad "loss unknown"            'error: --loss: "fused" is not full or chunked' -- --loss fused
+bad "loss unknown"            'error: --loss: "fused" is not full, chunked or half' -- --loss fused
 bad "training-mode unknown"   'error: --training-mode: "fast" is not simple or detailed' -- --training-mode fast
 bad "tp not dividing heads"   "error: --tp: 3 does not divide the model's 32 attention heads (each tensor-parallel rank holds whole heads)" -- --model llama-2-7b --training-mode detailed --tp 3 --gpus 3
 bad "pp above layers"         "error: --pp: 40 pipeline stages is more than the model's 32 layers (each stage needs at least one)" -- --model llama-2-7b --training-mode detailed --pp 40 --gpus 40

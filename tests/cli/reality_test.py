@@ -101,6 +101,28 @@ def main():
         else:
             print(f"FAIL {label}: {error}, beyond its tolerance of ±{row['tolerance_percent']} %")
             fail = 1
+    # The band core puts on each class's peaks must be the one this table gives (scripts/reality_table.py
+    # --band): run one row of each class and compare its JSON band with the table's multipliers.
+    for klass in reality.CLASSES:
+        row = next((r for r in rows if reality.row_class(r) == klass), None)
+        if row is None:
+            print(f"FAIL reality band: no row of class {klass}")
+            fail = 1
+            continue
+        low_ppm, high_ppm = reality.band(results, klass)
+        args = reality.cli_args(row)
+        run = __import__("subprocess").run([binary] + args, capture_output=True, text=True)
+        got = __import__("json").loads(run.stdout) if run.returncode == 0 else {}
+        peak = got.get("training_peak_bytes", 0)
+        want = (round(peak * low_ppm / 1_000_000), round(peak * high_ppm / 1_000_000))
+        have = (got.get("training_peak_low_bytes"), got.get("training_peak_high_bytes"))
+        if not peak or any(h is None or abs(h - w) > 1 for h, w in zip(have, want)):
+            print(f"FAIL reality band {klass}: core's band {have} for {row['id']} is not the table's {want} "
+                  f"({low_ppm} and {high_ppm} ppm); update training_peak_band in core/training.cpp from "
+                  f"scripts/reality_table.py --band")
+            fail = 1
+        else:
+            print(f"ok   reality band {klass}: {low_ppm / 1e4 - 100:+.1f} % to {high_ppm / 1e4 - 100:+.1f} % of the peak")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = reality.current_section(readme)
     if section is None:

@@ -77,6 +77,12 @@ TEST_CASE("exact totals of real models from their config.json", "[architecture]"
     CHECK(total_of("mixtral-8x7b-v0.1") == 46'702'792'704ULL);
     // Qwen/Qwen2.5-7B model card "Number of Parameters: 7.61B": 7,615,616,512 (q/k/v biases included).
     CHECK(total_of("qwen2.5-7b") == 7'615'616'512ULL);
+    // Qwen (first generation) in Qwen2's layout (fixtures/configs/README.md): the Qwen-1.8B/7B/14B/72B model
+    // cards' 1.8B/7.7B/14.2B/72.3B, exactly the sums of their QWenLMHeadModel parameters.
+    CHECK(total_of("qwen-1.8b") == 1'836'828'672ULL);
+    CHECK(total_of("qwen-7b") == 7'721'324'544ULL);
+    CHECK(total_of("qwen-14b") == 14'167'290'880ULL);
+    CHECK(total_of("qwen-72b") == 72'287'920'128ULL);
     // google/gemma-7b "8.54B" on its Hugging Face page (head_dim 256 != hidden/heads, tied head): 8,537,680,896.
     CHECK(total_of("gemma-7b") == 8'537'680'896ULL);
     // google/gemma-2-9b "9.24B" on its Hugging Face page (four norms per layer): 9,241,705,984.

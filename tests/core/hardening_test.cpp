@@ -456,7 +456,7 @@ TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject 
         {"recompute", "partial", "recompute: \"partial\" is not none, selective or full"},
         {"recompute", "FULL", ""},
         {"attention", "sdpa2", "attention: \"sdpa2\" is not flash or eager"},
-        {"loss", "fused", "loss: \"fused\" is not full or chunked"},
+        {"loss", "fused", "loss: \"fused\" is not full, chunked or half"},
         {"tp", "0", "tp: must be at least 1"},
         {"tp", "1.5", "tp: must be a whole number"},
         {"tp", "1e30", "tp: is too large (at most 100,000)"},

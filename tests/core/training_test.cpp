@@ -155,6 +155,12 @@ TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Lla
     // Chunked loss: 16-bit logits + one chunk of 8 in fp32 with its gradient.
     const Estimate chunked = run("model=llama-3-8b&training-mode=detailed&loss=chunked");
     CHECK(chunked.logits_loss_bytes == 2048ULL * 128256 * 2 + 2048ULL * 128256 / 8 * 8);
+    // Half loss (Qwen's first-generation modeling_qwen.py: CrossEntropyLoss on the 16-bit logits, no .float();
+    // under DeepSpeed fp16/bf16 nothing autocasts it): at the log-softmax's backward the logits (kept in the
+    // output), the saved log-softmax, the NLL gradient and the log-softmax gradient, 2 bytes each.
+    const Estimate half = run("model=llama-3-8b&training-mode=detailed&loss=half");
+    CHECK(half.logits_loss_bytes == 2048ULL * 128256 * 2 * 4);
+    CHECK(half.logits_loss_bytes < e.logits_loss_bytes);
     // Eager attention keeps the softmax output, 2 bytes per score (no dropout: no mask, no dropout output).
     const Estimate eager = run("model=llama-3-8b&training-mode=detailed&attention=eager");
     CHECK(eager.training_activation_bytes - e.training_activation_bytes == 32 * (32ULL * 2048 * 2048 * 2 - 32 * sb * 4));
@@ -197,6 +203,49 @@ TEST_CASE("the GPU verdict for training uses the peak whenever the model is know
     // Without a model there is no peak: the verdict stays on the model states, and says so.
     const Estimate typed = run("params=8B&gpu=rtx-4090&trainable=1%");
     CHECK_FALSE(typed.gpu.training_uses_peak);
+}
+
+TEST_CASE("a band on every peak, from the reality table's errors for runs of its class", "[training][band]") {
+    // The class: sharded (more than one GPU under ZeRO), else QLoRA, LoRA or full.
+    CHECK(run("model=llama-3-8b&training-mode=detailed").training_class == TrainingClass::full);
+    CHECK(run("model=llama-3-8b&training-mode=detailed&lora-rank=16").training_class == TrainingClass::lora);
+    CHECK(run("model=llama-3-8b&training-mode=detailed&lora-rank=16&qlora").training_class == TrainingClass::qlora);
+    CHECK(run("model=llama-3-8b&training-mode=detailed&lora-rank=16&gpus=8&zero=3").training_class == TrainingClass::sharded);
+    CHECK(run("model=llama-3-8b&training-mode=detailed&gpus=8&zero=0").training_class == TrainingClass::full);  // plain DDP
+    // The band is the class's multipliers (tests/cli/reality_test.py checks them against the table) applied to
+    // the peak, rounded to the byte, and always holds the peak.
+    const Estimate q = run("model=llama-3-8b&training-mode=detailed&lora-rank=16&qlora");
+    const PeakBand band = training_peak_band(TrainingClass::qlora);
+    const long double low = static_cast<long double>(q.training_peak_bytes) * band.low_ppm / 1e6L;
+    CHECK(q.training_peak_low_bytes >= static_cast<std::uint64_t>(low) - 1);
+    CHECK(q.training_peak_low_bytes <= static_cast<std::uint64_t>(low) + 1);
+    const long double high = static_cast<long double>(q.training_peak_bytes) * band.high_ppm / 1e6L;
+    CHECK(q.training_peak_high_bytes >= static_cast<std::uint64_t>(high) - 1);
+    CHECK(q.training_peak_high_bytes <= static_cast<std::uint64_t>(high) + 1);
+    for (TrainingClass c : {TrainingClass::full, TrainingClass::lora, TrainingClass::qlora, TrainingClass::sharded}) {
+        CHECK(training_peak_band(c).low_ppm <= 1'000'000);
+        CHECK(training_peak_band(c).high_ppm >= 1'000'000);
+    }
+    // The verdict's three answers, on a custom GPU set around the QLoRA peak and its high end.
+    auto verdict_at = [](std::uint64_t capacity) {
+        StateResult r = apply_state(Scenario{}, "model=llama-3-8b&training-mode=detailed&lora-rank=16&qlora");
+        REQUIRE(r.problems.empty());
+        r.scenario.gpu_memory_bytes = capacity;
+        return estimate(r.scenario).value().gpu;
+    };
+    const GpuFit roomy = verdict_at(q.training_peak_high_bytes);
+    CHECK(roomy.training_verdict == FitVerdict::fits);
+    CHECK(training_verdict_text(roomy) == "fits");
+    const GpuFit middle = verdict_at(q.training_peak_high_bytes - 1);
+    CHECK(middle.training_verdict == FitVerdict::tight);
+    CHECK(training_verdict_text(middle) == "fits unless the run lands at the high end");
+    const GpuFit exact = verdict_at(q.training_peak_bytes);
+    CHECK(exact.training_verdict == FitVerdict::tight);
+    const GpuFit short_gpu = verdict_at(q.training_peak_bytes - 1);
+    CHECK(short_gpu.training_verdict == FitVerdict::does_not_fit);
+    CHECK(training_verdict_text(short_gpu) == "does not fit");
+    // Without a model there is no peak and no band.
+    CHECK(run("params=8B&gpu=rtx-4090").training_peak_high_bytes == 0);
 }
 
 TEST_CASE("model parallelism divides the model states; data parallelism adds NCCL", "[training][gpu]") {
