@@ -7,10 +7,14 @@
 #include "state_arg.hpp"
 
 #include <fstream>
+#include <iostream>
+#include <iterator>
 #include <memory>
 
 #include "../core/architecture.hpp"
 #include "../core/engines/engine.hpp"
+#include "../core/engines/command_line.hpp"
+#include "../core/engines/engine_log.hpp"
 #include "../core/fit.hpp"
 #include "../core/model_file.hpp"
 #include "../core/model_presets.hpp"
@@ -37,6 +41,11 @@ struct CliOptions {
     SettingSources sources;          // which option set each setting last (for the final estimate's error)
     std::string file_report;         // --gguf / --safetensors: what the header says (table and markdown)
     std::string file_json;           // "file":{...} (core's JSON of the header), spliced into --format json
+    std::string command_json;        // --from-command: "from_command":{...}, spliced into --format json
+    std::string command_report;      // --from-command: what was read, ignored and realised (table and markdown)
+    std::string command_notes;       // --from-command: the ignored flags, for stderr
+    std::string pending_model;       // --from-command: a model reference that names no preset or file here
+    bool model_given = false;        // --model, --config or --gguf set the model
 };
 
 // Opens `path` for the header readers; its size in `size`, or an error message naming the flag.
@@ -111,6 +120,86 @@ std::string load_config_file(const std::string& path, CliOptions& options) {
     return {};
 }
 
+bool is_regular_file(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    return file && !(file.peek() == std::ifstream::traits_type::eof() && file.bad());
+}
+
+bool ends_with_ignoring_case(const std::string& text, const std::string& tail) {
+    if (text.size() < tail.size()) return false;
+    for (std::size_t i = 0; i < tail.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(text[text.size() - tail.size() + i])) != tail[i]) return false;
+    return true;
+}
+
+std::string json_list(const std::vector<std::string>& items) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + std::string("\"") + json_escape(items[i]) + "\"";
+    return out + "]";
+}
+
+// "--from-command 'llama-server -m x.gguf -c 32768 ...'": core reads the command into llm-memory's keys;
+// here the model reference becomes a file read (a .gguf, a config.json or a folder holding one) or a preset.
+std::string apply_from_command(const std::string& text, CliOptions& options) {
+    const Expected<CommandReading> read = read_engine_command(text);
+    if (!read) return "--from-command: " + read.error();
+    const CommandReading& r = *read;
+    std::string model_note;
+    if (!r.model_ref.empty()) {
+        const std::string& ref = r.model_ref;
+        if (ends_with_ignoring_case(ref, ".gguf") && is_regular_file(ref)) {
+            if (std::string problem = load_model_file("--from-command " + r.model_source, ref, options); !problem.empty()) return problem;
+            model_note = "the GGUF file " + printable_excerpt(ref, 80);
+            options.model_given = true;
+        } else if (is_regular_file(ref + "/config.json") || (ends_with_ignoring_case(ref, "config.json") && is_regular_file(ref))) {
+            const std::string path = ends_with_ignoring_case(ref, "config.json") ? ref : ref + "/config.json";
+            if (std::string problem = load_config_file(path, options); !problem.empty()) return "--from-command: " + problem;
+            model_note = printable_excerpt(path, 80);
+            options.model_given = true;
+        } else if (!r.preset_key.empty()) {
+            const Expected<bool> applied = apply_setting(options.scenario, "model", r.preset_key);
+            if (!applied) return "--from-command: " + applied.error();
+            model_note = "the built-in model " + r.preset_key;
+            if (!r.weight_dtype.empty()) {
+                const Expected<bool> dtype = apply_setting(options.scenario, "dtype", r.weight_dtype);
+                if (!dtype) return "--from-command: " + dtype.error();
+                model_note += " in " + r.weight_dtype + " (from the name)";
+            }
+            options.model_given = true;
+        } else {
+            options.pending_model = "--from-command: the model \"" + printable_excerpt(ref, 80) +
+                                    "\" is neither a built-in model nor a file here: add --model NAME, --config FILE or --gguf FILE";
+        }
+    }
+    std::string settings_json, applied_text, unmodelled_by_build;
+    for (const CommandSetting& s : r.settings) {
+        settings_json += std::string(settings_json.empty() ? "" : ",") + "\"" + json_escape(s.key) + "\":\"" + json_escape(s.value) + "\"";
+        if (find_setting(s.key) == nullptr) {
+            unmodelled_by_build += (unmodelled_by_build.empty() ? "" : ", ") + (s.key == "engine" ? "engine=" + s.value : s.source);
+            continue;
+        }
+        const Expected<bool> applied = apply_setting(options.scenario, s.key, s.value);
+        if (!applied) return "--from-command: " + s.source + ": " + applied.failure().problem;
+        applied_text += " " + s.key + "=" + s.value;
+    }
+    if (!unmodelled_by_build.empty())
+        options.warnings.push_back("--from-command: this build has no setting yet for " + unmodelled_by_build + " (read, not applied)");
+    for (const std::string& u : r.unmodelled) options.warnings.push_back("--from-command: " + u);
+    const std::string realised = engine_command_line(r.engine, r.model_ref, r.settings);
+    options.command_report = "From the command (" + r.program + "):" + applied_text + (model_note.empty() ? "" : "; model: " + model_note) +
+                             "\nThe command that realises it: " + realised + "\n";
+    if (!r.ignored.empty()) {
+        std::string list;
+        for (const std::string& i : r.ignored) list += (list.empty() ? "" : ", ") + i;
+        options.command_notes = "note: --from-command ignored (no effect on memory): " + list + "\n";
+    }
+    options.command_json = "\"from_command\":{\"engine\":\"" + json_escape(r.engine) + "\",\"program\":\"" + json_escape(r.program) +
+                           "\",\"model\":\"" + json_escape(r.model_ref) + "\",\"preset\":\"" + json_escape(r.preset_key) +
+                           "\",\"settings\":{" + settings_json + "},\"ignored\":" + json_list(r.ignored) +
+                           ",\"unmodelled\":" + json_list(r.unmodelled) + ",\"command\":\"" + json_escape(realised) + "\"},";
+    return {};
+}
+
 // "--list-models": one line per preset with its exact total (and active) parameter count.
 std::string list_models() {
     std::string out = "Built-in models (--model NAME; counts from each model's config.json fields):\n";
@@ -149,6 +238,8 @@ std::string usage() {
         "  --config FILE         a Hugging Face config.json: N becomes the model's exact parameter count\n"
         "  --gguf FILE           a GGUF model file (header only): exact weights, bytes per type, architecture\n"
         "  --safetensors FILE    a .safetensors file or model.safetensors.index.json (header only): bytes per dtype\n"
+        "  --from-command CMD    a llama-server / llama-cli, vllm serve (or python -m vllm.entrypoints.openai.api_server)\n"
+        "                        or ollama run command: its memory flags set the scenario, the rest are listed as ignored\n"
         "  --list-models         the built-in models for --model, with their exact parameter counts\n\n"
         "Output options:\n"
         "  --format F            table (default), json or markdown\n"
@@ -161,7 +252,9 @@ std::string usage() {
         "  llm-memory --params 13B --trainable 1B       # 6 GB gradient+optimizer, 32 GB training\n"
         "  llm-memory --params 7B --format json\n"
         "  llm-memory check --question inference --state 'params=7B' --answer '14 GB'   # names the mistake\n"
-        "  llm-memory fit --model llama-2-7b --gpu rtx-4090 --maximize context        # what fits, answered backwards\n";
+        "  llm-memory fit --model llama-2-7b --gpu rtx-4090 --maximize context        # what fits, answered backwards\n"
+        "  llm-memory --from-command 'llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 32768 -fa -ctk q8_0'\n"
+        "  llm-memory reconcile server.log              # a llama.cpp, Ollama or vLLM log: measured against estimated\n";
     return out;
 }
 
@@ -206,7 +299,7 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
         if (arg.rfind("--", 0) != 0) return "unexpected argument \"" + printable_excerpt(arg, 40) + "\" (options start with --)";
         auto [name, value, has_value] = split_option(arg);
         const bool known = name == "format" || name == "units" || name == "state" || name == "config" || name == "gguf" ||
-                           name == "safetensors" || find_setting(name) != nullptr;
+                           name == "safetensors" || name == "from-command" || find_setting(name) != nullptr;
         if (!known) return "unknown option --" + printable_excerpt(name, 40) + " (see --help)";
         // Boolean settings (value hint "[BOOL]", e.g. --qlora) may stand alone: "--qlora" means true.
         const SettingSpec* spec = find_setting(name);
@@ -232,18 +325,25 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             else return "--units: \"" + printable_excerpt(value, 40) + "\" is not one of GB, GiB, both";
         } else if (name == "config") {
             if (std::string message = load_config_file(value, options); !message.empty()) return message;
+            options.model_given = true;
         } else if (name == "gguf") {
             if (std::string message = load_model_file("--gguf", value, options); !message.empty()) return message;
+            options.model_given = true;
         } else if (name == "safetensors") {
             if (std::string message = load_model_file("--safetensors", value, options); !message.empty()) return message;
+            options.model_given = true;
+        } else if (name == "from-command") {
+            if (std::string message = apply_from_command(value, options); !message.empty()) return message;
         } else if (name == "state") {
             if (std::string message = apply_state_arg(options.scenario, value); !message.empty()) return message;
         } else {
             const Expected<bool> applied = apply_setting(options.scenario, name, value);
             if (!applied) return "--" + applied.error();
+            if (name == "model") options.model_given = true;
         }
         options.sources.record(before, options.scenario, name);
     }
+    if (!options.pending_model.empty() && !options.model_given) return options.pending_model;
     return {};
 }
 
@@ -333,11 +433,127 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
     return 0;
 }
 
+static std::string reconcile_usage() {
+    return "Usage: llm-memory reconcile FILE|- [options] [--format table|json]\n"
+           "Reads an engine's log and sets the scenario from what the log says (context, n_ubatch, flash attention,\n"
+           "cache types, offloaded layers, GPUs; vLLM's utilization, max_model_len, tensor parallelism), then prints\n"
+           "measured against estimated, term by term, with the likely cause of each gap.\n"
+           "  FILE             a llama.cpp / llama-server load log, Ollama's server log or `ollama ps`, a vLLM start-up\n"
+           "                   log, or nvidia-smi output; - reads standard input\n"
+           "  --KEY VALUE      any scenario option, for what the log does not say (--model, --gguf, --gpu ...)\n"
+           "Tolerances: KV cache 3 %, weights 5 %, compute buffer and activation peak 20 %, vLLM pool and capacity 25 %.\n"
+           "Exit status: 0 when reconciled (gaps are reported, not failures); 2 for bad input or a log with no memory line.\n";
+}
+
+// `llm-memory reconcile FILE|-`: the log's settings first, then the user's options (which win), then the
+// estimate's JSON against the log's figures (core/engines/engine_log.hpp).
+static int run_reconcile(const std::vector<std::string>& args, std::string& out, std::string& err) {
+    auto fail = [&](const std::string& message) {
+        out.clear();
+        err = "error: reconcile: " + message + "\n";
+        return 2;
+    };
+    if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+        out = reconcile_usage();
+        return 0;
+    }
+    if (args.empty() || (args[0].rfind("--", 0) == 0)) return fail("needs a log file (or - for standard input) before the options");
+    const std::string& path = args[0];
+    std::string text;
+    constexpr std::size_t kMaxLogBytes = 16u * 1024 * 1024;
+    if (path == "-") {
+        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    } else {
+        std::ifstream file(path, std::ios::binary);
+        if (!file) return fail("cannot read \"" + printable_excerpt(path, 80) + "\"");
+        if (file.peek() == std::ifstream::traits_type::eof() && file.bad()) return fail("\"" + printable_excerpt(path, 80) + "\" is not a readable file");
+        text.assign(kMaxLogBytes + 1, '\0');
+        file.read(&text[0], static_cast<std::streamsize>(text.size()));
+        text.resize(static_cast<std::size_t>(file.gcount()));
+    }
+    const std::string shown = path == "-" ? std::string("standard input") : printable_excerpt(path, 80);
+    const Expected<LogReading> log = read_engine_log(text);
+    if (!log) return fail(shown + ": " + log.error());
+    // The log's settings as options, then the user's.
+    std::vector<std::string> merged;
+    std::vector<std::string> not_applied;
+    bool user_model = false;
+    for (std::size_t i = 1; i < args.size(); ++i)
+        user_model = user_model || args[i] == "--model" || args[i] == "--config" || args[i] == "--gguf" ||
+                     args[i].rfind("--model=", 0) == 0 || args[i].rfind("--config=", 0) == 0 || args[i].rfind("--gguf=", 0) == 0;
+    std::string model_note;
+    if (!user_model && !log->model_ref.empty()) {
+        const ModelReference m = match_model_reference(log->model_ref, log->kind == "ollama ps");
+        if (!m.preset_key.empty()) {
+            merged.push_back("--model=" + m.preset_key);
+            model_note = m.preset_key;
+        }
+    }
+    for (const CommandSetting& s : log->settings) {
+        if (find_setting(s.key) == nullptr) {
+            not_applied.push_back(s.key + "=" + s.value);
+            continue;
+        }
+        merged.push_back("--" + s.key + "=" + s.value);
+    }
+    bool format_json = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        merged.push_back(args[i]);
+        if ((args[i] == "--format" && i + 1 < args.size() && args[i + 1] == "json") || args[i] == "--format=json") format_json = true;
+    }
+    CliOptions options;
+    if (std::string message = parse_args(merged, options); !message.empty()) return fail(message);
+    if (options.help) {
+        out = reconcile_usage();
+        return 0;
+    }
+    if (!options.model_given && options.scenario.model == nullptr)
+        return fail(shown + ": the log " + (log->model_ref.empty() ? std::string("does not name its model") : "loads \"" + printable_excerpt(log->model_ref, 80) + "\", which is not a built-in model") +
+                    ": give --model NAME, --config FILE or --gguf FILE");
+    const Expected<Estimate> result = estimate(options.scenario);
+    if (!result) return fail(options.sources.with_option(result.error()));
+    const Expected<std::vector<ReconcileRow>> rows = reconcile_log(*log, report_json(options.scenario, *result));
+    if (!rows) return fail(rows.error());
+    for (const std::string& warning : options.warnings) err += "warning: " + warning + "\n";
+    if (!not_applied.empty()) {
+        std::string list;
+        for (const std::string& n : not_applied) list += (list.empty() ? "" : ", ") + n;
+        err += "note: this build has no setting yet for " + list + " (read from the log, not applied)\n";
+    }
+    if (!format_json) {
+        out = reconcile_text(*log, *rows);
+        if (!model_note.empty()) out += "model: the built-in " + model_note + " (from the log's \"" + printable_excerpt(log->model_ref, 60) + "\")\n";
+        return 0;
+    }
+    out = "{\"kind\":\"" + json_escape(log->kind) + "\",\"engine_version\":\"" + json_escape(log->engine_version) +
+          "\",\"model\":\"" + json_escape(log->model_ref) + "\",\"settings\":{";
+    for (std::size_t i = 0; i < log->settings.size(); ++i)
+        out += std::string(i ? "," : "") + "\"" + json_escape(log->settings[i].key) + "\":\"" + json_escape(log->settings[i].value) + "\"";
+    out += "},\"rows\":[";
+    for (std::size_t i = 0; i < rows->size(); ++i) {
+        const ReconcileRow& r = (*rows)[i];
+        char numbers[160];
+        std::snprintf(numbers, sizeof numbers, "\"measured\":%.0f", r.measured);
+        out += std::string(i ? "," : "") + "{\"term\":\"" + json_escape(r.term) + "\",\"device\":\"" + json_escape(r.device) + "\"," + numbers;
+        if (r.has_estimate) {
+            std::snprintf(numbers, sizeof numbers, ",\"estimated\":%.0f,\"error\":%.6f,\"tolerance\":%.2f", r.estimated, r.error, term_tolerance(r.term));
+            out += numbers;
+        } else {
+            out += ",\"estimated\":null,\"error\":null";
+        }
+        out += ",\"cause\":\"" + json_escape(r.cause) + "\",\"line\":\"" + json_escape(r.line) + "\"}";
+    }
+    out += "],\"notes\":" + json_list(log->notes) + "}\n";
+    return 0;
+}
+
 int run_cli(const std::vector<std::string>& args, std::string& out, std::string& err) {
     if (!args.empty() && args[0] == "check")  // practice answers: cli/check.cpp
         return run_check(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
     if (!args.empty() && args[0] == "fit")  // what fits, answered backwards: core/fit.hpp
         return run_fit(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+    if (!args.empty() && args[0] == "reconcile")  // a log read back: core/engines/engine_log.hpp
+        return run_reconcile(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
     if (args.size() == 1 && args[0] == "--bash-completion") {  // hidden: the build generates the completion file
         out = bash_completion_script();
         return 0;
@@ -365,6 +581,7 @@ int run_cli(const std::vector<std::string>& args, std::string& out, std::string&
         return 2;
     }
     for (const std::string& warning : options.warnings) err += "warning: " + warning + "\n";
+    err += options.command_notes;
     switch (options.format) {
         case OutputFormat::json: out = report_json(options.scenario, *result) + "\n"; break;
         case OutputFormat::markdown: out = report_markdown(options.scenario, *result, options.units); break;
@@ -374,6 +591,10 @@ int run_cli(const std::vector<std::string>& args, std::string& out, std::string&
         out.insert(1, options.file_json);
     else if (!options.file_report.empty())
         out = options.file_report + "\n" + out;
+    if (options.format == OutputFormat::json && !options.command_json.empty() && !out.empty() && out[0] == '{')
+        out.insert(1, options.command_json);
+    else if (!options.command_report.empty())
+        out = options.command_report + "\n" + out;
     return 0;
 }
 

@@ -1,0 +1,64 @@
+// Engine logs read back: llama.cpp / llama-server load logs, Ollama's server log and `ollama ps`, vLLM's
+// start-up log and nvidia-smi output, turned into measured terms per device and the settings the log
+// states; then reconciled, term by term, against llm-memory's estimate (its JSON) with the likely cause
+// of each gap. Pure: string_view in, values out; junk lines are skipped, a log with nothing to read fails.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../result.hpp"
+#include "command_line.hpp"
+
+namespace llm_memory {
+
+// One figure the log states.
+struct MeasuredTerm {
+    std::string term;     // "weights", "kv_cache", "compute", "output", "rs", "activation_peak", "non_torch",
+                          // "kv_pool", "usable", "total_gpu", "kv_capacity_tokens", "gpu_blocks",
+                          // "max_concurrency", "used" (nvidia-smi / ollama ps), "estimate_kv" (Ollama's own)
+    std::string device;   // "gpu0", "gpu1", ..., "host"; "all" for a figure over every device
+    double value = 0;     // bytes; tokens for kv_capacity_tokens; blocks; a ratio for max_concurrency
+    std::string line;     // the log line it was read from (ANSI colours and journald prefixes removed)
+};
+
+// What a log says.
+struct LogReading {
+    std::string kind;                      // "llama.cpp", "ollama", "vllm", "nvidia-smi", "ollama ps"
+    std::string engine_version;            // "b4701", "0.8.1"; "" when the log does not say
+    std::string model_ref;                 // a file, id or name the log loads; "" when it does not say
+    std::vector<CommandSetting> settings;  // the scenario the log states, in llm-memory's keys
+    std::vector<MeasuredTerm> terms;       // in the order read; one per term and device
+    std::vector<std::string> notes;        // what else matters: mmap, pipeline copies, a second model
+};
+
+// Reads a log. Fails with a message naming what was expected when no line is recognised
+// ("no llama.cpp, Ollama, vLLM or nvidia-smi memory line found"), or when the text is over 16 MiB.
+Expected<LogReading> read_engine_log(std::string_view text);
+
+// One line of a reconciliation.
+struct ReconcileRow {
+    std::string term;      // as in MeasuredTerm
+    std::string device;
+    double measured = 0;
+    double estimated = 0;  // 0 with has_estimate false when llm-memory has no figure for the term
+    bool has_estimate = false;
+    double error = 0;      // (estimated - measured) / measured
+    std::string cause;     // the likely cause of a gap over the term's tolerance; "" within it
+    std::string line;      // the measured line
+};
+
+// Measured against estimated. `estimate_json` is llm-memory's JSON report for the log's scenario (the
+// `engine` object's devices when present, the top-level terms otherwise). Tolerances: KV 3 %, weights 5 %,
+// compute and activation 20 %, vLLM pool and capacity 25 %.
+Expected<std::vector<ReconcileRow>> reconcile_log(const LogReading& log, std::string_view estimate_json);
+
+// The reconciliation as text, one row per term: "kv_cache gpu0  measured 4.00 GiB  estimated 4.00 GiB  +0.0 %".
+std::string reconcile_text(const LogReading& log, const std::vector<ReconcileRow>& rows);
+
+// The tolerance of a term as a fraction (0.03 for kv_cache); 0.25 for terms without one.
+double term_tolerance(std::string_view term);
+
+}  // namespace llm_memory

@@ -1,0 +1,86 @@
+// The CLI's engine commands: --from-command sets the scenario from an engine's own flags (bad values are one
+// error line, exit 2), and `reconcile` reads a log (fixtures quoted from public issues, tests/fixtures/engine_logs).
+#include <catch_amalgamated.hpp>
+
+#include "cli_test_support.hpp"
+
+using namespace llm_memory::test;
+
+namespace {
+const std::string kLogs = std::string(LLM_MEMORY_FIXTURES_DIR) + "/../engine_logs/";
+}
+
+TEST_CASE("cli: --from-command sets the model, its format and the KV settings", "[cli][engines]") {
+    const CliRun r = run_cli_capture({"--from-command",
+                                      "llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 32768 -ngl 99 -fa -ctk q8_0 --host 0.0.0.0 --port 8080",
+                                      "--format", "json"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(has(r.out, "\"from_command\":{\"engine\":\"llama.cpp\""));
+    CHECK(has(r.out, "\"preset\":\"llama-3.1-8b\""));
+    // llama.cpp's q8_0 cache for Llama 3.1 8B at 32K: 32 layers x 1024 x 2 x 32768 x 34/32 bytes = 2,281,701,376 (2176 MiB).
+    CHECK(has(r.out, "\"kv_cache_bytes\":2281701376"));
+    CHECK(has(r.out, "\"command\":\"llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 32768 -ngl 99 -fa on -ctk q8_0\""));
+    CHECK(has(r.err, "note: --from-command ignored (no effect on memory): --host 0.0.0.0, --port 8080"));
+
+    const CliRun t = run_cli_capture({"--from-command", "vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 4 --max-model-len 32768"});
+    REQUIRE(t.status == 0);
+    CHECK(has(t.out, "The command that realises it: vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 4 --max-model-len 32768"));
+    CHECK(has(t.out, "Model meta-llama/Llama-3.1-70B"));
+}
+
+TEST_CASE("cli: --from-command's errors are one line with the flag named, exit 2", "[cli][engines]") {
+    CliRun r = run_cli_capture({"--from-command", "llama-server -m a.gguf -c lots"});
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err == "error: --from-command: -c: \"lots\" is not a whole number\n");
+    r = run_cli_capture({"--from-command", "vllm serve x --gpu-memory-utilization 2"});
+    CHECK(r.status == 2);
+    CHECK(r.err == "error: --from-command: --gpu-memory-utilization: \"2\" must be above 0 and at most 1\n");
+    // A model that is neither a preset nor a file here, without --model: say so.
+    r = run_cli_capture({"--from-command", "llama-server -m /nowhere/custom-model.gguf -c 4096"});
+    CHECK(r.status == 2);
+    CHECK(has(r.err, "the model \"/nowhere/custom-model.gguf\" is neither a built-in model nor a file here"));
+    // ... and with --model it runs.
+    r = run_cli_capture({"--from-command", "llama-server -m /nowhere/custom-model.gguf -c 4096", "--model", "llama-2-7b"});
+    CHECK(r.status == 0);
+    // A bad value from the command that the settings table refuses names the flag as written.
+    r = run_cli_capture({"--from-command", "llama-server -m llama-2-7b -c 99999999999"});
+    CHECK(r.status == 2);
+    CHECK(has(r.err, "error: --from-command: -c 99999999999: "));
+    r = run_cli_capture({"--from-command", "llama-server -m 'x"});
+    CHECK(r.err == "error: --from-command: the command has an unterminated ' quote\n");
+}
+
+TEST_CASE("cli: reconcile reads a llama.cpp log and a vLLM log", "[cli][engines]") {
+    // fedora-copr/logdetective PR 106: the KV buffer at n_ctx 32768 (a 32-layer, 8-KV-head model).
+    CliRun r = run_cli_capture({"reconcile", kLogs + "logdetective-pr106-ctx32768.log", "--model", "llama-3-8b"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(has(r.out, "Scenario from the log: engine=llama.cpp context=32768"));
+    CHECK(has(r.out, "kv_cache            gpu0    4.00 GiB      4.00 GiB      +0.0 %  within 3 %"));
+    // vllm-project/vllm PR 10511: the model from the pasted command, the weights exact.
+    r = run_cli_capture({"reconcile", kLogs + "vllm-pr10511-llama3-8b-tp1.log", "--format", "json"});
+    REQUIRE(r.status == 0);
+    CHECK(has(r.out, "\"kind\":\"vllm\""));
+    CHECK(has(r.out, "\"term\":\"weights\",\"device\":\"gpu0\",\"measured\":16063177687"));
+}
+
+TEST_CASE("cli: reconcile refuses junk, a missing file and a log without its model", "[cli][engines]") {
+    CliRun r = run_cli_capture({"reconcile", kLogs + "no-such.log"});
+    CHECK(r.status == 2);
+    CHECK(has(r.err, "error: reconcile: cannot read"));
+    r = run_cli_capture({"reconcile", std::string(LLM_MEMORY_FIXTURES_DIR) + "/c4ai-command-r-v01.json", "--model", "llama-2-7b"});
+    CHECK(r.status == 2);
+    CHECK(has(r.err, "no llama.cpp, Ollama, vLLM or nvidia-smi memory line found"));
+    r = run_cli_capture({"reconcile", kLogs + "logdetective-pr106-ctx32768.log"});
+    CHECK(r.status == 2);
+    CHECK(has(r.err, "the log does not name its model: give --model NAME, --config FILE or --gguf FILE"));
+    r = run_cli_capture({"reconcile"});
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(has(r.err, "needs a log file"));
+    r = run_cli_capture({"reconcile", "--help"});
+    CHECK(r.status == 0);
+    CHECK(has(r.out, "Usage: llm-memory reconcile FILE|-"));
+}

@@ -1,0 +1,248 @@
+// Engine command lines: llama.cpp, vLLM and Ollama flags read into llm-memory's keys, bad values refused
+// with the flag named, model references matched to presets, and the printer round-tripping the reader.
+// Flag spellings are llama.cpp's common/arg.cpp and vLLM's engine/arg_utils.py; commands are as users
+// posted them (the issue each comes from is named per case).
+#include <catch_amalgamated.hpp>
+
+#include <map>
+
+#include "engines/command_line.hpp"
+
+using namespace llm_memory;
+
+namespace {
+
+std::map<std::string, std::string> pairs(const CommandReading& r) {
+    std::map<std::string, std::string> out;
+    for (const CommandSetting& s : r.settings) out[s.key] = s.value;
+    return out;
+}
+
+CommandReading read_ok(const std::string& command) {
+    const Expected<CommandReading> r = read_engine_command(command);
+    INFO(command << "\n" << r.error());
+    REQUIRE(r.ok());
+    return *r;
+}
+
+std::string error_of(const std::string& command) {
+    const Expected<CommandReading> r = read_engine_command(command);
+    REQUIRE_FALSE(r.ok());
+    return r.error();
+}
+
+bool contains(const std::vector<std::string>& list, const std::string& prefix) {
+    for (const std::string& s : list)
+        if (s.rfind(prefix, 0) == 0) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("shell words: quotes, escapes, continuations and prompts") {
+    const auto w = split_command_words("$ llama-server -m 'my model.gguf' --alias \"a \\\"b\\\"\" \\\n  -c 4096 # comment -c 1");
+    REQUIRE(w.ok());
+    const std::vector<std::string> want = {"llama-server", "-m", "my model.gguf", "--alias", "a \"b\"", "-c", "4096"};
+    CHECK(*w == want);
+    CHECK(split_command_words("llama-server -m 'x").error() == "the command has an unterminated ' quote");
+    CHECK(split_command_words("llama-server --alias \"x").error() == "the command has an unterminated \" quote");
+    // Only the first command of a pipeline or list is read.
+    const auto piped = split_command_words("llama-server -c 2048 | tee log.txt");
+    REQUIRE(piped.ok());
+    CHECK(piped->size() == 3);
+}
+
+TEST_CASE("llama-server: every memory flag in llama.cpp's spellings") {
+    // The issue's own example.
+    const CommandReading r = read_ok("llama-server -m x.gguf -c 32768 -ngl 99 -fa -ctk q8_0 -ts 10,6");
+    CHECK(r.engine == "llama.cpp");
+    CHECK(r.model_ref == "x.gguf");
+    const auto p = pairs(r);
+    CHECK(p.at("engine") == "llama.cpp");
+    CHECK(p.at("context") == "32768");
+    CHECK(p.at("ngl") == "99");
+    CHECK(p.at("flash-attn") == "on");  // the older bare -fa
+    CHECK(p.at("kv-dtype") == "q8_0");
+    CHECK(p.at("tensor-split") == "10,6");
+    CHECK(p.at("gpus") == "2");
+    CHECK(r.settings.front().key == "engine");
+
+    const CommandReading longs = read_ok(
+        "./build/bin/llama-server --model m.gguf --ctx-size 8192 --batch-size 2048 --ubatch-size 1024 --n-gpu-layers all "
+        "--split-mode row --flash-attn off --cache-type-k f16 --cache-type-v q4_0 --parallel 4 --kv-unified --swa-full --no-mmap "
+        "--host 0.0.0.0 --port 8080 -t 8 --jinja");
+    const auto q = pairs(longs);
+    CHECK(q.at("context") == "8192");
+    CHECK(q.at("nbatch") == "2048");
+    CHECK(q.at("ubatch") == "1024");
+    CHECK(q.at("ngl") == "all");
+    CHECK(q.at("split-mode") == "row");
+    CHECK(q.at("flash-attn") == "off");
+    CHECK(q.at("kv-dtype") == "fp16");
+    CHECK(q.at("v-dtype") == "q4_0");
+    CHECK(q.at("parallel") == "4");
+    CHECK(q.at("kv-unified") == "on");
+    CHECK(q.at("swa-full") == "on");
+    CHECK(q.at("mmap") == "off");
+    CHECK(longs.program == "llama-server");
+    CHECK(contains(longs.ignored, "--host 0.0.0.0"));
+    CHECK(contains(longs.ignored, "--port 8080"));
+    CHECK(contains(longs.ignored, "-t 8"));
+    CHECK(contains(longs.ignored, "--jinja"));
+
+    // The newer -fa on|off|auto, and -fa followed by another flag.
+    CHECK(pairs(read_ok("llama-cli -m a.gguf -fa auto -c 512")).at("flash-attn") == "auto");
+    CHECK(pairs(read_ok("llama-cli -m a.gguf -fa -c 512")).at("flash-attn") == "on");
+    CHECK(pairs(read_ok("llama-cli -m a.gguf -c 512 -fa")).at("flash-attn") == "on");
+    // The last of a repeated flag wins, as in llama.cpp.
+    CHECK(pairs(read_ok("llama-server -m a.gguf -c 512 -c 4096")).at("context") == "4096");
+    // -ts with llama.cpp's '/' separator.
+    CHECK(pairs(read_ok("llama-server -m a.gguf -ts 3/1")).at("tensor-split") == "3,1");
+}
+
+TEST_CASE("llama-server: a bad value of a flag that matters names the flag") {
+    CHECK(error_of("llama-server -m a.gguf -c abc") == "-c: \"abc\" is not a whole number");
+    CHECK(error_of("llama-server -m a.gguf -ngl lots") == "-ngl: \"lots\" is not a number of layers (a whole number, all or auto)");
+    CHECK(error_of("llama-server -m a.gguf -sm tensor") == "-sm: \"tensor\" is not a split mode (none, layer or row)");
+    // "maybe" is not -fa's value: the older switch form, then a stray word.
+    CHECK(contains(read_ok("llama-server -m a.gguf -fa maybe -c 1").ignored, "maybe (not a flag)"));
+    CHECK(error_of("llama-server -m a.gguf -ctk q9_0") .rfind("-ctk: \"q9_0\" is not a llama.cpp cache type", 0) == 0);
+    CHECK(error_of("llama-server -m a.gguf -ctk q5_1").find("does not model") != std::string::npos);
+    CHECK(error_of("llama-server -m a.gguf -ts 3,x") .rfind("-ts:", 0) == 0);
+    CHECK(error_of("llama-server -m a.gguf -c") == "-c: needs a value");
+    CHECK(error_of("llama-server -m a.gguf -ub 0") == "-ub: \"0\" must be at least 1");
+    CHECK(error_of("llama-server -m a.gguf --no-mmap=1") == "--no-mmap: takes no value");
+    CHECK(error_of("curl http://localhost:8080").rfind("\"curl\" is not an engine", 0) == 0);
+    CHECK(error_of("") .rfind("the command names no program", 0) == 0);
+}
+
+TEST_CASE("llama-server: flags that change memory but are not modelled are listed apart") {
+    const CommandReading r = read_ok("llama-server -m a.gguf -ot exps=CPU -nkvo -md draft.gguf -c 0 -ngl auto");
+    CHECK(contains(r.unmodelled, "-ot exps=CPU (tensor overrides"));
+    CHECK(contains(r.unmodelled, "-nkvo ("));
+    CHECK(contains(r.unmodelled, "-md draft.gguf ("));
+    CHECK(contains(r.unmodelled, "-c 0 (0 means the model's training context"));
+    CHECK(contains(r.unmodelled, "-ngl auto ("));
+    CHECK(pairs(r).count("context") == 0);
+    CHECK(pairs(r).count("ngl") == 0);
+    // An unknown flag is listed with its value, not taken for the model.
+    const CommandReading u = read_ok("llama-server --made-up 3 -m a.gguf");
+    CHECK(contains(u.ignored, "--made-up 3 (not a flag llm-memory knows)"));
+    CHECK(u.model_ref == "a.gguf");
+}
+
+TEST_CASE("vllm serve and the api_server module: vLLM's flags, dashes or underscores") {
+    // The issue's example.
+    const CommandReading r = read_ok("vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 4 --max-model-len 32768");
+    CHECK(r.engine == "vllm");
+    CHECK(r.model_ref == "meta-llama/Llama-3.1-70B-Instruct");
+    CHECK(r.preset_key == "llama-3.1-70b");
+    const auto p = pairs(r);
+    CHECK(p.at("tp") == "4");
+    CHECK(p.at("gpus") == "4");
+    CHECK(p.at("context") == "32768");
+
+    // vllm-project/vllm#28228 (Kimi Linear on 2 x 3090), with underscores and --flag=value.
+    const CommandReading k = read_ok(
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True VLLM_USE_V1=1 CUDA_VISIBLE_DEVICES=0,1 \\\n"
+        "      vllm serve cyankiwi/Kimi-Linear-48B-A3B-Instruct-AWQ-4bit \\\n"
+        "      --port 8111 --gpu-memory-utilization 0.95 --max_model_len 120000 --tensor_parallel 2 --enable_prefix_caching \\\n"
+        "      --max_num_batched_tokens 64000 --max-num-seqs 8 --trust-remote-code");
+    const auto kp = pairs(k);
+    CHECK(kp.at("gpu-util") == "0.95");
+    CHECK(kp.at("context") == "120000");
+    CHECK(kp.at("max-batched-tokens") == "64000");
+    CHECK(kp.at("max-num-seqs") == "8");
+    CHECK(kp.at("gpus") == "2");
+    CHECK(kp.at("tp") == "2");  // argparse takes --tensor_parallel as an abbreviation of --tensor-parallel-size
+    CHECK(k.preset_key.empty());
+
+    // The module form, with --model (vllm-project/vllm#2248: deepseek-coder on two L40s).
+    const CommandReading m = read_ok(
+        "python -m vllm.entrypoints.openai.api_server --dtype float16 --trust-remote-code --model /models/deepseek-coder-33b-instruct "
+        "--served-model-name deepseek-coder-33b-instruct --port 8000 --host 0.0.0.0 --tensor-parallel-size 2");
+    CHECK(m.engine == "vllm");
+    CHECK(m.model_ref == "/models/deepseek-coder-33b-instruct");
+    CHECK(m.model_source == "--model");
+    CHECK(pairs(m).at("dtype") == "fp16");
+    CHECK(pairs(m).at("tp") == "2");
+    CHECK(contains(m.ignored, "--served-model-name deepseek-coder-33b-instruct"));
+
+    const auto q = pairs(read_ok("vllm serve Qwen/Qwen2.5-7B-Instruct --kv-cache-dtype fp8_e4m3 --enforce-eager --block-size 32 "
+                                 "--max-model-len 32k --pipeline-parallel-size 2 -tp 2"));
+    CHECK(q.at("kv-dtype") == "fp8");
+    CHECK(q.at("enforce-eager") == "on");
+    CHECK(q.at("block-size") == "32");
+    CHECK(q.at("context") == "32000");  // vLLM: lower-case k is 10^3
+    CHECK(q.at("gpus") == "4");
+    CHECK(pairs(read_ok("vllm serve x --max-model-len 32K")).at("context") == "32768");
+}
+
+TEST_CASE("vLLM: bad values are errors naming the flag") {
+    CHECK(error_of("vllm serve m --gpu-memory-utilization 1.5") == "--gpu-memory-utilization: \"1.5\" must be above 0 and at most 1");
+    CHECK(error_of("vllm serve m --gpu-memory-utilization=high") == "--gpu-memory-utilization: \"high\" is not a number");
+    CHECK(error_of("vllm serve m --kv-cache-dtype int3").rfind("--kv-cache-dtype:", 0) == 0);
+    CHECK(error_of("vllm serve m -tp two") == "-tp: \"two\" is not a whole number");
+    CHECK(error_of("vllm run m").rfind("only `vllm serve MODEL`", 0) == 0);
+    CHECK(error_of("python -m http.server").rfind("the module", 0) == 0);
+}
+
+TEST_CASE("ollama run: the name, its tag and Ollama's variables") {
+    const CommandReading r = read_ok("OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 OLLAMA_CONTEXT_LENGTH=16384 ollama run llama3.1:70b");
+    CHECK(r.engine == "ollama");
+    CHECK(r.preset_key == "llama-3.1-70b");
+    CHECK(r.weight_dtype == "q4_k_m");  // Ollama's default tags are Q4_K_M
+    const auto p = pairs(r);
+    CHECK(p.at("flash-attn") == "on");
+    CHECK(p.at("kv-dtype") == "q8_0");
+    CHECK(p.at("v-dtype") == "q8_0");
+    CHECK(p.at("context") == "16384");
+    CHECK(read_ok("ollama run qwen2.5:7b-instruct-q8_0").weight_dtype == "q8_0");
+    CHECK(read_ok("ollama run gemma3:27b").preset_key == "gemma-3-27b");
+    CHECK(error_of("OLLAMA_KV_CACHE_TYPE=q5_1 ollama run x").rfind("OLLAMA_KV_CACHE_TYPE:", 0) == 0);
+    CHECK(error_of("ollama pull x").rfind("`ollama pull` is not read", 0) == 0);
+}
+
+TEST_CASE("model references: GGUF file names, Hugging Face ids and shards") {
+    auto m = match_model_reference("/models/Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf", false);
+    CHECK(m.preset_key == "llama-3.1-8b");
+    CHECK(m.weight_dtype == "q4_k_m");
+    m = match_model_reference("qwen2.5-7b-instruct-q8_0-00001-of-00003.gguf", false);
+    CHECK(m.preset_key == "qwen2.5-7b");
+    CHECK(m.weight_dtype == "q8_0");
+    m = match_model_reference("unsloth/gemma-3-27b-it-GGUF:Q4_K_M", false);
+    CHECK(m.preset_key == "gemma-3-27b");
+    CHECK(m.weight_dtype == "q4_k_m");
+    CHECK(match_model_reference("meta-llama/Meta-Llama-3-8B", false).preset_key == "llama-3-8b");
+    CHECK(match_model_reference("llama-2-7b", false).preset_key == "llama-2-7b");
+    // Mistral 7B v0.2 is not v0.1 (another RoPE base and no sliding window): no preset, not a guess.
+    CHECK(match_model_reference("mistral-7b-instruct-v0.2.Q4_K_M.gguf", false).preset_key.empty());
+    CHECK(match_model_reference("mistral-7b-instruct-v0.2.Q4_K_M.gguf", false).weight_dtype == "q4_k_m");
+    CHECK(match_model_reference("", false).preset_key.empty());
+}
+
+TEST_CASE("the printer realises the settings, and reading it back gives them again") {
+    const std::vector<std::string> commands = {
+        "llama-server -m x.gguf -c 32768 -ngl 99 -fa -ctk q8_0 -ts 10,6",
+        "llama-server -m 'my model.gguf' -c 8192 -b 2048 -ub 1024 -ngl all -sm row -fa off -ctk f16 -ctv q4_0 -np 4 -kvu --swa-full --no-mmap",
+        "CUDA_VISIBLE_DEVICES=0,1,2 llama-server -m a.gguf -c 4096",
+        "vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 4 --max-model-len 32768 --gpu-memory-utilization 0.95 --max-num-seqs 64 "
+        "--max-num-batched-tokens 8192 --kv-cache-dtype fp8 --block-size 32 --enforce-eager --dtype bfloat16",
+        "vllm serve TheBloke/x-AWQ --quantization awq -pp 2",
+        "OLLAMA_CONTEXT_LENGTH=8192 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 OLLAMA_NUM_PARALLEL=2 ollama run llama3.1:8b",
+    };
+    for (const std::string& command : commands) {
+        const CommandReading first = read_ok(command);
+        const std::string printed = engine_command_line(first.engine, first.model_ref, first.settings);
+        INFO(command << "\nprinted: " << printed);
+        const CommandReading again = read_ok(printed);
+        CHECK(again.engine == first.engine);
+        CHECK(again.model_ref == first.model_ref);
+        CHECK(pairs(again) == pairs(first));
+    }
+    CHECK(engine_command_line("llama.cpp", "m.gguf", {{"context", "4096", ""}, {"flash-attn", "on", ""}, {"kv-dtype", "q8_0", ""}}) ==
+          "llama-server -m m.gguf -c 4096 -fa on -ctk q8_0");
+    CHECK(engine_command_line("vllm", "org/m", {{"tp", "4", ""}, {"context", "32768", ""}, {"gpu-util", "0.9", ""}}) ==
+          "vllm serve org/m --tensor-parallel-size 4 --gpu-memory-utilization 0.9 --max-model-len 32768");
+    CHECK(command_state(read_ok("llama-server -m a.gguf -c 4096 -fa")) == "engine=llama.cpp&context=4096&flash-attn=on");
+}
