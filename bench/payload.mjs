@@ -5,8 +5,10 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 
 // KB = 1000 bytes, as everywhere in the project.
-export const PAGE_GZIP_BUDGET_BYTES = 300_000;         // every file the page loads, gzip -9, summed
-export const SINGLE_FILE_GZIP_BUDGET_BYTES = 400_000;  // build/web/llm-memory.html, gzip -9
+// The page: 3x the ImGui hello page that bench/run builds with the same flags (113 KB), which leaves a
+// feature room to state its cost instead of forcing a cut first (bench/RESULTS.md, "Size rule").
+export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page loads, gzip -9, summed
+export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
 export const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;

@@ -409,7 +409,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     EngineEstimate out;
     out.kind = s.engine.kind;
     out.name = ollama ? "Ollama" : "llama.cpp";
-    out.version = ollama ? "Ollama 0.13 running llama.cpp b9993-b10437 (llama-server); num_ctx 4096, num_batch 512, one slot"
+    out.version = ollama ? "Ollama on llama-server (since ollama PR #16031) with llama.cpp b9993-b10437; num_ctx 4096, num_batch 512, one slot"
                          : "llama.cpp b9993-b10437 (common/common.h defaults; src/llama-model.cpp placement)";
     in.w = weight_layout(s, *e, out.notes);
     in.gpu_count = s.gpu_count;

@@ -13,7 +13,6 @@
 namespace llm_memory {
 namespace {
 
-constexpr std::uint64_t kMiB = 1ULL << 20;
 constexpr std::uint64_t kGiB = 1ULL << 30;
 // Defaults of vLLM 0.11 (vllm/config/cache.py gpu_memory_utilization 0.9, block_size 16;
 // vllm/engine/arg_utils.py get_batch_defaults for `vllm serve`: 8192 batched tokens and 1024 sequences on

@@ -230,7 +230,8 @@ TEST_CASE("vLLM tensor parallelism must divide the heads, as vLLM checks") {
 TEST_CASE("transformers with bitsandbytes keeps embeddings and head at 16 bits") {
     // transformers' bitsandbytes integration skips lm_head and embeddings (llm_int8_skip_modules defaults).
     Scenario s = with({{"model", "llama-3-8b"}, {"engine", "transformers"}, {"dtype", "nf4"}, {"context", "4096"}, {"gpu", "rtx-4090"}});
-    const EngineDevice& g = device(run(s), "gpu0");
+    const EngineEstimate e = run(s);
+    const EngineDevice& g = device(e, "gpu0");
     const ParamBreakdown& c = s.model->counts;
     const std::uint64_t linear = c.total_count - c.embedding_count - c.output_head_count - c.norm_count;
     CHECK(g.weights_bytes == format_bytes(*find_weight_format("nf4"), linear) + 2 * (c.embedding_count + c.output_head_count + c.norm_count));
