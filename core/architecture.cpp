@@ -11,6 +11,7 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "hybrid.hpp"
 #include "json.hpp"
 #include "quantity.hpp"
 
@@ -100,6 +101,13 @@ public:
     }
 
     bool has(std::initializer_list<const char*> keys) const { return find(keys) != nullptr; }
+
+    // True when the config itself writes `key` as null (Python None), which some config classes read
+    // differently from an absent key (LFM2's block_ffn_dim_multiplier).
+    bool written_as_null(const char* key) const {
+        const json* value = object_.find(key);
+        return value != nullptr && value->is_null();
+    }
 
     // A whole number in [minimum, maximum]; `fallback` when absent (or null).
     std::uint64_t count(std::initializer_list<const char*> keys, std::uint64_t fallback, std::uint64_t minimum,
@@ -230,6 +238,10 @@ struct FamilyRow {
 constexpr const char* kGemma3Defaults =
     R"({"vocab_size":262208,"hidden_size":2304,"intermediate_size":9216,"num_hidden_layers":26,"num_attention_heads":8,"num_key_value_heads":4,"head_dim":256,"max_position_embeddings":131072,"sliding_window":4096,"sliding_window_pattern":6})";
 
+// Lfm2Config's defaults for the FFN-width rule and the short convolution.
+constexpr const char* kLfm2Defaults =
+    R"({"block_auto_adjust_ff_dim":true,"block_multiple_of":256,"block_ffn_dim_multiplier":1.0,"conv_bias":false,"conv_L_cache":3})";
+
 constexpr FamilyRow kFamilies[] = {
     {"gpt2", ModelFamily::gpt2, true, nullptr},
     {"opt", ModelFamily::opt, true, nullptr},
@@ -259,6 +271,10 @@ constexpr FamilyRow kFamilies[] = {
     {"olmo2", ModelFamily::olmo2, false, nullptr},
     {"cohere", ModelFamily::cohere, true, nullptr},
     {"granite", ModelFamily::granite, false, nullptr},
+    {"qwen3_next", ModelFamily::qwen3_next, false, nullptr},
+    {"granitemoehybrid", ModelFamily::granite_hybrid, false, nullptr},
+    {"jamba", ModelFamily::jamba, false, nullptr},
+    {"lfm2", ModelFamily::lfm2, true, kLfm2Defaults},
 };
 
 const FamilyRow* family_row(const std::string& model_type) {
@@ -328,6 +344,34 @@ void read_heads(FieldReader& r, Architecture& a) {
                                           std::to_string(a.num_attention_heads));
 }
 
+// LFM2's FFN width (Lfm2MLP): block_ff_dim, and with block_auto_adjust_ff_dim int(2 x ff / 3), then with
+// a block_ffn_dim_multiplier (not null) int(multiplier x ff) rounded up to block_multiple_of. LFM2-700M:
+// 10240 -> 6826 -> 6912. The config has no intermediate_size to fall back on: a missing block_ff_dim is an error.
+void read_lfm2_ffn_width(FieldReader& r, Architecture& a) {
+    std::uint64_t width = r.required({"block_ff_dim", "intermediate_size"}, 1, kMaxIntermediate);
+    if (!r.flag({"block_auto_adjust_ff_dim"}, true) || !r.error.empty()) {
+        a.intermediate_size = width;
+        return;
+    }
+    width = 2 * width / 3;
+    if (!r.written_as_null("block_ffn_dim_multiplier")) {
+        const json* multiplier = r.find({"block_ffn_dim_multiplier"});
+        if (multiplier == nullptr || !multiplier->is_number() || !std::isfinite(multiplier->number()) ||
+            multiplier->number() <= 0 || multiplier->number() > 1000) {
+            r.fail("block_ffn_dim_multiplier", "must be a positive number or null");
+            return;
+        }
+        width = static_cast<std::uint64_t>(multiplier->number() * static_cast<double>(width));
+        const std::uint64_t multiple = r.count({"block_multiple_of"}, 256, 1, kMaxIntermediate);
+        width = multiple * ((width + multiple - 1) / multiple);
+    }
+    if (width == 0 || width > kMaxIntermediate) {
+        r.fail("block_ff_dim", "gives an FFN width of " + std::to_string(width) + " after LFM2's adjustment");
+        return;
+    }
+    a.intermediate_size = width;
+}
+
 // Dense MLP width. GPT-2's n_inner and Falcon's ffn_hidden_size default to 4 x hidden; Llama 4's dense
 // layers use intermediate_size_mlp (its intermediate_size is one expert's width).
 void read_mlp(FieldReader& r, Architecture& a) {
@@ -336,9 +380,14 @@ void read_mlp(FieldReader& r, Architecture& a) {
     else if (f == ModelFamily::opt) a.intermediate_size = r.required({"ffn_dim", "intermediate_size"}, 1, kMaxIntermediate);
     else if (f == ModelFamily::falcon) a.intermediate_size = r.count({"ffn_hidden_size", "intermediate_size"}, 4 * a.hidden_size, 1, kMaxIntermediate);
     else if (f == ModelFamily::llama4) a.intermediate_size = r.required({"intermediate_size_mlp"}, 1, kMaxIntermediate);
+    else if (f == ModelFamily::lfm2) read_lfm2_ffn_width(r, a);
     else if (f == ModelFamily::generic && !r.has({"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"})) {
-        a.intermediate_size = 4 * a.hidden_size;
-        r.warnings.push_back("intermediate_size is missing: assumed 4 x hidden_size = " + std::to_string(a.intermediate_size));
+        // An unknown family has no config class to supply a default: a guessed width would give a figure
+        // that looks exact and is not.
+        r.fail("intermediate_size", std::string("is missing, and ") +
+                                        (a.model_type.empty() ? std::string("so is model_type")
+                                                              : "model_type \"" + printable_excerpt(a.model_type, 40) + "\" is not known") +
+                                        ", so no family default applies (a width is never assumed)");
     } else {
         a.intermediate_size = r.required({"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"}, 1, kMaxIntermediate);
     }
@@ -407,6 +456,17 @@ void read_layout(FieldReader& r, Architecture& a) {
             // GptOssAttention: q/k/v/o with bias (attention_bias true) and a sinks vector per layer.
             a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, true);
             a.attention_sinks = true;
+            break;
+        case ModelFamily::qwen3_next:
+            // Qwen3NextAttention: q_proj yields queries and a per-head output gate; q/k RMSNorms of head_dim.
+            a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
+            a.qk_norm_count = per_head_norms;
+            a.attention_output_gate = true;
+            break;
+        case ModelFamily::lfm2:
+            // Lfm2Attention: q/k/v/out_proj without bias, q_layernorm and k_layernorm of head_dim.
+            a.qk_norm_count = per_head_norms;
+            a.tie_word_embeddings = r.flag({"tie_word_embeddings", "tie_embedding"}, true);
             break;
         case ModelFamily::glm4_moe:
             // Glm4MoeAttention: q/k/v with bias (attention_bias), o_proj without; optional q/k norms.
@@ -578,6 +638,177 @@ void read_mla(FieldReader& r, Architecture& a) {
     a.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
 }
 
+// ---- Hybrid models: which layers are recurrent, and the recurrent layers' sizes ----
+
+struct MixerName {
+    const char* name;
+    MixerKind kind;
+};
+
+// A per-layer list of mixer names (layer_types, layers_block_type) into a.layer_mixers; an unknown name is
+// an error naming the layer and the value, never a guess.
+void read_mixer_list(FieldReader& r, Architecture& a, const char* key, std::initializer_list<MixerName> names) {
+    const json* value = r.find({key});
+    if (value == nullptr) {
+        r.fail(key, "is missing (it says which layers are attention and which are recurrent)");
+        return;
+    }
+    if (!value->is_array() || value->items().size() != a.num_hidden_layers) {
+        r.fail(key, "must list one type per layer (" + std::to_string(a.num_hidden_layers) + ")");
+        return;
+    }
+    a.layer_mixers.assign(static_cast<std::size_t>(a.num_hidden_layers), 0);
+    std::size_t i = 0;
+    for (const json& item : value->items()) {
+        const std::string kind = item.is_string() ? item.text() : std::string();
+        const MixerName* found = nullptr;
+        for (const MixerName& n : names)
+            if (kind == n.name) found = &n;
+        if (found == nullptr) {
+            std::string known;
+            for (const MixerName& n : names) known += (known.empty() ? "" : ", ") + std::string(n.name);
+            r.fail(key, "layer " + std::to_string(i) + " is \"" + printable_excerpt(kind, 40) + "\" (this family's layers are " +
+                            known + ")");
+            return;
+        }
+        a.layer_mixers[i++] = static_cast<std::uint8_t>(found->kind);
+    }
+}
+
+// Every layer attention unless (i + 1) % interval == 0 ... or a layer index list: the mixer of layer i.
+void set_mixers(Architecture& a, MixerKind recurrent, bool (*is_attention)(std::uint64_t, std::uint64_t, std::uint64_t),
+                std::uint64_t p, std::uint64_t q) {
+    a.layer_mixers.assign(static_cast<std::size_t>(a.num_hidden_layers), static_cast<std::uint8_t>(recurrent));
+    for (std::uint64_t i = 0; i < a.num_hidden_layers; ++i)
+        if (is_attention(i, p, q)) a.layer_mixers[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(MixerKind::attention);
+}
+
+// Qwen3-Next (Qwen3NextConfig, Qwen3NextGatedDeltaNet): layer_types of linear_attention/full_attention, or
+// without it every full_attention_interval-th layer (i + 1) % interval == 0 is full attention. The GDN sizes
+// are required (the published config writes them); MoE as Qwen3-MoE plus one gated shared expert; the
+// checkpoint stores one MTP block (mtp.*) that config.json does not announce.
+void read_qwen3_next(FieldReader& r, Architecture& a) {
+    if (r.has({"layer_types"})) {
+        read_mixer_list(r, a, "layer_types",
+                        {{"full_attention", MixerKind::attention}, {"linear_attention", MixerKind::gated_deltanet}});
+    } else {
+        const std::uint64_t interval = r.required({"full_attention_interval"}, 1, kMaxLayers);
+        set_mixers(a, MixerKind::gated_deltanet, [](std::uint64_t i, std::uint64_t n, std::uint64_t) { return (i + 1) % n == 0; },
+                   interval, 0);
+    }
+    RecurrentShape& g = a.recurrent;
+    g.kind = MixerKind::gated_deltanet;
+    g.n_groups = r.required({"linear_num_key_heads"}, 1, kMaxHeads);
+    g.d_state = r.required({"linear_key_head_dim"}, 1, kMaxHidden);
+    g.n_heads = r.required({"linear_num_value_heads"}, 1, kMaxHeads);
+    const std::uint64_t value_head_dim = r.required({"linear_value_head_dim"}, 1, kMaxHidden);
+    g.conv_kernel = r.required({"linear_conv_kernel_dim"}, 1, 1024);
+    g.d_inner = g.n_heads * value_head_dim;
+    a.num_experts = r.count({"num_experts"}, 0, 0, kMaxExperts);
+    if (a.num_experts > 0) {
+        a.num_experts_per_tok = r.required({"num_experts_per_tok"}, 1, kMaxExperts);
+        a.moe_intermediate_size = r.required({"moe_intermediate_size"}, 1, kMaxIntermediate);
+        a.shared_expert_intermediate_size = r.count({"shared_expert_intermediate_size"}, 0, 0, kMaxIntermediate);
+        a.num_shared_experts = a.shared_expert_intermediate_size > 0 ? 1 : 0;
+        a.moe_layer_freq = r.count({"decoder_sparse_step"}, 1, 1, kMaxLayers);
+        a.dense_mlp_layers = r.layer_set("mlp_only_layers", a.num_hidden_layers);
+    }
+    a.mtp_from_checkpoint = !r.has({"num_nextn_predict_layers", "mtp_num_hidden_layers"});
+    a.num_nextn_predict_layers = r.count({"num_nextn_predict_layers", "mtp_num_hidden_layers"}, 1, 0, 16);
+}
+
+// Granite 4.0-H (GraniteMoeHybridConfig): layer_types of mamba/attention; Mamba-2 mixer with
+// d_inner = mamba_expand x hidden = mamba_n_heads x mamba_d_head; a routed MoE (num_local_experts of width
+// intermediate_size; 0 = none) and a shared SwiGLU of shared_intermediate_size in every layer.
+void read_granite_hybrid(FieldReader& r, Architecture& a) {
+    read_mixer_list(r, a, "layer_types", {{"attention", MixerKind::attention}, {"mamba", MixerKind::mamba2}});
+    RecurrentShape& m = a.recurrent;
+    m.kind = MixerKind::mamba2;
+    const std::uint64_t expand = r.required({"mamba_expand"}, 1, 64);
+    m.n_heads = r.required({"mamba_n_heads"}, 1, kMaxHeads);
+    m.n_groups = r.required({"mamba_n_groups"}, 1, kMaxHeads);
+    m.d_state = r.required({"mamba_d_state"}, 1, kMaxHidden);
+    m.conv_kernel = r.required({"mamba_d_conv"}, 1, 1024);
+    m.conv_bias = r.flag({"mamba_conv_bias"}, true);
+    m.proj_bias = r.flag({"mamba_proj_bias"}, false);
+    m.d_inner = expand * a.hidden_size;
+    const json* head = r.find({"mamba_d_head"});
+    std::uint64_t head_dim = 0;
+    if (head != nullptr && head->is_string() && head->text() == "auto") head_dim = m.d_inner / m.n_heads;
+    else head_dim = r.required({"mamba_d_head"}, 1, kMaxHidden);
+    if (r.error.empty() && m.n_heads * head_dim != m.d_inner)
+        r.fail("mamba_d_head", std::to_string(m.n_heads) + " heads x " + std::to_string(head_dim) + " is not mamba_expand x hidden_size (" +
+                                   std::to_string(m.d_inner) + ")");
+    a.num_experts = r.count({"num_local_experts"}, 0, 0, kMaxExperts);
+    if (a.num_experts > 0) {
+        a.num_experts_per_tok = r.required({"num_experts_per_tok"}, 1, kMaxExperts);
+        a.moe_intermediate_size = a.intermediate_size;
+    }
+    a.shared_expert_intermediate_size = r.required({"shared_intermediate_size"}, 1, kMaxIntermediate);
+    a.num_shared_experts = 1;
+}
+
+// Jamba (JambaConfig, JambaMambaMixer): layer i is attention when i % attn_layer_period == attn_layer_offset,
+// else Mamba-1 (d_inner = mamba_expand x hidden; dt_rank "auto" = ceil(hidden / 16)); MoE of num_experts
+// when i % expert_layer_period == expert_layer_offset, else a dense MLP.
+void read_jamba(FieldReader& r, Architecture& a) {
+    const std::uint64_t period = r.required({"attn_layer_period"}, 1, kMaxLayers);
+    const std::uint64_t offset = r.required({"attn_layer_offset"}, 0, kMaxLayers);
+    if (r.error.empty() && offset >= period) r.fail("attn_layer_offset", "must be less than attn_layer_period");
+    set_mixers(a, MixerKind::mamba, [](std::uint64_t i, std::uint64_t p, std::uint64_t q) { return i % p == q; }, period, offset);
+    RecurrentShape& m = a.recurrent;
+    m.kind = MixerKind::mamba;
+    m.d_state = r.required({"mamba_d_state"}, 1, kMaxHidden);
+    m.conv_kernel = r.required({"mamba_d_conv"}, 1, 1024);
+    m.d_inner = r.required({"mamba_expand"}, 1, 64) * a.hidden_size;
+    const json* rank = r.find({"mamba_dt_rank"});
+    if (rank != nullptr && rank->is_string() && rank->text() == "auto") m.dt_rank = (a.hidden_size + 15) / 16;
+    else m.dt_rank = r.required({"mamba_dt_rank"}, 1, kMaxHidden);
+    m.conv_bias = r.flag({"mamba_conv_bias"}, true);
+    m.proj_bias = r.flag({"mamba_proj_bias"}, false);
+    const std::uint64_t experts = r.required({"num_experts"}, 1, kMaxExperts);
+    if (experts > 1) {
+        a.num_experts = experts;
+        a.num_experts_per_tok = r.required({"num_experts_per_tok"}, 1, kMaxExperts);
+        a.moe_intermediate_size = a.intermediate_size;
+        a.moe_layer_freq = r.required({"expert_layer_period"}, 1, kMaxLayers);
+        a.moe_layer_offset = r.required({"expert_layer_offset"}, 0, kMaxLayers);
+        if (r.error.empty() && a.moe_layer_offset >= a.moe_layer_freq)
+            r.fail("expert_layer_offset", "must be less than expert_layer_period");
+    }
+}
+
+// LFM2 (Lfm2Config, Lfm2ShortConv): layer_types of conv/full_attention (older configs: full_attn_idxs);
+// the short conv is in_proj h -> 3h, a depthwise conv of conv_L_cache taps, out_proj h -> h.
+void read_lfm2(FieldReader& r, Architecture& a) {
+    if (r.has({"layer_types"}) || !r.has({"full_attn_idxs"})) {
+        read_mixer_list(r, a, "layer_types", {{"full_attention", MixerKind::attention}, {"conv", MixerKind::short_conv}});
+    } else {
+        const std::vector<std::uint8_t> attention = r.layer_set("full_attn_idxs", a.num_hidden_layers);
+        a.layer_mixers.assign(static_cast<std::size_t>(a.num_hidden_layers), static_cast<std::uint8_t>(MixerKind::short_conv));
+        for (std::size_t i = 0; i < attention.size(); ++i)
+            if (attention[i]) a.layer_mixers[i] = static_cast<std::uint8_t>(MixerKind::attention);
+    }
+    RecurrentShape& c = a.recurrent;
+    c.kind = MixerKind::short_conv;
+    c.d_inner = a.hidden_size;
+    c.conv_kernel = r.count({"conv_L_cache"}, 3, 2, 1024);
+    c.conv_bias = c.proj_bias = r.flag({"conv_bias"}, false);
+}
+
+void read_hybrid(FieldReader& r, Architecture& a) {
+    switch (a.family) {
+        case ModelFamily::qwen3_next: read_qwen3_next(r, a); break;
+        case ModelFamily::granite_hybrid: read_granite_hybrid(r, a); break;
+        case ModelFamily::jamba: read_jamba(r, a); break;
+        case ModelFamily::lfm2: read_lfm2(r, a); break;
+        default: return;
+    }
+    if (r.error.empty() && a.num_experts > 0 && a.num_experts_per_tok > a.num_experts)
+        r.fail("num_experts_per_tok", std::to_string(a.num_experts_per_tok) + " is more than the " +
+                                          std::to_string(a.num_experts) + " experts");
+}
+
 void read_dropout_fields(FieldReader& r, Architecture& a) {
     const bool gpt2 = a.family == ModelFamily::gpt2;
     const bool opt = a.family == ModelFamily::opt;
@@ -603,6 +834,10 @@ constexpr UnmodelledField kUnmodelledFields[] = {
     {"kv_lora_rank", "latent attention (MLA)"},  {"sliding_window_pattern", "a per-layer attention pattern"},
     {"layers_block_type", "per-layer block types"}, {"hybrid_override_pattern", "per-layer block types"},
     {"linear_num_value_heads", "linear-attention layers"},
+    {"full_attention_interval", "linear-attention layers"}, {"mamba_d_state", "Mamba layers"},
+    {"ssm_state_size", "Mamba layers"},          {"attn_layer_period", "per-layer block types"},
+    {"conv_L_cache", "short-convolution layers"}, {"audio_config", "an audio tower"},
+    {"mtp_num_hidden_layers", "multi-token-prediction layers"},
     {"moe_intermediate_size", "expert width"},   {"num_experts_per_tok", "experts per token"},
     {"shared_expert_intermediate_size", "shared expert"}, {"q_lora_rank", "latent attention (MLA)"},
 };
@@ -639,9 +874,9 @@ void check_unmodelled(FieldReader& r, Architecture& a) {
 
 // Fills `a` from the reader, one named step after another; false (with r.error set) on a problem.
 bool read_fields(FieldReader& r, Architecture& a) {
-    static constexpr ReadStep kSteps[] = {check_unmodelled, read_sizes,   read_heads, read_mlp,
+    static constexpr ReadStep kSteps[] = {check_unmodelled, read_sizes,   read_heads,   read_mlp,
                                           read_layout,      read_sliding, read_experts, read_mla,
-                                          read_dropout_fields};
+                                          read_hybrid,      read_dropout_fields};
     for (ReadStep step : kSteps) {
         step(r, a);
         if (!r.error.empty()) return false;
@@ -713,7 +948,7 @@ void add_moe_linears(std::vector<LinearLayer>& out, const Architecture& a, std::
 }
 
 struct Totals {
-    u128 embedding = 0, attention = 0, mlp = 0, experts = 0, shared = 0, router = 0, norms = 0, head = 0;
+    u128 embedding = 0, attention = 0, mlp = 0, experts = 0, shared = 0, router = 0, norms = 0, head = 0, recurrent = 0;
     u128 one_expert_per_layer = 0;  // weights+biases of one routed expert in one layer
 };
 
@@ -729,12 +964,14 @@ void count_decoder(const Architecture& a, const std::vector<LinearLayer>& linear
             t.experts += all;
             t.one_expert_per_layer += one;
         } else if (part == "shared_experts") t.shared += all;
+        else if (part == "recurrent") t.recurrent += all;
         else t.router += all;
     }
+    t.recurrent += recurrent_mixer_extra_count(a);  // conv kernels, A, D, dt biases, gated norms
     const std::uint64_t layers = a.num_hidden_layers;
     t.norms += static_cast<u128>(layers) * a.norms_per_layer * norm_size(a, a.hidden_size);
     if (a.uses_mla()) t.attention += static_cast<u128>(layers) * (a.q_lora_rank + a.kv_lora_rank);  // q_a/kv_a_layernorm
-    t.attention += static_cast<u128>(layers) * a.qk_norm_count;                        // q_norm, k_norm
+    t.attention += static_cast<u128>(a.attention_layer_count()) * a.qk_norm_count;     // q_norm, k_norm
     if (a.attention_sinks) t.attention += static_cast<u128>(layers) * a.num_attention_heads;  // gpt-oss sinks
     if (is_one_of(a.family, {ModelFamily::deepseek, ModelFamily::deepseek_v2, ModelFamily::glm4_moe})) {
         // MoEGate / Glm4MoeTopkRouter is a bare nn.Parameter (n_routed x hidden), plus V3's and GLM's
@@ -755,6 +992,11 @@ bool Architecture::layer_is_moe(std::uint64_t layer) const {
         case ModelFamily::llama4:  // moe_layers default: every interleave_moe_layer_step-th layer
             if (!dense_mlp_layers.empty() && dense_mlp_layers[static_cast<std::size_t>(layer)]) return false;
             return (layer + 1) % moe_layer_freq == 0;
+        case ModelFamily::qwen3_next:
+            if (!dense_mlp_layers.empty() && dense_mlp_layers[static_cast<std::size_t>(layer)]) return false;
+            return (layer + 1) % moe_layer_freq == 0;
+        case ModelFamily::jamba:
+            return layer % moe_layer_freq == moe_layer_offset;
         case ModelFamily::deepseek:
         case ModelFamily::deepseek_v2:
         case ModelFamily::glm4_moe:
@@ -766,6 +1008,19 @@ bool Architecture::layer_is_moe(std::uint64_t layer) const {
 std::uint64_t Architecture::moe_layer_count() const {
     std::uint64_t n = 0;
     for (std::uint64_t i = 0; i < num_hidden_layers && num_experts > 0; ++i) n += layer_is_moe(i) ? 1 : 0;
+    return n;
+}
+
+bool Architecture::layer_is_attention(std::uint64_t layer) const {
+    if (layer >= num_hidden_layers) return false;
+    if (layer_mixers.empty()) return true;
+    return layer_mixers[static_cast<std::size_t>(layer)] == static_cast<std::uint8_t>(MixerKind::attention);
+}
+
+std::uint64_t Architecture::attention_layer_count() const {
+    if (layer_mixers.empty()) return num_hidden_layers;
+    std::uint64_t n = 0;
+    for (std::uint8_t mixer : layer_mixers) n += mixer == static_cast<std::uint8_t>(MixerKind::attention) ? 1 : 0;
     return n;
 }
 
@@ -785,6 +1040,7 @@ std::vector<LinearLayer> decoder_linear_layers(const Architecture& a) {
     const std::uint64_t i = a.intermediate_size;
     const std::uint64_t moe_layers = a.moe_layer_count();
     const std::uint64_t dense_layers = layers - moe_layers;
+    if (!a.layer_mixers.empty()) return hybrid_linear_layers(a);
 
     switch (a.family) {
         case ModelFamily::gpt2:
@@ -856,6 +1112,7 @@ std::vector<BreakdownRow> breakdown_rows(const ParamBreakdown& b) {
         {"experts", "Routed experts", b.expert_count},
         {"shared_experts", "Shared experts", b.shared_expert_count},
         {"router", "Router", b.router_count},
+        {"recurrent", "Recurrent mixers", b.recurrent_count},
         {"norms", "Norms", b.norm_count},
         {"output_head", "Output head", b.output_head_count},
     };
@@ -933,7 +1190,7 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
     if (a.has_final_norm) t.norms += norm_size(a, h);
     if (!a.tie_word_embeddings) t.head = static_cast<u128>(a.vocab_size) * embed_width;
 
-    const u128 total = t.embedding + t.attention + t.mlp + t.experts + t.shared + t.router + t.norms + t.head;
+    const u128 total = t.embedding + t.attention + t.mlp + t.experts + t.shared + t.router + t.norms + t.head + t.recurrent;
     if (total > kMaxParamCount)
         return Error{"config.json: the model has more than 10^15 parameters (" + format_count_short(kMaxParamCount, 0) +
                      " is the limit)"};
@@ -945,6 +1202,7 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
     b.expert_count = static_cast<std::uint64_t>(t.experts);
     b.shared_expert_count = static_cast<std::uint64_t>(t.shared);
     b.router_count = static_cast<std::uint64_t>(t.router);
+    b.recurrent_count = static_cast<std::uint64_t>(t.recurrent);
     b.norm_count = static_cast<std::uint64_t>(t.norms);
     b.output_head_count = static_cast<std::uint64_t>(t.head);
     b.total_count = static_cast<std::uint64_t>(total);
@@ -955,15 +1213,20 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
     if (a.num_nextn_predict_layers > 0) {
         // DeepSeek-V3 MTP module (model.layers.61 in the checkpoint): its own embed_tokens and
         // shared_head.head copies, enorm, hnorm, eh_proj (2h -> h), shared_head.norm and one MoE decoder layer.
+        // Qwen3-Next's mtp.* block: fc (2h -> h), pre_fc_norm_embedding, pre_fc_norm_hidden, one
+        // full-attention layer with the model's MoE, a final norm; it shares the embeddings and head.
         Architecture one = a;
         one.num_hidden_layers = 1;
         one.first_k_dense_replace = 0;
         one.moe_layer_freq = 1;
+        one.moe_layer_offset = 0;
+        one.dense_mlp_layers.clear();
+        if (!one.layer_mixers.empty()) one.layer_mixers.assign(1, static_cast<std::uint8_t>(MixerKind::attention));
         Totals m;
         count_decoder(one, decoder_linear_layers(one), m);
-        const u128 layer = m.attention + m.mlp + m.experts + m.shared + m.router + m.norms;
-        const u128 module = layer + 2 * static_cast<u128>(a.vocab_size) * h + 3 * static_cast<u128>(h) +
-                            2 * static_cast<u128>(h) * h;
+        const u128 layer = m.attention + m.mlp + m.experts + m.shared + m.router + m.norms + m.recurrent;
+        const u128 own_tables = a.family == ModelFamily::qwen3_next ? 0 : 2 * static_cast<u128>(a.vocab_size) * h;
+        const u128 module = layer + own_tables + 3 * static_cast<u128>(h) + 2 * static_cast<u128>(h) * h;
         b.mtp_count = static_cast<std::uint64_t>(module * a.num_nextn_predict_layers);
     }
     return b;

@@ -38,7 +38,43 @@ enum class ModelFamily {
     olmo2,        // OLMo 2: norms after attention and MLP, RMSNorm over all query/key heads
     cohere,       // Command-R: parallel attention/MLP, one bias-free LayerNorm per layer, tied head
     granite,      // Granite: Llama layout (scaling multipliers add no parameters)
+    qwen3_next,   // Qwen3-Next: Gated DeltaNet layers with gated full attention every 4th layer, MoE + shared expert
+    granite_hybrid,  // Granite 4.0-H (granitemoehybrid): Mamba-2 and attention layers, MoE + shared MLP in every layer
+    jamba,        // Jamba: Mamba-1 layers with attention every 8th layer, MoE every 2nd layer
+    lfm2,         // LFM2: gated short-convolution layers and attention layers with q/k norms
     generic,      // unknown model_type: a Llama-style decoder, refused when the config has parts it cannot model
+};
+
+// How a decoder layer mixes tokens. Attention layers keep a KV cache that grows with the context; the
+// others keep a fixed recurrent state per sequence (a conv window plus, for SSMs, the SSM state).
+enum class MixerKind : std::uint8_t {
+    attention,       // self-attention (full, sliding or chunked)
+    mamba,           // Mamba-1 selective scan (Jamba)
+    mamba2,          // Mamba-2 (Granite 4.0-H)
+    gated_deltanet,  // Gated DeltaNet linear attention (Qwen3-Next)
+    short_conv,      // LFM2's gated short convolution
+};
+
+// The sizes of a model's recurrent layers (all its recurrent layers are of one kind). Element counts.
+// One scheme for all kinds, as llama.cpp's GGUF keys hold them (ssm_d_inner, ssm_d_state, ssm_n_group,
+// ssm_d_conv): the conv window is (conv_kernel - 1) x (d_inner + 2 x n_groups x d_state) values and the
+// SSM state d_inner x d_state values per sequence.
+struct RecurrentShape {
+    MixerKind kind = MixerKind::attention;  // attention: the model has no recurrent layers
+    std::uint64_t d_inner = 0;      // Mamba: intermediate width; Mamba-2: heads x head_dim; GDN: value heads x
+                                    // value head dim; short conv: hidden_size
+    std::uint64_t d_state = 0;      // SSM state per channel (GDN: the key head dim); 0 for a short conv
+    std::uint64_t n_groups = 0;     // Mamba-2 B/C groups; GDN: key heads; Mamba-1 and short conv: 0
+    std::uint64_t n_heads = 0;      // Mamba-2 heads; GDN value heads
+    std::uint64_t conv_kernel = 0;  // mamba_d_conv / linear_conv_kernel_dim / conv_L_cache
+    std::uint64_t dt_rank = 0;      // Mamba-1 time-step rank
+    bool conv_bias = false;         // the depthwise conv has a bias
+    bool proj_bias = false;         // in_proj/out_proj have biases
+    // Values per sequence of one recurrent layer.
+    std::uint64_t conv_state_values() const {
+        return conv_kernel > 0 ? (conv_kernel - 1) * (d_inner + 2 * n_groups * d_state) : 0;
+    }
+    std::uint64_t ssm_state_values() const { return d_inner * d_state; }
 };
 
 // Normalisation layers: RMSNorm stores a weight vector, LayerNorm a weight and a bias.
@@ -99,6 +135,7 @@ struct Architecture {
     std::uint64_t shared_expert_intermediate_size = 0;  // width of the shared block (DeepSeek: moe x n_shared)
     std::uint64_t first_k_dense_replace = 0;   // the first k layers use a dense MLP (DeepSeek)
     std::uint64_t moe_layer_freq = 1;          // every n-th layer after those is MoE (DeepSeek, Qwen2-MoE step)
+    std::uint64_t moe_layer_offset = 0;        // Jamba: layer i is MoE when i % moe_layer_freq == this offset
     std::vector<std::uint8_t> dense_mlp_layers;  // Qwen2-MoE mlp_only_layers (extra dense layers), else empty
     bool router_bias_vector = false;           // DeepSeek-V3 e_score_correction_bias (n_routed params/layer)
     bool router_bias = false;                  // gpt-oss: the router Linear has a bias
@@ -110,13 +147,22 @@ struct Architecture {
     std::uint64_t qk_nope_head_dim = 0;
     std::uint64_t qk_rope_head_dim = 0;
     std::uint64_t v_head_dim = 0;
-    std::uint64_t num_nextn_predict_layers = 0;  // DeepSeek-V3 / GLM-4.5 multi-token-prediction modules (not in total)
+    std::uint64_t num_nextn_predict_layers = 0;  // DeepSeek-V3 / GLM-4.5 / Qwen3-Next multi-token-prediction modules (not in total)
+    bool mtp_from_checkpoint = false;     // Qwen3-Next: config.json does not announce it; the checkpoint stores it
+
+    // Hybrid models: what each decoder layer mixes with (MixerKind as bytes); empty = every layer is attention.
+    std::vector<std::uint8_t> layer_mixers;
+    RecurrentShape recurrent;             // the recurrent layers' sizes (kind attention when there are none)
+    bool attention_output_gate = false;   // Qwen3-Next: q_proj also yields a per-head output gate (2 x q width)
     bool has_vision_tower = false;        // the config also describes a vision encoder (not counted)
 
     // What was assumed (unknown model_type, missing keys) and what is left out (a vision tower);
     // empty for a fully known text-only config.
     std::vector<std::string> warnings;
 
+    // True for an unknown model_type counted as a Llama-style decoder: the figure is an approximation, and
+    // every report says so.
+    bool approximate() const { return family == ModelFamily::generic; }
     bool is_moe() const { return num_experts > 0; }
     bool uses_mla() const { return kv_lora_rank > 0; }
     // True when decoder layer `layer` (0-based) has routed experts rather than a dense MLP.
@@ -125,6 +171,11 @@ struct Architecture {
     std::uint64_t moe_layer_count() const;
     // How many decoder layers use sliding-window attention.
     std::uint64_t sliding_layer_count() const;
+    // True when decoder layer `layer` is an attention layer (every layer of a model without layer_mixers).
+    bool layer_is_attention(std::uint64_t layer) const;
+    // Attention layers (they keep a KV cache) and recurrent layers (a fixed state per sequence).
+    std::uint64_t attention_layer_count() const;
+    std::uint64_t recurrent_layer_count() const { return num_hidden_layers - attention_layer_count(); }
 };
 
 // One kind of linear (nn.Linear or GPT-2's Conv1D) inside decoder layers, with its PEFT name.
@@ -159,11 +210,12 @@ struct ParamBreakdown {
     std::uint64_t expert_count = 0;          // routed experts, all of them
     std::uint64_t shared_expert_count = 0;   // shared experts (+ Qwen2-MoE shared_expert_gate)
     std::uint64_t router_count = 0;          // routers (gate weights, DeepSeek-V3 correction bias)
+    std::uint64_t recurrent_count = 0;       // Mamba / Gated DeltaNet / short-conv mixers (projections, conv, A, D, dt, norm)
     std::uint64_t norm_count = 0;            // every norm layer, including the final one
     std::uint64_t output_head_count = 0;     // lm_head; 0 when tied to the embeddings
     std::uint64_t total_count = 0;           // the sum of the parts above
     std::uint64_t active_count = 0;          // per token; equals total_count for dense models
-    std::uint64_t mtp_count = 0;             // DeepSeek-V3 MTP module weights stored beside (not in total)
+    std::uint64_t mtp_count = 0;             // MTP module weights stored beside (DeepSeek-V3, GLM-4.5, Qwen3-Next; not in total)
 };
 
 // One row of the breakdown table, in display order; rows with a zero count are left out.

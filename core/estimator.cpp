@@ -10,6 +10,7 @@
 
 #include "architecture.hpp"
 #include "formats.hpp"
+#include "hybrid.hpp"
 #include "kv_cache.hpp"
 #include "lora.hpp"
 #include "training.hpp"
@@ -238,8 +239,23 @@ Status add_kv_cache(Build& b) {
     if (!shape) return Error{"context", shape.error()};
     const Expected<std::uint64_t> kv = kv_cache_bytes(*shape, s.context_tokens, s.batch_size, *kv_format);
     if (!kv) return kv.failure();
-    b.e.terms.push_back(row("kv_cache", "KV cache", "KV cache", "2 × layers × KV heads × head dim × tokens × batch × bytes",
+    b.e.terms.push_back(row("kv_cache", "KV cache", "KV cache",
+                            b.arch->recurrent_layer_count() > 0
+                                ? "2 × attention layers × KV heads × head dim × tokens × batch × bytes"
+                                : "2 × layers × KV heads × head dim × tokens × batch × bytes",
                             *kv, TermKind::runtime, in_total(Total::detailed_inference)));
+    return std::nullopt;
+}
+
+// Hybrid models: the recurrent layers' fixed state per sequence (conv window + SSM state), in f32 as
+// llama.cpp's RS buffer holds it (src/llama-memory-recurrent.cpp); it does not grow with the context.
+Status add_recurrent_state(Build& b) {
+    const Scenario& s = b.s;
+    if (b.arch == nullptr || s.context_tokens == 0 || b.arch->recurrent_layer_count() == 0) return std::nullopt;
+    const std::uint64_t bytes = recurrent_state_bytes(*b.arch, s.batch_size, 4, 4);
+    b.e.terms.push_back(row("recurrent_state", "Recurrent state", "Recurrent state",
+                            "recurrent layers × (conv state + SSM state) × sequences × 4 bytes (f32, llama.cpp's RS buffer)",
+                            bytes, TermKind::runtime, in_total(Total::detailed_inference)));
     return std::nullopt;
 }
 
@@ -613,6 +629,7 @@ Expected<Estimate> estimate(const Scenario& s) {
     add_weights(b);
     add_training_states(b);
     if (Status bad = add_kv_cache(b)) return *bad;
+    if (Status bad = add_recurrent_state(b)) return *bad;
     if (Status bad = add_detailed_inference(b)) return *bad;
     if (Status bad = check_gpu_inputs(s)) return *bad;
     if (Status bad = add_training_peak(b)) return *bad;

@@ -14,6 +14,7 @@
 
 #include "architecture.hpp"
 #include "formats.hpp"
+#include "hybrid.hpp"
 #include "kv_cache.hpp"
 #include "report.hpp"
 #include "settings.hpp"
@@ -457,12 +458,26 @@ struct OffloadModel {
         const u128 decoder = param_count - embedding_count - head_count;
         return share(decoder * n, arch->num_hidden_layers);
     }
-    Expected<std::uint64_t> layer_kv(std::uint64_t n) const {  // the KV cache of the last n layers
+    // The KV cache of the last n layers; in a hybrid model only its attention layers among them keep one, and
+    // its recurrent layers among them keep their fixed state (f32, llama.cpp's RS buffer) instead.
+    Expected<std::uint64_t> layer_kv(std::uint64_t n) const {
         if (n == 0 || tokens == 0) return std::uint64_t{0};
+        std::uint64_t attention = n;
+        if (!arch->layer_mixers.empty()) {
+            attention = 0;
+            for (std::uint64_t i = arch->num_hidden_layers - n; i < arch->num_hidden_layers; ++i)
+                attention += arch->layer_is_attention(i) ? 1 : 0;
+        }
+        const RecurrentStateValues r = recurrent_state_values(*arch);
+        const std::uint64_t state =
+            r.layers == 0 ? 0 : recurrent_state_bytes(*arch, batch, 4, 4) / r.layers * (n - attention);
+        if (attention == 0) return state;
         KvCacheShape last = shape;
-        last.layers = n;
+        last.layers = attention;
         last.sliding_layers = sliding_in_last(*arch, shape, n);
-        return kv_cache_bytes(last, tokens, batch, kv_format);
+        const Expected<std::uint64_t> kv = kv_cache_bytes(last, tokens, batch, kv_format);
+        if (!kv) return kv;
+        return *kv + state;
     }
 };
 
@@ -512,7 +527,8 @@ Status layers_on_gpu(const Scenario& s, FitReport& report) {
     m.param_count = s.param_count;
     m.embedding_count = std::min(s.model->counts.embedding_count, s.param_count);
     m.head_count = std::min(s.model->counts.output_head_count, s.param_count - m.embedding_count);
-    m.kv_total = e->kv_cache_bytes;
+    const MemoryTerm* recurrent = find_term(*e, "recurrent_state");
+    m.kv_total = e->kv_cache_bytes + (recurrent != nullptr ? recurrent->bytes : 0);
     m.compute = e->inference_activation_bytes + e->runtime_reserve_bytes;
     const std::uint64_t capacity = e->gpu.capacity_bytes;
     ProbeLog probe(m, capacity);

@@ -17,8 +17,8 @@ constexpr u128 kU64Max = static_cast<u128>(~0ULL);
 
 Expected<KvCacheShape> kv_cache_shape(const Architecture& arch) {
     KvCacheShape shape;
-    shape.layers = arch.num_hidden_layers;
-    if (shape.layers == 0) return Error{"context", "the model has no layers to cache"};
+    shape.layers = arch.attention_layer_count();  // hybrid models: recurrent layers keep a state, not a KV cache
+    if (shape.layers == 0) return Error{"context", "the model has no attention layers to cache"};
     if (arch.kv_lora_rank > 0) {
         shape.mla_kv_lora_rank = arch.kv_lora_rank;
         shape.mla_qk_rope_head_dim = arch.qk_rope_head_dim;

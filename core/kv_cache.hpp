@@ -22,7 +22,7 @@ inline constexpr std::uint64_t kMaxBatch = 1'000'000;
 
 // The numbers the KV cache depends on, taken from an Architecture or given directly (tests, custom).
 struct KvCacheShape {
-    std::uint64_t layers = 0;          // decoder layers
+    std::uint64_t layers = 0;          // attention layers (every decoder layer, except in hybrid models)
     std::uint64_t kv_heads = 0;        // num_key_value_heads (1 for multi-query attention)
     std::uint64_t head_dim = 0;        // per-head width of keys and values
     std::uint64_t sliding_window = 0;  // 0: no sliding-window layers

@@ -5,6 +5,7 @@
 //   report_view_json.
 #include "report.hpp"
 
+#include "hybrid.hpp"
 #include "kv_cache.hpp"
 
 #include "architecture.hpp"
@@ -148,6 +149,10 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
             const std::string note = sliding_window_note(s.model->architecture, s.context_tokens, s.batch_size, *kv_format);
             if (!note.empty()) out += "\n  " + note;
         }
+        if (s.model) {
+            const std::string recurrent = recurrent_layers_note(s.model->architecture);
+            if (!recurrent.empty()) out += "\n  " + recurrent;
+        }
     }
     return out;
 }
@@ -262,6 +267,9 @@ static std::string model_line(const Scenario& s, const Estimate& e) {
     const ModelSource& m = *s.model;
     std::string line = "Model " + m.display_name + ": " + format_count_exact(m.counts.total_count) + " parameters";
     if (m.architecture.is_moe()) line += ", " + format_count_exact(m.counts.active_count) + " active per token";
+    if (m.architecture.approximate())
+        line += " (an approximation: model_type \"" + m.architecture.model_type +
+                "\" is not known, so it is counted as a Llama-style decoder)";
     return line + "\n";
 }
 
@@ -318,9 +326,16 @@ std::string report_json(const Scenario& s, const Estimate& e) {
                                std::to_string(c.attention_count) + ",\"mlp\":" + std::to_string(c.mlp_count) +
                                ",\"experts\":" + std::to_string(c.expert_count) + ",\"shared_experts\":" +
                                std::to_string(c.shared_expert_count) + ",\"router\":" + std::to_string(c.router_count) +
+                               ",\"recurrent\":" + std::to_string(c.recurrent_count) +
                                ",\"norms\":" + std::to_string(c.norm_count) + ",\"output_head\":" +
                                std::to_string(c.output_head_count) + "}");
         if (c.mtp_count > 0) field("mtp_parameters", std::to_string(c.mtp_count));
+        if (m.architecture.approximate()) field("count_is_approximation", "true");
+        if (m.architecture.recurrent_layer_count() > 0) {
+            field("attention_layers", std::to_string(m.architecture.attention_layer_count()));
+            field("recurrent_layers", std::to_string(m.architecture.recurrent_layer_count()));
+            field("recurrent_kind", "\"" + std::string(mixer_kind_name(m.architecture.recurrent.kind)) + "\"");
+        }
         if (!m.architecture.warnings.empty()) {
             std::string list = "[";
             for (const std::string& w : m.architecture.warnings) list += (list.size() > 1 ? ",\"" : "\"") + json_escape(w) + "\"";

@@ -10,6 +10,7 @@
 #include "settings.hpp"
 #include "training.hpp"
 #include "architecture.hpp"
+#include "hybrid.hpp"
 
 namespace llm_memory {
 namespace {
@@ -300,6 +301,26 @@ std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Val
                                       gb_latex(e.full_gradient_optimizer_bytes) + " - " + gb_latex(e.gradient_optimizer_bytes)),
                            compute(e.reduction_bytes)},
                           e.reduction_bytes};
+    if (t.key == "recurrent_state" && s.model) {
+        // llama.cpp's RS buffer per recurrent layer and sequence: n_embd_r conv values + n_embd_s SSM values, f32.
+        const Architecture& a = s.model->architecture;
+        const RecurrentStateValues r = recurrent_state_values(a);
+        const std::string layers = std::to_string(r.layers), conv = format_count_exact(r.conv_values),
+                          ssm = format_count_exact(r.ssm_values), seqs = std::to_string(s.batch_size);
+        return Derivation{"", t.label,
+                          {formula("Recurrent state = recurrent layers × (conv state + SSM state) × sequences × 4 bytes",
+                                   "\text{Recurrent state} = L_{\text{rec}} \times (n_{\text{conv}} + n_{\text{ssm}}) \times "
+                                   "\text{seqs} \times 4"),
+                           substitute(layers + " " + mixer_kind_name(a.recurrent.kind) + " layers, conv state (" +
+                                          std::to_string(a.recurrent.conv_kernel) + " − 1) × " +
+                                          format_count_exact(a.recurrent.d_inner + 2 * a.recurrent.n_groups * a.recurrent.d_state) +
+                                          " = " + conv + ", SSM state " + ssm + ", " + seqs + " sequence" +
+                                          (s.batch_size == 1 ? "" : "s") + ": " + layers + " × (" + conv + " + " + ssm + ") × " +
+                                          seqs + " × 4 bytes (f32; the context length does not change it)",
+                                      layers + " \times (" + conv + " + " + ssm + ") \times " + seqs + " \times 4"),
+                           compute(t.bytes)},
+                          t.bytes};
+    }
     if (t.total) return total_derivation(e, t);
     return std::nullopt;
 }

@@ -27,7 +27,13 @@ export const CHROMIUM_ARGS = [
 // closes the contexts it made). Give every test its own context (openPage does): storage, URL and
 // permissions are per context; files run at the same time in one browser.
 export async function launch() {
-  if (process.env.LLM_MEMORY_BROWSER_WS) return chromium.connect(process.env.LLM_MEMORY_BROWSER_WS);
+  if (process.env.LLM_MEMORY_BROWSER_WS) {
+    const browser = await chromium.connect(process.env.LLM_MEMORY_BROWSER_WS);
+    // The runner's browser runs on this machine (LLM_MEMORY_BROWSER_LOCAL=1, see startSharedBrowser in
+    // run.mjs): hand it file paths as launch() does, instead of copying each file through the socket.
+    if (process.env.LLM_MEMORY_BROWSER_LOCAL === '1' && typeof browser._connection?.isRemote === 'function') browser._connection._isRemote = false;
+    return browser;
+  }
   // playwright-core gives every launch a fresh temporary profile (the --user-data-dir of TOOLCHAIN.md).
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

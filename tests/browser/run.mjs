@@ -6,6 +6,8 @@
 // LLM_MEMORY_BROWSER_JOBS: files at a time (default: 2 per core, at most 4; the tests mostly wait on frames).
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,6 +60,39 @@ function runFile(file, env) {
   });
 }
 
+// Starts Chromium once and serves it to the test processes over a websocket: { wsEndpoint, local, pid,
+// onClose(fn), close() }. playwright's launchServer() takes every client for a remote one, so a file given to
+// setInputFiles is copied through the socket (model_file's 1 GiB sparse GGUF: minutes and a 1 GiB temporary
+// copy, where a browser the test launched itself reads only the header). The test processes run on this
+// machine: the browser is launched by this process's playwright, which knows its client shares the machine,
+// and handed to the same server launchServer() uses (playwright-core's PlaywrightServer); harness.mjs then
+// marks its connection local (LLM_MEMORY_BROWSER_LOCAL=1). These are playwright-core internals of the version
+// package-lock.json pins; without them the runner falls back to launchServer() (slower uploads) and says so.
+async function startSharedBrowser(launchOptions) {
+  let browser;
+  try {
+    const { remote } = createRequire(import.meta.url)('playwright-core/lib/coreBundle');
+    browser = await chromium.launch(launchOptions);
+    const impl = browser._connection.toImpl?.(browser);
+    if (typeof remote?.PlaywrightServer !== 'function' || !impl?.options?.browserProcess) throw new Error('playwright-core internals changed');
+    const server = new remote.PlaywrightServer({ mode: 'launchServer', path: `/${randomUUID()}`, maxConnections: Infinity, preLaunchedBrowser: impl });
+    const wsEndpoint = await server.listen(0, '127.0.0.1');
+    return {
+      wsEndpoint, local: true, pid: impl.options.browserProcess.process?.pid,
+      onClose: (fn) => browser.on('disconnected', fn),
+      close: async () => { await server.close(); await browser.close(); },
+    };
+  } catch (err) {
+    await browser?.close();
+    console.log(`browser: no shared local browser (${err.message}); files given to setInputFiles are copied to it`);
+    const server = await chromium.launchServer(launchOptions);
+    return {
+      wsEndpoint: server.wsEndpoint(), local: false, pid: server.process().pid,
+      onClose: (fn) => server.on('close', fn), close: () => server.close(),
+    };
+  }
+}
+
 async function main() {
   const args = process.argv.slice(2);
   let files = args.length
@@ -73,16 +108,16 @@ async function main() {
   files = files.sort((a, b) => (known[rel(b)] ?? Infinity) - (known[rel(a)] ?? Infinity) || a.localeCompare(b));
 
   const start = process.hrtime.bigint();
-  const server = await chromium.launchServer({
+  const shared = await startSharedBrowser({
     executablePath: process.env.LLM_MEMORY_CHROMIUM || '/usr/bin/chromium',
     args: CHROMIUM_ARGS.filter((a) => a !== '--headless'),
     headless: true,
   });
   let closing = false;
   let browserGone = false;
-  server.on('close', () => { if (!closing) browserGone = true; });
-  const env = { ...process.env, LLM_MEMORY_BROWSER_WS: server.wsEndpoint() };
-  console.log(`browser: ${files.length} files, ${jobs} at a time, one Chromium (${server.process().pid})`);
+  shared.onClose(() => { if (!closing) browserGone = true; });
+  const env = { ...process.env, LLM_MEMORY_BROWSER_WS: shared.wsEndpoint, LLM_MEMORY_BROWSER_LOCAL: shared.local ? '1' : '' };
+  console.log(`browser: ${files.length} files, ${jobs} at a time, one Chromium (pid ${shared.pid})`);
 
   const results = [];
   const report = (r) => {
@@ -127,7 +162,7 @@ async function main() {
     await pool;
   } finally {
     closing = true;
-    await server.close();
+    await shared.close();
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const sum = (k) => results.reduce((s, r) => s + (r.counts[k] ?? 0), 0);

@@ -235,12 +235,18 @@ TEST_CASE("an unknown model_type is estimated with warnings naming the assumptio
     REQUIRE_FALSE(m->architecture.warnings.empty());
     CHECK(m->architecture.warnings[0].find("my_llama") != std::string::npos);
     CHECK(m->architecture.warnings[0].find("gated MLP") != std::string::npos);
-    // No intermediate_size either: 4 x hidden is assumed, and said.
-    const Expected<ModelSource> bare =
-        model_from_config(R"({"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100})");
-    REQUIRE(bare.ok());
-    CHECK(bare->architecture.warnings.size() == 2);
-    CHECK(bare->architecture.intermediate_size == 256);
+    CHECK(m->architecture.approximate());
+    // No intermediate_size either: an error naming it, never an assumed 4 x hidden_size.
+    CHECK(error_of(R"({"hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100})") ==
+          "intermediate_size: is missing, and so is model_type, so no family default applies (a width is never assumed)");
+    CHECK(error_of(R"({"model_type":"my_llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100})") ==
+          "intermediate_size: is missing, and model_type \"my_llama\" is not known, so no family default applies (a width "
+          "is never assumed)");
+    // Hybrid and multimodal fields an unknown type cannot model are refused, naming them.
+    CHECK(error_of(R"({"model_type":"x","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100,)"
+                   R"("intermediate_size":128,"mamba_d_state":16})")
+              .find("mamba_d_state (Mamba layers)") != std::string::npos);
+    CHECK_FALSE(parse_config(fixture("llama-2-7b"))->approximate());
     // Known types carry no warnings.
     CHECK(parse_config(fixture("gpt2"))->warnings.empty());
 }

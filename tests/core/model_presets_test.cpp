@@ -105,6 +105,20 @@ TEST_CASE("preset totals of the newer families match the published counts", "[pr
     CHECK(preset_total("deepseek-r1") == preset_total("deepseek-v3"));
 }
 
+TEST_CASE("hybrid presets match their published counts", "[presets][hybrid]") {
+    // Qwen/Qwen3-Next-80B-A3B-Instruct: index total_size 162,649,725,440 bytes (bf16) = the 48 layers plus the
+    // mtp.* block stored beside.
+    const ModelSource next = *load_preset("qwen3-next-80b-a3b");
+    CHECK(next.counts.total_count == 79'674'391'296ULL);
+    CHECK(next.counts.total_count + next.counts.mtp_count == 81'324'862'720ULL);
+    // ibm-granite/granite-4.0-h-small: 32,207,337,984 in the Hub's safetensors metadata.
+    CHECK(preset_total("granite-4.0-h-small") == 32'207'337'984ULL);
+    // LiquidAI/LFM2-1.2B: 1,170,340,608 (Hub safetensors metadata).
+    CHECK(preset_total("lfm2-1.2b") == 1'170'340'608ULL);
+    // ai21labs/AI21-Jamba-Mini-1.7: 51.6B on its Hub page ("52B total" on the model card).
+    CHECK(preset_total("jamba-mini-1.7") == 51'570'323'328ULL);
+}
+
 TEST_CASE("presets and fixtures agree: same fields, same code path", "[presets]") {
     CHECK(preset_total("qwen3-8b") == 8'190'735'360ULL);
     CHECK(preset_total("qwen3-30b-a3b") == 30'532'122'624ULL);
@@ -137,7 +151,7 @@ TEST_CASE("presets are found by key, Hugging Face id or search words", "[presets
     REQUIRE(llama2_7b.size() == 1);
     CHECK(std::string(llama2_7b[0]->key) == "llama-2-7b");
     CHECK(search_presets("mixtral").size() == 2);
-    CHECK(search_presets("qwen").size() == 14);  // Qwen2, Qwen2.5, Qwen1.5-MoE, Qwen3 and Qwen3-MoE
+    CHECK(search_presets("qwen").size() == 15);  // Qwen2, Qwen2.5, Qwen1.5-MoE, Qwen3, Qwen3-MoE, Qwen3-Next
     CHECK(search_presets("gpt oss").size() == 2);
     CHECK(search_presets("").size() == model_presets().size());
     CHECK(search_presets("no such model").empty());

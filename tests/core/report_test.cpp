@@ -1,6 +1,7 @@
 // Reports: the CLI's JSON object and the screen-reader summary carry core's exact figures.
 #include <catch_amalgamated.hpp>
 
+#include "architecture.hpp"
 #include "report.hpp"
 #include "settings.hpp"
 
@@ -48,7 +49,7 @@ TEST_CASE("report_json: every feature's keys, in their places, with the table's 
           "\"gradient_optimizer_bytes\":50331648,\"training_bytes\":3932700672,\"full_training_bytes\":44296085504,"
           "\"reduction_bytes\":40380162048,\"model\":\"llama-2-7b\",\"model_name\":\"meta-llama/Llama-2-7b-hf\","
           "\"breakdown\":{\"embeddings\":131072000,\"attention\":2147483648,\"mlp\":4328521728,\"experts\":0,"
-          "\"shared_experts\":0,\"router\":0,\"norms\":266240,\"output_head\":131072000},\"weight_format\":\"nf4_dq\","
+          "\"shared_experts\":0,\"router\":0,\"recurrent\":0,\"norms\":266240,\"output_head\":131072000},\"weight_format\":\"nf4_dq\","
           "\"lora_trainable_parameters\":8388608,\"adapter_weight_bytes\":16777216,\"kv_cache_bytes\":17179869184,"
           "\"inference_mode\":\"detailed\",\"inference_activation_bytes\":1711788032,\"runtime_reserve_bytes\":1073741824,"
           "\"detailed_inference_bytes\":23830990848,\"gpu\":{\"name\":\"a100-80gb\",\"capacity_bytes\":85899345920,"
@@ -82,4 +83,20 @@ TEST_CASE("recipe range sentence: the seed's bytes follow k and state-bytes", "[
           "Conventions differ: training total 130 GB (seed-adam, 8 bytes) vs 208 GB (adamw-mixed, 14 bytes) per "
           "trainable parameter.");
     CHECK(recipe_range_sentence(from_state("k=2&state-bytes=4")).value().find("(seed-adam, 8 bytes)") != std::string::npos);
+}
+
+TEST_CASE("an unknown model_type's count is labelled an approximation in the text and the JSON", "[report][architecture]") {
+    const Expected<ModelSource> m = model_from_config(
+        R"({"model_type":"my_llama","hidden_size":64,"num_hidden_layers":2,"num_attention_heads":4,"vocab_size":100,"intermediate_size":128})");
+    REQUIRE(m.ok());
+    Scenario s;
+    s.model = std::make_shared<ModelSource>(*m);
+    s.param_count = m->counts.total_count;
+    const Estimate e = estimate(s).value();
+    CHECK(report_table(s, e, UnitChoice::both).find("(an approximation: model_type \"my_llama\" is not known, so it is "
+                                                    "counted as a Llama-style decoder)") != std::string::npos);
+    CHECK(report_json(s, e).find("\"count_is_approximation\":true") != std::string::npos);
+    // A known family is not labelled.
+    Scenario known = from_state("model=llama-2-7b");
+    CHECK(report_json(known, estimate(known).value()).find("approximation") == std::string::npos);
 }

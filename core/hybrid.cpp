@@ -1,0 +1,198 @@
+// The layers of hybrid models as transformers builds them: Qwen3NextGatedDeltaNet, GraniteMoeHybridMambaLayer,
+// JambaMambaMixer, Lfm2ShortConv (modeling files in huggingface/transformers src/transformers/models/), and the
+// recurrent state per sequence as llama.cpp sizes its RS buffer (src/llama-hparams.cpp n_embd_r/n_embd_s,
+// src/llama-memory-recurrent.cpp) and vLLM its Mamba cache (MambaStateShapeCalculator).
+#include "hybrid.hpp"
+
+#include "quantity.hpp"
+
+namespace llm_memory {
+namespace {
+
+void add(std::vector<LinearLayer>& out, std::string path, const char* part, std::uint64_t in, std::uint64_t out_features,
+         bool bias, std::uint64_t layers, std::uint64_t per_layer = 1) {
+    if (layers == 0 || per_layer == 0) return;
+    LinearLayer l;
+    const std::size_t dot = path.rfind('.');
+    l.target_name = dot == std::string::npos ? path : path.substr(dot + 1);
+    l.module_path = std::move(path);
+    l.part = part;
+    l.in_features = in;
+    l.out_features = out_features;
+    l.has_bias = bias;
+    l.layer_count = layers;
+    l.per_layer_count = per_layer;
+    out.push_back(std::move(l));
+}
+
+// The conv channels of a recurrent layer: Mamba-2 and GDN d_inner + 2 x groups x state; Mamba-1 and the
+// short conv d_inner.
+std::uint64_t conv_channels(const RecurrentShape& r) { return r.d_inner + 2 * r.n_groups * r.d_state; }
+
+}  // namespace
+
+const char* mixer_kind_name(MixerKind kind) {
+    switch (kind) {
+        case MixerKind::attention: return "attention";
+        case MixerKind::mamba: return "Mamba";
+        case MixerKind::mamba2: return "Mamba-2";
+        case MixerKind::gated_deltanet: return "Gated DeltaNet";
+        case MixerKind::short_conv: return "short convolution";
+    }
+    return "attention";
+}
+
+std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
+    std::vector<LinearLayer> out;
+    const std::uint64_t h = a.hidden_size;
+    const std::uint64_t attention_layers = a.attention_layer_count();
+    const std::uint64_t recurrent_layers = a.recurrent_layer_count();
+    const std::uint64_t q_out = a.num_attention_heads * a.head_dim;
+    const std::uint64_t kv_out = a.num_key_value_heads * a.head_dim;
+    const RecurrentShape& r = a.recurrent;
+    const bool lfm2 = a.family == ModelFamily::lfm2;
+
+    // Attention layers: q/k/v/o (Qwen3-Next's q_proj also yields the output gate; LFM2 names o "out_proj").
+    add(out, "self_attn.q_proj", "attention", h, a.attention_output_gate ? 2 * q_out : q_out, a.qkv_bias, attention_layers);
+    add(out, "self_attn.k_proj", "attention", h, kv_out, a.qkv_bias, attention_layers);
+    add(out, "self_attn.v_proj", "attention", h, kv_out, a.qkv_bias, attention_layers);
+    add(out, lfm2 ? "self_attn.out_proj" : "self_attn.o_proj", "attention", q_out, h, a.out_proj_bias, attention_layers);
+
+    // Recurrent layers: the mixer's projections.
+    switch (r.kind) {
+        case MixerKind::gated_deltanet:
+            // in_proj_qkvz: queries and keys (n_k x d_k each), values and the z gate (n_v x d_v each);
+            // in_proj_ba: beta and alpha, one per value head.
+            add(out, "linear_attn.in_proj_qkvz", "recurrent", h, 2 * r.n_groups * r.d_state + 2 * r.d_inner, false, recurrent_layers);
+            add(out, "linear_attn.in_proj_ba", "recurrent", h, 2 * r.n_heads, false, recurrent_layers);
+            add(out, "linear_attn.out_proj", "recurrent", r.d_inner, h, false, recurrent_layers);
+            break;
+        case MixerKind::mamba2:
+            // in_proj: z and x (d_inner each), B and C (groups x state each), dt (one per head).
+            add(out, "mamba.in_proj", "recurrent", h, 2 * r.d_inner + 2 * r.n_groups * r.d_state + r.n_heads, r.proj_bias,
+                recurrent_layers);
+            add(out, "mamba.out_proj", "recurrent", r.d_inner, h, r.proj_bias, recurrent_layers);
+            break;
+        case MixerKind::mamba:
+            add(out, "mamba.in_proj", "recurrent", h, 2 * r.d_inner, r.proj_bias, recurrent_layers);
+            add(out, "mamba.x_proj", "recurrent", r.d_inner, r.dt_rank + 2 * r.d_state, false, recurrent_layers);
+            add(out, "mamba.dt_proj", "recurrent", r.dt_rank, r.d_inner, true, recurrent_layers);
+            add(out, "mamba.out_proj", "recurrent", r.d_inner, h, r.proj_bias, recurrent_layers);
+            break;
+        case MixerKind::short_conv:
+            add(out, "conv.in_proj", "recurrent", h, 3 * h, r.proj_bias, recurrent_layers);
+            add(out, "conv.out_proj", "recurrent", h, h, r.proj_bias, recurrent_layers);
+            break;
+        case MixerKind::attention:
+            break;
+    }
+
+    // MLP and MoE.
+    const std::uint64_t layers = a.num_hidden_layers;
+    const std::uint64_t moe_layers = a.moe_layer_count();
+    const std::uint64_t dense_layers = layers - moe_layers;
+    const std::uint64_t i = a.intermediate_size;
+    const std::uint64_t e = a.num_experts;
+    const std::uint64_t w = a.moe_intermediate_size;
+    const std::uint64_t s = a.shared_expert_intermediate_size;
+    switch (a.family) {
+        case ModelFamily::granite_hybrid:
+            // GraniteMoeHybridMoE: router Linear (h -> E), experts' stacked input_linear (h -> 2w: gate and
+            // up) and output_linear (w -> h); GraniteMoeHybridMLP shared_mlp in every layer.
+            add(out, "block_sparse_moe.router.layer", "router", h, e, false, moe_layers);
+            add(out, "block_sparse_moe.input_linear", "experts", h, 2 * w, false, moe_layers, e);
+            add(out, "block_sparse_moe.output_linear", "experts", w, h, false, moe_layers, e);
+            add(out, "shared_mlp.input_linear", e > 0 ? "shared_experts" : "mlp", h, 2 * s, false, layers);
+            add(out, "shared_mlp.output_linear", e > 0 ? "shared_experts" : "mlp", s, h, false, layers);
+            break;
+        case ModelFamily::lfm2:
+            add(out, "feed_forward.w1", "mlp", h, i, false, layers);
+            add(out, "feed_forward.w3", "mlp", h, i, false, layers);
+            add(out, "feed_forward.w2", "mlp", i, h, false, layers);
+            break;
+        case ModelFamily::jamba:
+            add(out, "feed_forward.gate_proj", "mlp", h, i, false, dense_layers);
+            add(out, "feed_forward.up_proj", "mlp", h, i, false, dense_layers);
+            add(out, "feed_forward.down_proj", "mlp", i, h, false, dense_layers);
+            add(out, "feed_forward.router", "router", h, e, false, moe_layers);
+            add(out, "feed_forward.experts.*.gate_proj", "experts", h, w, false, moe_layers, e);
+            add(out, "feed_forward.experts.*.up_proj", "experts", h, w, false, moe_layers, e);
+            add(out, "feed_forward.experts.*.down_proj", "experts", w, h, false, moe_layers, e);
+            break;
+        default:  // Qwen3-Next: Qwen3NextSparseMoeBlock (router "gate", experts, shared_expert, shared_expert_gate)
+            add(out, "mlp.gate_proj", "mlp", h, i, false, dense_layers);
+            add(out, "mlp.up_proj", "mlp", h, i, false, dense_layers);
+            add(out, "mlp.down_proj", "mlp", i, h, false, dense_layers);
+            add(out, "mlp.gate", "router", h, e, false, moe_layers);
+            add(out, "mlp.experts.*.gate_proj", "experts", h, w, false, moe_layers, e);
+            add(out, "mlp.experts.*.up_proj", "experts", h, w, false, moe_layers, e);
+            add(out, "mlp.experts.*.down_proj", "experts", w, h, false, moe_layers, e);
+            if (s > 0) {
+                add(out, "mlp.shared_expert.gate_proj", "shared_experts", h, s, false, moe_layers);
+                add(out, "mlp.shared_expert.up_proj", "shared_experts", h, s, false, moe_layers);
+                add(out, "mlp.shared_expert.down_proj", "shared_experts", s, h, false, moe_layers);
+                add(out, "mlp.shared_expert_gate", "shared_experts", h, 1, false, moe_layers);
+            }
+            break;
+    }
+    return out;
+}
+
+std::uint64_t recurrent_mixer_extra_count(const Architecture& a) {
+    const RecurrentShape& r = a.recurrent;
+    const std::uint64_t layers = a.recurrent_layer_count();
+    if (layers == 0 || r.kind == MixerKind::attention) return 0;
+    const u128 channels = conv_channels(r);
+    u128 per_layer = channels * r.conv_kernel + (r.conv_bias ? channels : 0);  // depthwise conv1d
+    switch (r.kind) {
+        case MixerKind::gated_deltanet:
+            // dt_bias and A_log per value head; the gated RMSNorm over one value head (d_inner / heads).
+            per_layer += 2 * static_cast<u128>(r.n_heads) + (r.n_heads > 0 ? r.d_inner / r.n_heads : 0);
+            break;
+        case MixerKind::mamba2:
+            per_layer += 3 * static_cast<u128>(r.n_heads) + r.d_inner;  // dt_bias, A_log, D; gated RMSNorm
+            break;
+        case MixerKind::mamba:
+            // A_log (d_inner x state), D; dt_layernorm, b_layernorm, c_layernorm.
+            per_layer += static_cast<u128>(r.d_inner) * r.d_state + r.d_inner + r.dt_rank + 2 * static_cast<u128>(r.d_state);
+            break;
+        default:
+            break;
+    }
+    return static_cast<std::uint64_t>(per_layer * layers);
+}
+
+RecurrentStateValues recurrent_state_values(const Architecture& a) {
+    RecurrentStateValues v;
+    v.layers = a.recurrent_layer_count();
+    if (v.layers == 0 || a.recurrent.kind == MixerKind::attention) return {};
+    v.conv_values = a.recurrent.conv_state_values();
+    v.ssm_values = a.recurrent.ssm_state_values();
+    return v;
+}
+
+std::uint64_t recurrent_state_bytes(const Architecture& a, std::uint64_t sequences, std::uint64_t conv_bytes,
+                                    std::uint64_t ssm_bytes) {
+    const RecurrentStateValues v = recurrent_state_values(a);
+    const u128 per_sequence = static_cast<u128>(v.layers) * (static_cast<u128>(v.conv_values) * conv_bytes +
+                                                              static_cast<u128>(v.ssm_values) * ssm_bytes);
+    const u128 bytes = per_sequence * sequences;
+    return bytes > static_cast<u128>(~0ULL) / 4 ? ~0ULL / 4 : static_cast<std::uint64_t>(bytes);
+}
+
+std::string recurrent_layers_note(const Architecture& a) {
+    const RecurrentStateValues v = recurrent_state_values(a);
+    if (v.layers == 0) return {};
+    const std::uint64_t llama_cpp = recurrent_state_bytes(a, 1, 4, 4);
+    const std::uint64_t vllm = recurrent_state_bytes(a, 1, 2, 4);
+    std::string note = std::to_string(v.layers) + " of " + std::to_string(a.num_hidden_layers) + " layers are " +
+                       mixer_kind_name(a.recurrent.kind) + " layers: each keeps a fixed state per sequence (" +
+                       format_count_exact(v.conv_values) + " conv values";
+    if (v.ssm_values > 0) note += " + " + format_count_exact(v.ssm_values) + " SSM values";
+    note += ") instead of a KV cache, " + format_bytes_binary(llama_cpp) + " per sequence in llama.cpp (f32), " +
+            format_bytes_binary(vllm) + " in vLLM (conv state bf16, SSM state fp32); only the " +
+            std::to_string(a.attention_layer_count()) + " attention layers keep a KV cache.";
+    return note;
+}
+
+}  // namespace llm_memory

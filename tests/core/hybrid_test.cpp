@@ -1,0 +1,219 @@
+// Hybrid models (Qwen3-Next, Granite 4.0-H, Jamba, LFM2): exact totals against the published counts (source
+// named per case), which layers are recurrent, the recurrent state per sequence against llama.cpp's RS buffer
+// rule, KV only on the attention layers, the estimate's recurrent-state row, and the errors for bad layer lists.
+#include <catch_amalgamated.hpp>
+
+#include <cstring>
+#include <string>
+
+#include "architecture.hpp"
+#include "estimator.hpp"
+#include "hybrid.hpp"
+#include "kv_cache.hpp"
+#include "steps.hpp"
+
+using namespace llm_memory;
+
+namespace {
+
+struct Fixture {
+    const char* name;
+    const char* json;
+};
+
+const Fixture kFixtures[] = {
+#include "config_fixtures.inc"
+};
+
+std::string fixture(const char* name) {
+    for (const Fixture& f : kFixtures)
+        if (std::strcmp(f.name, name) == 0) return f.json;
+    FAIL("missing fixture " << name);
+    return {};
+}
+
+ModelSource model_of(const std::string& json) {
+    Expected<ModelSource> m = model_from_config(json);
+    INFO(m.error());
+    REQUIRE(m.ok());
+    return *m;
+}
+
+std::string error_of(const std::string& json) {
+    const Expected<ModelSource> m = model_from_config(json);
+    REQUIRE_FALSE(m.ok());
+    return m.error();
+}
+
+// The fixture with one "key": value pair replaced (the value as JSON text) or removed (value empty).
+std::string with(std::string json, const std::string& key, const std::string& value) {
+    const std::size_t at = json.find("\"" + key + "\":");
+    REQUIRE(at != std::string::npos);
+    std::size_t end = at;
+    int depth = 0;
+    for (; end < json.size(); ++end) {
+        const char c = json[end];
+        if (c == '[' || c == '{') ++depth;
+        if (c == ']' || c == '}') {
+            if (depth == 0) break;
+            --depth;
+        }
+        if (c == ',' && depth == 0) break;
+    }
+    if (value.empty()) {
+        if (json[end] == ',') ++end;
+        return json.erase(at, end - at);
+    }
+    return json.replace(at, end - at, "\"" + key + "\": " + value);
+}
+
+}  // namespace
+
+TEST_CASE("hybrid: Qwen3-Next-80B-A3B counts exactly, with its MTP block beside", "[hybrid][architecture]") {
+    // Qwen/Qwen3-Next-80B-A3B-Instruct: model.safetensors.index.json total_size 162,649,725,440 bytes of bf16
+    // = 81,324,862,720 parameters ("80B" on the model card). That is the 48-layer model (79,674,391,296, what
+    // Qwen3NextForCausalLM builds from config.json) plus the mtp.* block (1,650,471,424) config.json omits.
+    const ModelSource m = model_of(fixture("qwen3-next-80b-a3b-instruct"));
+    const Architecture& a = m.architecture;
+    CHECK(m.counts.total_count == 79'674'391'296ULL);
+    CHECK(m.counts.mtp_count == 1'650'471'424ULL);
+    CHECK(m.counts.total_count + m.counts.mtp_count == 162'649'725'440ULL / 2);
+    CHECK(a.mtp_from_checkpoint);
+    // full_attention_interval 4: layers 3, 7, ..., 47 are gated full attention, the other 36 Gated DeltaNet.
+    CHECK(a.attention_layer_count() == 12);
+    CHECK(a.recurrent_layer_count() == 36);
+    CHECK(a.layer_is_attention(3));
+    CHECK_FALSE(a.layer_is_attention(0));
+    // One GDN layer: in_proj_qkvz 2048 x 12288, in_proj_ba 2048 x 64, conv 8192 x 4, dt_bias + A_log 64,
+    // norm 128, out_proj 4096 x 2048 = 33,718,464.
+    CHECK(m.counts.recurrent_count == 36ULL * 33'718'464ULL);
+    // The model card's "3B activated": 10 of 512 experts + the shared expert per layer; without the embedding,
+    // head and norms 3,252,400,896.
+    CHECK(m.counts.active_count - m.counts.embedding_count - m.counts.output_head_count - m.counts.norm_count ==
+          3'252'400'896ULL);
+}
+
+TEST_CASE("hybrid: Granite-4.0-H-Small counts exactly (Mamba-2, MoE and a shared MLP in every layer)", "[hybrid][architecture]") {
+    // ibm-granite/granite-4.0-h-small: 32,207,337,984 parameters in the Hub's safetensors metadata
+    // ("32B total, 9B active" on the model card).
+    const ModelSource m = model_of(fixture("granite-4.0-h-small"));
+    CHECK(m.counts.total_count == 32'207'337'984ULL);
+    CHECK(m.architecture.attention_layer_count() == 4);
+    CHECK(m.architecture.recurrent.kind == MixerKind::mamba2);
+    // Mamba-2 layer: in_proj 4096 x (2 x 8192 + 2 x 128 + 128), conv (8192 + 256) x 4 + bias, dt_bias/A_log/D
+    // 3 x 128, norm 8192, out_proj 8192 x 4096 = 102,286,976.
+    CHECK(m.counts.recurrent_count == 36ULL * 102'286'976ULL);
+    CHECK(m.counts.shared_expert_count == 40ULL * (4096 * 3072 + 1536 * 4096));
+    CHECK(m.counts.active_count < 10'000'000'000ULL);
+}
+
+TEST_CASE("hybrid: LFM2-1.2B counts exactly (short convolutions, auto-adjusted FFN width)", "[hybrid][architecture]") {
+    // LiquidAI/LFM2-1.2B: Lfm2ForCausalLM has 1,170,340,608 parameters (the Hub's safetensors metadata;
+    // "1.2B" on the model card). block_ff_dim 12288 -> int(2 x 12288 / 3) = 8192, x 1.0, a multiple of 256.
+    const ModelSource m = model_of(fixture("lfm2-1.2b"));
+    CHECK(m.counts.total_count == 1'170'340'608ULL);
+    CHECK(m.architecture.intermediate_size == 8192);
+    CHECK(m.architecture.attention_layer_count() == 6);
+    CHECK(m.architecture.tie_word_embeddings);
+    // LFM2-700M's rule from the same code: 10240 -> 6826 -> 6912.
+    const ModelSource small = model_of(with(fixture("lfm2-1.2b"), "block_ff_dim", "10240"));
+    CHECK(small.architecture.intermediate_size == 6912);
+    // block_ffn_dim_multiplier null: no rounding (Lfm2MLP rounds only with a multiplier).
+    CHECK(model_of(with(fixture("lfm2-1.2b"), "block_ffn_dim_multiplier", "null")).architecture.intermediate_size == 8192);
+    CHECK(model_of(with(with(fixture("lfm2-1.2b"), "block_ff_dim", "10240"), "block_ffn_dim_multiplier", "null"))
+              .architecture.intermediate_size == 6826);
+}
+
+TEST_CASE("hybrid: Jamba Mini 1.7 counts exactly (Mamba-1, attention every 8th layer, MoE every 2nd)", "[hybrid][architecture]") {
+    // ai21labs/AI21-Jamba-Mini-1.7: "52B total, 12B active" on the model card, 51.6B on its Hub page. Ours:
+    // 4 attention + 28 Mamba layers (in_proj, conv + bias, x_proj, dt_proj + bias, A_log 8192 x 16, D,
+    // dt/B/C norms, out_proj: 105,308,448 each), 16 MoE layers of 16 experts and 16 dense MLPs.
+    const ModelSource m = model_of(fixture("jamba-mini-1.7"));
+    CHECK(m.counts.total_count == 51'570'323'328ULL);
+    CHECK(m.counts.recurrent_count == 28ULL * 105'308'448ULL);
+    CHECK(m.architecture.attention_layer_count() == 4);
+    CHECK(m.architecture.layer_is_attention(4));
+    CHECK(m.architecture.moe_layer_count() == 16);
+    CHECK(m.architecture.layer_is_moe(1));
+    CHECK_FALSE(m.architecture.layer_is_moe(0));
+    // 12B active: 2 of 16 experts in the MoE layers.
+    CHECK(m.counts.active_count / 100'000'000ULL == 121);
+}
+
+TEST_CASE("hybrid: the recurrent state per sequence is llama.cpp's RS buffer", "[hybrid][kv]") {
+    // llama.cpp src/llama-hparams.cpp: n_embd_r = (d_conv - 1) x (d_inner + 2 x n_group x d_state),
+    // n_embd_s = d_state x d_inner; src/llama-memory-recurrent.cpp allocates both in f32 per sequence for each
+    // recurrent layer. Qwen3-Next (print_info in llama.cpp#17578: ssm_d_inner 4096, ssm_d_state 128,
+    // ssm_n_group 16, ssm_d_conv 4): 36 x (24,576 + 524,288) x 4 bytes = 75.38 MiB.
+    const Architecture next = model_of(fixture("qwen3-next-80b-a3b-instruct")).architecture;
+    const RecurrentStateValues v = recurrent_state_values(next);
+    CHECK(v.layers == 36);
+    CHECK(v.conv_values == 24'576);
+    CHECK(v.ssm_values == 524'288);
+    CHECK(recurrent_state_bytes(next, 1, 4, 4) == 79'036'416ULL);
+    // vLLM's MambaSpec: conv state in the model dtype (bf16), temporal state fp32: 73.69 MiB.
+    CHECK(recurrent_state_bytes(next, 1, 2, 4) == 77'266'944ULL);
+    // Granite 4.0-H: 36 x (3 x 8448 + 1,048,576) x 4; LFM2: 10 x (2 x 2048) x 4, no SSM state.
+    const Architecture granite = model_of(fixture("granite-4.0-h-small")).architecture;
+    CHECK(recurrent_state_bytes(granite, 1, 4, 4) == 36ULL * (3 * 8448 + 1'048'576) * 4);
+    const Architecture lfm2 = model_of(fixture("lfm2-1.2b")).architecture;
+    CHECK(recurrent_state_values(lfm2).ssm_values == 0);
+    CHECK(recurrent_state_bytes(lfm2, 1, 4, 4) == 10ULL * 2 * 2048 * 4);
+    // Jamba (Mamba-1, n_group 0): 28 x (3 x 8192 + 16 x 8192) x 4 per sequence, times the sequences.
+    const Architecture jamba = model_of(fixture("jamba-mini-1.7")).architecture;
+    CHECK(recurrent_state_bytes(jamba, 3, 4, 4) == 3ULL * 28 * (3 * 8192 + 16 * 8192) * 4);
+    CHECK(recurrent_layers_note(next).find("36 of 48 layers are Gated DeltaNet") == 0);
+    CHECK(recurrent_layers_note(model_of(fixture("llama-2-7b")).architecture).empty());
+}
+
+TEST_CASE("hybrid: the KV cache covers the attention layers only; the state is its own row", "[hybrid][kv]") {
+    const std::shared_ptr<const ModelSource> model =
+        std::make_shared<ModelSource>(model_of(fixture("qwen3-next-80b-a3b-instruct")));
+    Scenario s;
+    s.model = model;
+    s.param_count = model->counts.total_count;
+    s.context_tokens = 32768;
+    s.batch_size = 2;
+    s.detailed_inference = true;
+    const Expected<Estimate> e = estimate(s);
+    REQUIRE(e.ok());
+    // 12 attention layers x 2 KV heads x 256 x 2 (K, V) x 32,768 tokens x 2 sequences x 2 bytes (fp16).
+    CHECK(e->kv_cache_bytes == 12ULL * 2 * 256 * 2 * 32768 * 2 * 2);
+    const MemoryTerm* state = find_term(*e, "recurrent_state");
+    REQUIRE(state != nullptr);
+    CHECK(state->bytes == 2 * 79'036'416ULL);  // per sequence, not per token
+    CHECK((state->adds_to & in_total(Total::detailed_inference)) != 0);
+    // The state does not grow with the context.
+    s.context_tokens = 4096;
+    CHECK(find_term(*estimate(s), "recurrent_state")->bytes == state->bytes);
+    // Its worked steps name the layers, both state parts and the sequences.
+    const std::vector<Derivation> steps = worked_steps(s, *estimate(s));
+    const Derivation* d = find_derivation(steps, "recurrent-state");
+    REQUIRE(d != nullptr);
+    CHECK(d->steps[1].text.find("36 Gated DeltaNet layers, conv state (4 − 1) × 8,192 = 24,576, SSM state 524,288, 2 sequences") == 0);
+    CHECK(d->result_bytes == state->bytes);
+    // A dense model has no such row.
+    Scenario dense = s;
+    dense.model = std::make_shared<ModelSource>(model_of(fixture("llama-2-7b")));
+    dense.param_count = dense.model->counts.total_count;
+    CHECK(find_term(*estimate(dense), "recurrent_state") == nullptr);
+}
+
+TEST_CASE("hybrid: bad or missing layer lists and fields are errors naming them", "[hybrid][errors]") {
+    const std::string granite = fixture("granite-4.0-h-small");
+    CHECK(error_of(with(granite, "layer_types", "[\"mamba\"]")) == "layer_types: must list one type per layer (40)");
+    std::string types = "[\"retnet\"";
+    for (int i = 1; i < 40; ++i) types += ",\"mamba\"";
+    types += "]";
+    CHECK(error_of(with(granite, "layer_types", types)) ==
+          "layer_types: layer 0 is \"retnet\" (this family's layers are attention, mamba)");
+    CHECK(error_of(with(granite, "layer_types", "")).find("layer_types: is missing") == 0);
+    CHECK(error_of(with(granite, "mamba_d_state", "")) == "mamba_d_state: is missing");
+    CHECK(error_of(with(granite, "mamba_d_head", "100")).find("mamba_d_head: 128 heads x 100") == 0);
+    // LFM2 without block_ff_dim: an error naming it, never 4 x hidden_size.
+    CHECK(error_of(with(fixture("lfm2-1.2b"), "block_ff_dim", "")) == "block_ff_dim: is missing");
+    CHECK(error_of(with(fixture("qwen3-next-80b-a3b-instruct"), "linear_num_value_heads", "")) ==
+          "linear_num_value_heads: is missing");
+    CHECK(error_of(with(fixture("jamba-mini-1.7"), "attn_layer_offset", "9")) ==
+          "attn_layer_offset: must be less than attn_layer_period");
+}
