@@ -3,7 +3,7 @@
 // every test opens its own BrowserContext, so storage, URL and permissions stay per test. A file's output is
 // printed whole when it ends (never interleaved); the stage fails if any file fails or no test ran.
 // Usage: node tests/browser/run.mjs [FILE...]   (default: every tests/browser/*.test.mjs)
-// LLM_MEMORY_BROWSER_JOBS: files at a time (default: 2 per core, at most 4; the tests mostly wait on frames).
+// LLM_MEMORY_BROWSER_JOBS: files at a time (default: what the idle cores carry, 1 to 4; see defaultJobs).
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,9 +20,15 @@ const timesFile = path.join(repoRoot, 'build/browser-test-seconds.json');  // la
 // A file whose text names it runs while no other such file runs.
 const BROWSER_WIDE = [['clipboard', /clipboard/i]];
 
+// Files at a time: as many as the cores other processes leave idle can carry (a file keeps about 0.4 of a
+// core busy: 113 CPU seconds over the 297 s the files took one after another on an idle machine), 1 to 4.
+// Files started beyond that only slow each other down until the pages' waits time out (the stage failed
+// with 4 at a time at load average 50 to 67 on 2 cores; it passed one at a time at that load).
+const CORES_PER_FILE = 0.4;
 function defaultJobs() {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  return Math.max(1, Math.min(4, 2 * cores));
+  const idle = Math.max(0, cores - os.loadavg()[0]);
+  return Math.max(1, Math.min(4, Math.floor(idle / CORES_PER_FILE)));
 }
 
 function parseJobs(text) {
@@ -38,15 +44,18 @@ function readTimes() {
   try { return JSON.parse(fs.readFileSync(timesFile, 'utf8')); } catch { return {}; }
 }
 
+const children = new Set();
 // One file in its own node process; resolves { file, ok, seconds, counts, output }.
 function runFile(file, env) {
   const start = process.hrtime.bigint();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', '--test-reporter=spec', file], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
     const chunks = [];
     child.stdout.on('data', (c) => chunks.push(c));
     child.stderr.on('data', (c) => chunks.push(c));
     child.on('close', (code, signal) => {
+      children.delete(child);
       const output = Buffer.concat(chunks).toString('utf8');
       const counts = {};
       for (const key of ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo']) {
@@ -114,10 +123,19 @@ async function main() {
     headless: true,
   });
   let closing = false;
+  // Interrupted (Ctrl-C, a timeout): end the test processes and the browser, then exit.
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.once(sig, async () => {
+      for (const child of children) child.kill('SIGKILL');
+      closing = true;
+      await shared.close().catch(() => {});
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    });
+  }
   let browserGone = false;
   shared.onClose(() => { if (!closing) browserGone = true; });
   const env = { ...process.env, LLM_MEMORY_BROWSER_WS: shared.wsEndpoint, LLM_MEMORY_BROWSER_LOCAL: shared.local ? '1' : '' };
-  console.log(`browser: ${files.length} files, ${jobs} at a time, one Chromium (pid ${shared.pid})`);
+  console.log(`browser: ${files.length} files, ${jobs} at a time (load average ${os.loadavg()[0].toFixed(1)}), one Chromium (pid ${shared.pid})`);
 
   const results = [];
   const report = (r) => {
