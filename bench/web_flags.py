@@ -4,11 +4,15 @@
 Usage: web_flags.py BUILD_DIR {cxx|defines|link}
 cxx: the ImGui target's compile flags; defines: its definitions (IMGUI_*); link: the page's link flags
 without the launcher, objects, libraries, output and file arguments (shell, pre/post-js, js-library).
+Left out, as they belong to the app and not to ImGui: the link's `--wrap` symbols (each needs the
+page's stand-in, web/main_web.cpp and web/number_scan.cpp; without it wasm-ld 14 crashes) and the
+page's test hook IMGUI_ENABLE_TEST_ENGINE (its hooks live in web/main_web.cpp).
 """
 import shlex
 import sys
 from pathlib import Path
 
+APP_ONLY_DEFINES = {"IMGUI_ENABLE_TEST_ENGINE"}
 FILE_OPTIONS = {"--shell-file", "--pre-js", "--post-js", "--js-library", "--embed-file", "--preload-file", "-o"}
 
 
@@ -31,7 +35,7 @@ def link_flags(build: Path) -> list:
         if w in FILE_OPTIONS:
             skip = True
             continue
-        if w.startswith("@") or w.endswith((".o", ".a", ".obj")) or w.startswith("--shell-file="):
+        if w.startswith("@") or w.endswith((".o", ".a", ".obj")) or w.startswith(("--shell-file=", "-Wl,--wrap=")):
             continue
         out.append(w)
     return out
@@ -42,7 +46,7 @@ def main():
     if kind == "cxx":
         flags = flags_make(build, "CXX_FLAGS")
     elif kind == "defines":
-        flags = [d[2:] for d in flags_make(build, "CXX_DEFINES") if d.startswith("-D")]
+        flags = [d[2:] for d in flags_make(build, "CXX_DEFINES") if d.startswith("-D") and d[2:] not in APP_ONLY_DEFINES]
     else:
         flags = link_flags(build)
     print(";".join(flags))

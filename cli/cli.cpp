@@ -2,6 +2,7 @@
 // the URL state); output flags (--format, --units) are the CLI's own.
 #include "cli.hpp"
 #include "check.hpp"
+#include "hub_http.hpp"
 #include "completion.hpp"
 #include "option_arg.hpp"
 #include "state_arg.hpp"
@@ -16,6 +17,7 @@
 #include "../core/engines/command_line.hpp"
 #include "../core/engines/engine_log.hpp"
 #include "../core/fit.hpp"
+#include "../core/hub.hpp"
 #include "../core/model_file.hpp"
 #include "../core/model_presets.hpp"
 #include "../core/report.hpp"
@@ -91,6 +93,26 @@ std::string load_model_file(const std::string& flag, const std::string& path, Cl
     }
     options.file_report = model->report;
     options.file_json = "\"file\":" + model->json + ",";
+    return {};
+}
+
+// "--hf org/name[:file]": looks the model up on the Hugging Face Hub (cli/hub_http.hpp: cache, HF_ENDPOINT,
+// HF_TOKEN, HF_HUB_OFFLINE) and makes what it read the scenario's model, as --config / --gguf would.
+std::string load_hub_model(const std::string& value, CliOptions& options) {
+    const Expected<HubRef> ref = parse_hub_ref(value);
+    if (!ref) return "--hf: " + ref.failure().problem;
+    const Expected<HubResult> result = run_hub_lookup(*ref, hub_environment(), HubClient::cli);
+    if (!result) return "--hf: " + result.failure().problem;
+    if (result->needs_choice) {
+        std::string files;
+        for (const HubGgufChoice& c : result->gguf_choices) files += (files.empty() ? "" : ", ") + c.file;
+        return "--hf: " + ref->repo + ": the repo has " + std::to_string(result->gguf_choices.size()) +
+               " GGUF files; pick one with --hf " + ref->repo + ":FILE (" + files + ")";
+    }
+    const Expected<bool> applied = apply_hub_result(options.scenario, *result);
+    if (!applied) return "--hf: " + applied.failure().problem;
+    options.file_report = result->report;
+    options.file_json = "\"hub\":" + result->json + "," + (result->weights.json.empty() ? std::string() : "\"file\":" + result->weights.json + ",");
     return {};
 }
 
@@ -229,7 +251,7 @@ std::string usage() {
         "Scenario options (the same keys work in --state and in the web page's URL):\n";
     for (const SettingSpec& spec : setting_specs()) {
         std::string flag = std::string("  --") + spec.key + " " + spec.value_hint;
-        if (flag.size() < 24) flag.append(24 - flag.size(), ' ');
+        flag.append(flag.size() < 22 ? 24 - flag.size() : 2, ' ');  // two spaces at least between the columns
         out += flag + spec.help + "\n";
     }
     out +=
@@ -238,6 +260,9 @@ std::string usage() {
         "  --config FILE         a Hugging Face config.json: N becomes the model's exact parameter count\n"
         "  --gguf FILE           a GGUF model file (header only): exact weights, bytes per type, architecture\n"
         "  --safetensors FILE    a .safetensors file or model.safetensors.index.json (header only): bytes per dtype\n"
+        "  --hf ID[:FILE]        a model on the Hugging Face Hub (org/name, org/name:file.gguf or a huggingface.co URL):\n"
+        "                        its config.json and weight headers read over HTTP ranges (HF_ENDPOINT, HF_TOKEN,\n"
+        "                        HF_HUB_OFFLINE, HF_HUB_DOWNLOAD_TIMEOUT; cached in $XDG_CACHE_HOME/llm-memory/hf)\n"
         "  --from-command CMD    a llama-server / llama-cli, vllm serve (or python -m vllm.entrypoints.openai.api_server)\n"
         "                        or ollama run command: its memory flags set the scenario, the rest are listed as ignored\n"
         "  --list-models         the built-in models for --model, with their exact parameter counts\n\n"
@@ -272,6 +297,7 @@ std::string fit_usage() {
            "  --config FILE    a Hugging Face config.json, as for llm-memory\n"
            "  --gguf FILE      a GGUF model file (header only)\n"
            "  --safetensors FILE  a .safetensors file or its index (header only)\n"
+           "  --hf ID[:FILE]   a model on the Hugging Face Hub, as for llm-memory\n"
            "  --format F       table (default) or json: one key per question, {\"context\":{...},\"gpus\":{...}}\n"
            "  --units U        GB, GiB or both (default both; JSON is always in bytes)\n"
            "Questions may be combined; with none, every one that applies is answered. Each answer comes with the\n"
@@ -299,7 +325,7 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
         if (arg.rfind("--", 0) != 0) return "unexpected argument \"" + printable_excerpt(arg, 40) + "\" (options start with --)";
         auto [name, value, has_value] = split_option(arg);
         const bool known = name == "format" || name == "units" || name == "state" || name == "config" || name == "gguf" ||
-                           name == "safetensors" || name == "from-command" || find_setting(name) != nullptr;
+                           name == "safetensors" || name == "hf" || name == "from-command" || find_setting(name) != nullptr;
         if (!known) return "unknown option --" + printable_excerpt(name, 40) + " (see --help)";
         // Boolean settings (value hint "[BOOL]", e.g. --qlora) may stand alone: "--qlora" means true.
         const SettingSpec* spec = find_setting(name);
@@ -331,6 +357,9 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             options.model_given = true;
         } else if (name == "safetensors") {
             if (std::string message = load_model_file("--safetensors", value, options); !message.empty()) return message;
+            options.model_given = true;
+        } else if (name == "hf") {
+            if (std::string message = load_hub_model(value, options); !message.empty()) return message;
             options.model_given = true;
         } else if (name == "from-command") {
             if (std::string message = apply_from_command(value, options); !message.empty()) return message;

@@ -89,6 +89,11 @@ Status choose_weight_format(Build& b) {
     const Scenario& s = b.s;
     b.weight_numerator = s.bytes_per_param.micros;
     b.weight_denominator = kScale;
+    if (s.file_param_count != 0 && s.file_param_count == s.param_count &&
+        Decimal::from_ratio(s.file_weight_bytes, s.file_param_count) == s.bytes_per_param) {
+        b.weight_numerator = s.file_weight_bytes;  // the file's own total, exactly
+        b.weight_denominator = s.file_param_count;
+    }
     std::string key = s.dtype;
     if (s.qlora) {
         if (s.lora_rank == 0) return Error{"qlora", "needs --lora-rank (QLoRA trains a LoRA adapter on a 4-bit base)"};

@@ -58,6 +58,10 @@ struct TrainableSpec {
 struct Scenario {
     std::uint64_t param_count = 13'000'000'000ULL;       // N
     Decimal bytes_per_param = Decimal::from_int(2);      // b
+    // A model file's exact weight bytes and the N they belong to (apply_file_model sets both; 0 = none).
+    // While N and b are still the file's, the weights are these bytes, not N x b rounded to six places.
+    std::uint64_t file_weight_bytes = 0;
+    std::uint64_t file_param_count = 0;
     Decimal overhead_factor = Decimal{1'200'000};        // 1.2
     TrainableSpec trainable;                             // default: every parameter
     Decimal values_per_trainable = Decimal::from_int(3); // k

@@ -22,8 +22,6 @@
 namespace llm_memory {
 namespace {
 
-__extension__ typedef unsigned __int128 u128;
-
 std::uint64_t minus(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
 
 // A value a sentence pattern takes: text, or a figure printed the way the sentence needs it.

@@ -100,6 +100,8 @@ Expected<bool> apply_file_model(Scenario& scenario, const FileModel& file) {
     if (b.is_zero() || b.micros > 64 * Decimal::kScale) return Error{"model file: its bytes per parameter are out of range"};
     scenario.param_count = param_count;
     scenario.bytes_per_param = b;
+    scenario.file_weight_bytes = file.weight_bytes;
+    scenario.file_param_count = param_count;
     scenario.dtype.clear();
     if (file.model) scenario.model = file.model;
     else if (scenario.model && scenario.model->counts.total_count != param_count) scenario.model.reset();

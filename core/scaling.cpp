@@ -3,7 +3,6 @@
 #include "scaling.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 
 #include "settings.hpp"
@@ -11,9 +10,6 @@
 
 namespace llm_memory {
 namespace {
-
-
-constexpr std::uint64_t kMaxCapacityBytes = 1'000'000'000'000'000ULL;  // 10^15 bytes = 1 PB
 
 std::string csv_field(const std::string& text) {
     if (text.find_first_of(",\"\n") == std::string::npos) return text;
@@ -52,13 +48,6 @@ std::vector<AxisTick> nice_ticks(std::uint64_t max_value, std::string (*label)(s
 
 std::string byte_label(std::uint64_t bytes) { return bytes == 0 ? std::string("0") : format_bytes_decimal(bytes); }
 std::string count_label(std::uint64_t count) { return format_count_short(count); }
-
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-    return true;
-}
 
 }  // namespace
 
@@ -163,35 +152,6 @@ double log_slider_position(std::uint64_t param_count) {
     const double lo = std::log10(static_cast<double>(kSliderMinParamCount));
     const double hi = std::log10(static_cast<double>(kSliderMaxParamCount));
     return (std::log10(static_cast<double>(n)) - lo) / (hi - lo);
-}
-
-Expected<std::uint64_t> parse_capacity_bytes(std::string_view text) {
-    const std::string_view t = trim(text);
-    if (t.empty()) return Error{"is empty (type a size such as 24 GB or 80 GiB)"};
-    std::size_t unit_start = 0;
-    while (unit_start < t.size() && !std::isalpha(static_cast<unsigned char>(t[unit_start]))) ++unit_start;
-    // An exponent ("1e3") is part of the number, not a unit.
-    while (unit_start < t.size() && (t[unit_start] == 'e' || t[unit_start] == 'E') && unit_start + 1 < t.size() &&
-           (std::isdigit(static_cast<unsigned char>(t[unit_start + 1])) || t[unit_start + 1] == '-' || t[unit_start + 1] == '+')) {
-        ++unit_start;
-        while (unit_start < t.size() && !std::isalpha(static_cast<unsigned char>(t[unit_start]))) ++unit_start;
-    }
-    const std::string_view unit = trim(t.substr(unit_start));
-    const struct {
-        const char* name;
-        std::uint64_t bytes;
-    } kUnits[] = {{"GB", 1'000'000'000ULL}, {"TB", 1'000'000'000'000ULL}, {"MB", 1'000'000ULL},
-                  {"GiB", 1ULL << 30},      {"TiB", 1ULL << 40},            {"MiB", 1ULL << 20}};
-    std::uint64_t unit_bytes = unit.empty() ? 1'000'000'000ULL : 0;
-    for (const auto& u : kUnits)
-        if (equals_ignoring_case(unit, u.name)) unit_bytes = u.bytes;
-    if (unit_bytes == 0) return Error{"has an unknown unit \"" + std::string(unit.substr(0, 12)) + "\" (use GB, GiB, TB, TiB, MB or MiB)"};
-    const Expected<Decimal> number = parse_decimal(t.substr(0, unit_start), 1'000'000'000'000ULL * Decimal::kScale);
-    if (!number) return Error{number.error()};
-    const u128 bytes = (static_cast<u128>(number->micros) * unit_bytes + Decimal::kScale / 2) / Decimal::kScale;
-    if (bytes == 0) return Error{"must be greater than zero"};
-    if (bytes > kMaxCapacityBytes) return Error{"is too large (at most 1,000,000 GB)"};
-    return static_cast<std::uint64_t>(bytes);
 }
 
 }  // namespace llm_memory

@@ -76,8 +76,4 @@ std::uint64_t log_slider_param_count(double position);
 // Parameter count -> slider position in [0, 1] (clamped to the slider's range).
 double log_slider_position(std::uint64_t param_count);
 
-// A memory size as typed: "24", "24 GB", "80GiB", "1.5 TB", "512 MiB". A bare number is GB.
-// Errors: empty, not a number, unknown unit, zero, above 10^15 bytes.
-Expected<std::uint64_t> parse_capacity_bytes(std::string_view text);
-
 }  // namespace llm_memory

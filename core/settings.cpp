@@ -128,7 +128,7 @@ std::string apply_recipe(Scenario& s, std::string_view text) {
     return {};
 }
 
-// A whole number in [min_value, max_value]; `what` completes "must be ...".
+// A whole number in [min_value, max_value]; the message says which bound was missed.
 std::string apply_whole(std::uint64_t& field, std::string_view text, std::uint64_t min_value, std::uint64_t max_value) {
     const Expected<std::uint64_t> n = parse_whole_count(text, max_value);
     if (!n) return n.error();
@@ -402,6 +402,8 @@ const std::vector<SettingSpec>& setting_specs() {
         for (const Gpu& gpu : gpu_catalogue()) help += " " + gpu.key;
         return help + " (Apple: the GPU's working set of the unified memory)";
     }();
+    static const std::string kDtypeHelp = "weight format instead of --bytes: " + weight_format_keys() + ", or 4.65bpw";
+    static const std::string kRecipeHelp = "training recipe: " + recipe_keys() + " (default seed-adam: k x state-bytes)";
     static const std::vector<SettingSpec> kSpecs = {
         {"model", "NAME", "a built-in model (see --list-models); sets N to its exact parameter count",
          apply_model, show_model},
@@ -428,9 +430,9 @@ const std::vector<SettingSpec>& setting_specs() {
         {"state-bytes", "B", "bytes per stored gradient/optimizer value (default 2)",
          [](Scenario& s, std::string_view t) { return apply_decimal(s.bytes_per_value, t, kMaxBytesPerValueMicros, false); },
          [](const Scenario& s) { return show_if_changed(s.bytes_per_value, kDefaults.bytes_per_value); }},
-        {"dtype", "NAME", "weight format instead of --bytes: fp32 fp16 bf16 fp8 int8 int4 nf4 nf4_dq q8_0 q6_k q5_k_m q4_k_m q4_0 q3_k_m q2_k, or 4.65bpw",
+        {"dtype", "NAME", kDtypeHelp.c_str(),
          apply_dtype, [](const Scenario& s) { return s.dtype; }},
-        {"recipe", "NAME", "training recipe: seed-adam (default, k x state-bytes), adamw-mixed, adamw-mixed-fp32-grads, adam-fp32, adam-8bit, sgd, sgd-momentum",
+        {"recipe", "NAME", kRecipeHelp.c_str(),
          apply_recipe, [](const Scenario& s) { return s.recipe == kDefaults.recipe ? std::string() : s.recipe; }},
         {"lora-rank", "R", "LoRA rank: trainable = r x (in + out) per targeted linear, as PEFT counts (needs --model or --config; 0 = off)",
          [](Scenario& s, std::string_view t) { return apply_whole(s.lora_rank, t, 0, kMaxLoraRank); },

@@ -3,6 +3,7 @@
 // iframe) shows a compact calculator with a link to the full app. Panels live in panels_*.cpp.
 #include "app.hpp"
 #include "engine_panel.hpp"
+#include "hub_panel.hpp"
 #include "fit_panel.hpp"
 #include "model_panel.hpp"
 
@@ -216,6 +217,7 @@ void draw_frame(AppState& app) {
         ImGui::End();
         return;
     }
+    draw_hub_prompt(app);  // the Hugging Face consent prompt, wherever the look-up was asked for
     if (ImGui::BeginTabBar("views##tabs")) {
         auto tab = [&app](const char* label, Tab which) {
             const bool open = ImGui::BeginTabItem(label, nullptr,

@@ -23,6 +23,8 @@ struct PracticeView;  // imgui_app/practice_panel.hpp: the Practice tab's view s
 
 struct FitPanelView;  // imgui_app/fit_panel.hpp: the What fits panel's answers
 
+struct HubPanelView;  // imgui_app/hub_panel.cpp: the Hugging Face look-up and its consent
+
 // One editable text input bound to a settings key (see core/settings.hpp).
 struct TextField {
     TextField(const char* settings_key) : key(settings_key) {}  // NOLINT: implicit, for the field list
@@ -74,6 +76,7 @@ struct AppState {
     // app_scenario_replaced) takes the next one, so views and caches re-sync on it, never on fields.
     std::uint64_t scenario_generation = 0;
     std::shared_ptr<ModelPanelView> model_panel;  // the Model section's state, created on first use (model_panel.cpp)
+    std::shared_ptr<HubPanelView> hub_panel;      // Hugging Face look-ups; created by the driver (hub_set_driver)
     // Opening a model file from the Model panel; the driver does the file I/O and queues the result
     // (queue_model_file). The native driver offers a path field; a driver with a file picker sets
     // file_picker instead. With neither, the panel offers no model file (the page: a config.json only).

@@ -3,7 +3,10 @@
 // Flags: --frames N draws N frames and exits (smoke tests); --screenshot FILE.ppm saves the last frame;
 // --state-file F keeps the last scenario in F (default $XDG_CONFIG_HOME/llm-memory/state; none with --frames);
 // --open FILE reads a model file or config.json at start, as if it were dropped on the window;
-// --print-report prints the final scenario's estimate as the CLI's JSON (core's report_json) on exit (tests).
+// --print-report prints the final scenario's estimate as the CLI's JSON (core's report_json) on exit (tests);
+// --look-up ID asks for a Hugging Face look-up at start (the consent prompt unless a yes is remembered in
+// --hf-consent-file F, default $XDG_CONFIG_HOME/llm-memory/hf-consent; none with --frames, which then
+// waits for the look-up to end before it exits).
 #include <GLFW/glfw3.h>
 #include <sys/stat.h>
 
@@ -19,6 +22,8 @@
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 #include "settings.hpp"
+#include "hub_native.hpp"
+#include "hub_panel.hpp"
 #include "model_panel.hpp"
 #include "report.hpp"
 
@@ -146,6 +151,8 @@ int main(int argc, char** argv) {
     const char* state_path_arg = nullptr;
     const char* open_path = nullptr;
     bool print_report = false;
+    const char* look_up = nullptr;
+    const char* consent_path_arg = nullptr;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--frames") == 0 && i + 1 < argc) max_frames = std::strtol(argv[++i], nullptr, 10);
         else if (std::strcmp(argv[i], "--screenshot") == 0 && i + 1 < argc) screenshot_path = argv[++i];
@@ -153,6 +160,8 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--state-file") == 0 && i + 1 < argc) state_path_arg = argv[++i];
         else if (std::strcmp(argv[i], "--open") == 0 && i + 1 < argc) open_path = argv[++i];
         else if (std::strcmp(argv[i], "--print-report") == 0) print_report = true;
+        else if (std::strcmp(argv[i], "--look-up") == 0 && i + 1 < argc) look_up = argv[++i];
+        else if (std::strcmp(argv[i], "--hf-consent-file") == 0 && i + 1 < argc) consent_path_arg = argv[++i];
     }
     // Test runs (--frames) neither read nor write the user's settings unless given a file.
     const std::string state_path = state_path_arg != nullptr ? state_path_arg : max_frames < 0 ? default_state_path() : "";
@@ -204,11 +213,13 @@ int main(int argc, char** argv) {
     glfwSetWindowUserPointer(window, &app);
     glfwSetDropCallback(window, on_drop);
     if (open_path != nullptr) read_for_model_panel(app, open_path);
+    llm_memory::NativeHub hub(app, consent_path_arg != nullptr ? consent_path_arg : max_frames < 0 ? llm_memory::default_hub_consent_path() : "");
+    if (look_up != nullptr) llm_memory::hub_ask(app, look_up, false);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");
 
     while (!glfwWindowShouldClose(window)) {
-        if (max_frames < 0 && !pacer.frame_owed()) {
+        if (max_frames < 0 && !pacer.frame_owed() && !hub.finished()) {
             glfwWaitEvents();  // blocks until an event; its callback owes frames
             continue;
         }
@@ -222,6 +233,9 @@ int main(int argc, char** argv) {
             app.open_file_path.clear();
             pacer.notify_input();
         }
+        const bool hub_ended = hub.finished();  // a Hugging Face look-up ended (hub_native.hpp): show it
+        if (hub.after_frame(app)) app.scenario_changed = true;
+        if (hub_ended) pacer.notify_input();
         if (app.scenario_changed && !state_path.empty()) save_state_file(app.scenario, state_path);
         ImGui::Render();
         int fb_width = 0;
@@ -233,7 +247,7 @@ int main(int argc, char** argv) {
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         pacer.frame_drawn();
-        if (max_frames >= 0 && static_cast<long>(pacer.frames_drawn()) >= max_frames) {
+        if (max_frames >= 0 && static_cast<long>(pacer.frames_drawn()) >= max_frames && !hub.busy()) {
             if (screenshot_path != nullptr && !save_ppm(screenshot_path, fb_width, fb_height)) return 3;
             break;
         }

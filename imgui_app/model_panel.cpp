@@ -6,6 +6,7 @@
 //   use_model, load_text) · architecture summary and breakdown table · the queue (queue_model_config,
 //   queue_model_file, apply_pending_model_configs) · draw_model_panel.
 #include "model_panel.hpp"
+#include "hub_panel.hpp"
 
 #include <algorithm>
 #include <array>
@@ -235,6 +236,8 @@ std::string model_panel_message(const AppState& app, bool* is_error) {
     return app.model_panel != nullptr ? app.model_panel->message : std::string();
 }
 
+void model_panel_request_open(AppState& app) { view_of(app).open_requested = true; }
+
 bool model_panel_open_requested(AppState& app) {
     if (!app.model_panel || !app.model_panel->open_requested) return false;
     app.model_panel->open_requested = false;
@@ -317,6 +320,7 @@ void draw_model_panel(AppState& app) {
             app.open_file_path = view.file_path.data();
     }
     if (app.file_picker || app.file_path_field) hint_text("Nothing is uploaded: only the file's header is read, on this machine.");
+    draw_hub_lookup(app);  // "Look up on Hugging Face" (hub_panel.cpp), when the driver can look models up
 
     if (ImGui::TreeNode("Paste a config.json##model_paste")) {
         ImGui::TextDisabled("Or drop a config.json file onto the window.");

@@ -40,5 +40,7 @@ std::string model_panel_message(const AppState& app, bool* is_error = nullptr);
 
 // True once after apply_pending_model_configs took a config: the Model section should open to show it.
 bool model_panel_open_requested(AppState& app);
+// Asks for the Model section to open on the next frame (a Hugging Face look-up ended).
+void model_panel_request_open(AppState& app);
 
 }  // namespace llm_memory

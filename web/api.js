@@ -14,7 +14,8 @@
   var UNLOAD_WRITE_KEY = 'llm-memory:unload-write';  // sessionStorage: see takeUnloadWrite()
   // Page options in the URL that are not scenario settings (practice: the Practice tab's exercise).
   // view=text: the text view is shown.
-  var PAGE_KEYS = { 'embed': 1, 'theme': 1, 'practice': 1, 'view': 1 };
+  // hf=ID: a model to look up on Hugging Face (web/hub.js); opening such a link asks first.
+  var PAGE_KEYS = { 'embed': 1, 'theme': 1, 'practice': 1, 'view': 1, 'hf': 1 };
   var WRITE_INTERVAL_MS = 250;  // URL and storage are written at most once per this interval
   var doc = document;
   var canvas = Module['canvas'];
@@ -74,10 +75,12 @@
   // This page's address for `state` (scenario keys only in the fragment, then practice=REF while the
   // Practice tab is open; page options kept).
   function pageUrl(state, withEmbed) {
-    var keep = function (p) { return PAGE_KEYS[p[0]] && p[0] !== 'practice' && p[0] !== 'view' && (withEmbed || p[0] !== 'embed'); };
+    var keep = function (p) { return PAGE_KEYS[p[0]] && p[0] !== 'practice' && p[0] !== 'view' && p[0] !== 'hf' && (withEmbed || p[0] !== 'embed'); };
     var query = pairs(location.search).filter(keep);
     var parts = state ? [state] : [];
     if (practiceRef) parts.push('practice=' + encodeURIComponent(practiceRef));
+    var hubRef = started && Module['llmMemoryHubLinkRef'] ? Module['llmMemoryHubLinkRef']() : '';
+    if (hubRef) parts.push('hf=' + encodeURIComponent(hubRef).replace(/%2F/g, '/').replace(/%3A/g, ':').replace(/%40/g, '@'));
     if (viewShown && !noWebgl) parts.push('view=text');
     var hashOptions = joinPairs(pairs(location.hash).filter(keep));
     if (hashOptions) parts.push(hashOptions);
@@ -513,6 +516,10 @@
         }
       }
     }
+    if (Module['llmMemoryHubInit']) {
+      var hubProblem = Module['llmMemoryHubInit'](isEmbed() ? '' : pageOptions['hf']);
+      if (hubProblem) ignored.push(hubProblem);
+    }
     if (ignored.length) notice('Ignored in the link: ' + ignored.join('; ') + '.');
     if (!webgl) showFallback();
     else if (pageOptions['view'] === 'text') showView(true);
@@ -555,6 +562,12 @@
     requireStarted();
     return readModelFile(file);
   };
+  // Looks a model up on Hugging Face as the Model section's field does (web/hub.js): the consent prompt
+  // unless a yes is remembered; a Promise of {ok, applied, message, hub} once the look-up ends.
+  api['lookUpHub'] = function (id) {
+    requireStarted();
+    return Module['llmMemoryLookUpHub'](id);
+  };
   api['getState'] = function () {
     requireStarted();
     return call('llm_memory_get_state', 'string', [], []);
@@ -575,7 +588,7 @@
     requireStarted();
     return Module['_llm_memory_frame_count']();
   };
-  // Practice answers (issue 7): JSON from core, only when the page exports the checker.
+  // Practice answers: JSON from core, only when the page exports the checker.
   api['checkAnswer'] = function (questionId, state, answer) {
     requireStarted();
     if (!Module['_llm_memory_check_answer']) throw new Error('this build has no practice questions');

@@ -142,6 +142,7 @@ void on_scenario_changed() { js_publish(g_web.app.scenario, g_web.app.estimate);
 
 // A scenario change made outside a frame (web/model_exports.cpp): published as the frame would.
 void llm_memory_web_scenario_changed() { on_scenario_changed(); }
+void llm_memory_web_hub_after_frame();  // web/hub_exports.cpp
 
 namespace {
 
@@ -315,6 +316,7 @@ void tick() {
         g_web.last_dark_theme = g_web.app.dark_theme;
         js_theme(g_web.app.dark_theme ? 1 : 0);
     }
+    llm_memory_web_hub_after_frame();  // a consented Hugging Face look-up starts (web/hub_exports.cpp)
     if (g_web.app.open_file_requested) {  // the Model panel's "Open a model file..." button
         g_web.app.open_file_requested = false;
         js_open_file_picker();
@@ -402,7 +404,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_set_state(const char* state, int par
     return out.c_str();
 }
 
-// Checks a practice answer (issue 7): question key ("weight", "inference", ...), URL-style state and the
+// Checks a practice answer: question key ("weight", "inference", ...), URL-style state and the
 // learner's text -> core's check_answer_json ({"correct":...} or {"error":...}). window.llmMemory.checkAnswer.
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_check_answer(const char* question_id, const char* state, const char* answer) {
     static std::string out;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "hub_panel.hpp"
 #include "model_panel.hpp"
 #include "report.hpp"
 
@@ -113,7 +114,9 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_current_json() {
     const bool from_file = !g_file.applied_json.empty() && app.scenario.model == g_file.applied_model &&
                            app.scenario.param_count == g_file.applied_param_count &&
                            app.scenario.bytes_per_param == g_file.applied_bytes_per_param;
-    if (from_file && !out.empty() && out[0] == '{') out.insert(1, "\"file\":" + g_file.applied_json + ",");
+    const std::string hub = llm_memory::hub_applied_json(app);  // a Hugging Face look-up's "hub" and "file"
+    if (!hub.empty() && !out.empty() && out[0] == '{') out.insert(1, hub);
+    else if (from_file && !out.empty() && out[0] == '{') out.insert(1, "\"file\":" + g_file.applied_json + ",");
     return out.c_str();
 }
 

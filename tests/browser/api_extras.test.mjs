@@ -1,5 +1,5 @@
-// JS API extras wired by the web driver for other issues: checkAnswer (issue 7, practice) returns the
-// same JSON as `llm-memory check`, and a config.json dropped on the page reaches the model picker (issue 4).
+// JS API extras wired by the web driver: checkAnswer (practice) returns the same JSON as
+// `llm-memory check`, and a config.json dropped on the page reaches the model picker.
 // Figures: the seed (7B at 2 bytes, overhead 1.2: 14 GB weights, 16.8 GB inference).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,7 +42,7 @@ test('checkAnswer equals `llm-memory check` and names the mistake', async () => 
 
 // The page's part of a drop: the browser must not open the file, the text goes to
 // llm_memory_load_config (1 = core read it), the loop wakes. (What the model panel then shows is
-// tested with the panel, issue 4.) A file that is not a config is reported in the bar.
+// tested with the model panel.) A file that is not a config is reported in the bar.
 test('a config.json dropped on the page is handed to the model picker', async () => {
   const config = fs.readFileSync(path.join(repoRoot, 'tests/fixtures/configs/llama-2-7b.json'), 'utf8');
   const { page, errors, context } = await openPage(browser, server.url);

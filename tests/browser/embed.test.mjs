@@ -1,4 +1,4 @@
-// Embedding and the page's own controls (issue 6, points 1, 2 and 6): the example docs page embeds two
+// Embedding and the page's own controls: the example docs page embeds two
 // scenarios; the iframes leave the host's keyboard focus and wheel alone until clicked, and stop drawing
 // off screen. Same-document key scoping, Copy link / Copy embed code, cursor shapes, typing into the app.
 import { test, before, after } from 'node:test';

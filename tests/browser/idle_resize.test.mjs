@@ -1,4 +1,4 @@
-// Idle at zero cost and canvas sizing (issue 6, points 6 and 7): no frames without input (at most 2
+// Idle at zero cost and canvas sizing: no frames without input (at most 2
 // in 5 s), drawing resumes on input and stops while the tab is hidden; the canvas backbuffer is its CSS
 // box x devicePixelRatio at DPR 1 and 2 and follows window resizes and DPR changes.
 import { test, before, after } from 'node:test';

@@ -1,4 +1,4 @@
-// URL state, the JS API and persistence (issue 6, points 1, 4, 5 and 8): a link restores its scenario
+// URL state, the JS API and persistence: a link restores its scenario
 // exactly, edits rewrite the fragment without new history entries, estimate() equals the CLI's JSON,
 // #results-summary mirrors the figures, and the last scenario survives a reload (corrupt ones are ignored).
 // Figures: the seed (13B at 2 bytes: 26 / 31.2 / 78 / 104 GB; 1B trainable: 6 GB, 32 GB).

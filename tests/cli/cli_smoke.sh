@@ -40,6 +40,8 @@ check "fit help" 0 'Usage: llm-memory fit' EMPTY -- fit --help
 check "fit apple working set" 0 '"capacity_bytes":51539607552,' EMPTY -- fit --params 70B --dtype int4 --gpu apple-64gb --minimize bytes --format json
 # GGUF and safetensors files written by tests/files/model_files.mjs; @huggingface/gguf must agree with us.
 models=$(LLM_MEMORY_BIN="$bin" node --test --test-reporter=dot tests/cli/model_files.test.mjs 2>&1) || { echo "FAIL model files:"; echo "$models"; fail=1; }
+# --hf against our fake Hub on 127.0.0.1 (tests/files/fake_hub.mjs, through HF_ENDPOINT): no internet.
+hub=$(LLM_MEMORY_BIN="$bin" node --test --test-reporter=dot tests/cli/hub.test.mjs 2>&1) || { echo "FAIL hub:"; echo "$hub"; fail=1; }
 hardening=$(tests/cli/cli_hardening.sh "$bin") || fail=1  # the table of bad inputs
 grep -v "^ok " <<<"$hardening"
 readme=$(python3 tests/cli/readme_examples.py "$bin") || fail=1  # every README CLI example, run verbatim

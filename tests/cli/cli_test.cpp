@@ -5,6 +5,9 @@
 #include <vector>
 
 #include "cli_test_support.hpp"
+#include "formats.hpp"
+#include "recipes.hpp"
+#include "settings.hpp"
 
 using namespace llm_memory;
 using llm_memory::test::has;
@@ -117,8 +120,17 @@ TEST_CASE("cli: --state is strict: a bad pair or combination is exit 2 naming --
 }
 
 TEST_CASE("cli: --help and --version", "[cli]") {
-    CHECK(has(cli({"--help"}).out, "--trainable N|P%"));
+    const std::string help = cli({"--help"}).out;
+    CHECK(has(help, "--trainable N|P%"));
     CHECK(has(cli({"--version"}).out, "llm-memory 0.1.0"));
+    // Each setting's line: its flag and value hint, then two spaces at least before the help text.
+    for (const llm_memory::SettingSpec& spec : llm_memory::setting_specs()) {
+        INFO(spec.key);
+        CHECK(has(help, std::string("  --") + spec.key + " " + spec.value_hint + "  "));
+    }
+    // The --dtype and --recipe lines name every weight format and recipe (they come from the tables).
+    for (const llm_memory::WeightFormat& format : llm_memory::weight_formats()) CHECK(has(help, " " + format.key + ","));
+    for (const llm_memory::Recipe& recipe : llm_memory::recipes()) CHECK(has(help, recipe.key));
 }
 
 TEST_CASE("cli: small figures print in MB/MiB, not as 0.01 GB", "[cli]") {

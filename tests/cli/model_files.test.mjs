@@ -64,9 +64,15 @@ for (const [label, make] of [['sample llama', sampleGguf], ['every ggml type', (
 
 test('gguf: the figures the estimate uses (N, KV cache) come from the file', () => {
   const path = join(dir, 'sample.gguf');
-  writeFileSync(path, sampleGguf().bytes);
+  const file = sampleGguf();
+  writeFileSync(path, file.bytes);
   const report = cliJson('--gguf', path, '--context', '8192');
   assert.equal(report.parameters, 2873616);
+  // The weights are the file's exact total (1,953,520 B), not N x b with b rounded to 0.679812 (1,953,519 B);
+  // a b typed after the file gives N x b again.
+  assert.equal(report.weight_bytes, file.weightBytes);
+  assert.equal(report.file.weight_bytes, file.weightBytes);
+  assert.equal(cliJson('--gguf', path, '--bytes', '2').weight_bytes, 2873616 * 2);
   // 2 (K, V) x 4 layers x 4 KV heads x 32 (256 / 8) x 8192 tokens x 2 bytes.
   assert.equal(report.kv_cache_bytes, 2 * 4 * 4 * 32 * 8192 * 2);
 });

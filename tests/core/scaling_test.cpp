@@ -116,18 +116,3 @@ TEST_CASE("the log slider spans 1M to 2T and round-trips common sizes", "[scalin
         last = n;
     }
 }
-
-TEST_CASE("GPU capacity as typed", "[scaling]") {
-    CHECK(*parse_capacity_bytes("24") == 24 * GB);
-    CHECK(*parse_capacity_bytes("24 GB") == 24 * GB);
-    CHECK(*parse_capacity_bytes(" 80GiB ") == 80ULL << 30);
-    CHECK(*parse_capacity_bytes("1.5 TB") == 1'500 * GB);
-    CHECK(*parse_capacity_bytes("512 MiB") == 512ULL << 20);
-    CHECK(*parse_capacity_bytes("2e1 gb") == 20 * GB);
-    CHECK_FALSE(parse_capacity_bytes("").ok());
-    CHECK_FALSE(parse_capacity_bytes("abc").ok());
-    CHECK_FALSE(parse_capacity_bytes("0 GB").ok());
-    CHECK_FALSE(parse_capacity_bytes("-5").ok());
-    CHECK(parse_capacity_bytes("5 XB").error() == "has an unknown unit \"XB\" (use GB, GiB, TB, TiB, MB or MiB)");
-    CHECK_FALSE(parse_capacity_bytes("2000000 GB").ok());
-}

@@ -1,0 +1,271 @@
+// Hugging Face look-ups on the page (web/hub.js, web/hub_exports.cpp, imgui_app/hub_panel.cpp) against our
+// fake Hub (tests/files/fake_hub.mjs). The browser asks for the real https://huggingface.co/... URLs; the
+// context routes them, and the storage host the Hub redirects to (https://us.aws.cdn.hf.co), to the fake
+// servers on 127.0.0.1, so the page's CSP and the redirects are exercised as in production and no test
+// reaches the internet. The default page, and a link with hf=, make no foreign request until the user says
+// yes in the prompt. Bytes read per look-up are counted by the fake servers.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, serveSite, waitForApi, waitForIdle, foreignRequests, cliPath, shotDir } from './harness.mjs';
+import { itemRect } from './touch_support.mjs';
+import { startFakeHub } from '../files/fake_hub.mjs';
+
+const STORAGE = 'https://us.aws.cdn.hf.co';  // a host of today's Hub storage (README: the CSP's hosts)
+// A remembered yes (run before the page's scripts; about:blank has no storage).
+const CONSENTED = () => { try { window.localStorage.setItem('llm-memory:hf-consent', 'yes'); } catch (e) { /* about:blank */ } };
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llm-memory-hub-page-'));
+process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+
+let browser;
+let server;
+let hub;       // HTTPS, where the browser's huggingface.co and storage host lead
+let plainHub;  // the same repos over HTTP on other ports, for the CLI's reference figures
+before(async () => {
+  server = await serveSite();
+  // A throwaway self-signed certificate for the fake Hub's HTTPS (the context ignores its issuer).
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=huggingface.co', '-days', '1',
+    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
+  hub = await startFakeHub({ tls: { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) } });
+  hub.setStorageOrigin(STORAGE);  // the Hub's redirects name the production storage host
+  plainHub = await startFakeHub();
+  // huggingface.co and the storage host resolve to the fake servers; every other name fails to resolve.
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [...CHROMIUM_ARGS.filter((a) => a !== '--headless'),
+      `--host-resolver-rules=MAP huggingface.co:443 127.0.0.1:${hub.hubPort}, MAP us.aws.cdn.hf.co:443 127.0.0.1:${hub.storagePort}, ` +
+      'MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
+  });
+  fs.mkdirSync(shotDir, { recursive: true });
+});
+after(async () => { await browser?.close(); await server?.close(); await hub?.close(); await plainHub?.close(); });
+
+// A page (desktop size, or a phone) recording console errors and every request URL.
+async function openHubPage(url, options = {}) {
+  const { viewport = { width: 1280, height: 800 }, initScript, phone = false } = options;
+  const context = await browser.newContext({ viewport: phone ? { width: 390, height: 844 } : viewport, deviceScaleFactor: phone ? 3 : 1,
+    isMobile: phone, hasTouch: phone, colorScheme: 'dark', ignoreHTTPSErrors: true });
+  if (initScript) await context.addInitScript(initScript);
+  const page = await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('request', (req) => requests.push(req.url()));
+  await page.goto(url);
+  await waitForApi(page);
+  return { context, page, errors, requests };
+}
+
+// `llm-memory --hf ID --format json` against the same repos (the plain HTTP fake Hub).
+let runs = 0;
+function cli(id) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cliPath, ['--hf', id, '--format', 'json'], { env: { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: path.join(dir, `cache-${++runs}`), HF_ENDPOINT: plainHub.endpoint } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('close', (code) => { if (code === 0) resolve(JSON.parse(out)); else reject(new Error(`llm-memory --hf ${id}: ${err}`)); });
+  });
+}
+
+// The label of the item whose label starts with `prefix` (a GGUF row: "file  (size)"), once drawn.
+async function labelStarting(page, prefix) {
+  for (let i = 0; i < 40; i++) {
+    const labels = (await page.evaluate(() => Module.ccall('llm_memory_item_rect', 'string', ['string'], ['*']))).split(';');
+    const found = labels.find((l) => l.startsWith(prefix));
+    if (found) return found;
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+  throw new Error(`no item starting with "${prefix}"`);
+}
+
+async function click(page, label, nth = 0) {
+  const r = await itemRect(page, label, nth);
+  await page.mouse.click(r.cx, r.cy);
+}
+
+// Starts a look-up through the JS API (the prompt opens unless a yes is remembered); returns its promise's
+// result once it ends, after `answer` ('Allow and look up' / null) is clicked in the prompt.
+async function lookUp(page, id, answer = null) {
+  await page.evaluate((i) => { window.hubResult = null; window.llmMemory.lookUpHub(i).then((r) => { window.hubResult = r; }); }, id);
+  if (answer) await click(page, answer);
+  await page.waitForFunction(() => window.hubResult !== null, null, { timeout: 20000 });
+  return page.evaluate(() => window.hubResult);
+}
+
+test('the default page and a link with hf= make no request to another host; the link shows the prompt, not a request', async () => {
+  const { page, context, requests, errors } = await openHubPage(server.url);
+  await waitForIdle(page);
+  assert.deepEqual(foreignRequests(requests, server.url), []);
+  await context.close();
+
+  const link = await openHubPage(server.url + '#params=7B&hf=test-org/tiny-llama');
+  await itemRect(link.page, 'Allow and look up');  // the prompt is up
+  await waitForIdle(link.page);
+  assert.deepEqual(foreignRequests(link.requests, server.url), [], 'nothing is sent before the answer');
+  await link.page.screenshot({ path: path.join(shotDir, 'hub-consent-link.png') });
+  await click(link.page, 'Not now');
+  await waitForIdle(link.page);
+  assert.deepEqual(foreignRequests(link.requests, server.url), []);
+  assert.equal(await link.page.evaluate(() => window.llmMemory.getState()), 'params=7B');
+  assert.equal(await link.page.evaluate(() => window.localStorage.getItem('llm-memory:hf-consent')), null);
+  assert.deepEqual(errors, []);
+  await link.context.close();
+
+  // The prompt on a phone: the whole text and both buttons on screen.
+  const phone = await openHubPage(server.url + '#hf=test-org/tiny-llama-GGUF', { phone: true });
+  const allow = await itemRect(phone.page, 'Allow and look up');
+  assert.ok(allow.y + allow.h <= 844 && allow.x >= 0, JSON.stringify(allow));
+  await waitForIdle(phone.page);
+  await phone.page.screenshot({ path: path.join(shotDir, 'hub-consent-phone.png') });
+  assert.deepEqual(foreignRequests(phone.requests, server.url), []);
+  await phone.context.close();
+});
+
+test('consent, then a safetensors repo: the CLI\'s figures, the bytes the servers sent, hf= in the link; again from memory', async () => {
+  const expected = await cli('test-org/tiny-llama');
+  const { page, context, requests, errors } = await openHubPage(server.url);
+  await page.evaluate((id) => { window.llmMemory.lookUpHub(id).then((r) => { window.hubResult = r; }); }, 'test-org/tiny-llama');
+  await itemRect(page, 'Allow and look up');
+  await waitForIdle(page);
+  await page.screenshot({ path: path.join(shotDir, 'hub-consent.png') });
+  assert.deepEqual(foreignRequests(requests, server.url), []);
+  const from = hub.requests.length;
+  await click(page, 'Allow and look up');
+  await page.waitForFunction(() => window.hubResult, null, { timeout: 20000 });
+  const result = await page.evaluate(() => window.hubResult);
+  assert.equal(result.applied, true, result.message);
+  assert.equal(result.hub.bytes_read, hub.bytesSince(from));
+  assert.equal(result.hub.bytes_read, expected.hub.bytes_read);
+  assert.equal(result.hub.requests, 7);
+  const shown = await page.evaluate(() => window.llmMemory.estimate());
+  // The CLI's JSON, field by field ("hub" included: the same requests and bytes).
+  assert.deepEqual(shown, expected);
+  // The redirect went to the storage host, allowed by the CSP, with Range; only those hosts were asked.
+  const foreign = foreignRequests(requests, server.url);
+  assert.ok(foreign.some((u) => u.startsWith(`${STORAGE}/xet-bridge-us/test-org/tiny-llama/model-00001-of-00002.safetensors`)));
+  assert.deepEqual(foreign.filter((u) => !u.startsWith('https://huggingface.co/') && !u.startsWith(`${STORAGE}/`)), []);
+  assert.equal(await page.evaluate(() => window.localStorage.getItem('llm-memory:hf-consent')), 'yes');
+  await page.waitForFunction(() => location.hash.includes('hf=test-org/tiny-llama'));
+  // The same id again: answered from this session's memory, nothing sent.
+  const before = hub.requests.length;
+  const again = await lookUp(page, 'test-org/tiny-llama');
+  assert.equal(again.applied, true);
+  assert.equal(hub.requests.length, before);
+  assert.deepEqual(errors, []);
+  const link = await page.evaluate(() => location.href);
+  await context.close();
+
+  // The link carries the id, not the data: opened again, it asks (even with the yes remembered).
+  const reopened = await openHubPage(link, { initScript: CONSENTED });
+  await itemRect(reopened.page, 'Allow and look up');
+  await waitForIdle(reopened.page);
+  assert.deepEqual(foreignRequests(reopened.requests, server.url), []);
+  await reopened.context.close();
+});
+
+test('a GGUF repo: the quant picker, then the picked file\'s header only (one 64 KiB range of an 8 MiB file)', async () => {
+  for (const phone of [false, true]) {
+    const { page, context, errors } = await openHubPage(server.url, { phone, initScript: CONSENTED });
+    const list = await lookUp(page, 'test-org/tiny-llama-GGUF');
+    assert.equal(list.applied, false);
+    assert.deepEqual(list.hub.gguf_files.map((f) => f.file), ['tiny-llama-Q4_K_M.gguf', 'tiny-llama-Q8_0.gguf']);
+    await labelStarting(page, 'tiny-llama-Q4_K_M.gguf');
+    await waitForIdle(page);
+    await page.screenshot({ path: path.join(shotDir, phone ? 'hub-gguf-pick-phone.png' : 'hub-gguf-pick.png') });
+    const from = hub.requests.length;
+    await page.evaluate(() => { window.hubResult = null; });
+    await page.evaluate(() => { window.llmMemory.lookUpHub('test-org/tiny-llama-GGUF:tiny-llama-Q4_K_M.gguf').then((r) => { window.hubResult = r; }); });
+    await page.waitForFunction(() => window.hubResult !== null, null, { timeout: 20000 });
+    const picked = await page.evaluate(() => window.hubResult);
+    assert.equal(picked.applied, true, picked.message);
+    const storage = hub.requests.slice(from).filter((q) => q.host === 'storage');
+    if (!phone) {
+      assert.deepEqual(storage.map((q) => [q.range, q.bytes]), [['bytes=0-65535', 65536]]);
+      const expected = await cli('test-org/tiny-llama-GGUF:tiny-llama-Q4_K_M.gguf');
+      const shown = await page.evaluate(() => window.llmMemory.estimate());
+      assert.equal(shown.parameters, expected.parameters);
+      assert.equal(shown.weight_bytes, expected.weight_bytes);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('a GGUF quant picked by clicking its row in the Model section', async () => {
+  const { page, context, errors } = await openHubPage(server.url, { initScript: CONSENTED });
+  await lookUp(page, 'test-org/tiny-llama-GGUF');
+  const row = await labelStarting(page, 'tiny-llama-Q4_K_M.gguf');
+  await waitForIdle(page);
+  await click(page, row);
+  await page.waitForFunction(() => location.hash.includes('hf=test-org/tiny-llama-GGUF:tiny-llama-Q4_K_M.gguf'), null, { timeout: 20000 });
+  const shown = await page.evaluate(() => window.llmMemory.estimate());
+  assert.equal(shown.file.format, 'gguf');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a gated repo: the Hub\'s public totals with the gate named and how to pass it (drop the config file)', async () => {
+  for (const phone of [false, true]) {
+    const { page, context, errors } = await openHubPage(server.url, { phone, initScript: CONSENTED });
+    const from = hub.requests.length;
+    const gated = await lookUp(page, 'meta-llama/Llama-3.1-8B');
+    assert.equal(gated.applied, true, gated.message);
+    assert.equal(hub.requests.length - from, 1, 'the public API only: no file is asked for');
+    assert.match(gated.message, /gated model \("manual" approval\)/);
+    assert.match(gated.message, /download its config\.json with an account that accepted the conditions and drop it on the page/);
+    assert.equal((await page.evaluate(() => window.llmMemory.estimate())).parameters, 8030261248);
+    await waitForIdle(page);
+    await page.screenshot({ path: path.join(shotDir, phone ? 'hub-gated-phone.png' : 'hub-gated.png') });
+    const none = await lookUp(page, 'test-org/gated-no-metadata');
+    assert.equal(none.ok, false);
+    assert.match(none.message, /it is a gated model \("auto" approval\), and the Hub publishes no parameter totals for it\. To read it, download its config\.json/);
+    assert.equal((await page.evaluate(() => window.llmMemory.estimate())).parameters, 8030261248, 'the scenario stays');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('failures name the problem and keep the scenario: 404, timeout, CORS refused, no network, malformed and huge headers', async () => {
+  const { page, context, errors } = await openHubPage(server.url + '#params=13B', {
+    initScript: CONSENTED,
+  });
+  const cases = [
+    ['test-org/nope', /^test-org\/nope: no such model on huggingface\.co \(HTTP 401\): check the id$/],
+    ['test-org/slow', /^test-org\/slow: the file list: timed out: huggingface\.co did not answer within 0\.5 s$/],
+    ['test-org/no-cors', /^test-org\/no-cors: the file list: no answer from huggingface\.co: no network, or the browser refused the answer \(CORS/],
+    ['test-org/dropped', /^test-org\/dropped: the file list: no answer from huggingface\.co: no network/],
+    ['test-org/bad-header', /^test-org\/bad-header: model\.safetensors: safetensors header: not valid JSON/],
+    ['test-org/huge-header', /^test-org\/huge-header: model\.safetensors: its header is 50 MB, more than the 16 MiB this look-up reads of one header$/],
+    ['not an id', /^"not an id" is not a model id/],
+  ];
+  for (const [id, pattern] of cases) {
+    // The slow repo answers after 5 s: a 0.5 s timeout for it alone (the page's own is 20 s).
+    await page.evaluate((slow) => { if (slow) window.llmMemoryHubTimeoutMs = 500; else delete window.llmMemoryHubTimeoutMs; }, id === 'test-org/slow');
+    const r = await lookUp(page, id);
+    assert.equal(r.ok, false, id);
+    assert.match(r.message, pattern);
+    assert.equal(await page.evaluate(() => window.llmMemory.getState()), 'params=13B', id);
+  }
+  // The browser logs the refused and failed requests itself; nothing else.
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource|CORS policy/.test(e)), []);
+  await context.close();
+});
+
+test('the consent can be withdrawn under the field', async () => {
+  const { page, context } = await openHubPage(server.url, { initScript: CONSENTED });
+  await lookUp(page, 'test-org/tiny-llama');
+  await click(page, 'Withdraw consent');
+  await page.waitForFunction(() => window.localStorage.getItem('llm-memory:hf-consent') === null);
+  // The next look-up asks again.
+  await page.evaluate(() => { window.llmMemory.lookUpHub('test-org/tiny-llama-GGUF'); });
+  await itemRect(page, 'Allow and look up');
+  await context.close();
+});
