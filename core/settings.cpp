@@ -385,6 +385,101 @@ const std::vector<Choice>& zero_choices() {
 }
 
 std::string whole(std::uint64_t n) { return std::to_string(n); }
+// Engines (core/engine_settings.hpp): the engine, llama.cpp's and vLLM's own flags.
+// Each enum's one table of words, in enum order (EngineKind, Switch, SplitMode).
+const std::vector<Choice>& engine_choices() {
+    static const std::vector<Choice> kChoices = {
+        {"none", "none: the seed's weights x overhead", "No engine: the seed's rule, weights x overhead factor."},
+        {"llama.cpp", "llama.cpp (llama-server)", "llama.cpp's buffers per device: model, KV cache, compute, host (b9993-b10437)."},
+        {"ollama", "Ollama (llama.cpp, Ollama's defaults)", "llama.cpp with Ollama's defaults: num_ctx 4096, num_batch 512, one slot."},
+        {"vllm", "vLLM", "vLLM 0.11 (v1): weights, the profile run's peak, then the KV pool it takes of gpu-util."},
+        {"transformers", "transformers generate", "transformers generate with device_map=\"auto\": weights, DynamicCache, prefill."},
+    };
+    return kChoices;
+}
+const std::vector<Choice>& switch_choices() {
+    static const std::vector<Choice> kChoices = {{"auto", "auto", ""}, {"on", "on", ""}, {"off", "off", ""}};
+    return kChoices;
+}
+const std::vector<Choice>& split_mode_choices() {
+    static const std::vector<Choice> kChoices = {
+        {"layer", "layer: whole layers per GPU", "Whole layers per GPU, in proportion to the tensor split."},
+        {"row", "row: every matrix split by rows", "Every matrix split by rows over the GPUs; the KV cache and compute stay on the main GPU."},
+        {"none", "none: one GPU", "Everything offloaded goes to the main GPU."},
+    };
+    return kChoices;
+}
+const std::vector<Choice>& bool_choices() {
+    static const std::vector<Choice> kChoices = {{"true", "true", ""}, {"false", "false", ""}};
+    return kChoices;
+}
+inline constexpr std::uint64_t kMaxEngineTokens = 1'000'000;  // u-batch, batch, batched tokens
+inline constexpr std::uint64_t kMaxSlots = 4096;               // -np, --max-num-seqs
+
+std::string apply_engine(Scenario& s, std::string_view text) {
+    std::string t = lower_text(text);
+    if (t == "llamacpp" || t == "llama-cpp" || t == "llama_cpp" || t == "llama-server") t = "llama.cpp";
+    if (t.empty()) t = "none";
+    return apply_choice(s.engine.kind, t, engine_choices());
+}
+
+std::string apply_ngl(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t == "auto" || t.empty() || t == "-1") {
+        s.engine.ngl_auto = true;
+        s.engine.ngl_all = false;
+        return {};
+    }
+    if (t == "all" || t == "-2") {
+        s.engine.ngl_auto = false;
+        s.engine.ngl_all = true;
+        return {};
+    }
+    std::uint64_t layers = 0;
+    const std::string error = apply_whole(layers, t, 0, 100000);
+    if (!error.empty()) return error + " (a layer count, all or auto)";
+    s.engine.ngl_auto = false;
+    s.engine.ngl_all = false;
+    s.engine.ngl_layers = layers;
+    return {};
+}
+
+std::string show_ngl(const Scenario& s) {
+    if (s.engine.ngl_auto) return {};
+    if (s.engine.ngl_all) return "all";
+    return std::to_string(s.engine.ngl_layers);
+}
+
+std::string apply_v_dtype(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t.empty() || t == "default" || t == "same") {
+        s.engine.v_dtype.clear();
+        return {};
+    }
+    const Expected<WeightFormat> format = find_weight_format(t);
+    if (!format) return format.error();
+    s.engine.v_dtype = format->key;
+    return {};
+}
+
+std::string apply_gpu_util(Scenario& s, std::string_view text) {
+    const Expected<Decimal> d = parse_decimal(text, Decimal::kScale);
+    if (!d) return d.error() + " (a fraction of the GPU's memory: 0.9)";
+    if (d->is_zero()) return "must be greater than 0 (at most 1)";
+    s.engine.gpu_util = *d;
+    return {};
+}
+
+std::string apply_engine_tokens(std::uint64_t& field, std::string_view text, std::uint64_t min_value) {
+    std::uint64_t tokens = 0;
+    std::string error = apply_tokens(tokens, text);
+    if (!error.empty()) return error;
+    if (tokens < min_value || tokens > kMaxEngineTokens) return "must be " + std::to_string(min_value) + " to 1,000,000 tokens";
+    field = tokens;
+    return {};
+}
+
+std::string show_switch(Switch value) { return value == Switch::automatic ? std::string() : switch_choices()[static_cast<std::size_t>(value)].word; }
 
 }  // namespace
 
@@ -561,6 +656,98 @@ const std::vector<SettingSpec>& setting_specs() {
          "Tensor split", "per GPU", K::text, "3,1",
          apply_tensor_split, show_tensor_split, nullptr, nullptr, "even, or 3,1",
          "One proportion per GPU, as llama.cpp's --tensor-split; each card's share gets its own verdict."},
+        {"engine", "NAME", "inference engine: none (default: the seed's weights x overhead), llama.cpp, ollama (llama.cpp with Ollama's defaults), vllm, transformers",
+         "Inference engine", "", K::choice, "vllm",
+         apply_engine, [](const Scenario& s) { return s.engine.kind == EngineKind::none ? std::string() : engine_choices()[static_cast<std::size_t>(s.engine.kind)].word; },
+         [](const Scenario&) { return std::string("none"); }, engine_choices},
+        {"ubatch", "T", "llama.cpp -ub: physical batch, the tokens the compute buffer is sized for (default 512)",
+         "Physical batch (-ub)", "tokens", K::count, "256",
+         [](Scenario& s, std::string_view t) { return apply_engine_tokens(s.engine.ubatch_tokens, t, 1); },
+         [](const Scenario& s) { return show_whole_if(s.engine.ubatch_tokens, 0); },
+         [](const Scenario&) { return std::string("512"); }, nullptr, "512",
+         "The tokens one compute pass takes; the compute buffer and the logits are sized for it, not the context."},
+        {"nbatch", "T", "llama.cpp -b: logical batch (default 2048; Ollama 512)",
+         "Logical batch (-b)", "tokens", K::count, "1024",
+         [](Scenario& s, std::string_view t) { return apply_engine_tokens(s.engine.nbatch_tokens, t, 1); },
+         [](const Scenario& s) { return show_whole_if(s.engine.nbatch_tokens, 0); },
+         [](const Scenario&) { return std::string("2048"); }, nullptr, "2048", "Tokens submitted at once (Ollama: 512)."},
+        {"ngl", "N|all|auto", "llama.cpp -ngl: layers on the GPU counted from the output layer back; all; or auto (default: --fit chooses)",
+         "GPU layers (-ngl)", "layers, all or auto", K::text, "20",
+         apply_ngl, show_ngl, [](const Scenario&) { return std::string("auto"); }, nullptr, "auto",
+         "Counted from the output layer back; auto = what --fit settles on (1 GiB free per GPU)."},
+        {"split-mode", "MODE", "llama.cpp -sm over several GPUs: layer (default), row or none",
+         "Split mode (-sm)", "", K::choice, "row",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.engine.split_mode, t, split_mode_choices()); },
+         [](const Scenario& s) { return s.engine.split_mode == SplitMode::layer ? std::string() : split_mode_choices()[static_cast<std::size_t>(s.engine.split_mode)].word; },
+         [](const Scenario&) { return std::string("layer"); }, split_mode_choices},
+        {"flash-attn", "auto|on|off", "llama.cpp -fa: flash attention (default auto = on where the GPU supports it)",
+         "Flash attention (-fa)", "", K::choice, "off",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.engine.flash_attn, t, switch_choices()); },
+         [](const Scenario& s) { return show_switch(s.engine.flash_attn); },
+         [](const Scenario&) { return std::string("auto"); }, switch_choices, "",
+         "auto = on where the GPU supports it. Off: the compute buffer holds the f32 attention scores."},
+        {"v-dtype", "NAME", "llama.cpp -ctv: V-cache format (default: follows --kv-dtype); a quantized V cache needs flash attention",
+         "V-cache format (-ctv)", "", K::text, "q8_0",
+         apply_v_dtype, [](const Scenario& s) { return s.engine.v_dtype; }, [](const Scenario& s) { return s.kv_dtype; }, nullptr,
+         "same as the K cache", "Follows the KV-cache format unless set; a quantized V cache needs flash attention."},
+        {"parallel", "N", "llama.cpp -np: sequences served at once (default: llama-server 4 slots sharing one unified cache; Ollama 1)",
+         "Parallel slots (-np)", "sequences", K::count, "2",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.engine.parallel, t, 1, kMaxSlots); },
+         [](const Scenario& s) { return show_whole_if(s.engine.parallel, 0); },
+         [](const Scenario&) { return std::string("4"); }, nullptr, "4",
+         "llama-server's slots (Ollama: 1). Without a unified cache each slot gets context / slots cells."},
+        {"kv-unified", "auto|on|off", "llama.cpp --kv-unified: one KV cache shared by all slots (default auto: on when -np is left to llama-server)",
+         "Unified KV cache", "", K::choice, "off",
+         [](Scenario& s, std::string_view t) {
+             const std::string w = lower_text(t);
+             return apply_choice(s.engine.kv_unified, w == "true" || w == "1" ? std::string("on") : w == "false" || w == "0" ? std::string("off") : w, switch_choices());
+         },
+         [](const Scenario& s) { return show_switch(s.engine.kv_unified); },
+         [](const Scenario&) { return std::string("auto"); }, switch_choices, "",
+         "One cache shared by all slots; auto = on when -np is left to llama-server."},
+        {"swa-full", "[BOOL]", "llama.cpp --swa-full: sliding-window layers keep the whole context",
+         "Full-size SWA cache (--swa-full)", "", K::flag, "true",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.engine.swa_full, t); },
+         [](const Scenario& s) { return s.engine.swa_full ? std::string("true") : std::string(); }, nullptr, nullptr, "",
+         "Sliding-window layers keep the whole context instead of their window."},
+        {"mmap", "[BOOL]", "llama.cpp memory-maps the model file (default true; false = --no-mmap)",
+         "Memory-map the model file", "", K::choice, "false",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mmap, t); },
+         [](const Scenario& s) { return s.engine.mmap ? std::string() : std::string("false"); },
+         [](const Scenario&) { return std::string("true"); }, bool_choices, "",
+         "false = --no-mmap: the CPU's layers are read into RAM instead of mapped from the file."},
+        {"gpu-util", "F", "vLLM --gpu-memory-utilization: the share of each GPU vLLM takes (default 0.9)",
+         "GPU memory utilization", "fraction", K::number, "0.8",
+         apply_gpu_util, [](const Scenario& s) { return s.engine.gpu_util.is_zero() ? std::string() : format_decimal(s.engine.gpu_util); },
+         [](const Scenario&) { return std::string("0.9"); }, nullptr, "0.9",
+         "vLLM takes this share of each GPU; what the weights and the profile run leave of it is the KV pool."},
+        {"max-num-seqs", "N", "vLLM --max-num-seqs (default 256; 1024 on a GPU of 70 GiB or more that is not an A100)",
+         "Max sequences (vLLM)", "sequences", K::count, "64",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.engine.max_num_seqs, t, 1, kMaxSlots); },
+         [](const Scenario& s) { return show_whole_if(s.engine.max_num_seqs, 0); }, nullptr, nullptr, "256",
+         "Default 256; 1024 on a GPU of 70 GiB or more that is not an A100."},
+        {"max-batched-tokens", "T", "vLLM --max-num-batched-tokens: the profile run's tokens (default 2048; 8192 on a GPU of 70 GiB or more that is not an A100)",
+         "Max batched tokens (vLLM)", "tokens", K::count, "4096",
+         [](Scenario& s, std::string_view t) { return apply_engine_tokens(s.engine.max_batched_tokens, t, 1); },
+         [](const Scenario& s) { return show_whole_if(s.engine.max_batched_tokens, 0); }, nullptr, nullptr, "2048",
+         "The profile run's tokens: its activation peak follows this, not the context."},
+        {"block-size", "N", "vLLM --block-size: tokens per KV block (default 16)",
+         "KV block size (vLLM)", "tokens", K::count, "32",
+         [](Scenario& s, std::string_view t) {
+             std::uint64_t v = 0;
+             const std::string error = apply_whole(v, t, 1, 256);
+             if (!error.empty()) return error;
+             if ((v & (v - 1)) != 0) return std::string("must be a power of two (1 to 256)");
+             s.engine.block_size = v;
+             return std::string();
+         },
+         [](const Scenario& s) { return show_whole_if(s.engine.block_size, 0); },
+         [](const Scenario&) { return std::string("16"); }, nullptr, "16", "Tokens per KV block; the pool is counted in blocks."},
+        {"enforce-eager", "[BOOL]", "vLLM --enforce-eager: no CUDA graphs",
+         "Enforce eager (no CUDA graphs)", "", K::flag, "true",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.engine.enforce_eager, t); },
+         [](const Scenario& s) { return s.engine.enforce_eager ? std::string("true") : std::string(); }, nullptr, nullptr, "",
+         "No CUDA graphs: saves their memory (our estimate 0.5 GiB), runs slower."},
     };
     return kSpecs;
 }

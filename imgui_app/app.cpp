@@ -2,6 +2,7 @@
 // Calculator reflows from one column (phones, 360 px) to three (2560 px desktops). Embed mode (web, ~700x420
 // iframe) shows a compact calculator with a link to the full app. Panels live in panels_*.cpp.
 #include "app.hpp"
+#include "engine_panel.hpp"
 #include "hub_panel.hpp"
 #include "fit_panel.hpp"
 #include "model_panel.hpp"
@@ -78,6 +79,8 @@ void draw_calculator(AppState& app, float logical_width) {
         column("inputs##col", w1, [&] { draw_inputs_panel(app, false); });
         ImGui::SameLine(0.0f, gap);
         column("results##col", w2, [&] {
+            draw_verdicts(app);
+            draw_engine_panel(app);
             draw_results_panel(app);
             draw_steps_panel(app);
         });
@@ -93,6 +96,8 @@ void draw_calculator(AppState& app, float logical_width) {
         column("inputs##col", w1, [&] { draw_inputs_panel(app, false); });
         ImGui::SameLine(0.0f, gap);
         column("results##col", 0.0f, [&] {
+            draw_verdicts(app);
+            draw_engine_panel(app);
             draw_results_panel(app);
             draw_diagram_panel(app);
             draw_bars_panel(app);
@@ -104,7 +109,9 @@ void draw_calculator(AppState& app, float logical_width) {
         // Phones: the four totals stay in view above the scrolling column.
         draw_summary_strip(app);
         column("single##col", 0.0f, [&] {
+            draw_verdicts(app);
             draw_inputs_panel(app, false);
+            draw_engine_panel(app);
             draw_results_panel(app);
             draw_diagram_panel(app);
             draw_steps_panel(app);

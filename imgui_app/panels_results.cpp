@@ -15,6 +15,7 @@
 #include "settings.hpp"
 #include "steps.hpp"
 
+#include "engine_panel.hpp"
 #include "runtime_panel.hpp"
 
 namespace llm_memory {
@@ -97,6 +98,14 @@ void draw_results_panel(AppState& app) {
 void draw_summary_strip(AppState& app) {
     const Estimate& e = app.estimate;
     const Palette& palette = theme_palette(app.dark_theme);
+    // With an engine, the strip leads with the run verdict: the question the phone user asked.
+    const std::string runs = run_verdict_text(app);
+    if (!runs.empty()) {
+        const bool bad = runs.rfind("Does not", 0) == 0;
+        ImGui::PushStyleColor(ImGuiCol_Text, bad ? palette.error_text : palette.ok_text);
+        ImGui::TextWrapped("%s", runs.c_str());
+        ImGui::PopStyleColor();
+    }
     std::vector<const MemoryTerm*> cells;
     for (const MemoryTerm& term : e.terms)
         if (term.headline) cells.push_back(&term);

@@ -16,9 +16,11 @@
 #include <cstring>
 #include <string>
 
+#include "engine_panel.hpp"
 #include "imgui.h"
 #include "quantity.hpp"
 #include "recipes.hpp"
+#include "engines/engine.hpp"
 #include "report.hpp"
 #include "settings.hpp"
 #include "theme.hpp"
@@ -117,7 +119,7 @@ bool choice_input(AppState& app, const SettingSpec& spec, std::size_t current) {
 bool setting_drawn_elsewhere(const char* key) {
     for (const char* other : kDrawnElsewhere)
         if (std::strcmp(other, key) == 0) return true;
-    return false;
+    return engine_panel_draws(key);
 }
 
 bool setting_control(AppState& app, const char* key, Shown shown) {
@@ -295,29 +297,37 @@ void draw_gpu_fit(const AppState& app) {
     }
     ImGui::Text("%llu x %s (%s) per GPU, ZeRO stage %d", static_cast<unsigned long long>(g.gpu_count),
                 format_gb(g.capacity_bytes).c_str(), format_gib(g.capacity_bytes).c_str(), g.zero_stage);
-    if (g.training_uses_peak) {
-        ImGui::TextUnformatted("Training peak:");
-        ImGui::SameLine();
-        ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(app, g.training_verdict));
-        ImGui::TextWrapped("%s per GPU: %s", format_gb(g.training_peak_per_gpu_bytes).c_str(), training_verdict_phrase(g).c_str());
-        ImGui::PopStyleColor();
-        explain(training_band_sentence(app.estimate));
-    } else
-        verdict_line(app, "Training:", g.training_per_gpu.total(), g.training_verdict, g.training_margin_bytes);
-    if (g.training_gpus_needed == 0)
-        explain("No number of GPUs fits at ZeRO stage " + std::to_string(g.zero_stage) +
-                " (the unsplit part alone is too big); try a higher stage" +
-                (g.training_uses_peak ? std::string(", recompute, a shorter sequence or a chunked loss.") : std::string(".")));
-    else
-        explain(std::to_string(g.training_gpus_needed) + " GPU" + (g.training_gpus_needed == 1 ? "" : "s") +
-                " needed at this stage: model states are weights " + format_gb(g.training_per_gpu.weight_bytes) + " + gradients " +
-                format_gb(g.training_per_gpu.gradient_bytes) + " + optimizer " +
-                format_gb(g.training_per_gpu.optimizer_bytes) + " per GPU now.");
-    explain(training_fit_note(app.scenario, app.estimate));
+    // Running comes first: it is the question most people bring. Training is its own verdict below.
     verdict_line(app, app.estimate.detailed_inference ? "Inference (detailed):" : "Inference:", g.inference_per_gpu_bytes,
                  g.inference_verdict, g.inference_margin_bytes);
     explain(std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
             " needed if the inference total is split evenly (tensor or pipeline parallel).");
+    if (inference_only_format(app.scenario)) {
+        // A GGUF quantization has no training path: say so instead of a training peak nobody would run.
+        ImGui::PushStyleColor(ImGuiCol_Text, theme_palette(app.dark_theme).error_text);
+        ImGui::TextWrapped("%s", training_verdict_sentence(app.scenario, app.estimate).c_str());
+        ImGui::PopStyleColor();
+    } else {
+        if (g.training_uses_peak) {
+            ImGui::TextUnformatted("Training peak:");
+            ImGui::SameLine();
+            ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(app, g.training_verdict));
+            ImGui::TextWrapped("%s per GPU: %s", format_gb(g.training_peak_per_gpu_bytes).c_str(), training_verdict_phrase(g).c_str());
+            ImGui::PopStyleColor();
+            explain(training_band_sentence(app.estimate));
+        } else
+            verdict_line(app, "Training:", g.training_per_gpu.total(), g.training_verdict, g.training_margin_bytes);
+        if (g.training_gpus_needed == 0)
+            explain("No number of GPUs fits at ZeRO stage " + std::to_string(g.zero_stage) +
+                    " (the unsplit part alone is too big); try a higher stage" +
+                    (g.training_uses_peak ? std::string(", recompute, a shorter sequence or a chunked loss.") : std::string(".")));
+        else
+            explain(std::to_string(g.training_gpus_needed) + " GPU" + (g.training_gpus_needed == 1 ? "" : "s") +
+                    " needed at this stage: model states are weights " + format_gb(g.training_per_gpu.weight_bytes) + " + gradients " +
+                    format_gb(g.training_per_gpu.gradient_bytes) + " + optimizer " +
+                    format_gb(g.training_per_gpu.optimizer_bytes) + " per GPU now.");
+        explain(training_fit_note(app.scenario, app.estimate));
+    }
     if (!g.inference_cards.empty()) {
         // Per card, not pooled: each card must hold its own share of the split.
         explain(card_split_heading(app.scenario, app.estimate) + ":");

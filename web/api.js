@@ -428,6 +428,11 @@
       tr.appendChild(make('td', {}, r['gib']));
       body.appendChild(tr);
     });
+    // The run and training verdicts lead; the engine's per-device lines follow the results (core's text).
+    fillList(byId('tv-verdicts'), data['report']['verdicts'] || [], 'p');
+    var engine = data['report']['engine'] || [];
+    byId('tv-engine-section').hidden = engine.length === 0;
+    fillList(byId('tv-engine'), engine, 'p');
     var gpu = data['report']['gpu'];
     fillList(byId('tv-gpu'), gpu.length ? gpu : ['No GPU chosen: pick one under GPU above to check the fit.'], 'p');
     var fit = data['fit'];

@@ -26,7 +26,8 @@ async function open(url, viewport, options) {
 }
 const state = (page) => page.evaluate(() => window.llmMemory.getState());
 const resultsText = (page) => page.locator('#tv-results tbody').textContent();
-const gpuText = (page) => page.locator('#tv-gpu').textContent();
+const gpuText = async (page) => (await page.locator('#tv-gpu').textContent()) + (await page.locator('#tv-verdicts').textContent()) +
+  (await page.locator('#tv-engine').textContent());
 
 // axe-core in the page (evaluated over CDP, so the page's CSP does not apply); returns serious/critical ones.
 async function axe(frame, name) {
@@ -59,6 +60,11 @@ const EDITS = [
   ['training-mode', 'detailed'], ['seq-len', '4096'], ['micro-batch', '2'], ['recompute', 'full'], ['attention', 'eager'],
   ['loss', 'chunked'], ['framework-overhead', '1GiB'], ['allocator-margin', '20%'], ['tp', '2'], ['sp', 'true'],
   ['gpus', '4'], ['pp', '2'], ['tensor-split', '1,1,1,2'],
+  // The engines (their per-device lines are in the text view): llama.cpp's flags, then vLLM's.
+  ['kv-dtype', 'fp16'], ['engine', 'llama.cpp'], ['ngl', '20'], ['ubatch', '256'], ['nbatch', '1024'], ['flash-attn', 'off'],
+  ['v-dtype', 'fp32'], ['parallel', '2'], ['kv-unified', 'on'], ['split-mode', 'row'], ['mmap', 'false'], ['swa-full', 'true'],
+  ['engine', 'vllm'], ['gpu-util', '0.8'], ['max-num-seqs', '64'], ['max-batched-tokens', '4096'], ['block-size', '32'],
+  ['enforce-eager', 'true'],
 ];
 
 test('every setting is in the text view by role and name, and each one changes the result', async () => {
@@ -174,7 +180,7 @@ test('the keyboard alone: the skip link is the first stop, then every field, the
   assert.equal(await page.evaluate(() => document.activeElement.id), 'set-bytes');
   // Every control is reachable by Tab, in order, up to the practice answer and its Check button.
   const order = [];
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 80; i++) {
     await page.keyboard.press('Tab');
     const id = await page.evaluate(() => document.activeElement.id);
     order.push(id);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "app.hpp"
+#include "engine_panel.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"
 #include "panels.hpp"
@@ -367,7 +368,9 @@ TEST_CASE("every setting has a control on the canvas", "[ui][settings]") {
     for (const TextField& field : app.fields) seed_fields.insert(field.key);
     for (std::size_t i = 0; i < specs.size(); ++i) {
         INFO(specs[i].key);
-        if (setting_drawn_elsewhere(specs[i].key))  // the seed's inputs panel or the model picker draws it
+        if (engine_panel_draws(specs[i].key))  // the engine panel places the engine and its flags
+            CHECK(app.runtime.placed[i] == 1);
+        else if (setting_drawn_elsewhere(specs[i].key))  // the seed's inputs panel or the model picker draws it
             CHECK((seed_fields.count(specs[i].key) == 1 || std::string(specs[i].key) == "model"));
         else
             CHECK(app.runtime.drawn[i] == 1);

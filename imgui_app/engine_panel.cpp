@@ -1,0 +1,174 @@
+// The engine panel: choose llama.cpp, Ollama, vLLM or transformers, set that engine's own flags (rows of the
+// settings table), and read core's per-device answer: the "Runs on ..." and "Trains on ..." verdicts, each
+// device's weights, KV cache, compute and other memory, vLLM's pool, needed vs reserved, the command line.
+// Every figure and sentence is core's (core/engines/); this file only arranges them.
+#include "engine_panel.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "engines/engine.hpp"
+#include "imgui.h"
+#include "panels.hpp"
+#include "quantity.hpp"
+#include "report.hpp"
+#include "runtime_panel.hpp"
+#include "settings.hpp"
+
+namespace llm_memory {
+namespace {
+
+struct EngineView {
+    std::uint64_t generation = ~std::uint64_t{0};
+    bool ok = false;
+    EngineEstimate estimate;
+    std::string error;
+    std::vector<std::string> verdicts;
+};
+
+// The engines' own flags, as this panel places them.
+constexpr const char* kLlamaKeys[] = {"ngl", "ubatch", "nbatch", "flash-attn", "v-dtype", "parallel", "kv-unified", "split-mode", "swa-full", "mmap"};
+constexpr const char* kVllmKeys[] = {"gpu-util", "max-num-seqs", "max-batched-tokens", "block-size", "enforce-eager"};
+
+EngineView& view() {
+    static EngineView v;  // one app per process (native window or page)
+    return v;
+}
+
+void refresh(AppState& app) {
+    EngineView& v = view();
+    if (v.generation == app.scenario_generation) return;
+    v.generation = app.scenario_generation;
+    v.verdicts = verdict_sentences(app.scenario, app.estimate);
+    v.ok = false;
+    v.error.clear();
+    if (app.scenario.engine.kind == EngineKind::none) return;
+    const Expected<EngineEstimate> e = engine_estimate(app.scenario);
+    if (e) {
+        v.estimate = *e;
+        v.ok = true;
+    } else {
+        v.error = e.error();
+    }
+}
+
+ImVec4 tone(const AppState& app, bool good, bool tight) {
+    const Palette& p = theme_palette(app.dark_theme);
+    if (!good) return p.error_text;
+    return tight ? ImVec4(0.95f, 0.68f, 0.20f, 1.0f) : p.ok_text;
+}
+
+void device_table(const AppState& app, const EngineEstimate& e) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("engine##devices", 3, flags)) return;
+    ImGui::TableSetupColumn("Device", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("Term", ImGuiTableColumnFlags_WidthStretch, 1.5f);
+    ImGui::TableSetupColumn("GiB (GB)", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+    ImGui::TableHeadersRow();
+    const Palette& palette = theme_palette(app.dark_theme);
+    for (const EngineDevice& d : e.devices) {
+        if (!d.is_gpu && d.total_bytes == 0) continue;
+        ImGui::PushID(d.device.c_str());
+        for (const EngineTerm& t : d.terms) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            if (&t == &d.terms.front()) ImGui::TextWrapped("%s", d.label.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextWrapped("%s", t.label.c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.steps.c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted((format_gib(t.bytes) + " (" + format_gb(t.bytes) + ")").c_str());
+        }
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("Total");
+        ImGui::TableNextColumn();
+        const bool known = d.is_gpu && d.capacity_bytes > 0;
+        ImGui::PushStyleColor(ImGuiCol_Text, known ? tone(app, d.verdict != FitVerdict::does_not_fit, d.verdict == FitVerdict::tight)
+                                                   : ImGui::ColorConvertU32ToFloat4(palette.text));
+        ImGui::TextWrapped("%s%s", format_gib(d.total_bytes).c_str(),
+                           known ? (" of " + format_gib(d.capacity_bytes) + ": " + verdict_text(d.verdict)).c_str() : "");
+        ImGui::PopStyleColor();
+        if (d.has_pool) {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TableNextColumn();
+            ImGui::TextWrapped("KV pool: %s blocks, %s tokens", format_count_exact(d.kv_blocks).c_str(), format_count_exact(d.kv_capacity_tokens).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextWrapped("%sx concurrency", format_decimal(d.max_concurrency).c_str());
+        }
+        ImGui::PopID();
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+bool engine_panel_draws(const char* key) {
+    if (std::strcmp(key, "engine") == 0) return true;
+    for (const char* k : kLlamaKeys)
+        if (std::strcmp(k, key) == 0) return true;
+    for (const char* k : kVllmKeys)
+        if (std::strcmp(k, key) == 0) return true;
+    return false;
+}
+
+void draw_verdicts(AppState& app) {
+    refresh(app);
+    EngineView& v = view();
+    if (v.verdicts.empty()) return;
+    for (std::size_t i = 0; i < v.verdicts.size(); ++i) {
+        const std::string& sentence = v.verdicts[i];
+        const bool negative = sentence.rfind("Does not", 0) == 0 || sentence.rfind("Trains on: no", 0) == 0;
+        const bool tight = sentence.find("(tight)") != std::string::npos;
+        ImGui::PushStyleColor(ImGuiCol_Text, tone(app, !negative, tight));
+        ImGui::TextWrapped("%s", sentence.c_str());
+        ImGui::PopStyleColor();
+    }
+}
+
+std::string run_verdict_text(AppState& app) {
+    refresh(app);
+    const EngineView& v = view();
+    return app.scenario.engine.kind != EngineKind::none && !v.verdicts.empty() ? v.verdicts.front() : std::string();
+}
+
+void draw_engine_panel(AppState& app) {
+    refresh(app);
+    EngineView& v = view();
+    ImGui::PushID("engine_panel");
+    section_heading("Runs on: the engine");
+    setting_control(app, "engine");
+    const EngineKind kind = app.scenario.engine.kind;
+    const bool llama = kind == EngineKind::llama_cpp || kind == EngineKind::ollama;
+    // Every engine key is placed each frame (runtime_panel's "More settings" leaves them to this panel); only
+    // the chosen engine's own flags are drawn, under a header that starts closed.
+    const bool open = kind != EngineKind::none && ImGui::CollapsingHeader("Engine flags##engine_flags");
+    if (open && kind == EngineKind::transformers) muted_text("transformers reads the context, batch, weight format and GPUs set above.");
+    for (const char* key : kLlamaKeys) setting_control(app, key, open && llama ? Shown::enabled : Shown::hidden);
+    for (const char* key : kVllmKeys) setting_control(app, key, open && kind == EngineKind::vllm ? Shown::enabled : Shown::hidden);
+    if (kind == EngineKind::none) {
+        muted_text("Choose llama.cpp, Ollama, vLLM or transformers to see what each GPU and the host hold as that engine allocates.");
+        ImGui::PopID();
+        return;
+    }
+    if (!v.ok) {
+        error_text(v.error, theme_palette(app.dark_theme));
+        ImGui::PopID();
+        return;
+    }
+    const EngineEstimate& e = v.estimate;
+    for (const std::string& line : e.settings) muted_text(line);
+    device_table(app, e);
+    ImGui::TextWrapped("Needed %s; reserved under %s's defaults %s.", format_gib(e.needed_bytes).c_str(), e.name.c_str(),
+                       format_gib(e.reserved_bytes).c_str());
+    if (!e.failure.empty()) error_text(e.name + " says: " + e.failure, theme_palette(app.dark_theme));
+    for (const std::string& note : e.notes) muted_text(note);
+    ImGui::TextWrapped("%s", e.command.c_str());
+    if (ImGui::Button("Copy the command##engine_cmd")) copy_to_clipboard(app, e.command, "the command");
+    muted_text(e.version);
+    ImGui::PopID();
+}
+
+}  // namespace llm_memory
