@@ -331,9 +331,8 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
                 set_setting(r, key, "all", source);
                 return std::nullopt;
             }
-            if (v == "auto" || v == "-1") {
-                r.unmodelled.push_back(source + " (llama.cpp's --fit chooses the layers; all layers are assumed)");
-                drop_setting(r, key);
+            if (v == "auto" || v == "-1") {  // llama.cpp's --fit chooses the layers
+                set_setting(r, key, "auto", source);
                 return std::nullopt;
             }
             const Expected<unsigned long long> n = parse_whole(value, false);

@@ -81,7 +81,8 @@ TEST_CASE("llama.cpp load log: buffers per device and the settings the log state
 }
 
 TEST_CASE("llama.cpp: journald prefixes, colours, old buffer lines and a layer split") {
-    // ollama/ollama#6637 (journald prefix, llm_load_tensors's older wording).
+    // A synthetic log in llama.cpp's older llm_load_tensors wording, with the journald prefix of
+    // ollama/ollama#6637 (the figures are made up for the parser, not quoted).
     const LogReading old = read_ok(
         "Sep 04 14:24:56 FORGE ollama[1461072]: llm_load_tensors: ggml ctx size =    0.27 MiB\n"
         "Sep 04 14:24:56 FORGE ollama[1461072]: llm_load_tensors: offloaded 33/33 layers to GPU\n"
@@ -156,9 +157,9 @@ TEST_CASE("vLLM: the V0 profile table, the one-line form and V1's capacity lines
         "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n");
     CHECK(term(refused, "kv_capacity_tokens", "gpu0") == 7344);
     CHECK(settings(refused).at("context") == "32768");
-    // vllm-project/vllm#13061-style V0 weights line: "GB" is 2^30 bytes there.
-    const LogReading gb = read_ok("INFO 02-11 07:40:45 model_runner.py:1115] Loading model weights took 13.9476 GB\n");
-    CHECK(term(gb, "weights", "gpu0") == Catch::Approx(13.9476 * GiB));
+    // vllm-project/vllm#12664: V0's weights line, where "GB" is 2^30 bytes.
+    const LogReading gb = read_ok("(VllmWorkerProcess pid=106022) INFO 02-02 18:01:24 model_runner.py:1116] Loading model weights took 30.7098 GB\n");
+    CHECK(term(gb, "weights", "gpu0") == Catch::Approx(30.7098 * GiB));
 }
 
 TEST_CASE("Ollama: its own estimate is shown apart, the runner's flags give the scenario") {
@@ -191,6 +192,7 @@ TEST_CASE("nvidia-smi and ollama ps") {
     CHECK(smi.kind == "nvidia-smi");
     CHECK(term(smi, "used", "gpu0") == 14214 * MiB);
     CHECK(term(smi, "total_gpu", "gpu0") == 24564 * MiB);
+    // A synthetic `ollama ps` in its current columns (figures made up for the parser).
     const LogReading ps = read_ok(
         "NAME           ID              SIZE      PROCESSOR    CONTEXT    UNTIL\n"
         "llama3.1:8b    46e0c10c039e    6.9 GB    100% GPU     8192       4 minutes from now\n");
