@@ -57,9 +57,13 @@ def cli_args(row):
     return args + ["--format", "json"]
 
 
-def device_value(devices, term):
-    """Our figure for a term on a device, or None when the engine JSON has no such column."""
-    for d in devices:
+def device_value(result, term):
+    """Our figure for a term on a device, or None when the JSON has no such figure. The device "scenario" is the
+    whole run's figure outside the engine object (kv_cache_bytes: the cache the context needs)."""
+    if term["device"] == "scenario":
+        value = result.get(FIELD[term["term"]])
+        return None if value is None else float(value)
+    for d in result["engine"].get("devices", []):
         if d.get("device") == term["device"]:
             # A term of the engine's own (by key) when the device lists one; else the device's column.
             for t in d.get("terms", []):
@@ -82,7 +86,7 @@ def evaluate_row(binary, row):
         return [(t, None, None, "the JSON has no engine object") for t in row["terms"]]
     out = []
     for t in row["terms"]:
-        ours = device_value(engine.get("devices", []), t)
+        ours = device_value(result, t)
         if ours is None:
             out.append((t, None, None, f"no {FIELD[t['term']]} on {t['device']}"))
             continue

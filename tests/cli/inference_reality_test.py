@@ -30,7 +30,7 @@ HELD_OUT = [
 PUBLISHED = {"qwen2.5-3b": (3.09e9, "Qwen/Qwen2.5-3B: 3.09B"),
              "deepseek-coder-6.7b-instruct": (6.74e9, "deepseek-ai/deepseek-coder-6.7b-instruct: 6.7B (6.74B)"),
              "qwen1.5-7b-chat": (7.72e9, "Qwen/Qwen1.5-7B-Chat: 7.72B")}
-MIN_ROWS = 11
+MIN_ROWS = 14
 
 
 def data_problems(rows, binary):
