@@ -7,6 +7,8 @@
 #include <map>
 
 #include "engines/engine_log.hpp"
+#include "architecture.hpp"
+#include "settings.hpp"
 
 using namespace llm_memory;
 
@@ -257,4 +259,44 @@ TEST_CASE("reconcile without an engine model uses the seed's terms") {
     for (const ReconcileRow& r : *rows)
         if (r.term == "kv_cache" && r.device == "gpu0") kv = r.has_estimate && r.error == 0;
     CHECK(kv);
+}
+
+TEST_CASE("reconcile_log_text: the log's scenario on top of the current one, in one call") {
+    Scenario base;
+    REQUIRE(apply_setting(base, "model", "llama-3-8b"));
+    const Expected<ReconcileOutcome> out = reconcile_log_text(base, kLogdetective);
+    INFO(out.error());
+    REQUIRE(out.ok());
+    bool kv = false;
+    for (const ReconcileRow& r : out->rows)
+        if (r.term == "kv_cache" && r.device == "gpu0") kv = r.has_estimate && r.error == 0;
+    CHECK(kv);  // 32 layers x 8 KV heads x 128 x 32768 tokens x 2 x 2 bytes = 4096 MiB, as the log says
+    CHECK(out->text.find("Reconciled: a llama.cpp log") == 0);
+    // Without a model, the log of a vLLM run names one (meta-llama/Meta-Llama-3-8B) and it is taken.
+    const Expected<ReconcileOutcome> v = reconcile_log_text(Scenario{}, kVllmProfile);
+    REQUIRE(v.ok());
+    CHECK(v->rows.front().term == "weights");
+    CHECK(v->rows.front().has_estimate);
+    // A log that names no model, on a scenario without one: one clear message.
+    CHECK(reconcile_log_text(Scenario{}, kLogdetective).error().rfind("the log does not name a built-in model", 0) == 0);
+    CHECK_FALSE(reconcile_log_text(base, "nothing to see").ok());
+}
+
+TEST_CASE("apply_command_to_scenario: the model and settings, or the flag that failed") {
+    Scenario s;
+    const Expected<CommandReading> r = read_engine_command("llama-server -m Qwen2.5-7B-Instruct-Q8_0.gguf -c 8192 -ctk q8_0");
+    REQUIRE(r.ok());
+    const Expected<std::vector<std::string>> applied = apply_command_to_scenario(s, *r);
+    REQUIRE(applied.ok());
+    CHECK(s.context_tokens == 8192);
+    CHECK(s.kv_dtype == "q8_0");
+    REQUIRE(s.model != nullptr);
+    CHECK(s.model->preset_key == "qwen2.5-7b");
+    const Expected<CommandReading> big = read_engine_command("llama-server -m a.gguf -c 99999999999");
+    REQUIRE(big.ok());
+    Scenario t;
+    const Expected<std::vector<std::string>> refused = apply_command_to_scenario(t, *big);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.failure().key == "-c 99999999999");
+    CHECK(t.context_tokens == Scenario{}.context_tokens);  // the last good state stays
 }
