@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "../core/architecture.hpp"
+#include "../core/engines/engine.hpp"
 #include "../core/engines/command_line.hpp"
 #include "../core/engines/engine_log.hpp"
 #include "../core/fit.hpp"
@@ -411,6 +412,24 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
     }
     for (const std::string& warning : options.warnings) err += "warning: " + warning + "\n";
     out = options.format == OutputFormat::json ? fit_json(reports) + "\n" : fit_text(reports, options.units);
+    if (options.scenario.engine.kind != EngineKind::none) {
+        // The engine's own answer in its flags: llama.cpp's --fit (-c, -ngl), vLLM's --max-model-len auto.
+        Expected<EngineEstimate> engine = engine_estimate(options.scenario);
+        if (!engine) return fail(options.sources.with_option(engine.error()));
+        if (engine->kind == EngineKind::vllm && engine->auto_context_tokens > 0 && engine->auto_context_tokens != engine->context_tokens) {
+            Scenario chosen = options.scenario;
+            chosen.context_tokens = engine->auto_context_tokens;
+            if (Expected<EngineEstimate> again = engine_estimate(chosen)) engine = std::move(again);
+        }
+        const std::string flags = engine_fit_flags(*engine);
+        if (options.format == OutputFormat::json) {
+            out.insert(1, "\"engine_flags\":\"" + json_escape(flags) + "\",\"engine_command\":\"" + json_escape(engine->command) +
+                              "\",\"engine_verdict\":\"" + json_escape(engine->verdict) + "\"" + (out.size() > 3 ? "," : ""));
+        } else {
+            out = engine->name + " flags that fit: " + (flags.empty() ? "(none: the engine has no such flags)" : flags) + "\n" + engine->verdict + "\n" +
+                  "Command: " + engine->command + "\n\n" + out;
+        }
+    }
     return 0;
 }
 

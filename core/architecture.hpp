@@ -190,6 +190,18 @@ int max_nesting_depth(std::string_view json_text);
 // Counts parameters exactly. Error when a part exceeds kMaxParamCount (10^15).
 Expected<ParamBreakdown> count_parameters(const Architecture& arch);
 
+// Where a model file's weight bytes sit, by the tensor names llama.cpp places: the decoder layers
+// (blk.N.*), the token embeddings, the output head and its norm. Known only from a GGUF header; engines
+// derive it from the architecture and the weight format otherwise.
+struct WeightLayout {
+    bool known = false;
+    std::vector<std::uint64_t> layer_bytes;  // blk.N.* bytes, one entry per decoder layer
+    std::uint64_t token_embd_bytes = 0;      // token_embd.weight (+ position embeddings)
+    std::uint64_t output_bytes = 0;          // output.weight; 0 when tied (llama.cpp then copies token_embd)
+    std::uint64_t output_norm_bytes = 0;     // output_norm.* (travels with the output layer)
+    std::uint64_t other_bytes = 0;           // anything else (rope_freqs, ...): kept with the input layer
+};
+
 // A model chosen by the user: a preset or a pasted/loaded config.json, with its counts.
 // Scenario::model points at one of these (shared, immutable).
 struct ModelSource {
@@ -197,6 +209,7 @@ struct ModelSource {
     std::string display_name; // "meta-llama/Llama-2-7b-hf" or "config.json (llama)"
     Architecture architecture;
     ParamBreakdown counts;
+    WeightLayout layout;      // from a GGUF header; known == false for presets and config.json
 };
 
 // parse_config + count_parameters in one step; display_name defaults to "config.json (<model_type>)".

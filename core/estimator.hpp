@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine_settings.hpp"
 #include "gpus.hpp"
 #include "recipes.hpp"
 #include "training.hpp"
@@ -101,6 +102,9 @@ struct Scenario {
     bool framework_overhead_auto = true;   // true: CUDA context + NCCL from the GPU count
     std::uint64_t framework_overhead_bytes = 0;  // when not auto: per GPU
     Decimal allocator_margin_percent = Decimal::from_int(10);  // of activations + logits/loss
+
+    // The inference engine and its settings (core/engines/ reads them; the estimate above ignores them).
+    EngineSettings engine;
 };
 
 // One stored value of the training recipe, for the whole trainable count.

@@ -113,6 +113,26 @@ void add_part(ParamBreakdown& p, const std::string& name, std::uint64_t elements
     else p.attention_count += elements;
 }
 
+// The placement group of a tensor: blk.N.* to layer N (N below 100000), token_embd / position_embd,
+// output.*, output_norm.*, and the rest.
+void add_layout(WeightLayout& layout, const std::string& name, std::uint64_t bytes) {
+    layout.known = true;
+    if (name.rfind("blk.", 0) == 0) {
+        std::uint64_t layer = 0;
+        std::size_t i = 4;
+        while (i < name.size() && i < 10 && name[i] >= '0' && name[i] <= '9') layer = layer * 10 + static_cast<std::uint64_t>(name[i++] - '0');
+        if (i > 4 && i < name.size() && name[i] == '.' && layer < 100000) {
+            if (layout.layer_bytes.size() <= layer) layout.layer_bytes.resize(static_cast<std::size_t>(layer) + 1, 0);
+            layout.layer_bytes[static_cast<std::size_t>(layer)] += bytes;
+            return;
+        }
+    }
+    if (name.rfind("token_embd", 0) == 0 || name.rfind("position_embd", 0) == 0) layout.token_embd_bytes += bytes;
+    else if (name.rfind("output_norm", 0) == 0) layout.output_norm_bytes += bytes;
+    else if (name.rfind("output.", 0) == 0) layout.output_bytes += bytes;
+    else layout.other_bytes += bytes;
+}
+
 }  // namespace
 
 const std::vector<GgmlType>& ggml_types() {
@@ -323,6 +343,7 @@ bool GgufReader::step(std::string& error) {
         summary_.param_count += count;
         summary_.weight_bytes += static_cast<std::uint64_t>(bytes);
         add_part(summary_.parts, name, count);
+        add_layout(summary_.layout, name, static_cast<std::uint64_t>(bytes));
         data_end_ = std::max<std::uint64_t>(data_end_, offset + static_cast<std::uint64_t>(bytes));
         at_ = p;
         if (++index_ == summary_.tensor_count) phase_ = kDone;
@@ -430,6 +451,8 @@ Expected<ModelSource> gguf_model(const GgufSummary& s, const std::string& displa
     m.display_name = display_name;
     m.architecture = std::move(a);
     m.counts = s.parts;
+    // The layout is kept only when every layer's tensors are there (a split file's first part has not all).
+    if (s.layout.layer_bytes.size() == s.block_count) m.layout = s.layout;
     return m;
 }
 

@@ -64,6 +64,8 @@ struct GgufSummary {
     std::uint64_t data_offset = 0;      // where the tensor data starts (header size, aligned)
     // Per-part element counts from tensor names (token_embd, output, attn_*, ffn_*_exps, ffn_*_shexp, ...).
     ParamBreakdown parts;
+    // Bytes by llama.cpp placement group (blk.N, token_embd, output, output_norm, the rest).
+    WeightLayout layout;
 };
 
 // Reads a GGUF header from bytes given in file order, in chunks of any size. Memory use is bounded by the

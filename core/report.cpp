@@ -14,6 +14,7 @@
 
 #include "formats.hpp"
 #include "gpus.hpp"
+#include "engines/engine.hpp"
 #include "recipes.hpp"
 
 namespace llm_memory {
@@ -359,7 +360,24 @@ std::string report_json(const Scenario& s, const Estimate& e) {
                          verdict_key(g.inference_verdict) + ",\"margin_bytes\":" + std::to_string(g.inference_margin_bytes) +
                          ",\"gpus_needed\":" + std::to_string(g.inference_gpus_needed) + cards_json(g) + "}}");
     }
+    if (s.engine.kind != EngineKind::none) {
+        const Expected<EngineEstimate> engine = engine_estimate(s);
+        field("engine", engine ? engine_json(*engine) : "{\"name\":\"" + json_escape(engine_name(s.engine.kind)) + "\",\"error\":\"" + json_escape(engine.error()) + "\"}");
+        const std::string trains = training_verdict_sentence(s, e);
+        field("verdicts", "{\"runs\":\"" + json_escape(engine ? engine->verdict : engine.error()) + "\",\"trains\":\"" + json_escape(trains) + "\"}");
+    }
     out += "}";
+    return out;
+}
+
+std::vector<std::string> verdict_sentences(const Scenario& s, const Estimate& e) {
+    std::vector<std::string> out;
+    if (s.engine.kind != EngineKind::none) {
+        const Expected<EngineEstimate> engine = engine_estimate(s);
+        out.push_back(engine ? engine->verdict : std::string(engine_name(s.engine.kind)) + ": " + engine.error());
+    }
+    const std::string trains = training_verdict_sentence(s, e);
+    if (!trains.empty() && (s.engine.kind != EngineKind::none || inference_only_format(s))) out.push_back(trains);
     return out;
 }
 
@@ -383,7 +401,19 @@ Expected<std::string> recipe_range_sentence(const Scenario& s) {
 }
 
 std::string report_table(const Scenario& s, const Estimate& e, UnitChoice units) {
-    std::string out = describe_inputs(s, e) + "\n";
+    std::string out;
+    if (s.engine.kind != EngineKind::none) {
+        // The question people bring first: does it run, with this engine. Then training, its own verdict.
+        const Expected<EngineEstimate> engine = engine_estimate(s);
+        out += engine ? engine_report(*engine, units == UnitChoice::gb ? 0 : units == UnitChoice::gib ? 1 : 2)
+                      : std::string(engine_name(s.engine.kind)) + ": " + engine.error() + "\n";
+        const std::string trains = training_verdict_sentence(s, e);
+        if (!trains.empty()) out += trains + "\n";
+        out += "\nThe seed's figures:\n";
+    } else if (inference_only_format(s)) {
+        out += training_verdict_sentence(s, e) + "\n";
+    }
+    out += describe_inputs(s, e) + "\n";
     out += model_line(s, e);
     const std::vector<Line> lines = result_lines(e);
     std::size_t width = 28;  // the seed's column; a longer label widens it for every line
@@ -459,6 +489,27 @@ std::string report_view_json(const Scenario& s, const Estimate& e) {
     for (const std::string& sentence : gpu_sentences(s, e)) {
         out += std::string(first ? "\"" : ",\"") + json_escape(sentence) + "\"";
         first = false;
+    }
+    // The run and training verdicts, first on every face, and the engine's per-device report lines.
+    out += "],\"verdicts\":[";
+    first = true;
+    for (const std::string& sentence : verdict_sentences(s, e)) {
+        out += std::string(first ? "\"" : ",\"") + json_escape(sentence) + "\"";
+        first = false;
+    }
+    out += "],\"engine\":[";
+    if (s.engine.kind != EngineKind::none) {
+        if (const Expected<EngineEstimate> engine = engine_estimate(s)) {
+            const std::string text = engine_report(*engine, 2);
+            first = true;
+            for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
+                end = text.find('\n', at);
+                if (end == std::string::npos) end = text.size();
+                if (end == at) continue;
+                out += std::string(first ? "\"" : ",\"") + json_escape(text.substr(at, end - at)) + "\"";
+                first = false;
+            }
+        }
     }
     return out + "]}";
 }

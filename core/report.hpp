@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "estimator.hpp"
 
@@ -32,7 +33,13 @@ enum class UnitChoice { gb, gib, both };
 // gpus_needed are for training_basis; gpus_needed 0 means no number of GPUs suffices at that ZeRO stage).
 std::string report_json(const Scenario& scenario, const Estimate& estimate);
 
-// An aligned plain-text table, one result per line.
+// The verdicts that lead every face, in order: "Runs on ..." with the engine (when one is chosen), then the
+// training verdict as its own sentence ("Trains on ..." or why an inference-only format cannot train).
+// Empty without an engine and without an inference-only format.
+std::vector<std::string> verdict_sentences(const Scenario& scenario, const Estimate& estimate);
+
+// An aligned plain-text table, one result per line. With an engine it leads with the engine's report
+// (the run verdict, per-device terms, the command line) and the training verdict, then the seed's figures.
 std::string report_table(const Scenario& scenario, const Estimate& estimate, UnitChoice units);
 
 // A Markdown table of the same figures.

@@ -320,6 +320,78 @@ std::string show_whole_if(std::uint64_t value, std::uint64_t default_value) {
     return value == default_value ? std::string() : std::to_string(value);
 }
 
+// Engines (core/engine_settings.hpp): the engine, llama.cpp's and vLLM's own flags.
+constexpr const char* kEngineWords[] = {"none", "llama.cpp", "ollama", "vllm", "transformers"};
+constexpr const char* kSwitchWords[] = {"auto", "on", "off"};
+constexpr const char* kSplitModeWords[] = {"layer", "row", "none"};
+inline constexpr std::uint64_t kMaxEngineTokens = 1'000'000;  // u-batch, batch, batched tokens
+inline constexpr std::uint64_t kMaxSlots = 4096;               // -np, --max-num-seqs
+
+std::string apply_engine(Scenario& s, std::string_view text) {
+    std::string t = lower_text(text);
+    if (t == "llamacpp" || t == "llama-cpp" || t == "llama_cpp" || t == "llama-server") t = "llama.cpp";
+    if (t.empty()) t = "none";
+    return apply_choice(s.engine.kind, t, kEngineWords);
+}
+
+std::string apply_ngl(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t == "auto" || t.empty() || t == "-1") {
+        s.engine.ngl_auto = true;
+        s.engine.ngl_all = false;
+        return {};
+    }
+    if (t == "all" || t == "-2") {
+        s.engine.ngl_auto = false;
+        s.engine.ngl_all = true;
+        return {};
+    }
+    std::uint64_t layers = 0;
+    const std::string error = apply_whole(layers, t, 0, 100000);
+    if (!error.empty()) return error + " (a layer count, all or auto)";
+    s.engine.ngl_auto = false;
+    s.engine.ngl_all = false;
+    s.engine.ngl_layers = layers;
+    return {};
+}
+
+std::string show_ngl(const Scenario& s) {
+    if (s.engine.ngl_auto) return {};
+    if (s.engine.ngl_all) return "all";
+    return std::to_string(s.engine.ngl_layers);
+}
+
+std::string apply_v_dtype(Scenario& s, std::string_view text) {
+    const std::string t = lower_text(text);
+    if (t.empty() || t == "default" || t == "same") {
+        s.engine.v_dtype.clear();
+        return {};
+    }
+    const Expected<WeightFormat> format = find_weight_format(t);
+    if (!format) return format.error();
+    s.engine.v_dtype = format->key;
+    return {};
+}
+
+std::string apply_gpu_util(Scenario& s, std::string_view text) {
+    const Expected<Decimal> d = parse_decimal(text, Decimal::kScale);
+    if (!d) return d.error() + " (a fraction of the GPU's memory: 0.9)";
+    if (d->is_zero()) return "must be greater than 0 (at most 1)";
+    s.engine.gpu_util = *d;
+    return {};
+}
+
+std::string apply_engine_tokens(std::uint64_t& field, std::string_view text, std::uint64_t min_value) {
+    std::uint64_t tokens = 0;
+    std::string error = apply_tokens(tokens, text);
+    if (!error.empty()) return error;
+    if (tokens < min_value || tokens > kMaxEngineTokens) return "must be " + std::to_string(min_value) + " to 1,000,000 tokens";
+    field = tokens;
+    return {};
+}
+
+std::string show_switch(Switch value) { return value == Switch::automatic ? std::string() : std::string(kSwitchWords[static_cast<int>(value)]); }
+
 }  // namespace
 
 const std::vector<SettingSpec>& setting_specs() {
@@ -429,6 +501,60 @@ const std::vector<SettingSpec>& setting_specs() {
          apply_gpu_memory, show_gpu_memory},
         {"tensor-split", "LIST", "how inference splits over --gpus, one proportion per GPU as llama.cpp's --tensor-split: 3,1 (default even); each card gets its own verdict",
          apply_tensor_split, show_tensor_split},
+        {"engine", "NAME", "inference engine: none (default: the seed's weights x overhead), llama.cpp, ollama (llama.cpp with Ollama's defaults), vllm, transformers",
+         apply_engine, [](const Scenario& s) { return s.engine.kind == EngineKind::none ? std::string() : std::string(kEngineWords[static_cast<int>(s.engine.kind)]); }},
+        {"ubatch", "T", "llama.cpp -ub: physical batch, the tokens the compute buffer is sized for (default 512)",
+         [](Scenario& s, std::string_view t) { return apply_engine_tokens(s.engine.ubatch_tokens, t, 1); },
+         [](const Scenario& s) { return show_whole_if(s.engine.ubatch_tokens, 0); }},
+        {"nbatch", "T", "llama.cpp -b: logical batch (default 2048; Ollama 512)",
+         [](Scenario& s, std::string_view t) { return apply_engine_tokens(s.engine.nbatch_tokens, t, 1); },
+         [](const Scenario& s) { return show_whole_if(s.engine.nbatch_tokens, 0); }},
+        {"ngl", "N|all|auto", "llama.cpp -ngl: layers on the GPU counted from the output layer back; all; or auto (default: --fit chooses)",
+         apply_ngl, show_ngl},
+        {"split-mode", "MODE", "llama.cpp -sm over several GPUs: layer (default), row or none",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.engine.split_mode, t, kSplitModeWords); },
+         [](const Scenario& s) { return s.engine.split_mode == SplitMode::layer ? std::string() : std::string(kSplitModeWords[static_cast<int>(s.engine.split_mode)]); }},
+        {"flash-attn", "auto|on|off", "llama.cpp -fa: flash attention (default auto = on where the GPU supports it)",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.engine.flash_attn, t, kSwitchWords); },
+         [](const Scenario& s) { return show_switch(s.engine.flash_attn); }},
+        {"v-dtype", "NAME", "llama.cpp -ctv: V-cache format (default: follows --kv-dtype); a quantized V cache needs flash attention",
+         apply_v_dtype, [](const Scenario& s) { return s.engine.v_dtype; }},
+        {"parallel", "N", "llama.cpp -np: sequences served at once (default: llama-server 4 slots sharing one unified cache; Ollama 1)",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.engine.parallel, t, 1, kMaxSlots); },
+         [](const Scenario& s) { return show_whole_if(s.engine.parallel, 0); }},
+        {"kv-unified", "auto|on|off", "llama.cpp --kv-unified: one KV cache shared by all slots (default auto: on when -np is left to llama-server)",
+         [](Scenario& s, std::string_view t) {
+             const std::string w = lower_text(t);
+             return apply_choice(s.engine.kv_unified, w == "true" || w == "1" ? std::string("on") : w == "false" || w == "0" ? std::string("off") : w, kSwitchWords);
+         },
+         [](const Scenario& s) { return show_switch(s.engine.kv_unified); }},
+        {"swa-full", "[BOOL]", "llama.cpp --swa-full: sliding-window layers keep the whole context",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.engine.swa_full, t); },
+         [](const Scenario& s) { return s.engine.swa_full ? std::string("true") : std::string(); }},
+        {"mmap", "[BOOL]", "llama.cpp memory-maps the model file (default true; false = --no-mmap)",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mmap, t); },
+         [](const Scenario& s) { return s.engine.mmap ? std::string() : std::string("false"); }},
+        {"gpu-util", "F", "vLLM --gpu-memory-utilization: the share of each GPU vLLM takes (default 0.9)",
+         apply_gpu_util, [](const Scenario& s) { return s.engine.gpu_util.is_zero() ? std::string() : format_decimal(s.engine.gpu_util); }},
+        {"max-num-seqs", "N", "vLLM --max-num-seqs (default 256; 1024 on a GPU of 70 GiB or more that is not an A100)",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.engine.max_num_seqs, t, 1, kMaxSlots); },
+         [](const Scenario& s) { return show_whole_if(s.engine.max_num_seqs, 0); }},
+        {"max-batched-tokens", "T", "vLLM --max-num-batched-tokens: the profile run's tokens (default 2048; 8192 on a GPU of 70 GiB or more that is not an A100)",
+         [](Scenario& s, std::string_view t) { return apply_engine_tokens(s.engine.max_batched_tokens, t, 1); },
+         [](const Scenario& s) { return show_whole_if(s.engine.max_batched_tokens, 0); }},
+        {"block-size", "N", "vLLM --block-size: tokens per KV block (default 16)",
+         [](Scenario& s, std::string_view t) {
+             std::uint64_t v = 0;
+             const std::string error = apply_whole(v, t, 1, 256);
+             if (!error.empty()) return error;
+             if ((v & (v - 1)) != 0) return std::string("must be a power of two (1 to 256)");
+             s.engine.block_size = v;
+             return std::string();
+         },
+         [](const Scenario& s) { return show_whole_if(s.engine.block_size, 0); }},
+        {"enforce-eager", "[BOOL]", "vLLM --enforce-eager: no CUDA graphs",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.engine.enforce_eager, t); },
+         [](const Scenario& s) { return s.engine.enforce_eager ? std::string("true") : std::string(); }},
     };
     return kSpecs;
 }

@@ -70,6 +70,13 @@ Choices zero_choices() {
     return {{"0", "0: none"}, {"1", "1: optimizer states split"}, {"2", "2: + gradients split"}, {"3", "3: + weights split"}};
 }
 
+Choices engine_choices() {
+    return {{"none", "none: the seed's weights x overhead"}, {"llama.cpp", "llama.cpp (llama-server)"}, {"ollama", "Ollama (llama.cpp, Ollama's defaults)"},
+            {"vllm", "vLLM"}, {"transformers", "transformers generate"}};
+}
+Choices switch_choices() { return {{"auto", "auto"}, {"on", "on"}, {"off", "off"}}; }
+Choices split_mode_choices() { return {{"layer", "layer: whole layers per GPU"}, {"row", "row: every matrix split by rows"}, {"none", "none: one GPU"}}; }
+
 const FormRow kRows[] = {
     {"model", "Model", "", "choice", nullptr, model_choices},
     {"params", "Parameters (N)", "parameters", "count", nullptr, nullptr},
@@ -103,6 +110,22 @@ const FormRow kRows[] = {
     {"zero", "ZeRO/FSDP stage", "", "choice", [](const Scenario&) { return std::string("0"); }, zero_choices},
     {"gpu-memory", "Custom memory per GPU", "GB or GiB", "text", nullptr, nullptr},
     {"tensor-split", "Tensor split (per GPU)", "proportions", "text", nullptr, nullptr},
+    {"engine", "Inference engine", "", "choice", [](const Scenario&) { return std::string("none"); }, engine_choices},
+    {"ubatch", "Physical batch (-ub)", "tokens", "count", [](const Scenario&) { return std::string("512"); }, nullptr},
+    {"nbatch", "Logical batch (-b)", "tokens", "count", [](const Scenario&) { return std::string("2048"); }, nullptr},
+    {"ngl", "GPU layers (-ngl)", "layers, all or auto", "text", [](const Scenario&) { return std::string("auto"); }, nullptr},
+    {"split-mode", "Split mode (-sm)", "", "choice", [](const Scenario&) { return std::string("layer"); }, split_mode_choices},
+    {"flash-attn", "Flash attention (-fa)", "", "choice", [](const Scenario&) { return std::string("auto"); }, switch_choices},
+    {"v-dtype", "V-cache format (-ctv)", "", "text", [](const Scenario& s) { return s.kv_dtype; }, nullptr},
+    {"parallel", "Parallel slots (-np)", "sequences", "count", [](const Scenario&) { return std::string("4"); }, nullptr},
+    {"kv-unified", "Unified KV cache", "", "choice", [](const Scenario&) { return std::string("auto"); }, switch_choices},
+    {"swa-full", "Full-size SWA cache", "", "bool", nullptr, nullptr},
+    {"mmap", "Memory-map the model file", "", "bool", [](const Scenario&) { return std::string("true"); }, nullptr},
+    {"gpu-util", "GPU memory utilization", "fraction", "number", [](const Scenario&) { return std::string("0.9"); }, nullptr},
+    {"max-num-seqs", "Max sequences (vLLM)", "sequences", "count", nullptr, nullptr},
+    {"max-batched-tokens", "Max batched tokens (vLLM)", "tokens", "count", nullptr, nullptr},
+    {"block-size", "KV block size (vLLM)", "tokens", "count", [](const Scenario&) { return std::string("16"); }, nullptr},
+    {"enforce-eager", "Enforce eager (no CUDA graphs)", "", "bool", nullptr, nullptr},
 };
 
 const FormRow* find_row(const char* key) {

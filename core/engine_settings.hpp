@@ -1,0 +1,46 @@
+// The inference engine a scenario runs in and that engine's own settings, as plain values (no figures).
+// The engine models in core/engines/ read them; the estimator carries them in Scenario and never reads
+// them. Zero / empty / `automatic` means "the engine's default", so a scenario without an engine is the
+// seed's and every default is stated once, in the engine's file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "quantity.hpp"
+
+namespace llm_memory {
+
+// Which engine runs the model. none: the seed's inference model (weights x overhead), unchanged.
+enum class EngineKind : std::uint8_t { none, llama_cpp, ollama, vllm, transformers };
+
+// A three-way switch whose third state is the engine's default (llama.cpp -fa auto).
+enum class Switch : std::uint8_t { automatic, on, off };
+
+// llama.cpp -sm: layer (whole layers per GPU, the default), row (each matrix split by rows), none (one GPU).
+enum class SplitMode : std::uint8_t { layer, row, none };
+
+struct EngineSettings {
+    EngineKind kind = EngineKind::none;
+    // llama.cpp (and Ollama)
+    std::uint64_t ubatch_tokens = 0;   // -ub; 0 = 512
+    std::uint64_t nbatch_tokens = 0;   // -b; 0 = 2048 (Ollama: 512)
+    bool ngl_auto = true;              // -ngl unset: llama.cpp's --fit chooses (all when everything fits)
+    bool ngl_all = false;              // -ngl all (or any N above the layer count)
+    std::uint64_t ngl_layers = 0;      // -ngl N (not auto, not all): the output layer, then the last N - 1 layers
+    SplitMode split_mode = SplitMode::layer;
+    Switch flash_attn = Switch::automatic;
+    std::string v_dtype;               // -ctv; "" = follows kv-dtype
+    std::uint64_t parallel = 0;        // -np; 0 = the engine's default (llama-server: 4 slots, unified; Ollama: 1)
+    Switch kv_unified = Switch::automatic;  // --kv-unified; automatic = on exactly when -np is left to llama-server
+    bool swa_full = false;             // --swa-full
+    bool mmap = true;                  // --no-mmap sets false
+    // vLLM
+    Decimal gpu_util{};                // --gpu-memory-utilization; 0 = 0.9
+    std::uint64_t max_num_seqs = 0;    // 0 = 256 (1024 on a >= 70 GiB GPU that is not an A100)
+    std::uint64_t max_batched_tokens = 0;  // 0 = 2048 (8192 on a >= 70 GiB GPU that is not an A100)
+    std::uint64_t block_size = 0;      // 0 = 16
+    bool enforce_eager = false;        // --enforce-eager: no CUDA graphs
+};
+
+}  // namespace llm_memory

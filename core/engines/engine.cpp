@@ -1,0 +1,218 @@
+// What the engines share: choosing one, summing a device's terms, the "Runs on ..." and "Trains on ..."
+// verdicts, the JSON object and the plain-text report. The figures themselves are each engine's own file.
+#include "engine.hpp"
+
+#include "../formats.hpp"
+#include "../report.hpp"
+
+namespace llm_memory {
+
+const char* engine_key(EngineKind kind) {
+    switch (kind) {
+        case EngineKind::none: return "none";
+        case EngineKind::llama_cpp: return "llama.cpp";
+        case EngineKind::ollama: return "ollama";
+        case EngineKind::vllm: return "vllm";
+        case EngineKind::transformers: return "transformers";
+    }
+    return "none";
+}
+
+const char* engine_name(EngineKind kind) {
+    switch (kind) {
+        case EngineKind::none: return "";
+        case EngineKind::llama_cpp: return "llama.cpp";
+        case EngineKind::ollama: return "Ollama";
+        case EngineKind::vllm: return "vLLM";
+        case EngineKind::transformers: return "transformers";
+    }
+    return "";
+}
+
+std::string engine_bytes_text(std::uint64_t bytes) { return format_gib(bytes) + " (" + format_gb(bytes) + ")"; }
+
+void finish_device(EngineDevice& d) {
+    d.weights_bytes = d.kv_cache_bytes = d.compute_bytes = d.other_bytes = 0;
+    for (const EngineTerm& t : d.terms) {
+        switch (t.kind) {
+            case EngineTermKind::weights: d.weights_bytes += t.bytes; break;
+            case EngineTermKind::kv_cache: d.kv_cache_bytes += t.bytes; break;
+            case EngineTermKind::compute: d.compute_bytes += t.bytes; break;
+            case EngineTermKind::other: d.other_bytes += t.bytes; break;
+        }
+    }
+    d.total_bytes = d.weights_bytes + d.kv_cache_bytes + d.compute_bytes + d.other_bytes;
+    if (d.reserved_bytes < d.total_bytes) d.reserved_bytes = d.total_bytes;
+}
+
+void finish_estimate(EngineEstimate& est, const Scenario& s) {
+    est.needed_bytes = est.reserved_bytes = 0;
+    std::uint64_t gpus = 0, gpu_total = 0, host_total = 0;
+    const EngineDevice* worst = nullptr;
+    est.runs = est.failure.empty();
+    for (const EngineDevice& d : est.devices) {
+        est.needed_bytes += d.total_bytes;
+        est.reserved_bytes += d.reserved_bytes;
+        if (d.is_gpu) {
+            ++gpus;
+            gpu_total += d.total_bytes;
+            if (est.gpu_known && d.verdict == FitVerdict::does_not_fit) est.runs = false;
+            if (worst == nullptr || d.total_bytes > worst->total_bytes) worst = &d;
+        } else {
+            host_total += d.total_bytes;
+        }
+    }
+    std::string where = std::to_string(gpus) + " x " + (worst != nullptr && worst->label.find('(') != std::string::npos
+                                                            ? worst->label.substr(worst->label.find('(') + 1, worst->label.size() - worst->label.find('(') - 2)
+                                                            : std::string("GPU"));
+    const std::string ctx = est.context_tokens > 0 ? " at " + format_count_exact(est.context_tokens) + " tokens" : "";
+    std::string detail;
+    if (worst != nullptr && est.gpu_known)
+        detail = (gpus > 1 ? "the fullest GPU holds " : "the GPU holds ") + format_gib(worst->total_bytes) + " of " + format_gib(worst->capacity_bytes) +
+                 " (" + verdict_text(worst->verdict) + ")";
+    else if (worst != nullptr)
+        detail = "needs " + format_gib(gpu_total) + " on the GPU" + (gpus > 1 ? "s" : "") + " (choose a GPU for a verdict)";
+    if (host_total > 0) detail += ", host RAM " + format_gib(host_total);
+    if (est.kind == EngineKind::llama_cpp || est.kind == EngineKind::ollama) {
+        const std::uint64_t offloaded = est.gpu_layers >= est.layer_count + 1 ? est.layer_count : est.gpu_layers > 0 ? est.gpu_layers - 1 : 0;
+        detail += "; " + format_count_exact(offloaded) + " of " + format_count_exact(est.layer_count) + " layers on the GPU" +
+                  (est.gpu_layers > est.layer_count ? "" : " (the rest on the CPU: slower)");
+    }
+    if (est.kind == EngineKind::vllm && !est.devices.empty() && est.devices.front().has_pool) {
+        const EngineDevice& g = est.devices.front();
+        detail += "; KV pool " + format_gib(g.kv_pool_bytes) + " per GPU = " + format_count_exact(g.kv_capacity_tokens) + " tokens, " +
+                  format_decimal(g.max_concurrency) + "x concurrency";
+    }
+    (void)s;
+    if (!est.gpu_known) {
+        est.verdict = "Runs with " + est.name + ctx + ": " + detail + ".";
+    } else if (est.runs) {
+        est.verdict = "Runs on " + where + " with " + est.name + ctx + ": " + detail + ".";
+    } else {
+        est.verdict = "Does not run on " + where + " with " + est.name + ctx + ": " + (est.failure.empty() ? detail : est.failure) +
+                      (est.failure.empty() ? "." : "");
+    }
+}
+
+Expected<EngineEstimate> engine_estimate(const Scenario& scenario) {
+    switch (scenario.engine.kind) {
+        case EngineKind::none: return Error{"engine", "no engine chosen (llama.cpp, ollama, vllm or transformers)"};
+        case EngineKind::llama_cpp:
+        case EngineKind::ollama: return llama_cpp_estimate(scenario);
+        case EngineKind::vllm: return vllm_estimate(scenario);
+        case EngineKind::transformers: return transformers_estimate(scenario);
+    }
+    return Error{"engine", "unknown engine"};
+}
+
+std::string engine_fit_flags(const EngineEstimate& est) {
+    switch (est.kind) {
+        case EngineKind::llama_cpp: return "-c " + std::to_string(est.context_tokens) + " -ngl " + std::to_string(est.gpu_layers);
+        case EngineKind::ollama: return "num_ctx " + std::to_string(est.context_tokens) + ", num_gpu " + std::to_string(est.gpu_layers);
+        case EngineKind::vllm:
+            return "--max-model-len " + std::to_string(est.auto_context_tokens > 0 ? est.auto_context_tokens : est.context_tokens);
+        case EngineKind::transformers:
+        case EngineKind::none: return {};
+    }
+    return {};
+}
+
+bool inference_only_format(const Scenario& s) {
+    if (s.model && s.model->layout.known) return true;
+    if (s.dtype.empty()) return false;
+    const Expected<WeightFormat> f = find_weight_format(s.dtype);
+    return f && f->gguf;
+}
+
+std::string training_verdict_sentence(const Scenario& s, const Estimate& e) {
+    if (inference_only_format(s)) {
+        return "Trains on: no. " + std::string(s.model && s.model->layout.known ? "A GGUF file" : "A GGUF quantization (" + s.dtype + ")") +
+               " is an inference format: its quantized blocks have no gradients, and no trainer loads them. Fine-tune the original "
+               "16-bit weights with QLoRA (--qlora --lora-rank 16: the base in 4-bit NF4, small adapters trained), then convert.";
+    }
+    if (!e.gpu.requested) return {};
+    const std::uint64_t per_gpu = e.gpu.training_uses_peak ? e.gpu.training_peak_per_gpu_bytes : e.gpu.training_per_gpu.weight_bytes +
+                                                                                                     e.gpu.training_per_gpu.gradient_bytes +
+                                                                                                     e.gpu.training_per_gpu.optimizer_bytes;
+    const bool fits = e.gpu.training_verdict != FitVerdict::does_not_fit;
+    return std::string(fits ? "Trains on " : "Does not train on ") + std::to_string(e.gpu.gpu_count) + " x " + gpu_name(s) + ": " +
+           (e.gpu.training_uses_peak ? "training peak " : "model states ") + format_gib(per_gpu) + " per GPU of " + format_gib(e.gpu.capacity_bytes) +
+           " (" + verdict_text(e.gpu.training_verdict) + ")" +
+           (!fits && e.gpu.training_gpus_needed > 0 ? "; " + std::to_string(e.gpu.training_gpus_needed) + " GPUs would do" : "") + ".";
+}
+
+std::string engine_json(const EngineEstimate& est) {
+    auto q = [](const std::string& t) { return "\"" + json_escape(t) + "\""; };
+    auto num = [](std::uint64_t v) { return std::to_string(v); };
+    std::string out = "{\"name\":" + q(est.name) + ",\"version\":" + q(est.version) + ",\"devices\":[";
+    for (std::size_t i = 0; i < est.devices.size(); ++i) {
+        const EngineDevice& d = est.devices[i];
+        out += std::string(i > 0 ? "," : "") + "{\"device\":" + q(d.device) + ",\"label\":" + q(d.label) + ",\"weights_bytes\":" + num(d.weights_bytes) +
+               ",\"kv_cache_bytes\":" + num(d.kv_cache_bytes) + ",\"compute_bytes\":" + num(d.compute_bytes) + ",\"other_bytes\":" + num(d.other_bytes) +
+               ",\"total_bytes\":" + num(d.total_bytes) + ",\"reserved_bytes\":" + num(d.reserved_bytes);
+        if (d.is_gpu && d.capacity_bytes > 0)
+            out += ",\"capacity_bytes\":" + num(d.capacity_bytes) + ",\"fits\":" + (d.verdict != FitVerdict::does_not_fit ? "true" : "false") +
+                   ",\"verdict\":" + q(verdict_text(d.verdict)) + ",\"margin_bytes\":" + num(d.margin_bytes);
+        if (d.has_pool)
+            out += ",\"kv_pool_bytes\":" + num(d.kv_pool_bytes) + ",\"kv_blocks\":" + num(d.kv_blocks) + ",\"kv_capacity_tokens\":" + num(d.kv_capacity_tokens) +
+                   ",\"max_concurrency\":" + format_decimal(d.max_concurrency);
+        out += ",\"terms\":[";
+        for (std::size_t j = 0; j < d.terms.size(); ++j) {
+            const EngineTerm& t = d.terms[j];
+            out += std::string(j > 0 ? "," : "") + "{\"key\":" + q(t.key) + ",\"label\":" + q(t.label) + ",\"bytes\":" + num(t.bytes) + ",\"steps\":" + q(t.steps) + "}";
+        }
+        out += "]}";
+    }
+    out += "],\"needed_bytes\":" + num(est.needed_bytes) + ",\"reserved_bytes\":" + num(est.reserved_bytes) + ",\"runs\":" + (est.runs ? "true" : "false") +
+           ",\"verdict\":" + q(est.verdict) + ",\"failure\":" + q(est.failure) + ",\"command\":" + q(est.command) +
+           ",\"context_tokens\":" + num(est.context_tokens);
+    if (est.kind == EngineKind::llama_cpp || est.kind == EngineKind::ollama) out += ",\"gpu_layers\":" + num(est.gpu_layers) + ",\"layers\":" + num(est.layer_count);
+    if (est.kind == EngineKind::vllm && est.auto_context_tokens > 0) out += ",\"auto_max_model_len\":" + num(est.auto_context_tokens);
+    out += ",\"settings\":[";
+    for (std::size_t i = 0; i < est.settings.size(); ++i) out += std::string(i > 0 ? "," : "") + q(est.settings[i]);
+    out += "],\"notes\":[";
+    for (std::size_t i = 0; i < est.notes.size(); ++i) out += std::string(i > 0 ? "," : "") + q(est.notes[i]);
+    return out + "]}";
+}
+
+std::string engine_report(const EngineEstimate& est, int units) {
+    auto size = [units](std::uint64_t b) {
+        return units == 0 ? format_gb(b) : units == 1 ? format_gib(b) : format_gib(b) + " (" + format_gb(b) + ")";
+    };
+    std::string out = est.verdict + "\n";
+    out += "Engine: " + est.version + "\n";
+    for (const std::string& line : est.settings) out += "  " + line + "\n";
+    // Identical GPUs (tensor parallelism, an even split) are shown once with their range.
+    auto same = [](const EngineDevice& a, const EngineDevice& b) {
+        if (a.is_gpu != b.is_gpu || a.terms.size() != b.terms.size() || a.total_bytes != b.total_bytes) return false;
+        for (std::size_t i = 0; i < a.terms.size(); ++i)
+            if (a.terms[i].bytes != b.terms[i].bytes || a.terms[i].steps != b.terms[i].steps) return false;
+        return true;
+    };
+    for (std::size_t i = 0; i < est.devices.size(); ++i) {
+        const EngineDevice& d = est.devices[i];
+        if (!d.is_gpu && d.total_bytes == 0) continue;
+        std::size_t last = i;
+        while (last + 1 < est.devices.size() && same(d, est.devices[last + 1])) ++last;
+        std::string label = d.label;
+        if (last > i) {
+            label = "GPUs " + d.device.substr(3) + "-" + est.devices[last].device.substr(3) + (d.label.find('(') != std::string::npos ? " " + d.label.substr(d.label.find('(')) : "") + ", each";
+        }
+        i = last;
+        out += label + ": " + size(d.total_bytes);
+        if (d.is_gpu && d.capacity_bytes > 0) out += " of " + size(d.capacity_bytes) + ", " + verdict_text(d.verdict);
+        if (d.reserved_bytes > d.total_bytes) out += "; reserved " + size(d.reserved_bytes);
+        out += "\n";
+        for (const EngineTerm& t : d.terms) out += "  " + t.label + " " + size(t.bytes) + ": " + t.steps + "\n";
+        if (d.has_pool)
+            out += "  KV pool " + size(d.kv_pool_bytes) + " = " + format_count_exact(d.kv_blocks) + " blocks = " + format_count_exact(d.kv_capacity_tokens) +
+                   " tokens; maximum concurrency " + format_decimal(d.max_concurrency) + "x\n";
+    }
+    out += "Needed " + size(est.needed_bytes) + "; reserved under the engine's defaults " + size(est.reserved_bytes) + "\n";
+    if (!est.failure.empty()) out += "The engine says: " + est.failure + "\n";
+    for (const std::string& note : est.notes) out += "Note: " + note + "\n";
+    out += "Command: " + est.command + "\n";
+    return out;
+}
+
+}  // namespace llm_memory

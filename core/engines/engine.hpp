@@ -1,0 +1,120 @@
+// Inference as an engine runs it: what llama.cpp (and Ollama), vLLM or Hugging Face transformers allocate
+// on each device (every GPU and the host), term by term with worked steps, what the run needs and what the
+// engine reserves under its defaults, the command line that realises it, and the "Runs on ..." verdict.
+// Stands on the estimator (reads Scenario and its model) and is never included by it. Exact integer bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../architecture.hpp"
+#include "../estimator.hpp"
+#include "../gpus.hpp"
+#include "../result.hpp"
+
+namespace llm_memory {
+
+// Which column of the per-device table a term adds to.
+enum class EngineTermKind : std::uint8_t { weights, kv_cache, compute, other };
+
+// One allocation on one device, with how it is computed.
+struct EngineTerm {
+    std::string key;        // "model_buffer", "kv_buffer", "compute_buffer", "output_buffer", "cuda_context", ...
+    std::string label;      // "Model buffer", as the engine's log names it where it does
+    std::string steps;      // the worked arithmetic: "80 layers x 483,729,408 bytes = ..."
+    std::uint64_t bytes = 0;
+    EngineTermKind kind = EngineTermKind::other;
+};
+
+// One device's allocations and, for a GPU of known capacity, its verdict.
+struct EngineDevice {
+    std::string device;                 // "gpu0", "gpu1", ..., "host"
+    std::string label;                  // "GPU 0 (NVIDIA GeForce RTX 4090)", "Host RAM"
+    bool is_gpu = false;
+    std::vector<EngineTerm> terms;
+    std::uint64_t weights_bytes = 0;
+    std::uint64_t kv_cache_bytes = 0;
+    std::uint64_t compute_bytes = 0;
+    std::uint64_t other_bytes = 0;
+    std::uint64_t total_bytes = 0;      // the four above
+    std::uint64_t reserved_bytes = 0;   // what the engine takes or keeps free under its defaults (>= total)
+    std::uint64_t capacity_bytes = 0;   // 0: unknown (the host, or no GPU chosen)
+    FitVerdict verdict = FitVerdict::fits;  // total against capacity (meaningful when capacity_bytes > 0)
+    std::uint64_t margin_bytes = 0;     // capacity - total when it fits, else total - capacity
+    // vLLM, per GPU
+    bool has_pool = false;
+    std::uint64_t kv_pool_bytes = 0;     // total x utilization - weights - activation peak - non-torch
+    std::uint64_t kv_blocks = 0;         // floor(pool / (block_size x KV bytes per token on this GPU))
+    std::uint64_t kv_capacity_tokens = 0;  // blocks x block_size
+    Decimal max_concurrency{};           // capacity / max_model_len, as vLLM logs it ("4.84x")
+};
+
+// The result of one engine on one scenario.
+struct EngineEstimate {
+    EngineKind kind = EngineKind::none;
+    std::string name;                   // "llama.cpp", "Ollama", "vLLM", "transformers"
+    std::string version;                // the release whose defaults and code this follows
+    std::vector<EngineDevice> devices;  // GPUs in order, then the host
+    std::uint64_t needed_bytes = 0;     // every device's total
+    std::uint64_t reserved_bytes = 0;   // every device's reserved
+    std::vector<std::string> settings;  // the resolved settings, one line each: "n_ctx 8192 (padded to 256)"
+    std::vector<std::string> notes;     // what the model assumes or leaves out
+    std::string command;                // the command line that realises this run
+    bool gpu_known = false;             // a GPU (or capacity) was chosen: the verdict below means something
+    bool runs = true;                   // every GPU fits and the engine starts
+    std::string verdict;                // "Runs on 1 x NVIDIA GeForce RTX 4090 with llama.cpp: ..." (always set)
+    std::string failure;                // the engine's own start-up failure in its words, or ""
+    // The answer in the engine's flags (fit): llama.cpp's context and offloaded layers, vLLM's max_model_len.
+    std::uint64_t context_tokens = 0;   // n_ctx / max_model_len used
+    std::uint64_t gpu_layers = 0;       // llama.cpp: -ngl value used (layers + 1 = everything)
+    std::uint64_t layer_count = 0;      // llama.cpp: decoder layers
+    std::uint64_t auto_context_tokens = 0;  // vLLM: what --max-model-len auto would choose (0: no GPU known)
+};
+
+// "none", "llama.cpp", "ollama", "vllm", "transformers" (the settings key's words).
+const char* engine_key(EngineKind kind);
+// The engine's display name ("llama.cpp", "Ollama", "vLLM", "transformers"; "" for none).
+const char* engine_name(EngineKind kind);
+
+// The engine's estimate for the scenario. Errors (with their setting key): no engine chosen, no model
+// architecture (an engine needs --model, --config or --gguf), a cache type or setting the engine refuses
+// (llama.cpp: a quantized V cache without flash attention; vLLM: tp not dividing the heads).
+Expected<EngineEstimate> engine_estimate(const Scenario& scenario);
+
+// The JSON object: {"name", "version", "devices": [{device, weights_bytes, kv_cache_bytes, compute_bytes,
+// other_bytes, total_bytes, reserved_bytes, capacity_bytes, fits, verdict, terms [{key, label, bytes,
+// steps}] (+ vLLM: kv_pool_bytes, kv_blocks, kv_capacity_tokens, max_concurrency)}], needed_bytes,
+// reserved_bytes, runs, verdict, failure, command, context_tokens, gpu_layers, settings, notes}.
+std::string engine_json(const EngineEstimate& estimate);
+
+// Plain-text report lines: the verdict, the settings, a per-device table with each term and its steps,
+// needed and reserved, the command line. `units`: 0 GB, 1 GiB, 2 both.
+std::string engine_report(const EngineEstimate& estimate, int units);
+
+// The engine's own flags for the answer (fit): llama.cpp "-c 8192 -ngl 43" (what --fit settles on);
+// Ollama "num_ctx 4096, num_gpu 43"; vLLM "--max-model-len 43616" (what --max-model-len auto chooses);
+// transformers has no such flags: "".
+std::string engine_fit_flags(const EngineEstimate& estimate);
+
+// The training verdict as its own sentence ("Trains on ...: ..." / "Training peak ... does not fit"), or
+// why this model cannot be trained as given (a GGUF or other inference-only format: use QLoRA on the
+// original weights). "" without a GPU and without a reason to refuse.
+std::string training_verdict_sentence(const Scenario& scenario, const Estimate& estimate);
+
+// True when the scenario's weights come from an inference-only format (a GGUF file or a GGUF dtype).
+bool inference_only_format(const Scenario& scenario);
+
+// Per engine (core/engines/<engine>.cpp).
+Expected<EngineEstimate> llama_cpp_estimate(const Scenario& scenario);
+Expected<EngineEstimate> vllm_estimate(const Scenario& scenario);
+Expected<EngineEstimate> transformers_estimate(const Scenario& scenario);
+
+// Shared by the engine files: sums a device's terms into its columns and sets its verdict.
+void finish_device(EngineDevice& device);
+// Sums the devices into needed/reserved, sets runs and the verdict sentence.
+void finish_estimate(EngineEstimate& estimate, const Scenario& scenario);
+// The byte figure as reports show it: "24.21 GiB (26 GB)".
+std::string engine_bytes_text(std::uint64_t bytes);
+
+}  // namespace llm_memory

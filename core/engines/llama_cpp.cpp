@@ -1,0 +1,503 @@
+// llama.cpp (and Ollama, which runs llama-server) as it allocates at load: model buffers per device from
+// the tensors' bytes with -ngl counted from the output layer back, the KV buffer per layer on its layer's
+// device (SWA cells, -np streams or one unified cache, q8_0/q4_0 blocks), one compute buffer per GPU sized
+// at n_ubatch, the host's input and output buffers, and the CUDA context. Defaults: llama.cpp b9993-b10437.
+#include "engine.hpp"
+
+#include <algorithm>
+
+#include "../formats.hpp"
+#include "../gpus.hpp"
+#include "../kv_cache.hpp"
+
+namespace llm_memory {
+namespace {
+
+
+constexpr std::uint64_t kMiB = 1ULL << 20;
+// Defaults of llama.cpp b9993-b10437 (common/common.h): n_ctx 0 = the model's training context, n_batch
+// 2048, n_ubatch 512, n_gpu_layers -1 = --fit decides, flash_attn_type auto, fit_params_target 1024 MiB per
+// device, fit_params_min_ctx 4096; llama-server's -np auto = 4 slots with a unified cache.
+constexpr std::uint64_t kDefaultUbatch = 512;
+constexpr std::uint64_t kDefaultBatch = 2048;
+constexpr std::uint64_t kOllamaBatch = 512;       // Ollama's num_batch default (api/types.go DefaultOptions)
+constexpr std::uint64_t kOllamaContext = 4096;    // Ollama's num_ctx default (envconfig OLLAMA_CONTEXT_LENGTH)
+constexpr std::uint64_t kServerSlots = 4;         // llama-server: "n_parallel is set to auto, using n_parallel = 4 and kv_unified = true"
+constexpr std::uint64_t kFitMarginBytes = 1024 * kMiB;  // common/common.h fit_params_target
+constexpr std::uint64_t kFitMinContext = 4096;    // common/common.h fit_params_min_ctx
+constexpr std::uint64_t kCellPad = 256;           // n_ctx and SWA cells are padded to 256 (src/llama-kv-cache-iswa.cpp)
+// The CUDA context and cuBLAS workspace a process holds beside llama.cpp's buffers: Ollama's measured
+// allowance per CUDA GPU (ollama discover/gpu.go, MinimumMemory = 457 MiB).
+constexpr std::uint64_t kCudaContextBytes = 457 * kMiB;
+constexpr std::uint64_t kF32 = 4;
+
+std::uint64_t pad_up(std::uint64_t value, std::uint64_t pad) { return (value + pad - 1) / pad * pad; }
+std::string n(std::uint64_t v) { return format_count_exact(v); }
+
+// The weights by placement group: the GGUF's own layout, or one derived from the estimate's weight bytes
+// spread over the architecture's parts (every layer the same size).
+WeightLayout weight_layout(const Scenario& s, const Estimate& e, std::vector<std::string>& notes) {
+    const ModelSource& m = *s.model;
+    if (m.layout.known && m.layout.layer_bytes.size() == m.architecture.num_hidden_layers) return m.layout;
+    const Architecture& a = m.architecture;
+    const ParamBreakdown& c = m.counts;
+    WeightLayout w;
+    w.known = false;
+    const std::uint64_t total = c.total_count > 0 ? c.total_count : 1;
+    auto bytes_of = [&](std::uint64_t params) {
+        return static_cast<std::uint64_t>(static_cast<u128>(e.weight_bytes) * params / total);
+    };
+    const std::uint64_t final_norm = std::min<std::uint64_t>(a.hidden_size * (a.norm_kind == NormKind::layer_norm ? 2 : 1), c.norm_count);
+    const std::uint64_t outside = c.embedding_count + c.output_head_count + final_norm;
+    const std::uint64_t layers_params = c.total_count > outside ? c.total_count - outside : 0;
+    const std::uint64_t layers = a.num_hidden_layers;
+    w.token_embd_bytes = bytes_of(c.embedding_count);
+    w.output_bytes = a.tie_word_embeddings ? 0 : bytes_of(c.output_head_count);
+    w.output_norm_bytes = bytes_of(final_norm);
+    std::uint64_t placed = w.token_embd_bytes + w.output_bytes + w.output_norm_bytes;
+    const std::uint64_t layers_bytes = e.weight_bytes > placed ? e.weight_bytes - placed : 0;
+    (void)layers_params;
+    w.layer_bytes.assign(static_cast<std::size_t>(layers), layers > 0 ? layers_bytes / layers : 0);
+    if (layers > 0) w.layer_bytes.back() += layers_bytes - layers_bytes / layers * layers;
+    notes.push_back("No GGUF file: each tensor group's bytes are the weight format's average over its parameters "
+                    "(a GGUF's own tensor types give the exact per-layer bytes: --gguf FILE).");
+    return w;
+}
+
+struct KvTypes {
+    WeightFormat k;
+    WeightFormat v;
+};
+
+Expected<KvTypes> kv_types(const Scenario& s) {
+    auto allowed = [](const std::string& key) {
+        return key == "fp16" || key == "bf16" || key == "fp32" || key == "q8_0" || key == "q4_0";
+    };
+    if (!allowed(s.kv_dtype))
+        return Error{"kv-dtype", "llama.cpp's -ctk takes f16, bf16, f32, q8_0 or q4_0 here (not " + s.kv_dtype + ")"};
+    const std::string v_key = s.engine.v_dtype.empty() ? s.kv_dtype : s.engine.v_dtype;
+    if (!allowed(v_key))
+        return Error{"v-dtype", "llama.cpp's -ctv takes f16, bf16, f32, q8_0 or q4_0 here (not " + v_key + ")"};
+    Expected<WeightFormat> k = find_weight_format(s.kv_dtype);
+    Expected<WeightFormat> v = find_weight_format(v_key);
+    if (!k) return Error{"kv-dtype", k.error()};
+    if (!v) return Error{"v-dtype", v.error()};
+    return KvTypes{*k, *v};
+}
+
+const char* ggml_kv_name(const std::string& key) {
+    if (key == "fp16") return "f16";
+    if (key == "fp32") return "f32";
+    return key.c_str();
+}
+
+struct Resolved {
+    std::uint64_t n_ctx = 0;        // total cells of the full-attention cache (padded)
+    std::uint64_t n_seq = 1;        // -np
+    bool unified = true;
+    std::uint64_t n_ubatch = kDefaultUbatch;
+    std::uint64_t n_batch = kDefaultBatch;
+    bool flash_attn = true;
+    std::uint64_t ngl = 0;          // -ngl value (layers + 1 = all)
+    bool context_from_model = false;
+};
+
+// The run's figures for one choice of n_ctx and -ngl.
+struct Layout {
+    std::vector<EngineDevice> devices;  // GPUs, then host
+};
+
+std::vector<std::uint64_t> kv_bytes_per_layer(const Architecture& a, const Resolved& r, const KvTypes& t, bool swa_full,
+                                              std::uint64_t& swa_cells, std::string& steps) {
+    const std::uint64_t layers = a.num_hidden_layers;
+    const std::uint64_t n_stream = r.unified ? 1 : r.n_seq;
+    const std::uint64_t cells_per_stream = r.n_ctx / n_stream;
+    std::uint64_t k_row = 0, v_row = 0;
+    if (a.uses_mla()) {
+        k_row = a.kv_lora_rank + a.qk_rope_head_dim;  // the latent and the RoPE key, one "head"; V is a view of it
+        v_row = 0;
+    } else {
+        k_row = a.num_key_value_heads * a.head_dim;
+        v_row = a.num_key_value_heads * a.head_dim;
+    }
+    const std::uint64_t k_row_bytes = format_bytes(t.k, k_row);
+    const std::uint64_t v_row_bytes = v_row > 0 ? format_bytes(t.v, v_row) : 0;
+    swa_cells = 0;
+    if (a.sliding_window > 0) {
+        const std::uint64_t want = a.sliding_window * (r.unified ? r.n_seq : 1) + r.n_ubatch;
+        swa_cells = swa_full ? cells_per_stream : pad_up(std::min(cells_per_stream, want), kCellPad);
+    }
+    std::vector<std::uint64_t> out(static_cast<std::size_t>(layers), 0);
+    for (std::size_t il = 0; il < out.size(); ++il) {
+        const bool slides = il < a.sliding_layers.size() && a.sliding_layers[il] != 0;
+        const std::uint64_t cells = (slides ? swa_cells : cells_per_stream) * n_stream;
+        out[il] = cells * (k_row_bytes + v_row_bytes);
+    }
+    steps = n(cells_per_stream) + " cells" + (n_stream > 1 ? " x " + n(n_stream) + " streams (-np without a unified cache)" : "") +
+            " x (K " + n(k_row) + " values in " + t.k.label + " = " + n(k_row_bytes) + " bytes" +
+            (v_row > 0 ? " + V " + n(v_row) + " values in " + t.v.label + " = " + n(v_row_bytes) + " bytes" : std::string(" ; no V: MLA reads V from the latent")) +
+            ") per layer";
+    if (a.sliding_window > 0)
+        steps += swa_full ? "; sliding-window layers full size (--swa-full)"
+                          : "; sliding-window layers keep GGML_PAD(min(" + n(cells_per_stream) + ", " + n(a.sliding_window) + " x " +
+                                n(r.unified ? r.n_seq : 1) + " + " + n(r.n_ubatch) + "), 256) = " + n(swa_cells) + " cells";
+    return out;
+}
+
+// Compute-buffer phases at n_ubatch (ggml-alloc reuses memory, so a buffer is the largest phase it runs).
+struct Phases {
+    std::uint64_t tokens = 0;       // min(n_ctx, n_ubatch)
+    std::uint64_t attention = 0;
+    std::uint64_t ffn = 0;
+    std::uint64_t output = 0;
+    std::string attention_steps, ffn_steps, output_steps;
+};
+
+Phases phases(const Architecture& a, const Resolved& r) {
+    Phases p;
+    const std::uint64_t t = std::min(r.n_ctx, r.n_ubatch);
+    p.tokens = t;
+    const std::uint64_t n_kv = r.unified ? r.n_ctx : r.n_ctx / r.n_seq;
+    const std::uint64_t hidden4 = 4 * a.hidden_size * t * kF32;  // input, norm, Q and the attention output, f32
+    if (r.flash_attn) {
+        const std::uint64_t mask = n_kv * t * (kF32 + 2);        // the f32 mask copied in and its f16 cast
+        p.attention = mask + hidden4;
+        p.attention_steps = "flash attention: mask " + n(n_kv) + " x " + n(t) + " x (4 + 2) bytes + 4 x " + n(a.hidden_size) + " x " + n(t) + " x 4";
+    } else {
+        const std::uint64_t kq = n_kv * t * a.num_attention_heads * kF32;
+        const std::uint64_t mask = n_kv * t * kF32;
+        p.attention = kq + mask + hidden4;
+        p.attention_steps = "KQ scores " + n(n_kv) + " x " + n(t) + " x " + n(a.num_attention_heads) + " heads x 4 + mask " + n(n_kv) + " x " + n(t) +
+                            " x 4 + 4 x " + n(a.hidden_size) + " x " + n(t) + " x 4";
+    }
+    std::uint64_t ff = a.intermediate_size;
+    if (a.is_moe()) ff = a.moe_intermediate_size * std::max<std::uint64_t>(a.num_experts_per_tok, 1) + a.shared_expert_intermediate_size;
+    p.ffn = t * (3 * ff + 2 * a.hidden_size) * kF32;
+    p.ffn_steps = n(t) + " x (3 x " + n(ff) + " + 2 x " + n(a.hidden_size) + ") x 4";
+    p.output = t * (a.vocab_size + a.hidden_size) * kF32;
+    p.output_steps = "logits of one u-batch " + n(t) + " x (" + n(a.vocab_size) + " vocab + " + n(a.hidden_size) + ") x 4";
+    return p;
+}
+
+struct Inputs {
+    const Scenario* s;
+    const Architecture* a;
+    WeightLayout w;
+    KvTypes types;
+    std::uint64_t gpu_count = 1;
+    std::uint64_t capacity = 0;
+    std::string gpu_label;
+    bool ollama = false;
+};
+
+Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* settings) {
+    const Scenario& s = *in.s;
+    const Architecture& a = *in.a;
+    const std::uint64_t layers = a.num_hidden_layers;
+    const std::uint64_t gpus = in.gpu_count;
+    const SplitMode mode = gpus > 1 ? s.engine.split_mode : SplitMode::none;
+    Layout out;
+    out.devices.resize(static_cast<std::size_t>(gpus + 1));
+    for (std::uint64_t g = 0; g < gpus; ++g) {
+        EngineDevice& d = out.devices[static_cast<std::size_t>(g)];
+        d.device = "gpu" + std::to_string(g);
+        d.label = "GPU " + std::to_string(g) + (in.gpu_label.empty() ? "" : " (" + in.gpu_label + ")");
+        d.is_gpu = true;
+        d.capacity_bytes = in.capacity;
+    }
+    EngineDevice& host = out.devices.back();
+    host.device = "host";
+    host.label = "Host RAM";
+
+    // Split points: cumulative shares (-ts, else even: llama.cpp splits by free memory, equal on equal cards).
+    std::vector<long double> splits(static_cast<std::size_t>(gpus), 0);
+    long double sum = 0;
+    for (std::uint64_t g = 0; g < gpus; ++g) {
+        const long double share = s.tensor_split.size() == gpus ? static_cast<long double>(s.tensor_split[static_cast<std::size_t>(g)].micros) : 1.0L;
+        sum += share;
+        splits[static_cast<std::size_t>(g)] = sum;
+    }
+    for (long double& x : splits) x /= sum;
+    const std::uint64_t ngl = r.ngl;
+    const std::uint64_t i_gpu_start = layers + 1 > ngl ? layers + 1 - ngl : 0;
+    const std::uint64_t act = std::min(ngl, layers + 1);
+    // The device of layer il (il == layers: the output layer); gpus = host. src/llama-model.cpp load_tensors.
+    auto device_of = [&](std::uint64_t il) -> std::uint64_t {
+        if (gpus == 0 || il < i_gpu_start || il - i_gpu_start >= act) return gpus;
+        if (mode != SplitMode::layer) return 0;  // row and none: the main GPU holds the layer's other tensors
+        const long double x = static_cast<long double>(il - i_gpu_start) / static_cast<long double>(act);
+        const auto it = std::upper_bound(splits.begin(), splits.end(), x);
+        return static_cast<std::uint64_t>(std::min<std::ptrdiff_t>(it - splits.begin(), static_cast<std::ptrdiff_t>(gpus - 1)));
+    };
+
+    // Model buffers.
+    std::vector<std::uint64_t> model(static_cast<std::size_t>(gpus + 1), 0);
+    std::vector<std::uint64_t> layers_on(static_cast<std::size_t>(gpus + 1), 0);
+    for (std::uint64_t il = 0; il < layers; ++il) {
+        const std::uint64_t dev = device_of(il);
+        const std::uint64_t bytes = in.w.layer_bytes[static_cast<std::size_t>(il)];
+        if (mode == SplitMode::row && dev < gpus) {
+            // Row split: every matrix is cut by rows over the GPUs in -ts proportion (norms stay on the main GPU).
+            long double prev = 0;
+            for (std::uint64_t g = 0; g < gpus; ++g) {
+                const long double share = splits[static_cast<std::size_t>(g)] - prev;
+                prev = splits[static_cast<std::size_t>(g)];
+                model[static_cast<std::size_t>(g)] += static_cast<std::uint64_t>(static_cast<long double>(bytes) * share);
+            }
+        } else {
+            model[static_cast<std::size_t>(dev)] += bytes;
+        }
+        layers_on[static_cast<std::size_t>(dev)] += 1;
+    }
+    const std::uint64_t out_dev = device_of(layers);
+    const bool tied = in.w.output_bytes == 0;
+    const std::uint64_t output_weight = tied ? in.w.token_embd_bytes : in.w.output_bytes;
+    model[static_cast<std::size_t>(out_dev)] += output_weight + in.w.output_norm_bytes;
+    model[static_cast<std::size_t>(gpus)] += in.w.token_embd_bytes + in.w.other_bytes;  // the input layer stays on the CPU
+
+    // KV per layer on its layer's device (row split: the main GPU).
+    std::uint64_t swa_cells = 0;
+    std::string kv_steps;
+    const std::vector<std::uint64_t> kv = kv_bytes_per_layer(a, r, in.types, s.engine.swa_full, swa_cells, kv_steps);
+    std::vector<std::uint64_t> kv_on(static_cast<std::size_t>(gpus + 1), 0);
+    for (std::uint64_t il = 0; il < layers; ++il) kv_on[static_cast<std::size_t>(device_of(il))] += kv[static_cast<std::size_t>(il)];
+
+    const Phases p = phases(a, r);
+    const std::uint64_t gpu_layers_total = layers - layers_on[static_cast<std::size_t>(gpus)];
+    for (std::uint64_t g = 0; g <= gpus; ++g) {
+        EngineDevice& d = out.devices[static_cast<std::size_t>(g)];
+        const bool is_host = g == gpus;
+        const std::uint64_t count = layers_on[static_cast<std::size_t>(g)];
+        const bool has_output = out_dev == g;
+        if (model[static_cast<std::size_t>(g)] > 0 || !is_host) {
+            std::string steps;
+            if (!is_host) {
+                steps = n(count) + (count == 1 ? " layer" : " layers") + (has_output ? " + the output layer (" + n(output_weight) + " bytes" +
+                                                                                         (tied ? ", a copy of the tied token_embd" : "") + ")" : "");
+                if (mode == SplitMode::row) steps = "row split: its -ts share of every offloaded layer" + std::string(has_output ? " + the output layer" : "");
+            } else {
+                steps = "token_embd " + n(in.w.token_embd_bytes) + " bytes (the input layer stays on the CPU)" +
+                        (count > 0 ? " + " + n(count) + " layers not offloaded" : "") + (has_output ? " + the output layer" : "") +
+                        (s.engine.mmap ? "; memory-mapped from the file (CPU_Mapped)" : "; --no-mmap: read into RAM");
+            }
+            d.terms.push_back({"model_buffer", "Model buffer", steps, model[static_cast<std::size_t>(g)], EngineTermKind::weights});
+        }
+        if (kv_on[static_cast<std::size_t>(g)] > 0)
+            d.terms.push_back({"kv_buffer", "KV buffer", n(count) + " layers: " + kv_steps, kv_on[static_cast<std::size_t>(g)], EngineTermKind::kv_cache});
+        if (!is_host) {
+            if (count == 0 && !has_output && !(g == 0 && gpu_layers_total == 0 && ngl == 0)) continue;
+            if (count == 0 && !has_output) continue;
+            // Every GPU of a split reserves its own compute buffer for the phases it runs.
+            std::uint64_t bytes = std::max(p.attention, p.ffn);
+            std::string steps = "max(attention: " + p.attention_steps + ", feed-forward: " + p.ffn_steps;
+            if (has_output) {
+                bytes = std::max(bytes, p.output);
+                steps += ", output: " + p.output_steps;
+            } else if (g == 0 && out_dev == gpus) {
+                // Partial offload: the output matmul runs on the GPU with its weight copied in (op offload).
+                const std::uint64_t copied = p.output + output_weight;
+                bytes = std::max(bytes, copied);
+                steps += ", output on the CPU run here: its weight " + n(output_weight) + " bytes copied in + " + p.output_steps;
+            }
+            steps += ") at n_ubatch " + n(p.tokens) + " tokens";
+            d.terms.push_back({"compute_buffer", "Compute buffer", steps, bytes, EngineTermKind::compute});
+            d.terms.push_back({"cuda_context", "CUDA context", "CUDA context and cuBLAS workspace (Ollama's allowance per CUDA GPU: 457 MiB)",
+                               kCudaContextBytes, EngineTermKind::other});
+            d.reserved_bytes = kFitMarginBytes;  // --fit keeps this free on the device
+        } else {
+            const std::uint64_t n_kv = r.unified ? r.n_ctx : r.n_ctx / r.n_seq;
+            std::uint64_t inputs = a.hidden_size * p.tokens * kF32 + n_kv * p.tokens * kF32;
+            std::string steps = "inputs: embeddings " + n(a.hidden_size) + " x " + n(p.tokens) + " x 4 + mask " + n(n_kv) + " x " + n(p.tokens) + " x 4";
+            if (a.sliding_window > 0 && swa_cells > 0) {
+                inputs += swa_cells * p.tokens * kF32;
+                steps += " + sliding mask " + n(swa_cells) + " x " + n(p.tokens) + " x 4";
+            }
+            std::uint64_t bytes = inputs;
+            if (count > 0 || has_output) {
+                std::uint64_t cpu_phase = count > 0 ? std::max(p.attention, p.ffn) : 0;
+                if (has_output) cpu_phase = std::max(cpu_phase, p.output);
+                bytes += cpu_phase;
+                steps += " + the largest phase of the layers computed on the CPU";
+            }
+            d.terms.push_back({"host_compute_buffer", gpus > 0 ? "Host compute buffer" : "CPU compute buffer", steps, bytes, EngineTermKind::compute});
+            const std::uint64_t output = r.n_seq * a.vocab_size * kF32;
+            d.terms.push_back({"output_buffer", "Output buffer", "logits of " + n(r.n_seq) + (r.n_seq == 1 ? " sequence" : " sequences") + " x " +
+                                                                     n(a.vocab_size) + " vocab x 4 bytes",
+                               output, EngineTermKind::other});
+        }
+    }
+    for (EngineDevice& d : out.devices) {
+        const std::uint64_t margin = d.reserved_bytes;
+        finish_device(d);
+        d.reserved_bytes = d.total_bytes + margin;
+        if (d.is_gpu && d.capacity_bytes > 0) {
+            d.verdict = fit_verdict(d.total_bytes, d.capacity_bytes);
+            d.margin_bytes = d.total_bytes <= d.capacity_bytes ? d.capacity_bytes - d.total_bytes : d.total_bytes - d.capacity_bytes;
+        }
+    }
+    if (settings != nullptr) {
+        const std::uint64_t n_stream = r.unified ? 1 : r.n_seq;
+        settings->push_back("n_ctx " + n(r.n_ctx) + (r.context_from_model ? " (the model's training context)" : "") +
+                            (n_stream > 1 ? " = " + n(n_stream) + " slots x " + n(r.n_ctx / n_stream) : r.n_seq > 1 ? ", one unified cache for " + n(r.n_seq) + " slots" : ""));
+        settings->push_back("n_batch " + n(r.n_batch) + ", n_ubatch " + n(r.n_ubatch) + (p.tokens < r.n_ubatch ? " (graph reserved at " + n(p.tokens) + " tokens: n_ctx is smaller)" : ""));
+        settings->push_back("-ngl " + n(r.ngl) + ": " + n(gpu_layers_total) + " of " + n(layers) + " layers on the GPU" +
+                            (out_dev < gpus ? " + the output layer" : ", output layer on the CPU") + "; token_embd on the CPU");
+        settings->push_back(std::string("flash attention ") + (r.flash_attn ? "on" : "off") + ", K cache " + ggml_kv_name(in.types.k.key) + ", V cache " + ggml_kv_name(in.types.v.key));
+        if (gpus > 1) settings->push_back(std::string("split mode ") + (mode == SplitMode::layer ? "layer" : mode == SplitMode::row ? "row" : "none") +
+                                          (s.tensor_split.size() == gpus ? ", -ts " + [&] { std::string t; for (const Decimal& d : s.tensor_split) t += (t.empty() ? "" : ",") + format_decimal(d); return t; }() : ", even split"));
+    }
+    return out;
+}
+
+bool gpus_fit(const Layout& l, std::uint64_t margin) {
+    for (const EngineDevice& d : l.devices)
+        if (d.is_gpu && d.capacity_bytes > 0 && d.total_bytes + margin > d.capacity_bytes) return false;
+    return true;
+}
+
+std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in, bool ollama) {
+    const std::string model = s.model->preset_key.empty() ? "model.gguf" : s.model->preset_key + ".gguf";
+    if (ollama) {
+        std::string cmd = "OLLAMA_NUM_PARALLEL=" + std::to_string(r.n_seq);
+        if (s.engine.flash_attn == Switch::on) cmd += " OLLAMA_FLASH_ATTENTION=1";
+        if (s.kv_dtype != "fp16") cmd += std::string(" OLLAMA_KV_CACHE_TYPE=") + ggml_kv_name(s.kv_dtype);
+        cmd += " ollama serve  # then a request with options {\"num_ctx\": " + std::to_string(r.n_ctx / std::max<std::uint64_t>(r.unified ? 1 : r.n_seq, 1)) +
+               ", \"num_batch\": " + std::to_string(r.n_batch) + ", \"num_gpu\": " + std::to_string(r.ngl) + "}";
+        return cmd;
+    }
+    std::string cmd = "llama-server -m " + model + " -c " + std::to_string(r.n_ctx) + " -ngl " + std::to_string(r.ngl);
+    cmd += std::string(" -fa ") + (r.flash_attn ? "on" : "off");
+    if (r.n_batch != kDefaultBatch) cmd += " -b " + std::to_string(r.n_batch);
+    if (r.n_ubatch != kDefaultUbatch) cmd += " -ub " + std::to_string(r.n_ubatch);
+    if (s.kv_dtype != "fp16") cmd += std::string(" -ctk ") + ggml_kv_name(in.types.k.key);
+    if (in.types.v.key != "fp16") cmd += std::string(" -ctv ") + ggml_kv_name(in.types.v.key);
+    if (s.engine.parallel > 0) cmd += " -np " + std::to_string(r.n_seq);
+    if (s.engine.kv_unified == Switch::on && s.engine.parallel > 0) cmd += " --kv-unified";
+    if (s.engine.kv_unified == Switch::off && s.engine.parallel == 0) cmd += " -np 4 --no-kv-unified";
+    if (in.gpu_count > 1) {
+        if (s.engine.split_mode == SplitMode::row) cmd += " -sm row";
+        if (s.engine.split_mode == SplitMode::none) cmd += " -sm none";
+        if (s.tensor_split.size() == in.gpu_count) {
+            std::string ts;
+            for (const Decimal& d : s.tensor_split) ts += (ts.empty() ? "" : ",") + format_decimal(d);
+            cmd += " -ts " + ts;
+        }
+    }
+    if (s.engine.swa_full) cmd += " --swa-full";
+    if (!s.engine.mmap) cmd += " --no-mmap";
+    return cmd;
+}
+
+}  // namespace
+
+Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
+    const bool ollama = s.engine.kind == EngineKind::ollama;
+    if (!s.model) return Error{"engine", std::string(ollama ? "Ollama" : "llama.cpp") + " needs the model's architecture: give --model, --config or --gguf"};
+    const Architecture& a = s.model->architecture;
+    if (a.num_hidden_layers == 0 || a.hidden_size == 0 || a.num_attention_heads == 0 || a.vocab_size == 0)
+        return Error{"engine", "the model's architecture lacks layers, width, heads or vocabulary size"};
+    const Expected<Estimate> e = estimate(s);
+    if (!e) return e.failure();
+    const Expected<KvTypes> types = kv_types(s);
+    if (!types) return types.failure();
+
+    Inputs in;
+    in.s = &s;
+    in.a = &a;
+    in.ollama = ollama;
+    in.types = *types;
+    EngineEstimate out;
+    out.kind = s.engine.kind;
+    out.name = ollama ? "Ollama" : "llama.cpp";
+    out.version = ollama ? "Ollama 0.13 running llama.cpp b9993-b10437 (llama-server); num_ctx 4096, num_batch 512, one slot"
+                         : "llama.cpp b9993-b10437 (common/common.h defaults; src/llama-model.cpp placement)";
+    in.w = weight_layout(s, *e, out.notes);
+    in.gpu_count = s.gpu_count;
+    if (!s.gpu.empty()) {
+        const Expected<Gpu> g = find_gpu(s.gpu);
+        if (g) {
+            in.capacity = g->capacity_bytes;
+            in.gpu_label = g->label;
+        }
+    }
+    if (s.gpu_memory_bytes > 0) {
+        in.capacity = s.gpu_memory_bytes;
+        in.gpu_label = "custom " + format_bytes_binary(s.gpu_memory_bytes);
+    }
+
+    Resolved r;
+    r.n_seq = s.engine.parallel > 0 ? s.engine.parallel : ollama ? 1 : kServerSlots;
+    r.unified = s.engine.kv_unified == Switch::on || (s.engine.kv_unified == Switch::automatic && s.engine.parallel == 0 && !ollama);
+    if (r.n_seq == 1) r.unified = true;
+    r.flash_attn = s.engine.flash_attn != Switch::off;
+    if (!r.flash_attn && types->v.key != "fp16" && types->v.key != "bf16" && types->v.key != "fp32")
+        return Error{"v-dtype", "llama.cpp: V cache quantization requires flash_attn (-fa on)"};
+    r.n_batch = s.engine.nbatch_tokens > 0 ? s.engine.nbatch_tokens : ollama ? kOllamaBatch : kDefaultBatch;
+    r.n_ubatch = std::min(s.engine.ubatch_tokens > 0 ? s.engine.ubatch_tokens : kDefaultUbatch, r.n_batch);
+    std::uint64_t ctx = s.context_tokens;
+    r.context_from_model = false;
+    if (ctx == 0) {
+        ctx = ollama ? kOllamaContext : a.max_position_embeddings > 0 ? a.max_position_embeddings : kFitMinContext;
+        r.context_from_model = !ollama && a.max_position_embeddings > 0;
+    }
+    const std::uint64_t n_stream = r.unified ? 1 : r.n_seq;
+    auto set_ctx = [&](std::uint64_t c) {
+        // llama.cpp pads n_ctx to 256 cells; without a unified cache each of the -np streams gets n_ctx / np.
+        std::uint64_t per_stream = pad_up(std::max<std::uint64_t>(c / n_stream, 1), kCellPad);
+        if (!r.unified) per_stream = std::max<std::uint64_t>(c / n_stream / kCellPad * kCellPad, kCellPad);
+        r.n_ctx = per_stream * n_stream;
+    };
+    set_ctx(ctx);
+    r.n_batch = std::min(r.n_batch, r.n_ctx);
+    const std::uint64_t all = a.num_hidden_layers + 1;
+    r.ngl = s.engine.ngl_auto || s.engine.ngl_all ? all : std::min(s.engine.ngl_layers, all);
+
+    // --fit (when -ngl and -c are left to it and the GPUs' capacity is known): first the context, down to
+    // 4096, then the layers, back to front, until every GPU keeps the 1024 MiB margin free.
+    const bool fit = s.engine.ngl_auto && in.capacity > 0;
+    if (fit && !gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) {
+        const std::uint64_t asked_ctx = r.n_ctx;
+        if (s.context_tokens == 0 && !ollama && r.n_ctx > kFitMinContext) {
+            std::uint64_t lo = kFitMinContext, hi = r.n_ctx;
+            set_ctx(lo);
+            if (gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) {
+                while (hi - lo > kCellPad * n_stream) {
+                    const std::uint64_t mid = (lo + hi) / 2 / (kCellPad * n_stream) * (kCellPad * n_stream);
+                    set_ctx(mid);
+                    if (gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) lo = mid;
+                    else hi = mid;
+                }
+            }
+            set_ctx(lo);
+            out.notes.push_back("--fit lowered the context from " + n(asked_ctx) + " to " + n(r.n_ctx) + " (not below 4096) so every GPU keeps 1024 MiB free.");
+            r.context_from_model = false;
+        }
+        r.n_batch = std::min(s.engine.nbatch_tokens > 0 ? s.engine.nbatch_tokens : kDefaultBatch, r.n_ctx);
+        r.n_ubatch = std::min(s.engine.ubatch_tokens > 0 ? s.engine.ubatch_tokens : kDefaultUbatch, r.n_batch);
+        if (!gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) {
+            std::uint64_t layers_fit = 0;
+            for (std::uint64_t k = all; k > 0; --k) {
+                r.ngl = k;
+                if (gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) {
+                    layers_fit = k;
+                    break;
+                }
+            }
+            r.ngl = layers_fit;
+            out.notes.push_back("--fit offloads " + n(layers_fit) + " of " + n(all) +
+                                " layers (-ngl counts the output layer first, then blocks from the last back); the rest run on the CPU.");
+        }
+    }
+    Layout l = lay_out(in, r, &out.settings);
+    out.devices = std::move(l.devices);
+    out.context_tokens = r.n_ctx;
+    out.gpu_layers = r.ngl;
+    out.layer_count = a.num_hidden_layers;
+    out.command = command_line(s, r, in, ollama);
+    out.gpu_known = in.capacity > 0;
+    if (!in.w.known) out.notes.push_back("llama.cpp keeps token_embd on the CPU at full offload; a tied output is copied to the GPU.");
+    finish_estimate(out, s);
+    return out;
+}
+
+}  // namespace llm_memory

@@ -1,0 +1,247 @@
+// vLLM as it sizes memory at start-up (v1 engine, vLLM 0.11): per GPU the weights under tensor and
+// pipeline parallelism, the profile run's activation peak, non-torch memory, then a KV pool of
+// total x gpu_memory_utilization - weights - activation peak - non-torch, cut into blocks; the token
+// capacity, the "maximum concurrency" it logs, its start-up failure when one request cannot fit, and the
+// CUDA graphs captured after the pool (unless --enforce-eager).
+#include "engine.hpp"
+
+#include <algorithm>
+
+#include "../formats.hpp"
+#include "../gpus.hpp"
+
+namespace llm_memory {
+namespace {
+
+constexpr std::uint64_t kMiB = 1ULL << 20;
+constexpr std::uint64_t kGiB = 1ULL << 30;
+// Defaults of vLLM 0.11 (vllm/config/cache.py gpu_memory_utilization 0.9, block_size 16;
+// vllm/engine/arg_utils.py get_batch_defaults for `vllm serve`: 8192 batched tokens and 1024 sequences on
+// a GPU of at least 70 GiB that is not an A100, else 2048 and 256).
+constexpr std::uint64_t kDefaultUtilMicros = 900'000;
+constexpr std::uint64_t kDefaultBlock = 16;
+// Non-torch memory after the profile run (NCCL, cuBLAS workspaces): vLLM logs 0.16 GiB on one GPU
+// (vllm-project/vllm PR #12126) and 0.20 GiB per rank on four (PR #14447): 0.2 GiB.
+constexpr std::uint64_t kNonTorchBytes = kGiB / 5;
+// CUDA graphs for the default capture sizes (up to 512 sequences), captured after the KV pool is allocated:
+// vLLM logs "Graph capturing finished ... took 0.3-1.5 GiB" for dense models; 0.5 GiB is our estimate.
+constexpr std::uint64_t kCudaGraphBytes = kGiB / 2;
+// The sampler's dummy run over max_num_seqs logits: bf16 logits, their fp32 copy, probabilities,
+// log-probabilities and the sort's values and int64 indices, about 36 bytes per logit; with the
+// profile run's hidden states this matches vLLM's logged activation peak for Llama 3 8B (1.26 GiB at
+// 8192 tokens and 256 sequences, vllm-project/vllm PR #10511).
+constexpr std::uint64_t kSamplerBytesPerLogit = 36;
+
+std::string n(std::uint64_t v) { return format_count_exact(v); }
+// GiB with two decimals, as vLLM's messages print them ("16.00 GiB").
+std::string gib2(std::uint64_t bytes) {
+    const std::uint64_t hundredths = static_cast<std::uint64_t>((static_cast<u128>(bytes) * 100 + kGiB / 2) / kGiB);
+    const std::uint64_t frac = hundredths % 100;
+    return std::to_string(hundredths / 100) + "." + (frac < 10 ? "0" : "") + std::to_string(frac) + " GiB";
+}
+
+}  // namespace
+
+Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
+    if (!s.model) return Error{"engine", "vLLM needs the model's architecture: give --model or --config"};
+    const Architecture& a = s.model->architecture;
+    if (a.num_hidden_layers == 0 || a.hidden_size == 0 || a.num_attention_heads == 0 || a.vocab_size == 0)
+        return Error{"engine", "the model's architecture lacks layers, width, heads or vocabulary size"};
+    if (s.model->layout.known)
+        return Error{"engine", "vLLM serves safetensors checkpoints, not GGUF files here: use --engine llama.cpp for a GGUF"};
+    const Expected<Estimate> e = estimate(s);
+    if (!e) return e.failure();
+
+    std::uint64_t tp = s.tp, pp = s.pp;
+    std::vector<std::string> notes;
+    if (tp * pp == 1 && s.gpu_count > 1) {
+        tp = s.gpu_count;
+        notes.push_back("--gpus " + n(s.gpu_count) + " with tp 1: served as --tensor-parallel-size " + n(tp) + ".");
+    }
+    if (a.num_attention_heads % tp != 0)
+        return Error{"tp", "vLLM: Total number of attention heads (" + n(a.num_attention_heads) + ") must be divisible by tensor parallel size (" + n(tp) + ")."};
+    if (pp > a.num_hidden_layers) return Error{"pp", "vLLM: more pipeline stages than layers"};
+    const std::string kv_key = s.kv_dtype;
+    std::uint64_t kv_value_bytes = 0;
+    std::string kv_flag = "auto";
+    if (kv_key == "fp16" || kv_key == "bf16") kv_value_bytes = 2;
+    else if (kv_key == "fp8") { kv_value_bytes = 1; kv_flag = "fp8"; }
+    else if (kv_key == "fp32") { kv_value_bytes = 4; kv_flag = "float32"; }
+    else return Error{"kv-dtype", "vLLM's --kv-cache-dtype takes auto (the model's 16 bits), fp8 or float32 here (not " + kv_key + ")"};
+
+    std::uint64_t capacity = 0;
+    std::string gpu_label;
+    bool big_gpu = false;
+    if (!s.gpu.empty()) {
+        if (const Expected<Gpu> g = find_gpu(s.gpu)) {
+            capacity = g->capacity_bytes;
+            gpu_label = g->label;
+            big_gpu = capacity >= 70 * kGiB && g->key.find("a100") == std::string::npos;
+        }
+    }
+    if (s.gpu_memory_bytes > 0) {
+        capacity = s.gpu_memory_bytes;
+        gpu_label = "custom " + format_bytes_binary(capacity);
+        big_gpu = capacity >= 70 * kGiB;
+    }
+    const std::uint64_t util_micros = s.engine.gpu_util.micros > 0 ? s.engine.gpu_util.micros : kDefaultUtilMicros;
+    const std::uint64_t block = s.engine.block_size > 0 ? s.engine.block_size : kDefaultBlock;
+    const std::uint64_t batched = s.engine.max_batched_tokens > 0 ? s.engine.max_batched_tokens : big_gpu ? 8192 : 2048;
+    const std::uint64_t seqs = s.engine.max_num_seqs > 0 ? s.engine.max_num_seqs : big_gpu ? 1024 : 256;
+    const bool max_len_given = s.context_tokens > 0;
+    std::uint64_t max_len = max_len_given ? s.context_tokens : a.max_position_embeddings > 0 ? a.max_position_embeddings : 4096;
+
+    // Weights per rank: the layers of the stage split over tp, the embedding on the first stage and the
+    // head on the last, each split over tp by vocabulary.
+    const ParamBreakdown& c = s.model->counts;
+    const std::uint64_t total = c.total_count > 0 ? c.total_count : 1;
+    auto bytes_of = [&](std::uint64_t params) { return static_cast<std::uint64_t>(static_cast<u128>(e->weight_bytes) * params / total); };
+    const std::uint64_t embed = bytes_of(c.embedding_count);
+    const std::uint64_t head = a.tie_word_embeddings ? embed : bytes_of(c.output_head_count);
+    const std::uint64_t layers_all = e->weight_bytes > bytes_of(c.embedding_count + c.output_head_count) ? e->weight_bytes - bytes_of(c.embedding_count + c.output_head_count) : 0;
+    const std::uint64_t per_layer = layers_all / a.num_hidden_layers;
+    // vLLM's get_pp_indices: an even split, the remainder to the stages before the last.
+    std::vector<std::uint64_t> stage_layers(static_cast<std::size_t>(pp), a.num_hidden_layers / pp);
+    for (std::uint64_t i = 0; i < a.num_hidden_layers % pp; ++i) stage_layers[static_cast<std::size_t>(pp >= 2 ? pp - 2 - (i % (pp - 1)) : 0)] += 1;
+
+    const std::uint64_t kv_heads_rank = a.uses_mla() ? 1 : std::max<std::uint64_t>(a.num_key_value_heads / tp, 1);
+    const std::uint64_t kv_row = a.uses_mla() ? a.kv_lora_rank + a.qk_rope_head_dim : 2 * kv_heads_rank * a.head_dim;
+
+    EngineEstimate out;
+    out.kind = EngineKind::vllm;
+    out.name = "vLLM";
+    out.version = "vLLM 0.11 (v1 engine: gpu_worker.determine_available_memory, kv_cache_utils)";
+    out.notes = notes;
+    const std::uint64_t ff_rank = (a.is_moe() ? a.moe_intermediate_size * std::max<std::uint64_t>(a.num_experts_per_tok, 1) : a.intermediate_size) / tp;
+    const std::uint64_t act_bytes = 2;
+    const std::uint64_t mlp_phase = batched * (3 * ff_rank + 2 * a.hidden_size) * act_bytes;
+    const std::uint64_t reqs = std::min(seqs, batched);
+    const std::uint64_t sampler_phase = batched * a.hidden_size * act_bytes + reqs * a.vocab_size * kSamplerBytesPerLogit;
+
+    std::uint64_t min_capacity_tokens = 0;
+    bool first_rank = true;
+    std::uint64_t pool_min = 0;
+    for (std::uint64_t stage = 0; stage < pp; ++stage) {
+        for (std::uint64_t rank = 0; rank < tp; ++rank) {
+            EngineDevice d;
+            const std::uint64_t index = stage * tp + rank;
+            d.device = "gpu" + std::to_string(index);
+            d.label = "GPU " + std::to_string(index) + (gpu_label.empty() ? "" : " (" + gpu_label + ")");
+            d.is_gpu = true;
+            d.capacity_bytes = capacity;
+            const std::uint64_t lay = stage_layers[static_cast<std::size_t>(stage)];
+            std::uint64_t weights = per_layer * lay / tp;
+            std::string wsteps = n(lay) + " layers x " + n(per_layer) + " bytes / tp " + n(tp);
+            if (stage == 0) {
+                weights += embed / tp;
+                wsteps += " + embedding " + n(embed) + " / " + n(tp);
+            }
+            if (stage == pp - 1 && !(a.tie_word_embeddings && pp == 1)) {
+                weights += head / tp;
+                wsteps += std::string(" + ") + (a.tie_word_embeddings ? "the tied head's copy " : "lm_head ") + n(head) + " / " + n(tp);
+            }
+            d.terms.push_back({"weights", "Model weights", wsteps, weights, EngineTermKind::weights});
+            const bool last = stage == pp - 1;
+            const std::uint64_t activation = last ? std::max(mlp_phase, sampler_phase) : mlp_phase;
+            d.terms.push_back({"activation_peak", "PyTorch activation peak",
+                               "profile run of " + n(batched) + " batched tokens: max(MLP " + n(batched) + " x (3 x " + n(ff_rank) + " + 2 x " + n(a.hidden_size) +
+                                   ") x 2" + (last ? ", sampler " + n(reqs) + " sequences x " + n(a.vocab_size) + " vocab x 36 + hidden states" : std::string()) + ")",
+                               activation, EngineTermKind::compute});
+            d.terms.push_back({"non_torch", "Non-torch memory", "NCCL and cuBLAS workspaces after the profile run (0.2 GiB as vLLM logs it)", kNonTorchBytes,
+                               EngineTermKind::other});
+            const std::uint64_t token_bytes = kv_row * lay * kv_value_bytes;
+            const std::uint64_t block_bytes = block * token_bytes;
+            std::uint64_t pool = 0;
+            std::uint64_t share = 0;
+            if (capacity > 0) {
+                share = static_cast<std::uint64_t>(static_cast<u128>(capacity) * util_micros / Decimal::kScale);
+                const std::uint64_t used = weights + activation + kNonTorchBytes;
+                pool = share > used ? share - used : 0;
+                d.has_pool = true;
+                d.kv_pool_bytes = pool;
+                d.kv_blocks = block_bytes > 0 ? pool / block_bytes : 0;
+                d.kv_capacity_tokens = d.kv_blocks * block;
+                d.max_concurrency = Decimal::from_ratio((d.kv_capacity_tokens * 100 + max_len / 2) / max_len, 100);  // "%.2fx", as vLLM logs it
+                d.terms.push_back({"kv_cache", "KV cache pool",
+                                   format_bytes_binary(capacity) + " x " + format_decimal(Decimal{util_micros}) + " = " + format_bytes_binary(share) +
+                                       " - weights - activation peak - non-torch = " + format_bytes_binary(pool) + "; " + n(d.kv_blocks) + " blocks of " + n(block) +
+                                       " tokens x " + n(token_bytes) + " bytes (" + n(lay) + " layers x " + n(kv_row) + " values x " + n(kv_value_bytes) + " bytes)",
+                                   d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
+                if (first_rank || d.kv_capacity_tokens < min_capacity_tokens) min_capacity_tokens = d.kv_capacity_tokens;
+                if (first_rank || pool < pool_min) pool_min = pool;
+            } else {
+                const std::uint64_t one = (max_len + block - 1) / block * block_bytes;
+                d.terms.push_back({"kv_cache", "KV cache (one request of max_model_len)",
+                                   n((max_len + block - 1) / block) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes per token",
+                                   one, EngineTermKind::kv_cache});
+            }
+            if (!s.engine.enforce_eager)
+                d.terms.push_back({"cuda_graphs", "CUDA graphs", "captured after the KV pool for batch sizes up to 512 (0.5 GiB, our estimate; --enforce-eager: none)",
+                                   kCudaGraphBytes, EngineTermKind::other});
+            finish_device(d);
+            d.reserved_bytes = capacity > 0 ? std::max(share + (s.engine.enforce_eager ? 0 : kCudaGraphBytes), d.total_bytes) : d.total_bytes;
+            if (capacity > 0) {
+                // What the run needs: everything but the pool's spare blocks, i.e. one request of max_model_len.
+                const std::uint64_t one_request = (max_len + block - 1) / block * block_bytes;
+                const std::uint64_t needed = d.total_bytes - d.kv_cache_bytes + one_request;
+                d.verdict = fit_verdict(needed, capacity);
+                d.margin_bytes = needed <= capacity ? capacity - needed : needed - capacity;
+            }
+            first_rank = false;
+            out.devices.push_back(std::move(d));
+        }
+    }
+    EngineDevice host;
+    host.device = "host";
+    host.label = "Host RAM";
+    finish_device(host);
+    out.devices.push_back(host);
+
+    out.context_tokens = max_len;
+    out.gpu_known = capacity > 0;
+    out.settings.push_back("--max-model-len " + n(max_len) + (max_len_given ? "" : " (the model's max_position_embeddings)"));
+    out.settings.push_back("tensor parallel " + n(tp) + ", pipeline parallel " + n(pp) + " (" + n(tp * pp) + " GPUs)");
+    out.settings.push_back("--gpu-memory-utilization " + format_decimal(Decimal{util_micros}) + ", --block-size " + n(block) + ", --kv-cache-dtype " + kv_flag);
+    out.settings.push_back("--max-num-batched-tokens " + n(batched) + ", --max-num-seqs " + n(seqs) +
+                           (s.engine.max_batched_tokens == 0 || s.engine.max_num_seqs == 0 ? (big_gpu ? " (defaults for a GPU of 70 GiB or more that is not an A100)" : " (defaults below 70 GiB or on an A100)") : ""));
+    out.settings.push_back(s.engine.enforce_eager ? "--enforce-eager: no CUDA graphs" : "CUDA graphs captured (default)");
+    if (a.sliding_window > 0) out.notes.push_back("Sliding-window layers are counted at full length (vLLM's hybrid KV-cache manager can keep less).");
+
+    if (capacity > 0) {
+        const std::uint64_t token_bytes_rank0 = kv_row * stage_layers[0] * kv_value_bytes;
+        if (pool_min == 0) {
+            out.failure = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.";
+        } else if (min_capacity_tokens < max_len) {
+            const std::uint64_t need = (max_len + block - 1) / block * block * token_bytes_rank0;
+            out.failure = "ValueError: To serve at least one request with the models's max seq len (" + std::to_string(max_len) + "), (" + gib2(need) +
+                          " KV cache is needed, which is larger than the available KV cache memory (" + gib2(pool_min) +
+                          "). Based on the available memory, the estimated maximum model length is " + std::to_string(min_capacity_tokens) +
+                          ". Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.";
+        }
+        // --max-model-len auto: the model's length, or the largest that one request can hold.
+        out.auto_context_tokens = std::min(max_len, min_capacity_tokens);
+        if (!max_len_given && min_capacity_tokens < max_len && min_capacity_tokens > 0) {
+            out.notes.push_back("--max-model-len auto would choose " + n(min_capacity_tokens) + " tokens (what the KV pool holds for one request).");
+        }
+    }
+    std::string model = s.model->display_name.empty() ? "MODEL" : s.model->display_name;
+    if (!s.model->preset_key.empty()) {
+        const std::size_t space = model.find(' ');
+        if (space != std::string::npos) model = model.substr(0, space);
+    }
+    std::string cmd = "vllm serve " + model;
+    if (tp > 1) cmd += " --tensor-parallel-size " + std::to_string(tp);
+    if (pp > 1) cmd += " --pipeline-parallel-size " + std::to_string(pp);
+    cmd += " --max-model-len " + std::to_string(max_len);
+    if (util_micros != kDefaultUtilMicros) cmd += " --gpu-memory-utilization " + format_decimal(Decimal{util_micros});
+    if (s.engine.max_num_seqs > 0) cmd += " --max-num-seqs " + std::to_string(seqs);
+    if (s.engine.max_batched_tokens > 0) cmd += " --max-num-batched-tokens " + std::to_string(batched);
+    if (kv_flag != "auto") cmd += " --kv-cache-dtype " + kv_flag;
+    if (s.engine.block_size > 0) cmd += " --block-size " + std::to_string(block);
+    if (s.engine.enforce_eager) cmd += " --enforce-eager";
+    out.command = cmd;
+    finish_estimate(out, s);
+    return out;
+}
+
+}  // namespace llm_memory
