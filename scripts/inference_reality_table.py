@@ -151,6 +151,8 @@ def markdown(results):
         for term, ours, error, problem in r["terms"]:
             m = term["measured"]
             decimals = decimals_of(m["value"]) or (2 if m["unit"] in ("GiB", "GB") else 0)
+            shown_measured = (f"{float(m['value']):,.0f} {m['unit']}" if m["unit"] in ("tokens", "blocks")
+                              else f"{m['value']} {m['unit']}")
             if ours is None:
                 shown_ours, shown_error = "—", "not run: " + problem
             else:
@@ -164,7 +166,7 @@ def markdown(results):
                 shown_error += f" ({unmet.index(term['unmet']) + 1})"
             source = f"[{row['source']['name']}]({row['source']['url']})"
             lines.append(f"| {row['engine']} | {row['model'].replace('config:', '')} | {setting_text(row)} | "
-                         f"{term['term']} ({term['device']}) | {m['value']} {m['unit']} | {shown_ours} | {shown_error} | "
+                         f"{term['term']} ({term['device']}) | {shown_measured} | {shown_ours} | {shown_error} | "
                          f"{TOLERANCE[term['term']] * 100:.0f} % | {source} |")
     lines.append("")
     per_term = medians(results)
