@@ -21,7 +21,13 @@ export const CHROMIUM_ARGS = [
   '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
+// The browser a test file uses. Under the stage's runner (tests/browser/run.mjs) every file connects to the
+// one Chromium it started (LLM_MEMORY_BROWSER_WS); `node --test FILE` alone launches its own. Either way
+// browser.close() in the file's after() ends only that file's share (a connected browser disconnects and
+// closes the contexts it made). Give every test its own context (openPage does): storage, URL and
+// permissions are per context; files run at the same time in one browser.
 export async function launch() {
+  if (process.env.LLM_MEMORY_BROWSER_WS) return chromium.connect(process.env.LLM_MEMORY_BROWSER_WS);
   // playwright-core gives every launch a fresh temporary profile (the --user-data-dir of TOOLCHAIN.md).
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

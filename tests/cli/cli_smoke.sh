@@ -5,10 +5,13 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${LLM_MEMORY_BIN:-./build/native/llm-memory}  # tests/sanitize.sh points this at build/asan
 fail=0
+# stderr goes to a file of this run's own: two runs at once (the sanitize stage, another checkout) never share it.
+err_file=$(mktemp "${TMPDIR:-/tmp}/llm-memory-cli-err.XXXXXX")
+trap 'rm -f "$err_file"' EXIT
 check() {  # check NAME EXPECTED_STATUS EXPECTED_STDOUT_SUBSTRING EXPECTED_STDERR -- ARGS...
   local name=$1 want_status=$2 want_out=$3 want_err=$4; shift 5
   local out err status
-  out=$("$bin" "$@" 2>/tmp/llm-memory-cli-err); status=$?; err=$(cat /tmp/llm-memory-cli-err)
+  out=$("$bin" "$@" 2>"$err_file"); status=$?; err=$(cat "$err_file")
   if [[ $status != "$want_status" ]]; then echo "FAIL $name: status $status, want $want_status"; fail=1; return; fi
   if [[ -n "$want_out" && "$out" != *"$want_out"* ]]; then echo "FAIL $name: stdout lacks $want_out: $out"; fail=1; return; fi
   if [[ "$want_err" == "EMPTY" && -n "$err" ]]; then echo "FAIL $name: stderr not empty: $err"; fail=1; return; fi

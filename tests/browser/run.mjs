@@ -1,0 +1,149 @@
+// The browser stage's runner: starts Debian's Chromium ONCE (playwright's browser server) and runs the test
+// files in parallel, each as its own `node --test FILE` process that connects to it (harness.mjs launch());
+// every test opens its own BrowserContext, so storage, URL and permissions stay per test. A file's output is
+// printed whole when it ends (never interleaved); the stage fails if any file fails or no test ran.
+// Usage: node tests/browser/run.mjs [FILE...]   (default: every tests/browser/*.test.mjs)
+// LLM_MEMORY_BROWSER_JOBS: files at a time (default: 2 per core, at most 4; the tests mostly wait on frames).
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CHROMIUM_ARGS, repoRoot } from './harness.mjs';
+
+const testDir = path.join(repoRoot, 'tests/browser');
+const timesFile = path.join(repoRoot, 'build/browser-test-seconds.json');  // last durations: longest file first
+
+// State one Chromium keeps for all its contexts: the clipboard (headless Chromium has one, browser-wide).
+// A file whose text names it runs while no other such file runs.
+const BROWSER_WIDE = [['clipboard', /clipboard/i]];
+
+function defaultJobs() {
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return Math.max(1, Math.min(4, 2 * cores));
+}
+
+function parseJobs(text) {
+  if (text === undefined || text === '') return defaultJobs();
+  if (!/^[1-9][0-9]*$/.test(text)) {
+    console.error(`browser: LLM_MEMORY_BROWSER_JOBS must be a whole number from 1 (got "${text}")`);
+    process.exit(2);
+  }
+  return Number(text);
+}
+
+function readTimes() {
+  try { return JSON.parse(fs.readFileSync(timesFile, 'utf8')); } catch { return {}; }
+}
+
+// One file in its own node process; resolves { file, ok, seconds, counts, output }.
+function runFile(file, env) {
+  const start = process.hrtime.bigint();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', file], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    child.on('close', (code, signal) => {
+      const output = Buffer.concat(chunks).toString('utf8');
+      const counts = {};
+      for (const key of ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo']) {
+        const all = [...output.matchAll(new RegExp(`^\\S* ?${key} (\\d+)$`, 'gm'))];  // the summary's line (the last)
+        counts[key] = all.length ? Number(all[all.length - 1][1]) : null;
+      }
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const ok = code === 0 && counts.tests > 0 && counts.fail === 0 && counts.cancelled === 0;
+      resolve({ file, ok, seconds, counts, output, exit: signal ? `signal ${signal}` : `exit ${code}` });
+    });
+  });
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  let files = args.length
+    ? args.map((f) => path.resolve(f))
+    : fs.readdirSync(testDir).filter((f) => f.endsWith('.test.mjs')).map((f) => path.join(testDir, f));
+  for (const f of files) {
+    if (!fs.existsSync(f)) { console.error(`browser: no test file ${f}`); process.exit(2); }
+  }
+  const jobs = parseJobs(process.env.LLM_MEMORY_BROWSER_JOBS);
+  const known = readTimes();
+  const rel = (f) => path.relative(repoRoot, f);
+  // Longest first (the last run's durations; unknown files first of all), so the slowest file never starts last.
+  files = files.sort((a, b) => (known[rel(b)] ?? Infinity) - (known[rel(a)] ?? Infinity) || a.localeCompare(b));
+
+  const start = process.hrtime.bigint();
+  const server = await chromium.launchServer({
+    executablePath: process.env.LLM_MEMORY_CHROMIUM || '/usr/bin/chromium',
+    args: CHROMIUM_ARGS.filter((a) => a !== '--headless'),
+    headless: true,
+  });
+  let closing = false;
+  let browserGone = false;
+  server.on('close', () => { if (!closing) browserGone = true; });
+  const env = { ...process.env, LLM_MEMORY_BROWSER_WS: server.wsEndpoint() };
+  console.log(`browser: ${files.length} files, ${jobs} at a time, one Chromium (${server.process().pid})`);
+
+  const results = [];
+  const report = (r) => {
+    results.push(r);
+    const c = r.counts;
+    const tail = `${r.seconds.toFixed(1)} s, ${c.tests ?? '?'} tests, ${c.pass ?? '?'} passed`;
+    if (r.ok) {
+      process.stdout.write(`  ok ${rel(r.file)} (${tail})\n`);
+      if (process.env.LLM_MEMORY_BROWSER_VERBOSE) process.stdout.write(r.output);
+    } else {
+      process.stdout.write(`  FAILED ${rel(r.file)} (${tail}, ${c.fail ?? '?'} failed, ${r.exit})\n${r.output}\n`);
+    }
+  };
+  // Files that touch browser-wide state (not per context) hold it while they run: one such file at a time.
+  const needs = new Map(files.map((f) => {
+    const text = fs.readFileSync(f, 'utf8');
+    return [f, BROWSER_WIDE.filter(([, pattern]) => pattern.test(text)).map(([name]) => name)];
+  }));
+  const held = new Set();
+  const pending = [...files];
+  let running = 0;
+  const pool = new Promise((resolveAll) => {
+    const next = () => {
+      while (running < jobs) {
+        const i = pending.findIndex((f) => needs.get(f).every((n) => !held.has(n)));
+        if (i < 0) break;
+        const file = pending.splice(i, 1)[0];
+        for (const n of needs.get(file)) held.add(n);
+        running++;
+        runFile(file, env).then((r) => {
+          for (const n of needs.get(file)) held.delete(n);
+          running--;
+          report(r);
+          next();
+        });
+      }
+      if (running === 0 && pending.length === 0) resolveAll();
+    };
+    next();
+  });
+  try {
+    await pool;
+  } finally {
+    closing = true;
+    await server.close();
+  }
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const sum = (k) => results.reduce((s, r) => s + (r.counts[k] ?? 0), 0);
+  const failedFiles = results.filter((r) => !r.ok);
+  const times = { ...known };
+  for (const r of results) times[rel(r.file)] = Math.round(r.seconds * 10) / 10;
+  fs.mkdirSync(path.dirname(timesFile), { recursive: true });
+  fs.writeFileSync(timesFile, JSON.stringify(times, null, 2) + '\n');
+  console.log(`browser: ${results.length} files, ${sum('tests')} tests, ${sum('pass')} passed, ${sum('fail')} failed` +
+    `${sum('cancelled') ? `, ${sum('cancelled')} cancelled` : ''}${sum('skipped') ? `, ${sum('skipped')} skipped` : ''}` +
+    ` in ${seconds.toFixed(1)} s (${jobs} at a time)`);
+  if (browserGone && failedFiles.length) console.log('browser: the shared Chromium exited during the run');
+  if (failedFiles.length) {
+    console.log(`browser: FAILED: ${failedFiles.map((r) => rel(r.file)).join(' ')}`);
+    process.exit(1);
+  }
+}
+
+main().catch((err) => { console.error(err); process.exit(1); });
