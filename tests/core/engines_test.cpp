@@ -160,7 +160,7 @@ TEST_CASE("llama.cpp layer split: each GPU holds its layers' KV and its own comp
     CHECK(term(device(e, "gpu0"), "compute_buffer") < term(device(e, "gpu1"), "compute_buffer"));
 }
 
-TEST_CASE("--fit (ngl auto) offloads what leaves 1024 MiB free; the verdict leads with Runs on") {
+TEST_CASE("llama.cpp fit (ngl auto) offloads what leaves 1024 MiB free; the verdict leads with Runs on") {
     // common/common.h: fit_params_target 1024 MiB per device. Llama 3 70B Q4_K_M is 40 GiB: an RTX 4090 takes part.
     Scenario s = with({{"model", "llama-3-70b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"context", "8192"}, {"gpu", "rtx-4090"}});
     const EngineEstimate e = run(s);
