@@ -9,6 +9,8 @@
 //   mistake cards.
 #include "practice.hpp"
 
+#include "engines/engine.hpp"
+
 #include <algorithm>
 #include <iterator>
 
@@ -79,6 +81,9 @@ constexpr QuestionInfo kQuestions[] = {
     {QuestionId::training, "training", "Training total"},
     {QuestionId::reduction, "reduction", "Reduction from freezing"},
     {QuestionId::mixed_precision_training, "mixed-precision-training", "Mixed-precision training total"},
+    {QuestionId::llama_compute, "llama-compute", "llama.cpp compute buffer on GPU 0"},
+    {QuestionId::vllm_need, "vllm-need", "What the run needs on a GPU under vLLM"},
+    {QuestionId::llama_split_total, "llama-split-total", "The GPUs of a llama.cpp layer split together"},
 };
 
 struct MistakeInfo {
@@ -93,6 +98,9 @@ constexpr MistakeInfo kMistakes[] = {
     {MistakeId::training_without_weights, "training-without-weights"},
     {MistakeId::overhead_on_training, "overhead-on-training"},
     {MistakeId::wrong_bytes_per_parameter, "wrong-bytes-per-parameter"},
+    {MistakeId::compute_by_context, "compute-by-context"},
+    {MistakeId::utilization_as_need, "utilization-as-need"},
+    {MistakeId::one_compute_buffer, "one-compute-buffer"},
     {MistakeId::gib_gb_mixup, "gib-gb-mixup"},
 };
 
@@ -165,6 +173,11 @@ std::string question_prompt(QuestionId id, const Scenario& s, const Estimate& e)
         case QuestionId::mixed_precision_training:
             return "Now train the same " + nt + " parameters with mixed-precision AdamW, as most frameworks do: a bf16 gradient plus "
                    "fp32 master weights, Adam m and Adam v for each trainable parameter. What is the training total?";
+        case QuestionId::llama_compute: return "What compute buffer does llama.cpp allocate on GPU 0?";
+        case QuestionId::vllm_need:
+            return "What does the run need on each GPU under vLLM: the weights, the activation peak, non-torch memory, CUDA graphs "
+                   "and the KV cache of one request of max_model_len?";
+        case QuestionId::llama_split_total: return "What do the GPUs of llama.cpp's layer split hold together?";
     }
     return {};
 }
@@ -184,7 +197,8 @@ PracticeQuestion make_question(QuestionId id, const Scenario& s, std::string pro
 const std::vector<QuestionId>& all_questions() {
     static const std::vector<QuestionId> kAll = {QuestionId::weight, QuestionId::inference, QuestionId::gradient_optimizer,
                                                  QuestionId::training, QuestionId::reduction,
-                                                 QuestionId::mixed_precision_training};
+                                                 QuestionId::mixed_precision_training, QuestionId::llama_compute,
+                                                 QuestionId::vllm_need, QuestionId::llama_split_total};
     return kAll;
 }
 
@@ -215,7 +229,8 @@ Expected<QuestionId> parse_question_id(std::string_view key) {
         if (t == q.key) return q.id;
     const std::string shown = printable_excerpt(t, 40);
     return Error{"question: \"" + shown +
-                 "\" is not one of weight, inference, gradient-optimizer, training, reduction, mixed-precision-training"};
+                 "\" is not one of weight, inference, gradient-optimizer, training, reduction, mixed-precision-training, "
+                 "llama-compute, vllm-need, llama-split-total"};
 }
 
 const char* mistake_key(MistakeId id) {
@@ -238,13 +253,100 @@ std::uint64_t question_bytes(QuestionId id, const Estimate& e) {
         case QuestionId::training: return e.training_bytes;
         case QuestionId::reduction: return e.reduction_bytes;
         case QuestionId::mixed_precision_training: return e.training_bytes;
+        case QuestionId::llama_compute:
+        case QuestionId::vllm_need:
+        case QuestionId::llama_split_total: return 0;  // the engine's figure: question_figure
     }
     return 0;
+}
+
+namespace {
+
+bool engine_question(QuestionId id) {
+    return id == QuestionId::llama_compute || id == QuestionId::vllm_need || id == QuestionId::llama_split_total;
+}
+
+const EngineDevice* device_named(const EngineEstimate& e, const char* name) {
+    for (const EngineDevice& d : e.devices)
+        if (d.device == name) return &d;
+    return nullptr;
+}
+
+const EngineTerm* term_keyed(const EngineDevice& d, const char* key) {
+    for (const EngineTerm& t : d.terms)
+        if (t.key == key) return &t;
+    return nullptr;
+}
+
+// The GPUs of an engine estimate that hold layers (a non-zero model or compute buffer).
+std::vector<const EngineDevice*> busy_gpus(const EngineEstimate& e) {
+    std::vector<const EngineDevice*> out;
+    for (const EngineDevice& d : e.devices)
+        if (d.is_gpu && (d.weights_bytes > 0 || d.compute_bytes > 0)) out.push_back(&d);
+    return out;
+}
+
+// An engine question's figure and the sentence that derives it.
+struct EngineAnswer {
+    std::uint64_t bytes = 0;
+    std::string step;
+};
+
+Expected<EngineAnswer> engine_answer(QuestionId id, const Scenario& s) {
+    const char* key = question_key(id);
+    if (id == QuestionId::vllm_need) {
+        // What the run needs: the engine's terms without a pool, i.e. with the KV cache of one request.
+        Scenario need = s;
+        need.gpu.clear();
+        need.gpu_memory_bytes = 0;
+        const Expected<EngineEstimate> e = engine_estimate(need);
+        if (!e) return Error(key, e.error());
+        const EngineDevice* d = device_named(*e, "gpu0");
+        if (d == nullptr) return Error(key, "the estimate has no GPU 0");
+        std::string parts;
+        for (const EngineTerm& t : d->terms) parts += (parts.empty() ? "" : " + ") + t.label + " " + gb(t.bytes);
+        return EngineAnswer{d->total_bytes, "On GPU 0: " + parts + " = " + gb(d->total_bytes) + "."};
+    }
+    const Expected<EngineEstimate> e = engine_estimate(s);
+    if (!e) return Error(key, e.error());
+    const std::vector<const EngineDevice*> gpus = busy_gpus(*e);
+    if (id == QuestionId::llama_compute) {
+        const EngineDevice* d = device_named(*e, "gpu0");
+        if (d == nullptr || d->compute_bytes == 0) return Error(key, "needs layers on a GPU: give --ngl all (or a number of layers)");
+        const EngineTerm* t = term_keyed(*d, "compute_buffer");
+        return EngineAnswer{d->compute_bytes, "GPU 0's compute buffer is sized for one u-batch: " + (t ? t->steps : std::string()) + " = " +
+                                                  gb(d->compute_bytes) + "."};
+    }
+    if (gpus.size() < 2) return Error(key, "needs a layer split over 2 GPUs or more: give --gpus 2");
+    std::uint64_t total = 0;
+    std::string parts;
+    for (const EngineDevice* d : gpus) {
+        total += d->total_bytes;
+        parts += (parts.empty() ? "" : " + ") + d->label + " " + gb(d->total_bytes) + " (with its own compute buffer of " + gb(d->compute_bytes) + ")";
+    }
+    return EngineAnswer{total, parts + " = " + gb(total) + "."};
+}
+
+}  // namespace
+
+Expected<std::uint64_t> question_figure(QuestionId id, const Scenario& scenario) {
+    const Scenario s = question_scenario(id, scenario);
+    if (engine_question(id)) {
+        const Expected<EngineAnswer> a = engine_answer(id, s);
+        if (!a) return a.failure();
+        return a->bytes;
+    }
+    const Expected<Estimate> e = estimate(s);
+    if (!e) return e.failure();
+    return question_bytes(id, *e);
 }
 
 Scenario question_scenario(QuestionId id, const Scenario& scenario) {
     Scenario s = scenario;
     if (id == QuestionId::mixed_precision_training) s.recipe = kMixedRecipe;
+    if ((id == QuestionId::llama_compute || id == QuestionId::llama_split_total) && s.engine.kind != EngineKind::ollama)
+        s.engine.kind = EngineKind::llama_cpp;
+    if (id == QuestionId::vllm_need) s.engine.kind = EngineKind::vllm;
     return s;
 }
 
@@ -262,6 +364,11 @@ std::string other_training_parts(const Estimate& e) {
 
 Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
     const Scenario s = question_scenario(id, scenario);
+    if (engine_question(id)) {
+        const Expected<EngineAnswer> a = engine_answer(id, s);
+        if (!a) return a.failure();
+        return a->step;
+    }
     const Expected<Estimate> result = estimate(s);
     if (!result) return Error{result.error()};
     const Estimate& e = *result;
@@ -298,6 +405,9 @@ Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
                    " trainable × " + format_pico_bytes(pico) + " bytes: " + parts + ")" + other_training_parts(e) + " = " +
                    gb(e.training_bytes) + ".";
         }
+        case QuestionId::llama_compute:
+        case QuestionId::vllm_need:
+        case QuestionId::llama_split_total: break;  // answered above
     }
     return Error{"question: unknown"};
 }
@@ -307,7 +417,61 @@ bool within_tolerance(std::uint64_t answer_bytes, std::uint64_t target_bytes) {
     return static_cast<u128>(diff) * 100 <= static_cast<u128>(target_bytes) * kAnswerTolerancePercent;
 }
 
+namespace {
+
+// The engines' three wrong paths, each recomputed through the engine model on a changed scenario.
+Expected<std::vector<WrongPath>> engine_wrong_paths(QuestionId id, const Scenario& s) {
+    const Expected<EngineAnswer> right = engine_answer(id, s);
+    if (!right) return right.failure();
+    std::vector<WrongPath> paths;
+    auto add = [&](MistakeId mistake, std::uint64_t bytes, std::string what) {
+        if (within_tolerance(bytes, right->bytes)) return;
+        paths.push_back({mistake, bytes, std::move(what), WrongPath::WrittenIn::any});
+    };
+    if (id == QuestionId::llama_compute && s.context_tokens > 0) {
+        Scenario by_context = s;
+        by_context.engine.ubatch_tokens = s.context_tokens;
+        by_context.engine.nbatch_tokens = std::max<std::uint64_t>(s.context_tokens, s.engine.nbatch_tokens);
+        const Expected<EngineAnswer> wrong = engine_answer(id, by_context);
+        if (wrong)
+            add(MistakeId::compute_by_context, wrong->bytes,
+                "That sizes the compute buffer by the context (" + format_count_exact(s.context_tokens) +
+                    " tokens). llama.cpp reserves it for one u-batch: n_ubatch tokens (-ub, 512 by default), whatever the context.");
+    }
+    if (id == QuestionId::vllm_need) {
+        const Expected<EngineEstimate> e = engine_estimate(s);
+        if (e) {
+            for (const EngineDevice& d : e->devices) {
+                if (d.device != "gpu0" || !d.has_pool) continue;
+                const std::string why = "That is vLLM's share of the GPU (total × gpu_memory_utilization), which it takes whatever the model "
+                                        "needs and fills with KV blocks; the run needs " + gb(right->bytes) + ".";
+                const std::uint64_t util_micros = s.engine.gpu_util.micros > 0 ? static_cast<std::uint64_t>(s.engine.gpu_util.micros) : 900000;
+                add(MistakeId::utilization_as_need, static_cast<std::uint64_t>(static_cast<u128>(d.capacity_bytes) * util_micros / 1000000), why);
+                add(MistakeId::utilization_as_need, d.reserved_bytes, why);
+                add(MistakeId::utilization_as_need, d.total_bytes, why);
+                add(MistakeId::utilization_as_need, d.capacity_bytes, why);
+            }
+        }
+    }
+    if (id == QuestionId::llama_split_total) {
+        const Expected<EngineEstimate> e = engine_estimate(s);
+        if (e) {
+            const std::vector<const EngineDevice*> gpus = busy_gpus(*e);
+            std::uint64_t extra = 0;
+            for (std::size_t i = 1; i < gpus.size(); ++i) extra += gpus[i]->compute_bytes;
+            if (extra > 0 && extra < right->bytes)
+                add(MistakeId::one_compute_buffer, right->bytes - extra,
+                    "That counts one compute buffer for the whole split. On a layer split every GPU holds its own (" +
+                        std::to_string(gpus.size()) + " buffers here), each sized for one u-batch.");
+        }
+    }
+    return paths;
+}
+
+}  // namespace
+
 Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scenario) {
+    if (engine_question(id)) return engine_wrong_paths(id, question_scenario(id, scenario));
     const Scenario s = question_scenario(id, scenario);
     const Expected<Estimate> base = estimate(s);
     if (!base) return Error{base.error()};
@@ -452,8 +616,8 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scen
 Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string_view answer_text) {
     const Expected<ParsedAnswer> parsed = parse_answer(answer_text);
     if (!parsed) return Error{parsed.error()};
-    const Expected<Estimate> e = estimate(question_scenario(id, s));
-    if (!e) return Error{e.error()};
+    const Expected<std::uint64_t> figure = question_figure(id, s);
+    if (!figure) return figure.failure();
     const Expected<std::vector<WrongPath>> paths = wrong_paths(id, s);
     if (!paths) return Error{paths.error()};
     const Expected<std::string> step = right_step(id, s);
@@ -462,7 +626,7 @@ Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string
     CheckResult result;
     result.question = id;
     result.answer = *parsed;
-    result.expected_bytes = question_bytes(id, *e);
+    result.expected_bytes = *figure;
     const std::string read_note = parsed->unit == AnswerUnit::none
                                       ? " (" + parsed->number_text + " has no unit, so it was read as " +
                                             (parsed->read_as == AnswerUnit::gb ? gb(parsed->bytes) : format_count_exact(parsed->bytes) + " bytes") + ".)"
@@ -641,6 +805,7 @@ Expected<Exercise> generate_exercise(std::uint32_t seed_number) {
         for (QuestionId id : all_questions()) {
             if (id == QuestionId::reduction && !frozen) continue;
             if (id == QuestionId::mixed_precision_training) continue;  // added below when unambiguous
+            if (engine_question(id)) continue;  // asked of an engine scenario, not of these exercises
             ex.questions.push_back(make_question(id, s, question_prompt(id, s, *e)));
         }
         ex.hints = seed_hints();

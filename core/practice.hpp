@@ -20,13 +20,30 @@ namespace llm_memory {
 // What a question asks for. Keys (stable, shared by the CLI, the JS API, the UI and tests):
 // "weight", "inference", "gradient-optimizer", "training", "reduction", "mixed-precision-training"
 // (the training total under the adamw-mixed recipe: bf16 gradient + fp32 master weights + fp32 Adam m
-// and v = 14 bytes per trainable parameter, whatever recipe the given scenario names).
-enum class QuestionId { weight, inference, gradient_optimizer, training, reduction, mixed_precision_training };
+// and v = 14 bytes per trainable parameter, whatever recipe the given scenario names), and three asked of
+// an engine (core/engines/engine.hpp; the scenario's engine, or the one the question names when none):
+// "llama-compute" (llama.cpp: GPU 0's compute buffer), "vllm-need" (vLLM: what the run needs on GPU 0:
+// weights, activation peak, non-torch memory, CUDA graphs and the KV cache of one max_model_len request),
+// "llama-split-total" (llama.cpp: what the GPUs of a layer split hold together).
+enum class QuestionId {
+    weight,
+    inference,
+    gradient_optimizer,
+    training,
+    reduction,
+    mixed_precision_training,
+    llama_compute,
+    vllm_need,
+    llama_split_total,
+};
 
 // The known wrong paths. Keys: "weights-as-inference", "one-value-per-trainable",
 // "freezing-removes-weights", "training-without-weights", "overhead-on-training",
-// "wrong-bytes-per-parameter", "gib-gb-mixup". This order is also the priority used when one wrong
-// answer matches several paths: the seed's named mistakes first, unit slips last.
+// "wrong-bytes-per-parameter", "gib-gb-mixup", and the engines' three: "compute-by-context" (llama.cpp's
+// compute buffer sized by the context instead of n_ubatch), "utilization-as-need" (vLLM's share of the
+// GPU, total x gpu_memory_utilization, read as what the model needs), "one-compute-buffer" (a layer
+// split's GPUs summed with one compute buffer where every GPU holds its own). This order is also the
+// priority used when one wrong answer matches several paths: the seed's named mistakes first, unit slips last.
 enum class MistakeId {
     weights_as_inference,
     one_value_per_trainable,
@@ -34,6 +51,9 @@ enum class MistakeId {
     training_without_weights,
     overhead_on_training,
     wrong_bytes_per_parameter,
+    compute_by_context,
+    utilization_as_need,
+    one_compute_buffer,
     gib_gb_mixup,
 };
 
@@ -51,12 +71,19 @@ const char* mistake_key(MistakeId id);
 std::optional<MistakeId> parse_mistake_id(std::string_view key);
 
 // The scenario a question is asked on: `scenario` itself, or for mixed-precision-training the same
-// scenario with recipe "adamw-mixed".
+// scenario with recipe "adamw-mixed", or for an engine question without an engine its engine
+// (llama.cpp for llama-compute and llama-split-total, vLLM for vllm-need).
 Scenario question_scenario(QuestionId id, const Scenario& scenario);
 
 // The estimate's figure a question asks for, in bytes. `estimate` must be the estimate of
-// question_scenario(id, ...), as PracticeQuestion::scenario already is.
+// question_scenario(id, ...), as PracticeQuestion::scenario already is. 0 for the engine questions, whose
+// figure comes from the engine model: use question_figure.
 std::uint64_t question_bytes(QuestionId id, const Estimate& estimate);
+
+// Any question's figure for a scenario, in bytes (the engine questions through core/engines). Errors: the
+// scenario does not validate; an engine question the scenario cannot answer ("llama-split-total: needs a
+// layer split over 2 GPUs or more: give --gpus 2").
+Expected<std::uint64_t> question_figure(QuestionId id, const Scenario& scenario);
 
 // The right step for a question with the scenario's values, one sentence:
 // "7B × 2 bytes = 14 GB, and 14 GB × 1.2 = 16.8 GB." Error: the scenario does not validate.

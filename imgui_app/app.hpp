@@ -22,6 +22,7 @@ struct ModelPanelView;  // imgui_app/model_panel.cpp: the model picker's view st
 struct PracticeView;  // imgui_app/practice_panel.hpp: the Practice tab's view state
 
 struct FitPanelView;  // imgui_app/fit_panel.hpp: the What fits panel's answers
+struct EngineIoView;  // imgui_app/engine_io_panel.cpp: the engine command and log boxes
 
 struct HubPanelView;  // imgui_app/hub_panel.cpp: the Hugging Face look-up and its consent
 
@@ -97,6 +98,7 @@ struct AppState {
     std::shared_ptr<PracticeView> practice;  // the Practice tab's state, created on first use (practice_panel.cpp)
     RuntimeView runtime;                     // the "How it runs" panel
     std::shared_ptr<FitPanelView> fit_panel; // the What fits panel's cached answers, created on first use
+    std::shared_ptr<EngineIoView> engine_io; // the engine command and log boxes, created on first use
     std::uint64_t steps_generation = ~std::uint64_t{0};  // the scenario `steps` were derived for
     std::vector<Derivation> steps;           // the worked steps, rebuilt when the scenario changes
 };

@@ -14,6 +14,7 @@
 #include "settings.hpp"
 
 #include "model_panel.hpp"
+#include "engine_io_panel.hpp"
 #include "runtime_panel.hpp"
 
 namespace llm_memory {
@@ -167,6 +168,8 @@ void draw_inputs_panel(AppState& app, bool compact) {
     // A link or saved state that asks for detailed training opens the section its controls are in.
     if (app.scenario.detailed_training) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     if (ImGui::CollapsingHeader("Runtime and GPU##runtime_section")) draw_runtime_panel(app);
+    ImGui::Spacing();
+    if (ImGui::CollapsingHeader("Engine command and log##engine_io_section")) draw_engine_io_panel(app);
     ImGui::Spacing();
     if (ImGui::Button("Reset to the seed's 13B example")) app_set_scenario(app, Scenario{});
     if (std::any_of(app.mistake_dismissed.begin(), app.mistake_dismissed.end(), [](bool d) { return d; }) &&

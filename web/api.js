@@ -392,6 +392,17 @@
       refreshView();
     };
     byId('tv-check').addEventListener('click', check);
+    byId('tv-command-use').addEventListener('click', function () {
+      var r = api['fromCommand'](byId('tv-command').value);
+      byId('tv-command-out').textContent = r['message'] + (r['notes'].length ? ' ' + r['notes'].join('; ') + '.' : '');
+      byId('tv-command-out').className = r['ok'] ? '' : 'tv-err';
+      refreshView();
+    });
+    byId('tv-reconcile').addEventListener('click', function () {
+      var r = api['reconcile'](byId('tv-log').value);
+      byId('tv-reconcile-out').textContent = r['error'] || r['text'];
+      byId('tv-reconcile-out').className = r['error'] ? 'tv-err' : '';
+    });
     answer.addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); check(); } });
     viewBuilt = true;
   }
@@ -445,6 +456,9 @@
       fillList(list, d['steps'], 'li');
       steps.appendChild(list);
     });
+    byId('tv-engine-command').textContent = data['engine_command'] ?
+      'The command that realises these settings: ' + data['engine_command'] :
+      'Choose an engine (or paste its command below) to see the command that realises these settings.';
     var practice = data['practice'];
     var section = byId('tv-practice');
     section.hidden = !practice;
@@ -594,6 +608,16 @@
     if (!Module['_llm_memory_check_answer']) throw new Error('this build has no practice questions');
     return JSON.parse(call('llm_memory_check_answer', 'string', ['string', 'string', 'string'],
                            [String(questionId), String(state == null ? '' : state), String(answer)]));
+  };
+  // Engine commands and logs: an engine's command line sets the scenario ({ok, message, notes}); a pasted
+  // log is reconciled against the scenario it states ({text, rows} or {error}). Read in the page.
+  api['fromCommand'] = function (command) {
+    requireStarted();
+    return JSON.parse(call('llm_memory_from_command', 'string', ['string'], [String(command)]));
+  };
+  api['reconcile'] = function (log) {
+    requireStarted();
+    return JSON.parse(call('llm_memory_reconcile', 'string', ['string'], [String(log)]));
   };
   window['llmMemory'] = api;
 

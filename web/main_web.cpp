@@ -18,6 +18,9 @@
 #include <vector>
 
 #include "app.hpp"
+#include "engine_io_panel.hpp"
+#include "engines/command_line.hpp"
+#include "engines/engine_log.hpp"
 #include "fit_panel.hpp"
 #include "frame_pacer.hpp"
 #include "imgui.h"
@@ -555,7 +558,8 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_item_rect(const char* label) {
 // The page's text view, all from core: {"settings": the settings table as a form (settings_form_json),
 // "report": report_view_json, "model": the Model panel's notice (a model file's report, or the problem
 // with it) and "model_error", "fit": the What fits panel's answers, one line each (fit_view_lines),
-// "steps": [{"title", "steps": [text x 3]}], "practice": {"ref", "title", "setup", "question", "feedback",
+// "steps": [{"title", "steps": [text x 3]}], "engine_command": the command that realises the scenario
+// ("" without an engine), "practice": {"ref", "title", "setup", "question", "feedback",
 // "correct"} (absent in an embed)}. The figures come from window.llmMemory.estimate().
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     static std::string out;
@@ -577,7 +581,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
         out += "]}";
         first = false;
     }
-    out += "]";
+    out += "],\"engine_command\":\"" + json_escape(llm_memory::scenario_engine_command(app.scenario)) + "\"";
     if (!app.embed_mode) {
         const llm_memory::PracticeView& view = llm_memory::practice_view(app);
         std::string question;
@@ -597,6 +601,44 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
                "\",\"feedback\":\"" + json_escape(feedback) + "\",\"correct\":" + (correct ? "true" : "false") + "}";
     }
     out += "}";
+    return out.c_str();
+}
+
+// The text view's "Use this command": an engine command's settings and model become the scenario, as the
+// app's Engine command and log section does. {"ok", "message", "notes": [...]}. window.llmMemory.fromCommand.
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_from_command(const char* command) {
+    static std::string out;
+    const llm_memory::EngineCommandResult r = llm_memory::apply_engine_command(g_web.app, command);
+    if (r.ok) on_scenario_changed();
+    out = std::string("{\"ok\":") + (r.ok ? "true" : "false") + ",\"message\":\"" + llm_memory::json_escape(r.message) + "\",\"notes\":[";
+    for (std::size_t i = 0; i < r.notes.size(); ++i) out += std::string(i ? "," : "") + "\"" + llm_memory::json_escape(r.notes[i]) + "\"";
+    out += "]}";
+    wake();
+    return out.c_str();
+}
+
+// The text view's "Reconcile": a pasted log against the scenario it states on top of the page's, read in
+// the page (nothing is sent). {"text", "rows": [{term, device, measured, estimated|null, error|null,
+// cause}]} or {"error"}. window.llmMemory.reconcile.
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_reconcile(const char* log) {
+    static std::string out;
+    using llm_memory::json_escape;
+    const llm_memory::Expected<llm_memory::ReconcileOutcome> r = llm_memory::reconcile_log_text(g_web.app.scenario, log);
+    if (!r) {
+        out = "{\"error\":\"" + json_escape(r.error()) + "\"}";
+        return out.c_str();
+    }
+    out = "{\"text\":\"" + json_escape(r->text) + "\",\"rows\":[";
+    char numbers[160];
+    for (std::size_t i = 0; i < r->rows.size(); ++i) {
+        const llm_memory::ReconcileRow& row = r->rows[i];
+        std::snprintf(numbers, sizeof numbers, "\"measured\":%.0f", row.measured);
+        out += std::string(i ? "," : "") + "{\"term\":\"" + json_escape(row.term) + "\",\"device\":\"" + json_escape(row.device) + "\"," + numbers;
+        if (row.has_estimate) std::snprintf(numbers, sizeof numbers, ",\"estimated\":%.0f,\"error\":%.6f", row.estimated, row.error);
+        else std::snprintf(numbers, sizeof numbers, ",\"estimated\":null,\"error\":null");
+        out += std::string(numbers) + ",\"cause\":\"" + json_escape(row.cause) + "\"}";
+    }
+    out += "]}";
     return out.c_str();
 }
 

@@ -7,8 +7,11 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "../architecture.hpp"
+#include "../estimator.hpp"
 #include "../model_presets.hpp"
 #include "../quantity.hpp"
+#include "../settings.hpp"
 
 namespace llm_memory {
 namespace {
@@ -331,9 +334,8 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
                 set_setting(r, key, "all", source);
                 return std::nullopt;
             }
-            if (v == "auto" || v == "-1") {
-                r.unmodelled.push_back(source + " (llama.cpp's --fit chooses the layers; all layers are assumed)");
-                drop_setting(r, key);
+            if (v == "auto" || v == "-1") {  // llama.cpp's --fit chooses the layers
+                set_setting(r, key, "auto", source);
                 return std::nullopt;
             }
             const Expected<unsigned long long> n = parse_whole(value, false);
@@ -951,6 +953,48 @@ std::string command_state(const CommandReading& reading) {
     std::string out;
     for (const CommandSetting& s : reading.settings) out += (out.empty() ? "" : "&") + s.key + "=" + s.value;
     return out;
+}
+
+std::string scenario_engine_command(const Scenario& scenario) {
+    const std::string state = to_state(scenario);
+    std::vector<CommandSetting> settings;
+    std::string engine;
+    std::size_t start = 0;
+    while (start < state.size()) {
+        std::size_t end = state.find('&', start);
+        if (end == std::string::npos) end = state.size();
+        const std::string pair = state.substr(start, end - start);
+        const std::size_t eq = pair.find('=');
+        if (eq != std::string::npos) {
+            const std::string key = url_decode(pair.substr(0, eq));
+            const std::string value = url_decode(pair.substr(eq + 1));
+            if (key == "engine") engine = value;
+            else settings.push_back({key, value, ""});
+        }
+        start = end + 1;
+    }
+    if (engine.empty() || engine == "none" || engine == "transformers") return {};
+    std::string model = "MODEL";
+    if (scenario.model != nullptr) {
+        const ModelSource& m = *scenario.model;
+        const ModelPreset* preset = m.preset_key.empty() ? nullptr : find_preset(m.preset_key);
+        if (engine == "vllm") {
+            model = preset != nullptr ? preset->hf_id : m.display_name;
+        } else if (engine == "ollama") {
+            model = preset != nullptr ? preset->key : m.display_name;
+        } else if (preset != nullptr) {
+            std::string id = preset->hf_id;
+            id = id.substr(id.find('/') + 1);
+            std::string dtype;
+            for (const CommandSetting& s : settings)
+                if (s.key == "dtype") dtype = s.value;
+            for (char& c : dtype) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            model = id + "-" + (dtype.empty() ? std::string("F16") : dtype) + ".gguf";
+        } else {
+            model = m.display_name;
+        }
+    }
+    return engine_command_line(engine, model, settings);
 }
 
 }  // namespace llm_memory

@@ -61,6 +61,13 @@ ModelReference match_model_reference(std::string_view ref, bool ollama_name);
 std::string engine_command_line(std::string_view engine, std::string_view model_ref,
                                 const std::vector<CommandSetting>& settings);
 
+// The command that realises `scenario` on the engine its `engine` setting names, from its settings in
+// the settings table's spelling (to_state): the model as a file name for llama.cpp
+// ("Llama-3.1-8B-Q4_K_M.gguf"), its Hugging Face id for vLLM, its preset key for Ollama. "" when the
+// scenario names no engine (or the build has no `engine` setting).
+struct Scenario;
+std::string scenario_engine_command(const Scenario& scenario);
+
 // The settings as a URL state string ("engine=llama.cpp&context=32768"), in order.
 std::string command_state(const CommandReading& reading);
 

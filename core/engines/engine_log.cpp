@@ -9,8 +9,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "../estimator.hpp"
 #include "../json.hpp"
 #include "../quantity.hpp"
+#include "../report.hpp"
+#include "../settings.hpp"
 
 namespace llm_memory {
 namespace {
@@ -761,6 +764,64 @@ std::string reconcile_text(const LogReading& log, const std::vector<ReconcileRow
     for (const MeasuredTerm& t : log.terms)
         if (t.term.rfind("estimate_", 0) == 0) out += "Ollama's own estimate, " + t.term.substr(9) + ": " + amount(t.term, t.value) + "\n";
     for (const std::string& note : log.notes) out += "note: " + note + "\n";
+    return out;
+}
+
+std::vector<std::string> apply_log_to_scenario(Scenario& scenario, const LogReading& log, bool take_model) {
+    std::vector<std::string> not_applied;
+    if (take_model && !log.model_ref.empty()) {
+        const ModelReference m = match_model_reference(log.model_ref, log.kind == "ollama ps");
+        if (m.preset_key.empty() || !apply_setting(scenario, "model", m.preset_key))
+            not_applied.push_back("model: \"" + printable_excerpt(log.model_ref, 60) + "\" is not a built-in model");
+    }
+    for (const CommandSetting& s : log.settings) {
+        if (find_setting(s.key) == nullptr) {
+            not_applied.push_back(s.key + "=" + s.value + " (no such setting in this build)");
+            continue;
+        }
+        const Expected<bool> applied = apply_setting(scenario, s.key, s.value);
+        if (!applied) not_applied.push_back(s.key + "=" + s.value + ": " + applied.failure().problem);
+    }
+    return not_applied;
+}
+
+Expected<std::vector<std::string>> apply_command_to_scenario(Scenario& scenario, const CommandReading& reading) {
+    std::vector<std::string> not_applied;
+    Scenario next = scenario;
+    if (!reading.preset_key.empty()) {
+        if (const Expected<bool> m = apply_setting(next, "model", reading.preset_key); !m) return Error(reading.model_source, m.failure().problem);
+        if (!reading.weight_dtype.empty())
+            if (const Expected<bool> d = apply_setting(next, "dtype", reading.weight_dtype); !d) return Error(reading.model_source, d.failure().problem);
+    } else if (!reading.model_ref.empty()) {
+        not_applied.push_back("model: \"" + printable_excerpt(reading.model_ref, 60) + "\" is not a built-in model (the current model stays)");
+    }
+    for (const CommandSetting& s : reading.settings) {
+        if (find_setting(s.key) == nullptr) {
+            not_applied.push_back((s.key == "engine" ? "engine=" + s.value : s.source) + " (no such setting in this build)");
+            continue;
+        }
+        const Expected<bool> applied = apply_setting(next, s.key, s.value);
+        if (!applied) return Error(s.source, applied.failure().problem);
+    }
+    scenario = std::move(next);
+    return not_applied;
+}
+
+Expected<ReconcileOutcome> reconcile_log_text(const Scenario& base, std::string_view log_text) {
+    Expected<LogReading> log = read_engine_log(log_text);
+    if (!log) return log.failure();
+    ReconcileOutcome out;
+    out.log = std::move(log.value());
+    Scenario scenario = base;
+    out.not_applied = apply_log_to_scenario(scenario, out.log, true);
+    if (scenario.model == nullptr) return Error("the log does not name a built-in model: choose the model first, then reconcile");
+    const Expected<Estimate> estimated = estimate(scenario);
+    if (!estimated) return Error("the log's scenario has no estimate: " + estimated.error());
+    Expected<std::vector<ReconcileRow>> rows = reconcile_log(out.log, report_json(scenario, *estimated));
+    if (!rows) return rows.failure();
+    out.rows = std::move(rows.value());
+    out.text = reconcile_text(out.log, out.rows);
+    for (const std::string& n : out.not_applied) out.text += "not applied: " + n + "\n";
     return out;
 }
 

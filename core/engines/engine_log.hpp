@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../estimator.hpp"
 #include "../result.hpp"
 #include "command_line.hpp"
 
@@ -60,5 +61,25 @@ std::string reconcile_text(const LogReading& log, const std::vector<ReconcileRow
 
 // The tolerance of a term as a fraction (0.03 for kv_cache); 0.25 for terms without one.
 double term_tolerance(std::string_view term);
+
+// Puts what the log says on top of `scenario`: its settings (those the settings table has) and, when
+// `take_model`, the built-in model its file or id names. Returns what was not applied, one line each
+// ("ubatch=512 (no such setting in this build)", "model: \"x.gguf\" is not a built-in model").
+std::vector<std::string> apply_log_to_scenario(Scenario& scenario, const LogReading& log, bool take_model);
+
+// Puts a command's settings and model on top of `scenario`. Fails, naming the flag as written, on a
+// value the settings table refuses ("-c 99999999999: is too large ..."); returns what was not applied.
+Expected<std::vector<std::string>> apply_command_to_scenario(Scenario& scenario, const CommandReading& reading);
+
+// A log reconciled against the scenario it states on top of `base`, in one call (the page and the app).
+struct ReconcileOutcome {
+    LogReading log;
+    std::vector<ReconcileRow> rows;
+    std::vector<std::string> not_applied;  // settings and model the log states that could not be applied
+    std::string text;                      // reconcile_text, then the not-applied lines
+};
+// Fails on a log with nothing to read, or when the scenario it gives has no estimate (no model: "the log
+// does not name a built-in model: choose one first").
+Expected<ReconcileOutcome> reconcile_log_text(const Scenario& base, std::string_view log_text);
 
 }  // namespace llm_memory

@@ -48,4 +48,6 @@ readme=$(python3 tests/cli/readme_examples.py "$bin") || fail=1  # every README 
 grep -v "^ok " <<<"$readme"
 reality=$(python3 tests/cli/reality_test.py "$bin") || fail=1  # published measurements vs our estimate, README table
 grep -v "^ok " <<<"$reality"
+inference=$(python3 tests/cli/inference_reality_test.py "$bin") || fail=1  # engines' published logs vs ours, README table
+grep -v "^ok " <<<"$inference"
 exit $fail

@@ -7,6 +7,8 @@
 #include <map>
 
 #include "engines/engine_log.hpp"
+#include "architecture.hpp"
+#include "settings.hpp"
 
 using namespace llm_memory;
 
@@ -81,7 +83,8 @@ TEST_CASE("llama.cpp load log: buffers per device and the settings the log state
 }
 
 TEST_CASE("llama.cpp: journald prefixes, colours, old buffer lines and a layer split") {
-    // ollama/ollama#6637 (journald prefix, llm_load_tensors's older wording).
+    // A synthetic log in llama.cpp's older llm_load_tensors wording, with the journald prefix of
+    // ollama/ollama#6637 (the figures are made up for the parser, not quoted).
     const LogReading old = read_ok(
         "Sep 04 14:24:56 FORGE ollama[1461072]: llm_load_tensors: ggml ctx size =    0.27 MiB\n"
         "Sep 04 14:24:56 FORGE ollama[1461072]: llm_load_tensors: offloaded 33/33 layers to GPU\n"
@@ -156,9 +159,9 @@ TEST_CASE("vLLM: the V0 profile table, the one-line form and V1's capacity lines
         "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n");
     CHECK(term(refused, "kv_capacity_tokens", "gpu0") == 7344);
     CHECK(settings(refused).at("context") == "32768");
-    // vllm-project/vllm#13061-style V0 weights line: "GB" is 2^30 bytes there.
-    const LogReading gb = read_ok("INFO 02-11 07:40:45 model_runner.py:1115] Loading model weights took 13.9476 GB\n");
-    CHECK(term(gb, "weights", "gpu0") == Catch::Approx(13.9476 * GiB));
+    // vllm-project/vllm#12664: V0's weights line, where "GB" is 2^30 bytes.
+    const LogReading gb = read_ok("(VllmWorkerProcess pid=106022) INFO 02-02 18:01:24 model_runner.py:1116] Loading model weights took 30.7098 GB\n");
+    CHECK(term(gb, "weights", "gpu0") == Catch::Approx(30.7098 * GiB));
 }
 
 TEST_CASE("Ollama: its own estimate is shown apart, the runner's flags give the scenario") {
@@ -191,6 +194,7 @@ TEST_CASE("nvidia-smi and ollama ps") {
     CHECK(smi.kind == "nvidia-smi");
     CHECK(term(smi, "used", "gpu0") == 14214 * MiB);
     CHECK(term(smi, "total_gpu", "gpu0") == 24564 * MiB);
+    // A synthetic `ollama ps` in its current columns (figures made up for the parser).
     const LogReading ps = read_ok(
         "NAME           ID              SIZE      PROCESSOR    CONTEXT    UNTIL\n"
         "llama3.1:8b    46e0c10c039e    6.9 GB    100% GPU     8192       4 minutes from now\n");
@@ -255,4 +259,44 @@ TEST_CASE("reconcile without an engine model uses the seed's terms") {
     for (const ReconcileRow& r : *rows)
         if (r.term == "kv_cache" && r.device == "gpu0") kv = r.has_estimate && r.error == 0;
     CHECK(kv);
+}
+
+TEST_CASE("reconcile_log_text: the log's scenario on top of the current one, in one call") {
+    Scenario base;
+    REQUIRE(apply_setting(base, "model", "llama-3-8b"));
+    const Expected<ReconcileOutcome> out = reconcile_log_text(base, kLogdetective);
+    INFO(out.error());
+    REQUIRE(out.ok());
+    bool kv = false;
+    for (const ReconcileRow& r : out->rows)
+        if (r.term == "kv_cache" && r.device == "gpu0") kv = r.has_estimate && r.error == 0;
+    CHECK(kv);  // 32 layers x 8 KV heads x 128 x 32768 tokens x 2 x 2 bytes = 4096 MiB, as the log says
+    CHECK(out->text.find("Reconciled: a llama.cpp log") == 0);
+    // Without a model, the log of a vLLM run names one (meta-llama/Meta-Llama-3-8B) and it is taken.
+    const Expected<ReconcileOutcome> v = reconcile_log_text(Scenario{}, kVllmProfile);
+    REQUIRE(v.ok());
+    CHECK(v->rows.front().term == "weights");
+    CHECK(v->rows.front().has_estimate);
+    // A log that names no model, on a scenario without one: one clear message.
+    CHECK(reconcile_log_text(Scenario{}, kLogdetective).error().rfind("the log does not name a built-in model", 0) == 0);
+    CHECK_FALSE(reconcile_log_text(base, "nothing to see").ok());
+}
+
+TEST_CASE("apply_command_to_scenario: the model and settings, or the flag that failed") {
+    Scenario s;
+    const Expected<CommandReading> r = read_engine_command("llama-server -m Qwen2.5-7B-Instruct-Q8_0.gguf -c 8192 -ctk q8_0");
+    REQUIRE(r.ok());
+    const Expected<std::vector<std::string>> applied = apply_command_to_scenario(s, *r);
+    REQUIRE(applied.ok());
+    CHECK(s.context_tokens == 8192);
+    CHECK(s.kv_dtype == "q8_0");
+    REQUIRE(s.model != nullptr);
+    CHECK(s.model->preset_key == "qwen2.5-7b");
+    const Expected<CommandReading> big = read_engine_command("llama-server -m a.gguf -c 99999999999");
+    REQUIRE(big.ok());
+    Scenario t;
+    const Expected<std::vector<std::string>> refused = apply_command_to_scenario(t, *big);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.failure().key == "-c 99999999999");
+    CHECK(t.context_tokens == Scenario{}.context_tokens);  // the last good state stays
 }

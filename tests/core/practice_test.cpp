@@ -235,6 +235,18 @@ TEST_CASE("every mistake id is diagnosed from the wrong answer it produces", "[p
         {QuestionId::inference, "params=13B", "29.06 GB", "gib-gb-mixup", "= 31.2 GB"},
         {QuestionId::inference, "params=13B", "31.2 GiB", "gib-gb-mixup", "= 31.2 GB"},
         {QuestionId::weight, "params=13B", "24.21", "gib-gb-mixup", "= 26 GB"},
+        // llama.cpp reserves the compute buffer for one u-batch (512 tokens): for Llama 3 8B the logits,
+        // 512 x (128,256 + 4,096) x 4 bytes = 258.5 MiB, as the issue's llama.cpp log allocated; sized by
+        // the 8K context instead it would be 4136 MiB.
+        {QuestionId::llama_compute, "model=llama-3-8b&dtype=q4_k_m&engine=llama.cpp&context=8192&gpu=rtx-4090&ngl=all&flash-attn=on",
+         "4136 MiB", "compute-by-context", "at n_ubatch 512 tokens"},
+        // vLLM takes 80 GiB x 0.9 = 72 GiB of each A100 whatever the model needs (Llama 3.1 70B, TP 4: 35.28 GB
+        // of weights per GPU plus one 32K request's KV).
+        {QuestionId::vllm_need, "model=llama-3.1-70b&engine=vllm&gpu=a100-80gb&gpus=4&tp=4&context=32768", "72 GiB",
+         "utilization-as-need", "On GPU 0: Model weights 35.28 GB"},
+        // Three RTX 3090s on a layer split: each holds a compute buffer; counting one drops the other two's.
+        {QuestionId::llama_split_total, "model=llama-3.1-70b&dtype=q4_k_m&engine=llama.cpp&context=8192&gpu=rtx-3090&gpus=3&ngl=all",
+         "46381002630 bytes", "one-compute-buffer", "with its own compute buffer"},
     };
     for (MistakeId id : all_mistakes()) {
         bool covered = false;
@@ -410,7 +422,7 @@ TEST_CASE("the four mistake cards use the seed's wording, in order", "[practice]
 TEST_CASE("question and mistake keys round-trip", "[practice]") {
     for (QuestionId id : all_questions()) CHECK(*parse_question_id(question_key(id)) == id);
     for (MistakeId id : all_mistakes()) CHECK(*parse_mistake_id(mistake_key(id)) == id);
-    CHECK(all_mistakes().size() == 7);
+    CHECK(all_mistakes().size() == 10);
     CHECK_FALSE(parse_mistake_id("typo").has_value());
 }
 
@@ -447,4 +459,33 @@ TEST_CASE("the training question's right step names every part of the training t
     // Without an adapter the seed's sentence is unchanged: 26 GB + 6 GB = 32 GB.
     CHECK(right_step(QuestionId::training, state("trainable=1B")).value() ==
           "26 GB of weights (13B × 2 bytes) + 6 GB of gradient+optimizer memory (1B × 3 × 2 bytes) = 32 GB.");
+}
+
+TEST_CASE("engine questions: llama.cpp's compute buffer, vLLM's need and a layer split, from the engine model", "[practice]") {
+    // The issue's figure: an 8B Q4_K_M model's compute buffer is the logits of one 512-token u-batch,
+    // 512 x (128,256 + 4,096) x 4 = 271,056,896 bytes (258.5 MiB), whatever the context.
+    const CheckResult right = check(QuestionId::llama_compute,
+                                    "model=llama-3-8b&dtype=q4_k_m&engine=llama.cpp&context=8192&gpu=rtx-4090&ngl=all&flash-attn=on", "258.5 MiB");
+    CHECK(right.correct);
+    CHECK(right.expected_bytes == 271056896);
+    // Without an engine the question names llama.cpp; without layers on a GPU it says what it needs.
+    Scenario cpu;
+    REQUIRE(apply_setting(cpu, "model", "llama-3-8b"));
+    REQUIRE(apply_setting(cpu, "context", "4096"));
+    REQUIRE(apply_setting(cpu, "ngl", "0"));
+    const Expected<std::uint64_t> none = question_figure(QuestionId::llama_compute, cpu);
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.failure().key == "llama-compute");
+    // One GPU is not a split.
+    Scenario one;
+    REQUIRE(apply_setting(one, "model", "llama-3-8b"));
+    REQUIRE(apply_setting(one, "gpu", "rtx-4090"));
+    CHECK(question_figure(QuestionId::llama_split_total, one).error().find("needs a layer split over 2 GPUs or more") != std::string::npos);
+    // The engine questions are not drawn into the generated exercises.
+    for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+        const Expected<Exercise> ex = generate_exercise(seed);
+        REQUIRE(ex.ok());
+        for (const PracticeQuestion& q : ex->questions)
+            CHECK((q.id != QuestionId::llama_compute && q.id != QuestionId::vllm_need && q.id != QuestionId::llama_split_total));
+    }
 }
