@@ -51,7 +51,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     const Expected<Estimate> e = estimate(s);
     if (!e) return e.failure();
 
-    std::uint64_t tp = s.tp, pp = s.pp;
+    std::uint64_t tp = s.training.tp, pp = s.training.pp;
     std::vector<std::string> notes;
     if (tp * pp == 1 && s.gpu_count > 1) {
         tp = s.gpu_count;
