@@ -409,10 +409,6 @@ const std::vector<Choice>& split_mode_choices() {
     };
     return kChoices;
 }
-const std::vector<Choice>& bool_choices() {
-    static const std::vector<Choice> kChoices = {{"true", "true", ""}, {"false", "false", ""}};
-    return kChoices;
-}
 inline constexpr std::uint64_t kMaxEngineTokens = 1'000'000;  // u-batch, batch, batched tokens
 inline constexpr std::uint64_t kMaxSlots = 4096;               // -np, --max-num-seqs
 
@@ -711,10 +707,10 @@ const std::vector<SettingSpec>& setting_specs() {
          [](const Scenario& s) { return s.engine.swa_full ? std::string("true") : std::string(); }, nullptr, nullptr, "",
          "Sliding-window layers keep the whole context instead of their window."},
         {"mmap", "[BOOL]", "llama.cpp memory-maps the model file (default true; false = --no-mmap)",
-         "Memory-map the model file", "", K::choice, "false",
+         "Memory-map the model file (mmap)", "", K::flag, "false",
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mmap, t); },
          [](const Scenario& s) { return s.engine.mmap ? std::string() : std::string("false"); },
-         [](const Scenario&) { return std::string("true"); }, bool_choices, "",
+         [](const Scenario&) { return std::string("true"); }, nullptr, "",
          "false = --no-mmap: the CPU's layers are read into RAM instead of mapped from the file."},
         {"gpu-util", "F", "vLLM --gpu-memory-utilization: the share of each GPU vLLM takes (default 0.9)",
          "GPU memory utilization", "fraction", K::number, "0.8",

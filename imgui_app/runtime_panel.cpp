@@ -139,7 +139,7 @@ bool setting_control(AppState& app, const char* key, Shown shown) {
     ImGui::PushID(spec.key);
     ImGui::BeginDisabled(shown == Shown::disabled);
     if (spec.kind == SettingKind::flag) {
-        bool on = !spec.show(app.scenario).empty();
+        bool on = setting_field_text(spec, app.scenario) == "true";  // a flag whose default is on shows "true"
         if (ImGui::Checkbox((label + "##" + spec.key).c_str(), &on)) applied = apply_key(app, spec.key, on ? "true" : "false");
     } else if (spec.kind == SettingKind::choice && spec.choices != nullptr) {
         ImGui::TextUnformatted(label.c_str());
