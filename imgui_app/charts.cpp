@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "panels.hpp"
 #include "quantity.hpp"
 #include "report.hpp"
 #include "settings.hpp"
@@ -293,7 +294,7 @@ void draw_scaling_plot(const std::vector<ScalingRow>& rows, const Scenario& s, c
     draw->AddText(ImVec2(lx, ly), palette.text, label.c_str());
     ImGui::Dummy(ImVec2(width, height));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("Line: weight memory at b = %s bytes per parameter (linear in N). Dots: the table's rows.",
+    wrapped_text("Line: weight memory at b = %s bytes per parameter (linear in N). Dots: the table's rows.",
                        format_decimal(s.bytes_per_param).c_str());
     ImGui::PopStyleColor();
 }
