@@ -193,6 +193,7 @@ void lora_section(AppState& app) {
     setting_control(app, "lora-rank", with_model);
     setting_control(app, "lora-targets", with_model);
     setting_control(app, "qlora", has_model && app.scenario.lora_rank > 0 ? Shown::enabled : Shown::disabled);
+    setting_control(app, "upcast-nonquantized", app.scenario.qlora ? Shown::enabled : Shown::disabled);
     if (app.estimate.lora_trainable_count > 0)
         explain("Adapter: " + format_count_exact(app.estimate.lora_trainable_count) + " trainable parameters (" +
                 format_bytes_decimal(app.estimate.adapter_weight_bytes) + " of 16-bit adapter weights).");
@@ -208,7 +209,7 @@ void training_section(AppState& app) {
                 "width and gating, KV heads, vocabulary and dropout.");
     const Shown shown = has_model ? Shown::enabled : Shown::hidden;
     for (const char* key : {"seq-len", "micro-batch", "recompute", "attention", "loss", "tp", "sp", "pp",
-                            "framework-overhead", "allocator-margin"})
+                            "fsdp-prefetch", "framework-overhead", "allocator-margin"})
         setting_control(app, key, shown);
     if (has_model) explain(training_metric_sentence(app.scenario));
 }
