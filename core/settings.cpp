@@ -409,10 +409,6 @@ const std::vector<Choice>& split_mode_choices() {
     };
     return kChoices;
 }
-const std::vector<Choice>& bool_choices() {
-    static const std::vector<Choice> kChoices = {{"true", "true", ""}, {"false", "false", ""}};
-    return kChoices;
-}
 inline constexpr std::uint64_t kMaxEngineTokens = 1'000'000;  // u-batch, batch, batched tokens
 inline constexpr std::uint64_t kMaxSlots = 4096;               // -np, --max-num-seqs
 
@@ -552,6 +548,15 @@ const std::vector<SettingSpec>& setting_specs() {
          "QLoRA: 4-bit NF4 base", "", K::flag, "true",
          [](Scenario& s, std::string_view t) { return apply_bool(s.qlora, t); },
          [](const Scenario& s) { return s.qlora ? std::string("true") : std::string(); }},
+        {"upcast-nonquantized", "[BOOL]",
+         "QLoRA: embeddings, output head and norms in fp32 as PEFT's prepare_model_for_kbit_training casts them (default true); "
+         "false keeps them in 16 bits (torchtune, LitGPT, a GPTQ base)",
+         "QLoRA: unquantized parts in fp32 (PEFT)", "", K::flag, "false",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.upcast_nonquantized, t); },
+         [](const Scenario& s) { return s.upcast_nonquantized ? std::string() : std::string("false"); },
+         [](const Scenario&) { return std::string("true"); }, nullptr, "",
+         "PEFT's prepare_model_for_kbit_training casts the embeddings, output head and norms to fp32; off keeps "
+         "them in 16 bits (torchtune, LitGPT, a GPTQ base)."},
         {"context", "T", "KV-cache tokens per sequence: 4096, 8K = 8192, 128K (needs --model or --config; default 0 = none)",
          "Context length", "tokens", K::count, "8192",
          apply_context, [](const Scenario& s) { return show_whole_if(s.context_tokens, 0); },
@@ -588,7 +593,7 @@ const std::vector<SettingSpec>& setting_specs() {
          [](const Scenario& s) { return show_whole_if(s.training.micro_batch, kDefaults.training.micro_batch); },
          [](const Scenario& s) { return whole(s.training.micro_batch); }, nullptr, "1",
          "Sequences in one forward and backward pass on each GPU (gradient accumulation does not add to it)."},
-        {"recompute", "MODE", "activation checkpointing: none (default: keep every saved tensor), selective (recompute attention scores) or full (keep one tensor per layer, recompute the rest in the backward pass)",
+        {"recompute", "MODE", "activation checkpointing: none (default: keep every saved tensor), selective (recompute attention scores), full (keep one tensor per layer, recompute the rest in the backward pass) or op-selective (torchtitan's op-level policy: keep every other matmul's output and the attention output)",
          "Activation recompute", "", K::choice, "selective",
          [](Scenario& s, std::string_view t) { return apply_choice(s.training.recompute, t, recompute_choices()); },
          [](const Scenario& s) { return s.training.recompute == kDefaults.training.recompute ? std::string() : std::string(recompute_text(s.training.recompute)); },
@@ -613,6 +618,14 @@ const std::vector<SettingSpec>& setting_specs() {
          [](Scenario& s, std::string_view t) { return apply_bool(s.training.sp, t); },
          [](const Scenario& s) { return s.training.sp ? std::string("true") : std::string(); }, nullptr, nullptr, "",
          "The tensor-parallel GPUs also split the norm and dropout activations along the sequence."},
+        {"fsdp-prefetch", "N",
+         "ZeRO-3/FSDP: layers gathered ahead of the one computing (default 1, FSDP's BACKWARD_PRE and FSDP2's prefetch; 0 = none)",
+         "ZeRO-3/FSDP layers prefetched", "layers", K::count, "2",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.training.fsdp_prefetch, t, 0, kMaxFsdpPrefetch); },
+         [](const Scenario& s) { return show_whole_if(s.training.fsdp_prefetch, kDefaults.training.fsdp_prefetch); },
+         [](const Scenario& s) { return whole(s.training.fsdp_prefetch); }, nullptr, "1",
+         "With ZeRO-3/FSDP over more than one GPU: whole layers gathered ahead of the one computing (FSDP's "
+         "BACKWARD_PRE and FSDP2 gather one; 0 = none)."},
         {"pp", "N", "pipeline stages, 1F1B schedule (the first stage holds the most activations): must divide the layers (default 1)",
          "Pipeline stages", "pp", K::count, "2",
          [](Scenario& s, std::string_view t) { return apply_whole(s.training.pp, t, 1, kMaxParallel); },
@@ -711,10 +724,10 @@ const std::vector<SettingSpec>& setting_specs() {
          [](const Scenario& s) { return s.engine.swa_full ? std::string("true") : std::string(); }, nullptr, nullptr, "",
          "Sliding-window layers keep the whole context instead of their window."},
         {"mmap", "[BOOL]", "llama.cpp memory-maps the model file (default true; false = --no-mmap)",
-         "Memory-map the model file", "", K::choice, "false",
+         "Memory-map the model file (mmap)", "", K::flag, "false",
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mmap, t); },
          [](const Scenario& s) { return s.engine.mmap ? std::string() : std::string("false"); },
-         [](const Scenario&) { return std::string("true"); }, bool_choices, "",
+         [](const Scenario&) { return std::string("true"); }, nullptr, "",
          "false = --no-mmap: the CPU's layers are read into RAM instead of mapped from the file."},
         {"gpu-util", "F", "vLLM --gpu-memory-utilization: the share of each GPU vLLM takes (default 0.9)",
          "GPU memory utilization", "fraction", K::number, "0.8",

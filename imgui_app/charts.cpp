@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "panels.hpp"
 #include "quantity.hpp"
 #include "report.hpp"
 #include "settings.hpp"
@@ -70,7 +71,8 @@ void draw_two_step_diagram(const Scenario& s, const Estimate& e, const Palette& 
     const std::string weight_formula = e.weight_format.empty()
                                            ? "N × b = " + format_count_state(e.param_count) + " × " + format_decimal(s.bytes_per_param)
                                            : e.qlora_linear_count > 0
-                                                 ? format_count_state(e.qlora_linear_count) + " in NF4 + the rest in 16 bits"
+                                                 ? format_count_state(e.qlora_linear_count) + " in NF4 + the rest in " +
+                                                       (s.upcast_nonquantized ? "fp32" : "16 bits")
                                                  : format_count_state(e.param_count) + " at " + weight_format_value(e);
     const CardText weights{"1  Weights", weight_formula,
                            format_gb(e.weight_bytes) + "  (" + format_gib(e.weight_bytes) + ")"};
@@ -293,7 +295,7 @@ void draw_scaling_plot(const std::vector<ScalingRow>& rows, const Scenario& s, c
     draw->AddText(ImVec2(lx, ly), palette.text, label.c_str());
     ImGui::Dummy(ImVec2(width, height));
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("Line: weight memory at b = %s bytes per parameter (linear in N). Dots: the table's rows.",
+    wrapped_text("Line: weight memory at b = %s bytes per parameter (linear in N). Dots: the table's rows.",
                        format_decimal(s.bytes_per_param).c_str());
     ImGui::PopStyleColor();
 }

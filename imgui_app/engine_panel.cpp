@@ -62,8 +62,8 @@ void device_table(const AppState& app, const EngineEstimate& e) {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("engine##devices", 3, flags)) return;
     ImGui::TableSetupColumn("Device", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("Term", ImGuiTableColumnFlags_WidthStretch, 1.5f);
-    ImGui::TableSetupColumn("GiB (GB)", ImGuiTableColumnFlags_WidthStretch, 1.1f);
+    ImGui::TableSetupColumn("Term", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+    ImGui::TableSetupColumn("GiB (GB)", ImGuiTableColumnFlags_WidthStretch, 1.4f);
     ImGui::TableHeadersRow();
     const Palette& palette = theme_palette(app.dark_theme);
     for (const EngineDevice& d : e.devices) {
@@ -72,9 +72,9 @@ void device_table(const AppState& app, const EngineEstimate& e) {
         for (const EngineTerm& t : d.terms) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            if (&t == &d.terms.front()) ImGui::TextWrapped("%s", d.label.c_str());
+            if (&t == &d.terms.front()) wrapped_text("%s", d.label.c_str());
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", t.label.c_str());
+            wrapped_text("%s", t.label.c_str());
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", t.steps.c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted((format_gib(t.bytes) + " (" + format_gb(t.bytes) + ")").c_str());
@@ -87,16 +87,16 @@ void device_table(const AppState& app, const EngineEstimate& e) {
         const bool known = d.is_gpu && d.capacity_bytes > 0;
         ImGui::PushStyleColor(ImGuiCol_Text, known ? tone(app, d.verdict != FitVerdict::does_not_fit, d.verdict == FitVerdict::tight)
                                                    : ImGui::ColorConvertU32ToFloat4(palette.text));
-        ImGui::TextWrapped("%s%s", format_gib(d.total_bytes).c_str(),
+        wrapped_text("%s%s", format_gib(d.total_bytes).c_str(),
                            known ? (" of " + format_gib(d.capacity_bytes) + ": " + verdict_text(d.verdict)).c_str() : "");
         ImGui::PopStyleColor();
         if (d.has_pool) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("KV pool: %s blocks, %s tokens", format_count_exact(d.kv_blocks).c_str(), format_count_exact(d.kv_capacity_tokens).c_str());
+            wrapped_text("KV pool: %s blocks, %s tokens", format_count_exact(d.kv_blocks).c_str(), format_count_exact(d.kv_capacity_tokens).c_str());
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%sx concurrency", format_decimal(d.max_concurrency).c_str());
+            wrapped_text("%sx concurrency", format_decimal(d.max_concurrency).c_str());
         }
         ImGui::PopID();
     }
@@ -123,7 +123,7 @@ void draw_verdicts(AppState& app) {
         const bool negative = sentence.rfind("Does not", 0) == 0 || sentence.rfind("Trains on: no", 0) == 0;
         const bool tight = sentence.find("(tight)") != std::string::npos;
         ImGui::PushStyleColor(ImGuiCol_Text, tone(app, !negative, tight));
-        ImGui::TextWrapped("%s", sentence.c_str());
+        wrapped_text("%s", sentence.c_str());
         ImGui::PopStyleColor();
     }
 }
@@ -161,11 +161,11 @@ void draw_engine_panel(AppState& app) {
     const EngineEstimate& e = v.estimate;
     for (const std::string& line : e.settings) muted_text(line);
     device_table(app, e);
-    ImGui::TextWrapped("Needed %s; reserved under %s's defaults %s.", format_gib(e.needed_bytes).c_str(), e.name.c_str(),
+    wrapped_text("Needed %s; reserved under %s's defaults %s.", format_gib(e.needed_bytes).c_str(), e.name.c_str(),
                        format_gib(e.reserved_bytes).c_str());
     if (!e.failure.empty()) error_text(e.name + " says: " + e.failure, theme_palette(app.dark_theme));
     for (const std::string& note : e.notes) muted_text(note);
-    ImGui::TextWrapped("%s", e.command.c_str());
+    wrapped_text("%s", e.command.c_str());
     if (ImGui::Button("Copy the command##engine_cmd")) copy_to_clipboard(app, e.command, "the command");
     muted_text(e.version);
     ImGui::PopID();

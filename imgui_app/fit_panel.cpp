@@ -49,14 +49,14 @@ void draw_fit_panel(AppState& app) {
         ImGui::TextUnformatted(report.title.c_str());
         if (!report.error.empty()) {
             ImGui::PushStyleColor(ImGuiCol_Text, palette.error_text);
-            ImGui::TextWrapped("No answer");
+            wrapped_text("No answer");
             ImGui::PopStyleColor();
             muted_text(report.error);
         }
         for (const FitAnswer& answer : report.answers) {
             ImGui::PushID(fit_side_key(answer.side));
             ImGui::PushStyleColor(ImGuiCol_Text, answer.found ? palette.ok_text : palette.error_text);
-            ImGui::TextWrapped("%s", answer.headline.c_str());
+            wrapped_text("%s", answer.headline.c_str());
             ImGui::PopStyleColor();
             muted_text(answer.sentence);
             if (usable[index++] != 0 && ImGui::SmallButton("Use this")) chosen = &answer.scenario;

@@ -225,7 +225,7 @@ void draw_hub_lookup(AppState& app) {
     const float block_top = ImGui::GetCursorScreenPos().y;
     if (view.busy) muted_text("Reading " + view.busy_ref + " from " + view.host + (view.progress.empty() ? "..." : ": " + view.progress));
     if (view.choices) {
-        ImGui::TextWrapped("%s", view.message.c_str());
+        wrapped_text("%s", view.message.c_str());
         for (const HubGgufChoice& c : view.choices->gguf_choices) {
             ImGui::PushID(c.file.c_str());
             const std::string row = c.file + (c.size_bytes ? "  (" + format_bytes_decimal(c.size_bytes) + ")" : std::string());
@@ -239,7 +239,7 @@ void draw_hub_lookup(AppState& app) {
         }
     } else if (!view.message.empty()) {
         if (view.message_is_error) error_text(view.message, palette);
-        else ImGui::TextWrapped("%s", view.message.c_str());
+        else wrapped_text("%s", view.message.c_str());
     }
     if (view.reveal) {
         // The result below the visible part of the column: scroll until its end shows, or its start
@@ -277,13 +277,13 @@ void draw_hub_prompt(AppState& app) {
     if (!ImGui::BeginPopupModal("Look up on Hugging Face?##hub_prompt", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings))
         return;
     const std::string ref = view.asking ? hub_ref_text(*view.asking) : std::string();
-    if (view.from_link) ImGui::TextWrapped("This link asks to look up %s on Hugging Face.", ref.c_str());
-    ImGui::TextWrapped("To read it, this %s sends the model id \"%s\" to %s and reads the model's file list, its "
+    if (view.from_link) wrapped_text("This link asks to look up %s on Hugging Face.", ref.c_str());
+    wrapped_text("To read it, this %s sends the model id \"%s\" to %s and reads the model's file list, its "
                        "config.json and its weights' headers (never the weights) from %s and the storage host it "
                        "redirects to.",
                        view.page ? "page" : "app", ref.c_str(), view.host.c_str(), view.host.c_str());
     ImGui::Spacing();
-    ImGui::TextWrapped(view.page ? "Nothing else is sent: not your scenario, no cookies, no referrer. Until you allow it, the "
+    wrapped_text(view.page ? "Nothing else is sent: not your scenario, no cookies, no referrer. Until you allow it, the "
                                    "page sends nothing anywhere. Your answer is remembered in this browser; withdraw it "
                                    "under the field at any time."
                                  : "Nothing else is sent: not your scenario; the token in HF_TOKEN, if it is set, goes to "

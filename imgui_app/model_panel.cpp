@@ -7,6 +7,7 @@
 //   queue_model_file, apply_pending_model_configs) · draw_model_panel.
 #include "model_panel.hpp"
 #include "hub_panel.hpp"
+#include "panels.hpp"
 
 #include <algorithm>
 #include <array>
@@ -117,7 +118,7 @@ void load_text(AppState& app, ModelPanelView& view, std::string_view text, const
 // A muted line that wraps at the panel's width (phones).
 void hint_text(const char* text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text);
+    wrapped_text("%s", text);
     ImGui::PopStyleColor();
 }
 
@@ -251,11 +252,11 @@ void draw_model_panel(AppState& app) {
     ImGui::PushID("model_panel");
     const std::shared_ptr<const ModelSource>& current = app.scenario.model;
     if (current) {
-        ImGui::TextWrapped("%s", current->display_name.c_str());
+        wrapped_text("%s", current->display_name.c_str());
         std::string line = format_count_exact(current->counts.total_count) + " parameters";
         if (current->architecture.is_moe())
             line += ", " + format_count_exact(current->counts.active_count) + " active per token";
-        ImGui::TextWrapped("%s", line.c_str());
+        wrapped_text("%s", line.c_str());
         if (ImGui::SmallButton("Forget model##model_forget")) {
             Scenario candidate = app.scenario;
             candidate.model.reset();
@@ -336,7 +337,7 @@ void draw_model_panel(AppState& app) {
 
     if (!view.message.empty()) {
         if (view.message_is_error) ImGui::PushStyleColor(ImGuiCol_Text, kErrorColour);
-        ImGui::TextWrapped("%s", view.message.c_str());
+        wrapped_text("%s", view.message.c_str());
         if (view.message_is_error) ImGui::PopStyleColor();
         if (view.reveal_message) {
             // Below the visible part of the scrolling column: scroll until its end shows, or its start
@@ -351,7 +352,7 @@ void draw_model_panel(AppState& app) {
 
     if (current) {
         ImGui::Spacing();
-        ImGui::TextWrapped("%s", architecture_summary(current->architecture).c_str());
+        wrapped_text("%s", architecture_summary(current->architecture).c_str());
         ImGui::Spacing();
         draw_breakdown(*current);
     }

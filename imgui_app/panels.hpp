@@ -4,6 +4,8 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "app.hpp"
 #include "theme.hpp"
@@ -19,6 +21,13 @@ void set_field_and_apply(AppState& app, const char* key, const std::string& text
 // A heading line with a rule (ImGui SeparatorText).
 void section_heading(const char* title);
 // Wrapped text in the muted colour.
+// Text wrapped at the item's wrap width, printf-style like ImGui::TextWrapped, but broken only at spaces and
+// newlines: ImGui also breaks after '.' and ',', which splits figures such as "131,072" or "72.5 GiB".
+void wrapped_text(const char* fmt, ...) IM_FMTARGS(1);
+// The lines wrapped_text draws: `text` broken at spaces (and at newlines) so that each line's `measure` is
+// at most `width`, except a single word wider than the width, which keeps a line of its own.
+std::vector<std::string_view> wrap_at_spaces(std::string_view text, float width,
+                                             const std::function<float(std::string_view)>& measure);
 void muted_text(const std::string& text);
 // Wrapped text in the error colour.
 void error_text(const std::string& text, const Palette& palette);

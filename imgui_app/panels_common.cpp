@@ -1,10 +1,12 @@
 // Shared panel widgets: applying text fields through core's settings table, headings, wrapped muted and
 // error text, the dismissible mistake guards and the clipboard confirmation.
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 
 #include "imgui.h"
+#include "imgui_internal.h"
 #include "panels.hpp"
 #include "settings.hpp"
 
@@ -54,15 +56,65 @@ void section_heading(const char* title) {
     ImGui::SeparatorText(title);
 }
 
+std::vector<std::string_view> wrap_at_spaces(std::string_view text, float width,
+                                             const std::function<float(std::string_view)>& measure) {
+    std::vector<std::string_view> lines;
+    std::size_t line = 0;
+    do {
+        std::size_t paragraph_end = text.find('\n', line);
+        if (paragraph_end == std::string_view::npos) paragraph_end = text.size();
+        // Greedy: whole words while the line fits; a word longer than the width gets a line of its own.
+        std::size_t fits = std::string_view::npos;
+        std::size_t p = line;
+        while (p < paragraph_end) {
+            std::size_t word_end = p;
+            while (word_end < paragraph_end && text[word_end] == ' ') ++word_end;
+            while (word_end < paragraph_end && text[word_end] != ' ') ++word_end;
+            if (fits != std::string_view::npos && measure(text.substr(line, word_end - line)) > width) break;
+            fits = p = word_end;
+        }
+        if (fits == std::string_view::npos) fits = paragraph_end;
+        lines.push_back(text.substr(line, fits - line));
+        line = fits;
+        while (line < paragraph_end && text[line] == ' ') ++line;
+        if (line == paragraph_end && paragraph_end < text.size()) ++line;  // past the newline
+    } while (line < text.size());
+    return lines;
+}
+
+void wrapped_text(const char* fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    const char* text = nullptr;
+    const char* text_end = nullptr;
+    ImFormatStringToTempBufferV(&text, &text_end, fmt, args);
+    va_end(args);
+    ImGuiWindow* window = ImGui::GetCurrentWindow();
+    const float wrap_pos = window->DC.TextWrapPos < 0.0f ? 0.0f : window->DC.TextWrapPos;
+    const float width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_pos);
+    ImFont* font = ImGui::GetFont();
+    const float size = ImGui::GetFontSize();
+    const auto measure = [&](std::string_view part) {
+        return font->CalcTextSizeA(size, FLT_MAX, 0.0f, part.data(), part.data() + part.size()).x;
+    };
+    // One item, its lines joined by newlines: the line height is the font's, as ImGui::TextWrapped spaces them.
+    std::string joined;
+    for (std::string_view line : wrap_at_spaces(std::string_view(text, static_cast<std::size_t>(text_end - text)), width, measure)) {
+        if (!joined.empty() || line.data() != text) joined += '\n';
+        joined.append(line.data(), line.size());
+    }
+    ImGui::TextUnformatted(joined.data(), joined.data() + joined.size());
+}
+
 void muted_text(const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text.c_str());
+    wrapped_text("%s", text.c_str());
     ImGui::PopStyleColor();
 }
 
 void error_text(const std::string& text, const Palette& palette) {
     ImGui::PushStyleColor(ImGuiCol_Text, palette.error_text);
-    ImGui::TextWrapped("%s", text.c_str());
+    wrapped_text("%s", text.c_str());
     ImGui::PopStyleColor();
 }
 

@@ -70,7 +70,7 @@ void draw_results_panel(AppState& app) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
             if (term.part) ImGui::Indent();
-            ImGui::TextWrapped("%s", term.label.c_str());
+            wrapped_text("%s", term.label.c_str());
             if (!app.embed_mode) muted_text(term_formula(e, term));
             if (term.part) ImGui::Unindent();
             ImGui::TableNextColumn();
@@ -85,7 +85,7 @@ void draw_results_panel(AppState& app) {
     muted_text(app.embed_mode ? "GB = 10^9 bytes, GiB = 2^30 bytes."
                               : "GB = 10^9 bytes (decimal), GiB = 2^30 bytes (binary): the same figure in two units.");
     if (e.trainable_count != e.param_count) {
-        ImGui::TextWrapped("Training %s of %s parameters saves %s of gradient + optimizer memory; the weights keep their %s.",
+        wrapped_text("Training %s of %s parameters saves %s of gradient + optimizer memory; the weights keep their %s.",
                            format_count_short(e.trainable_count).c_str(), format_count_short(e.param_count).c_str(),
                            format_gb(e.reduction_bytes).c_str(), format_gb(e.weight_bytes).c_str());
     }
@@ -103,7 +103,7 @@ void draw_summary_strip(AppState& app) {
     if (!runs.empty()) {
         const bool bad = runs.rfind("Does not", 0) == 0;
         ImGui::PushStyleColor(ImGuiCol_Text, bad ? palette.error_text : palette.ok_text);
-        ImGui::TextWrapped("%s", runs.c_str());
+        wrapped_text("%s", runs.c_str());
         ImGui::PopStyleColor();
     }
     std::vector<const MemoryTerm*> cells;
@@ -114,7 +114,7 @@ void draw_summary_strip(AppState& app) {
         for (const MemoryTerm* cell : cells) {
             ImGui::TableNextColumn();
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-            ImGui::TextWrapped("%s", cell->short_label.c_str());
+            wrapped_text("%s", cell->short_label.c_str());
             ImGui::PopStyleColor();
             ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
             ImGui::TextUnformatted(format_gb(cell->bytes).c_str());
@@ -143,13 +143,13 @@ void draw_steps_panel(AppState& app) {
         ImGui::PushID(d.id.c_str());
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
-        ImGui::TextWrapped("%s", d.title.c_str());
+        wrapped_text("%s", d.title.c_str());
         ImGui::PopStyleColor();
         int number = 1;
         for (const WorkedStep& step : d.steps) {
             ImGui::TextDisabled("%d", number++);
             ImGui::SameLine();
-            ImGui::TextWrapped("%s", step.text.c_str());
+            wrapped_text("%s", step.text.c_str());
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", step.label);
         }
         ImGui::PopID();
@@ -237,7 +237,7 @@ void draw_before_after_panel(AppState& app) {
         for (const MemoryTerm* row : rows) {
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", row == &training ? row->label.c_str() : row->short_label.c_str());
+            wrapped_text("%s", row == &training ? row->label.c_str() : row->short_label.c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(format_gb(row->all_trainable_bytes).c_str());
             ImGui::TableNextColumn();
@@ -246,7 +246,7 @@ void draw_before_after_panel(AppState& app) {
         ImGui::EndTable();
     }
     ImGui::PushStyleColor(ImGuiCol_Text, palette.ok_text);
-    ImGui::TextWrapped("Reduction: −%s of gradient + optimizer memory, from %s to %s.", format_gb(e.reduction_bytes).c_str(),
+    wrapped_text("Reduction: −%s of gradient + optimizer memory, from %s to %s.", format_gb(e.reduction_bytes).c_str(),
                        format_gb(e.full_gradient_optimizer_bytes).c_str(), format_gb(e.gradient_optimizer_bytes).c_str());
     ImGui::PopStyleColor();
     muted_text("The weights do not shrink: every parameter is still stored, trainable or frozen.");

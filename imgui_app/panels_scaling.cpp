@@ -64,7 +64,7 @@ void draw_scaling_panel(AppState& app) {
             ImGui::PushID(static_cast<int>(i));
             ImGui::TableNextRow();
             ImGui::TableNextColumn();
-            ImGui::TextWrapped("%s", row.label.c_str());
+            wrapped_text("%s", row.label.c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(format_count_short(row.param_count, 3).c_str());
             ImGui::TableNextColumn();

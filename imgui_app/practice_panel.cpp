@@ -70,7 +70,7 @@ float button_width(const char* label) {
 
 void labelled_line(const char* label, const char* text) {
     ImGui::TextDisabled("%s", label);
-    ImGui::TextWrapped("%s", text);
+    wrapped_text("%s", text);
 }
 
 void draw_chooser(AppState& app, PracticeView& view) {
@@ -114,7 +114,7 @@ void draw_progress(PracticeView& view, const Palette& palette) {
     char hints[64] = "";
     if (!view.exercise.hints.empty())
         std::snprintf(hints, sizeof hints, ", %zu of %zu hints used", view.hints_shown, view.exercise.hints.size());
-    ImGui::TextWrapped("Progress: %zu of %zu right, %zu mistake%s diagnosed, %zu revealed%s.", right, total, mistakes,
+    wrapped_text("Progress: %zu of %zu right, %zu mistake%s diagnosed, %zu revealed%s.", right, total, mistakes,
                        mistakes == 1 ? "" : "s", revealed, hints);
     if (total < 2) return;
     for (std::size_t i = 0; i < total; ++i) {
@@ -139,7 +139,7 @@ void draw_progress(PracticeView& view, const Palette& palette) {
 void draw_result(const PracticeView& view, const Palette& palette) {
     if (!view.last_error.empty()) {
         ImGui::PushStyleColor(ImGuiCol_Text, palette.error_text);
-        ImGui::TextWrapped("Could not read that answer: %s", view.last_error.c_str());
+        wrapped_text("Could not read that answer: %s", view.last_error.c_str());
         ImGui::PopStyleColor();
         return;
     }
@@ -148,17 +148,17 @@ void draw_result(const PracticeView& view, const Palette& palette) {
     accent_card(palette, !r.correct, [&] {
         if (r.correct) {
             ImGui::PushStyleColor(ImGuiCol_Text, palette.ok_text);
-            ImGui::TextWrapped("%s", r.explanation.c_str());  // "Right: 16.8 GB (15.65 GiB). <the step>"
+            wrapped_text("%s", r.explanation.c_str());  // "Right: 16.8 GB (15.65 GiB). <the step>"
             ImGui::PopStyleColor();
             muted_text("You answered " + format_gb(r.answer.bytes) + " = " + format_count_exact(r.answer.bytes) + " bytes");
             return;
         }
         ImGui::PushStyleColor(ImGuiCol_Text, palette.error_text);
-        if (r.mistake) ImGui::TextWrapped("Not quite. Mistake: %s (%s)", mistake_title(*r.mistake), mistake_key(*r.mistake));
-        else ImGui::TextWrapped("Not quite: not one of the known mistakes");
+        if (r.mistake) wrapped_text("Not quite. Mistake: %s (%s)", mistake_title(*r.mistake), mistake_key(*r.mistake));
+        else wrapped_text("Not quite: not one of the known mistakes");
         ImGui::PopStyleColor();
         muted_text("You answered " + format_gb(r.answer.bytes) + " = " + format_count_exact(r.answer.bytes) + " bytes");
-        ImGui::TextWrapped("%s", r.explanation.c_str());
+        wrapped_text("%s", r.explanation.c_str());
     });
 }
 
@@ -170,7 +170,7 @@ void draw_question(AppState& app, PracticeView& view, const Palette& palette) {
     std::snprintf(heading, sizeof heading, "Question %zu of %zu: %s", view.current + 1, view.exercise.questions.size(),
                   question_title(q.id));
     section_heading(heading);
-    ImGui::TextWrapped("%s", q.prompt.c_str());
+    wrapped_text("%s", q.prompt.c_str());
     ImGui::Spacing();
 
     // The answer field and its Check button; Enter also checks.
@@ -209,7 +209,7 @@ void draw_question(AppState& app, PracticeView& view, const Palette& palette) {
     }
     if (row_button("Open worked steps##practice_steps")) practice_open_worked_steps(app);
     for (std::size_t i = 0; i < view.hints_shown && i < hint_total; ++i)
-        ImGui::TextWrapped("Hint %zu: %s", i + 1, view.exercise.hints[i].c_str());
+        wrapped_text("Hint %zu: %s", i + 1, view.exercise.hints[i].c_str());
 
     if (view.show_answer) {
         if (!view.answer_computed || view.answer_for_ref != view.exercise.ref || view.answer_for_index != view.current) {
@@ -222,9 +222,9 @@ void draw_question(AppState& app, PracticeView& view, const Palette& palette) {
         if (view.answer_bytes) {
             const std::uint64_t bytes = *view.answer_bytes;
             ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
-            ImGui::TextWrapped("Answer: %s (%s)", format_gb(bytes).c_str(), format_gib(bytes).c_str());
+            wrapped_text("Answer: %s (%s)", format_gb(bytes).c_str(), format_gib(bytes).c_str());
             ImGui::PopStyleColor();
-            ImGui::TextWrapped("%s", q.reveal.c_str());
+            wrapped_text("%s", q.reveal.c_str());
         }
     }
     draw_result(view, palette);
@@ -240,9 +240,9 @@ void draw_question(AppState& app, PracticeView& view, const Palette& palette) {
     if (all_done && !view.exercise.closing.empty()) {
         ImGui::Spacing();
         ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
-        ImGui::TextWrapped("Which totals change?");
+        wrapped_text("Which totals change?");
         ImGui::PopStyleColor();
-        ImGui::TextWrapped("%s", view.exercise.closing.c_str());
+        wrapped_text("%s", view.exercise.closing.c_str());
     }
 }
 
@@ -255,7 +255,7 @@ void draw_cards(const PracticeView& view, const Palette& palette) {
         const bool highlight = has_last && last == c.id;
         accent_card(palette, highlight, [&] {
             ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette.guard_accent));
-            ImGui::TextWrapped("%s%s", highlight ? "The mistake you just made: " : "Common mistake: ", c.title);
+            wrapped_text("%s%s", highlight ? "The mistake you just made: " : "Common mistake: ", c.title);
             ImGui::PopStyleColor();
             labelled_line("What it looks like", c.looks_like);
             labelled_line("Why it fails", c.why_it_fails);
@@ -327,9 +327,9 @@ void draw_practice_panel(AppState& app) {
     draw_chooser(app, view);
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, palette.accent_text);
-    ImGui::TextWrapped("%s", view.exercise.title.c_str());
+    wrapped_text("%s", view.exercise.title.c_str());
     ImGui::PopStyleColor();
-    ImGui::TextWrapped("%s", view.exercise.setup.c_str());
+    wrapped_text("%s", view.exercise.setup.c_str());
     ImGui::Spacing();
     draw_progress(view, palette);
     draw_question(app, view, palette);

@@ -18,6 +18,7 @@
 
 #include "engine_panel.hpp"
 #include "imgui.h"
+#include "panels.hpp"
 #include "quantity.hpp"
 #include "recipes.hpp"
 #include "engines/engine.hpp"
@@ -70,7 +71,7 @@ bool apply_key(AppState& app, const char* key, const std::string& value) {
 
 void explain(const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text.c_str());
+    wrapped_text("%s", text.c_str());
     ImGui::PopStyleColor();
 }
 
@@ -78,7 +79,7 @@ void control_error(const AppState& app, const char* key) {
     const RuntimeView& v = app.runtime;
     if (v.error.empty() || v.error_key != key) return;
     ImGui::PushStyleColor(ImGuiCol_Text, theme_palette(app.dark_theme).error_text);
-    ImGui::TextWrapped("%s", v.error.c_str());
+    wrapped_text("%s", v.error.c_str());
     ImGui::PopStyleColor();
 }
 
@@ -139,7 +140,7 @@ bool setting_control(AppState& app, const char* key, Shown shown) {
     ImGui::PushID(spec.key);
     ImGui::BeginDisabled(shown == Shown::disabled);
     if (spec.kind == SettingKind::flag) {
-        bool on = !spec.show(app.scenario).empty();
+        bool on = setting_field_text(spec, app.scenario) == "true";  // a flag whose default is on shows "true"
         if (ImGui::Checkbox((label + "##" + spec.key).c_str(), &on)) applied = apply_key(app, spec.key, on ? "true" : "false");
     } else if (spec.kind == SettingKind::choice && spec.choices != nullptr) {
         ImGui::TextUnformatted(label.c_str());
@@ -192,6 +193,7 @@ void lora_section(AppState& app) {
     setting_control(app, "lora-rank", with_model);
     setting_control(app, "lora-targets", with_model);
     setting_control(app, "qlora", has_model && app.scenario.lora_rank > 0 ? Shown::enabled : Shown::disabled);
+    setting_control(app, "upcast-nonquantized", app.scenario.qlora ? Shown::enabled : Shown::disabled);
     if (app.estimate.lora_trainable_count > 0)
         explain("Adapter: " + format_count_exact(app.estimate.lora_trainable_count) + " trainable parameters (" +
                 format_bytes_decimal(app.estimate.adapter_weight_bytes) + " of 16-bit adapter weights).");
@@ -207,7 +209,7 @@ void training_section(AppState& app) {
                 "width and gating, KV heads, vocabulary and dropout.");
     const Shown shown = has_model ? Shown::enabled : Shown::hidden;
     for (const char* key : {"seq-len", "micro-batch", "recompute", "attention", "loss", "tp", "sp", "pp",
-                            "framework-overhead", "allocator-margin"})
+                            "fsdp-prefetch", "framework-overhead", "allocator-margin"})
         setting_control(app, key, shown);
     if (has_model) explain(training_metric_sentence(app.scenario));
 }
@@ -256,7 +258,7 @@ void verdict_line(const AppState& app, const char* what, std::uint64_t per_gpu_b
     ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(app, verdict));
     const std::string margin = verdict == FitVerdict::does_not_fit ? format_gb(margin_bytes) + " short"
                                                                    : format_gb(margin_bytes) + " to spare";
-    ImGui::TextWrapped("%s%s: %s (%s)", format_gb(per_gpu_bytes).c_str(), per, verdict_text(verdict), margin.c_str());
+    wrapped_text("%s%s: %s (%s)", format_gb(per_gpu_bytes).c_str(), per, verdict_text(verdict), margin.c_str());
     ImGui::PopStyleColor();
 }
 
@@ -286,7 +288,7 @@ void draw_runtime_panel(AppState& app) {
     ImGui::PopID();
 }
 
-void draw_gpu_fit(const AppState& app) {
+void draw_gpu_fit(AppState& app) {
     const GpuFit& g = app.estimate.gpu;
     ImGui::PushID("gpu_fit");
     ImGui::SeparatorText("Does it fit?");
@@ -297,22 +299,31 @@ void draw_gpu_fit(const AppState& app) {
     }
     ImGui::Text("%llu x %s (%s) per GPU, ZeRO stage %d", static_cast<unsigned long long>(g.gpu_count),
                 format_gb(g.capacity_bytes).c_str(), format_gib(g.capacity_bytes).c_str(), g.zero_stage);
-    // Running comes first: it is the question most people bring. Training is its own verdict below.
-    verdict_line(app, app.estimate.detailed_inference ? "Inference (detailed):" : "Inference:", g.inference_per_gpu_bytes,
-                 g.inference_verdict, g.inference_margin_bytes);
+    // Running comes first: it is the question most people bring. Training is its own verdict below. With an
+    // engine, its own answer leads (layers it offloads to the CPU included); the whole-model line follows.
+    const std::string engine_run = run_verdict_text(app);
+    if (!engine_run.empty()) {
+        const bool runs = engine_run.rfind("Does not", 0) != 0;
+        ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(app, runs ? (engine_run.find("(tight)") != std::string::npos ? FitVerdict::tight : FitVerdict::fits)
+                                                                      : FitVerdict::does_not_fit));
+        wrapped_text("%s", engine_run.c_str());
+        ImGui::PopStyleColor();
+    }
+    verdict_line(app, !engine_run.empty() ? "The whole model on the GPUs:" : app.estimate.detailed_inference ? "Inference (detailed):" : "Inference:",
+                 g.inference_per_gpu_bytes, g.inference_verdict, g.inference_margin_bytes);
     explain(std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
             " needed if the inference total is split evenly (tensor or pipeline parallel).");
     if (inference_only_format(app.scenario)) {
         // A GGUF quantization has no training path: say so instead of a training peak nobody would run.
         ImGui::PushStyleColor(ImGuiCol_Text, theme_palette(app.dark_theme).error_text);
-        ImGui::TextWrapped("%s", training_verdict_sentence(app.scenario, app.estimate).c_str());
+        wrapped_text("%s", training_verdict_sentence(app.scenario, app.estimate).c_str());
         ImGui::PopStyleColor();
     } else {
         if (g.training_uses_peak) {
             ImGui::TextUnformatted("Training peak:");
             ImGui::SameLine();
             ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(app, g.training_verdict));
-            ImGui::TextWrapped("%s per GPU: %s", format_gb(g.training_peak_per_gpu_bytes).c_str(), training_verdict_phrase(g).c_str());
+            wrapped_text("%s per GPU: %s", format_gb(g.training_peak_per_gpu_bytes).c_str(), training_verdict_phrase(g).c_str());
             ImGui::PopStyleColor();
             explain(training_band_sentence(app.estimate));
         } else

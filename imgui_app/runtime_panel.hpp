@@ -32,6 +32,6 @@ void draw_runtime_panel(AppState& app);
 // Draws the GPU verdict for app.estimate: capacity, training model states per GPU under the ZeRO stage
 // (fits / tight / does not fit, the margin, GPUs needed), the inference total per GPU, and the note that
 // training covers model states only. Draws a one-line hint when no GPU is chosen.
-void draw_gpu_fit(const AppState& app);
+void draw_gpu_fit(AppState& app);
 
 }  // namespace llm_memory

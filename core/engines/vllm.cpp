@@ -1,4 +1,4 @@
-// vLLM as it sizes memory at start-up (v1 engine, vLLM 0.11): per GPU the weights under tensor and
+// vLLM as it sizes memory at start-up (v1 engine, vLLM 0.11-0.19): per GPU the weights under tensor and
 // pipeline parallelism, the profile run's activation peak, non-torch memory, then a KV pool of
 // total x gpu_memory_utilization - weights - activation peak - non-torch, cut into blocks; the token
 // capacity, the "maximum concurrency" it logs, its start-up failure when one request cannot fit, and the
@@ -19,17 +19,24 @@ constexpr std::uint64_t kGiB = 1ULL << 30;
 // a GPU of at least 70 GiB that is not an A100, else 2048 and 256).
 constexpr std::uint64_t kDefaultUtilMicros = 900'000;
 constexpr std::uint64_t kDefaultBlock = 16;
-// Non-torch memory after the profile run (NCCL, cuBLAS workspaces): vLLM logs 0.16 GiB on one GPU
-// (vllm-project/vllm PR #12126) and 0.20 GiB per rank on four (PR #14447): 0.2 GiB.
-constexpr std::uint64_t kNonTorchBytes = kGiB / 5;
+// Non-torch memory after the profile run (cuBLAS workspaces, and with tensor parallelism the NCCL communicators
+// and custom all-reduce buffers). vLLM 0.19 on one H100 logs 0.24-0.26 GiB ("Actual usage is ... 0.25 GiB for
+// non-torch memory") and 2.07-2.21 GiB per rank at tensor parallel 2 and 4 (llm-d-incubation/llm-d-planner,
+// accuracy/results/v0.19.0/logs: Llama 3.1 8B, Mixtral 8x7B, Llama 3.3 70B, Qwen2.5 72B): 0.25 GiB alone, 2.1 GiB
+// per rank under tensor parallelism.
+constexpr std::uint64_t kNonTorchBytes = kGiB / 4;
+constexpr std::uint64_t kNonTorchTensorParallelBytes = kGiB * 21 / 10;
 // CUDA graphs for the default capture sizes (up to 512 sequences), captured after the KV pool is allocated:
 // vLLM logs "Graph capturing finished ... took 0.3-1.5 GiB" for dense models; 0.5 GiB is our estimate.
 constexpr std::uint64_t kCudaGraphBytes = kGiB / 2;
-// The sampler's dummy run over max_num_seqs logits: bf16 logits, their fp32 copy, probabilities,
-// log-probabilities and the sort's values and int64 indices, about 36 bytes per logit; with the
-// profile run's hidden states this matches vLLM's logged activation peak for Llama 3 8B (1.26 GiB at
-// 8192 tokens and 256 sequences, vllm-project/vllm PR #10511).
-constexpr std::uint64_t kSamplerBytesPerLogit = 36;
+// The v1 engine's dummy sampler run over min(max_num_seqs, batched tokens) logits (gpu_model_runner
+// _dummy_sampler_run; the profile skips top-k, top-p and logprobs): the bf16 logits, their fp32 copy, the
+// probabilities and the random draws, about 15 bytes per logit. With the profile run's hidden states this gives
+// vLLM 0.19's logged peak on an H100 at 8192 tokens and 1024 sequences within 3 %: Llama 3.1 8B 1.89 GiB,
+// Qwen2.5 7B 2.21 GiB, phi-4 1.52 GiB, Gemma 2 9B 3.65 GiB (llm-d-incubation/llm-d-planner accuracy logs).
+// The v0 engine sampled in full (about 36 bytes per logit; vllm-project/vllm PR #10511 logs 1.26 GiB for
+// Llama 3 8B at 256 sequences), which this model no longer follows.
+constexpr std::uint64_t kSamplerBytesPerLogit = 15;
 
 std::string n(std::uint64_t v) { return format_count_exact(v); }
 // GiB with two decimals, as vLLM's messages print them ("16.00 GiB").
@@ -109,7 +116,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     EngineEstimate out;
     out.kind = EngineKind::vllm;
     out.name = "vLLM";
-    out.version = "vLLM 0.11 (v1 engine: gpu_worker.determine_available_memory, kv_cache_utils)";
+    out.version = "vLLM 0.11-0.19 (v1 engine: gpu_worker.determine_available_memory, kv_cache_utils)";
     out.notes = notes;
     const std::uint64_t ff_rank = (a.is_moe() ? a.moe_intermediate_size * std::max<std::uint64_t>(a.num_experts_per_tok, 1) : a.intermediate_size) / tp;
     const std::uint64_t act_bytes = 2;
@@ -144,17 +151,20 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
             const std::uint64_t activation = last ? std::max(mlp_phase, sampler_phase) : mlp_phase;
             d.terms.push_back({"activation_peak", "PyTorch activation peak",
                                "profile run of " + n(batched) + " batched tokens: max(MLP " + n(batched) + " x (3 x " + n(ff_rank) + " + 2 x " + n(a.hidden_size) +
-                                   ") x 2" + (last ? ", sampler " + n(reqs) + " sequences x " + n(a.vocab_size) + " vocab x 36 + hidden states" : std::string()) + ")",
+                                   ") x 2" + (last ? ", sampler " + n(reqs) + " sequences x " + n(a.vocab_size) + " vocab x 15 + hidden states" : std::string()) + ")",
                                activation, EngineTermKind::compute});
-            d.terms.push_back({"non_torch", "Non-torch memory", "NCCL and cuBLAS workspaces after the profile run (0.2 GiB as vLLM logs it)", kNonTorchBytes,
-                               EngineTermKind::other});
+            const std::uint64_t non_torch = tp > 1 ? kNonTorchTensorParallelBytes : kNonTorchBytes;
+            d.terms.push_back({"non_torch", "Non-torch memory",
+                               tp > 1 ? "NCCL communicators, custom all-reduce buffers and cuBLAS workspaces at tensor parallel " + n(tp) + " (2.1 GiB per rank as vLLM 0.19 logs it)"
+                                      : std::string("cuBLAS workspaces after the profile run (0.25 GiB as vLLM 0.19 logs it)"),
+                               non_torch, EngineTermKind::other});
             const std::uint64_t token_bytes = kv_row * lay * kv_value_bytes;
             const std::uint64_t block_bytes = block * token_bytes;
             std::uint64_t pool = 0;
             std::uint64_t share = 0;
             if (capacity > 0) {
                 share = static_cast<std::uint64_t>(static_cast<u128>(capacity) * util_micros / Decimal::kScale);
-                const std::uint64_t used = weights + activation + kNonTorchBytes;
+                const std::uint64_t used = weights + activation + non_torch;
                 pool = share > used ? share - used : 0;
                 d.has_pool = true;
                 d.kv_pool_bytes = pool;

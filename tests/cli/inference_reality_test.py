@@ -31,13 +31,14 @@ PUBLISHED = {"qwen2.5-3b": (3.09e9, "Qwen/Qwen2.5-3B: 3.09B"),
              "deepseek-coder-6.7b-instruct": (6.74e9, "deepseek-ai/deepseek-coder-6.7b-instruct: 6.7B (6.74B)"),
              "qwen1.5-7b-chat": (7.72e9, "Qwen/Qwen1.5-7B-Chat: 7.72B"),
              "mistral-7b-instruct-v0.2": (7.24e9, "mistralai/Mistral-7B-Instruct-v0.2: 7.24B")}
-MIN_ROWS = 12
+MIN_LOGS = 15  # distinct published logs (source URLs)
 
 
 def data_problems(rows, binary):
     problems = []
-    if len(rows) < MIN_ROWS:
-        problems.append(f"only {len(rows)} rows (at least {MIN_ROWS})")
+    logs = {row.get("source", {}).get("url") for row in rows}
+    if len(logs) < MIN_LOGS:
+        problems.append(f"only {len(logs)} published logs (at least {MIN_LOGS})")
     seen = set()
     for row in rows:
         name = row.get("id", "?")
@@ -53,7 +54,17 @@ def data_problems(rows, binary):
         for held in HELD_OUT:
             if held in url:
                 problems.append(f"{name}: {url} is kept apart for outside checking")
+        excerpt = row.get("log_excerpt")
+        excerpt_text = ""
+        if excerpt is not None:
+            path = ROOT / excerpt
+            if not path.is_file():
+                problems.append(f"{name}: log excerpt {excerpt} is missing")
+            else:
+                excerpt_text = path.read_text(encoding="utf-8")
         for term in row.get("terms", []):
+            if excerpt_text and term.get("quote", "") not in excerpt_text:
+                problems.append(f"{name}: {term['term']}'s quote is not in {excerpt}")
             if term["term"] not in table.TOLERANCE:
                 problems.append(f"{name}: term {term['term']!r} has no tolerance")
             value = term["measured"]["value"]

@@ -392,3 +392,17 @@ TEST_CASE("the canvas controls' text follows a scenario changed elsewhere", "[ui
         if (std::string(specs[i].key) == "framework-overhead") CHECK(std::string(app.runtime.text[i].data()) == "auto");
     }
 }
+
+TEST_CASE("wrapped text breaks only at spaces, never inside a figure", "[ui][wrap]") {
+    // One unit per character: ImGui's own wrap would break "131,072" after the comma and "72.5" after the point.
+    const auto measure = [](std::string_view part) { return static_cast<float>(part.size()); };
+    const std::string text = "Runs at 131,072 tokens: 72.5 GiB of 80 GiB";
+    const std::vector<std::string_view> lines = wrap_at_spaces(text, 12.0f, measure);
+    const std::vector<std::string_view> expected = {"Runs at", "131,072", "tokens: 72.5", "GiB of 80", "GiB"};
+    CHECK(lines == expected);
+    // A word wider than the line keeps a line of its own; newlines end lines; empty text is one empty line.
+    CHECK(wrap_at_spaces("supercalifragilistic ok", 5.0f, measure) == std::vector<std::string_view>{"supercalifragilistic", "ok"});
+    CHECK(wrap_at_spaces("a b\nc", 100.0f, measure) == std::vector<std::string_view>{"a b", "c"});
+    CHECK(wrap_at_spaces("", 10.0f, measure) == std::vector<std::string_view>{""});
+    for (std::string_view line : wrap_at_spaces(text, 1.0f, measure)) CHECK(line.find(' ') == std::string_view::npos);
+}
