@@ -761,6 +761,15 @@ const std::vector<SettingSpec>& setting_specs() {
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.enforce_eager, t); },
          [](const Scenario& s) { return s.engine.enforce_eager ? std::string("true") : std::string(); }, nullptr, nullptr, "",
          "No CUDA graphs: saves their memory (our estimate 0.5 GiB), runs slower."},
+        {"confidence", "LEVEL",
+         "fit's training answers: safe (default: the training peak's likely high end fits, so the longest sequence "
+         "it names fits) or typical (the estimated peak fits)",
+         "Fit answers at", "", K::choice, "typical",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.fit_confidence, t, confidence_choices()); },
+         [](const Scenario& s) {
+             return s.fit_confidence == kDefaults.fit_confidence ? std::string() : std::string(confidence_text(s.fit_confidence));
+         },
+         [](const Scenario& s) { return std::string(confidence_text(s.fit_confidence)); }, confidence_choices},
     };
     return kSpecs;
 }

@@ -28,6 +28,7 @@ const state = (page) => page.evaluate(() => window.llmMemory.getState());
 const resultsText = (page) => page.locator('#tv-results tbody').textContent();
 const gpuText = async (page) => (await page.locator('#tv-gpu').textContent()) + (await page.locator('#tv-verdicts').textContent()) +
   (await page.locator('#tv-engine').textContent());
+const fitText = (page) => page.locator('#tv-fit').textContent();
 
 // axe-core in the page (evaluated over CDP, so the page's CSP does not apply); returns serious/critical ones.
 async function axe(frame, name) {
@@ -65,6 +66,8 @@ const EDITS = [
   ['v-dtype', 'fp32'], ['parallel', '2'], ['kv-unified', 'on'], ['split-mode', 'row'], ['mmap', 'false'], ['swa-full', 'true'],
   ['kv-dtype', 'fp32'], ['engine', 'vllm'], ['gpu-util', '0.8'], ['max-num-seqs', '64'], ['max-batched-tokens', '4096'], ['block-size', '32'],
   ['enforce-eager', 'true'],
+  // What fits: which end of the training peak's band the training answers keep within the GPU.
+  ['confidence', 'typical'],
 ];
 
 test('every setting is in the text view by role and name, and each one changes the result', async () => {
@@ -85,7 +88,7 @@ test('every setting is in the text view by role and name, and each one changes t
   const edited = new Set(EDITS.map(([key]) => key));
   assert.deepEqual(rows.map((r) => r.key).filter((key) => !edited.has(key)), [], 'settings without an edit in EDITS');
   for (const [key, value] of EDITS) {
-    const before = (await resultsText(page)) + (await gpuText(page));
+    const before = (await resultsText(page)) + (await gpuText(page)) + (await fitText(page));
     await edit(page, byKey[key], value);
     await page.waitForFunction(([k, v]) => {
       const pairs = window.llmMemory.getState().split('&');
@@ -93,8 +96,8 @@ test('every setting is in the text view by role and name, and each one changes t
     }, [key, value], { timeout: 5000 }).catch(async () => {
       throw new Error(`${key}=${value} not applied: state ${await state(page)}, message "${await page.locator('#set-' + key + '-err').textContent()}"`);
     });
-    const after = (await resultsText(page)) + (await gpuText(page));
-    assert.notEqual(after, before, `${key}=${value} changed the results or the GPU verdict`);
+    const after = (await resultsText(page)) + (await gpuText(page)) + (await fitText(page));
+    assert.notEqual(after, before, `${key}=${value} changed the results, the GPU verdict or what fits`);
   }
   assert.deepEqual(errors, []);
   await context.close();
