@@ -195,10 +195,14 @@ PracticeQuestion make_question(QuestionId id, const Scenario& s, std::string pro
 }  // namespace
 
 const std::vector<QuestionId>& all_questions() {
-    static const std::vector<QuestionId> kAll = {QuestionId::weight, QuestionId::inference, QuestionId::gradient_optimizer,
-                                                 QuestionId::training, QuestionId::reduction,
-                                                 QuestionId::mixed_precision_training, QuestionId::llama_compute,
-                                                 QuestionId::vllm_need, QuestionId::llama_split_total};
+    // The engine questions only where the engine models are (engines_in_build).
+    static const std::vector<QuestionId> kAll = [] {
+        std::vector<QuestionId> out = {QuestionId::weight,   QuestionId::inference, QuestionId::gradient_optimizer,
+                                       QuestionId::training, QuestionId::reduction, QuestionId::mixed_precision_training};
+        if (engines_in_build())
+            out.insert(out.end(), {QuestionId::llama_compute, QuestionId::vllm_need, QuestionId::llama_split_total});
+        return out;
+    }();
     return kAll;
 }
 
@@ -225,8 +229,12 @@ const char* question_title(QuestionId id) {
 
 Expected<QuestionId> parse_question_id(std::string_view key) {
     const std::string_view t = trim(key);
-    for (const QuestionInfo& q : kQuestions)
-        if (t == q.key) return q.id;
+    for (const QuestionInfo& q : kQuestions) {
+        if (t != q.key) continue;
+        const bool engine_question = q.id == QuestionId::llama_compute || q.id == QuestionId::vllm_need || q.id == QuestionId::llama_split_total;
+        if (engine_question && !engines_in_build()) return Error{std::string("question: ") + q.key + ": " + engines_left_out_note()};
+        return q.id;
+    }
     const std::string shown = printable_excerpt(t, 40);
     return Error{"question: \"" + shown +
                  "\" is not one of weight, inference, gradient-optimizer, training, reduction, mixed-precision-training, "

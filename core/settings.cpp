@@ -13,6 +13,7 @@
 #include "kv_cache.hpp"
 #include "lora.hpp"
 #include "recipes.hpp"
+#include "engines/engine.hpp"
 
 namespace llm_memory {
 namespace {
@@ -786,11 +787,20 @@ const SettingSpec* find_setting(std::string_view key) {
     return nullptr;
 }
 
+bool is_engine_setting(std::string_view key) {
+    for (const char* engine_key : {"engine", "ubatch", "nbatch", "ngl", "split-mode", "flash-attn", "v-dtype", "parallel",
+                                   "kv-unified", "swa-full", "mmap", "gpu-util", "max-num-seqs", "max-batched-tokens",
+                                   "block-size", "enforce-eager"})
+        if (key == engine_key) return true;
+    return false;
+}
+
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value) {
     const SettingSpec* spec = find_setting(key);
     if (spec == nullptr) {
         return Error{"unknown setting \"" + printable_excerpt(key, 40) + "\""};
     }
+    if (!engines_in_build() && is_engine_setting(spec->key)) return Error{spec->key, engines_left_out_note()};
     std::string message = spec->apply(scenario, value);
     if (!message.empty()) return Error{spec->key, message};
     return true;

@@ -59,6 +59,10 @@ const std::vector<SettingSpec>& setting_specs();
 // Looks a key up; nullptr when unknown.
 const SettingSpec* find_setting(std::string_view key);
 
+// Whether `key` is one of the engines' settings (engine and its flags): refused, and left out of the form,
+// by a build without the engine models (engines/engine.hpp engines_in_build).
+bool is_engine_setting(std::string_view key);
+
 // Sets one key from text. Error: "key: problem" (unknown key, or the value's problem).
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value);
 

@@ -3,6 +3,7 @@
 #include "settings_form.hpp"
 
 #include "report.hpp"
+#include "engines/engine.hpp"
 #include "settings.hpp"
 
 namespace llm_memory {
@@ -25,7 +26,9 @@ const char* kind_word(SettingKind kind) {
 
 std::string settings_form_json(const Scenario& scenario) {
     std::string out = "[";
+    const bool engines = engines_in_build();
     for (const SettingSpec& spec : setting_specs()) {
+        if (!engines && is_engine_setting(spec.key)) continue;
         if (out.size() > 1) out += ',';
         out += "{\"key\":" + quoted(spec.key) + ",\"label\":" + quoted(spec.label) + ",\"help\":" + quoted(spec.help) +
                ",\"unit\":" + quoted(spec.unit) + ",\"kind\":" + quoted(kind_word(spec.kind)) +

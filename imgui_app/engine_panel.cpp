@@ -139,6 +139,15 @@ void draw_engine_panel(AppState& app) {
     EngineView& v = view();
     ImGui::PushID("engine_panel");
     section_heading("Runs on: the engine");
+    if (!engines_in_build()) {
+        // This face leaves the engine models out (the page, for its size): say where they are.
+        setting_control(app, "engine", Shown::hidden);
+        for (const char* key : kLlamaKeys) setting_control(app, key, Shown::hidden);
+        for (const char* key : kVllmKeys) setting_control(app, key, Shown::hidden);
+        muted_text(engines_left_out_note());
+        ImGui::PopID();
+        return;
+    }
     setting_control(app, "engine");
     const EngineKind kind = app.scenario.engine.kind;
     const bool llama = kind == EngineKind::llama_cpp || kind == EngineKind::ollama;

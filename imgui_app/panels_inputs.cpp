@@ -15,6 +15,7 @@
 
 #include "model_panel.hpp"
 #include "engine_io_panel.hpp"
+#include "engines/engine.hpp"
 #include "runtime_panel.hpp"
 
 namespace llm_memory {
@@ -169,8 +170,8 @@ void draw_inputs_panel(AppState& app, bool compact) {
     if (app.scenario.detailed_training) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     if (ImGui::CollapsingHeader("Runtime and GPU##runtime_section")) draw_runtime_panel(app);
     ImGui::Spacing();
-    if (ImGui::CollapsingHeader("Engine command and log##engine_io_section")) draw_engine_io_panel(app);
-    ImGui::Spacing();
+    if (engines_in_build() && ImGui::CollapsingHeader("Engine command and log##engine_io_section")) draw_engine_io_panel(app);
+    if (engines_in_build()) ImGui::Spacing();
     if (ImGui::Button("Reset to the seed's 13B example")) app_set_scenario(app, Scenario{});
     if (std::any_of(app.mistake_dismissed.begin(), app.mistake_dismissed.end(), [](bool d) { return d; }) &&
         ImGui::Button("Show the common-mistake notes again"))

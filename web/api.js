@@ -392,6 +392,8 @@
       refreshView();
     };
     byId('tv-check').addEventListener('click', check);
+    // A build without the engine models (the page, for its size) has no command or log to read.
+    byId('tv-engine-io').hidden = !Module['_llm_memory_engines_in_build']();
     byId('tv-command-use').addEventListener('click', function () {
       var r = api['fromCommand'](byId('tv-command').value);
       byId('tv-command-out').textContent = r['message'] + (r['notes'].length ? ' ' + r['notes'].join('; ') + '.' : '');

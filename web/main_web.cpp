@@ -20,6 +20,7 @@
 #include "app.hpp"
 #include "engine_io_panel.hpp"
 #include "engines/command_line.hpp"
+#include "engines/engine.hpp"
 #include "engines/engine_log.hpp"
 #include "fit_panel.hpp"
 #include "frame_pacer.hpp"
@@ -77,6 +78,38 @@ extern "C" void __wrap__ZN5ImGui31TableSettingsAddSettingsHandlerEv() {}
 // JSON reader and ImGui's RoundScalarWithFormatT, and sscanf for the formats ImGui passes (slider and
 // input text entry, the window .ini reader, the GL backend's "#version %d"); any other format converts
 // nothing. tests/core/number_scan_test.cpp checks them against glibc natively and musl in wasm.
+// Size: the engine models (core/engines/) cost the page about 55 KB gzipped, over its 340 KB budget
+// (bench/RESULTS.md, "Size cuts for the engines"). The link wraps their entry points (web/CMakeLists.txt,
+// --wrap) with these stand-ins, so the models, the command reader and the log reconciler are not linked:
+// engines_in_build() answers false, so the engine settings are refused by name, the form and the canvas
+// leave them out and practice skips the engine questions; the other three are then never reached, and say
+// why if they were. The desktop app and the CLI keep them.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wreturn-type-c-linkage"  // the stand-ins return what the C++ functions return
+extern "C" bool __wrap__ZN10llm_memory16engines_in_buildEv() { return false; }
+extern "C" llm_memory::Expected<llm_memory::EngineEstimate> __wrap__ZN10llm_memory15engine_estimateERKNS_8ScenarioE(
+    const llm_memory::Scenario&) {
+    return llm_memory::Error{"engine", llm_memory::engines_left_out_note()};
+}
+extern "C" llm_memory::Expected<llm_memory::CommandReading>
+__wrap__ZN10llm_memory19read_engine_commandENSt3__217basic_string_viewIcNS0_11char_traitsIcEEEE(std::string_view) {
+    return llm_memory::Error{"from-command", llm_memory::engines_left_out_note()};
+}
+extern "C" llm_memory::Expected<llm_memory::ReconcileOutcome>
+__wrap__ZN10llm_memory18reconcile_log_textERKNS_8ScenarioENSt3__217basic_string_viewIcNS3_11char_traitsIcEEEE(
+    const llm_memory::Scenario&, std::string_view) {
+    return llm_memory::Error{"reconcile", llm_memory::engines_left_out_note()};
+}
+extern "C" std::string __wrap__ZN10llm_memory23scenario_engine_commandERKNS_8ScenarioE(const llm_memory::Scenario&) { return {}; }
+extern "C" std::string __wrap__ZN10llm_memory11engine_jsonERKNS_14EngineEstimateE(const llm_memory::EngineEstimate&) { return "{}"; }
+extern "C" void __wrap__ZN10llm_memory20draw_engine_io_panelERNS_8AppStateE(llm_memory::AppState&) {}
+extern "C" llm_memory::EngineCommandResult
+__wrap__ZN10llm_memory20apply_engine_commandERNS_8AppStateENSt3__217basic_string_viewIcNS2_11char_traitsIcEEEE(llm_memory::AppState&,
+                                                                                                            std::string_view) {
+    return {false, llm_memory::engines_left_out_note(), {}};
+}
+#pragma clang diagnostic pop
+
 extern "C" double __wrap_strtod(const char* text, char** end) { return llm_memory::scan_strtod(text, end); }
 extern "C" int __wrap_sscanf(const char* text, const char* format, ...) {
     va_list args;
@@ -603,6 +636,10 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     out += "}";
     return out.c_str();
 }
+
+// Whether this page carries the engine models (it does not: see the wraps above); the text view hides
+// its engine command and log section then.
+EMSCRIPTEN_KEEPALIVE int llm_memory_engines_in_build() { return llm_memory::engines_in_build() ? 1 : 0; }
 
 // The text view's "Use this command": an engine command's settings and model become the scenario, as the
 // app's Engine command and log section does. {"ok", "message", "notes": [...]}. window.llmMemory.fromCommand.

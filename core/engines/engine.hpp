@@ -77,6 +77,13 @@ const char* engine_key(EngineKind kind);
 // The engine's display name ("llama.cpp", "Ollama", "vLLM", "transformers"; "" for none).
 const char* engine_name(EngineKind kind);
 
+// Whether this build carries the engine models. True here; a face that leaves them out for its size (the
+// web page: web/main_web.cpp replaces this at link time) answers false, and then the engine settings are
+// refused by name, the form leaves them out and practice skips the engine questions.
+bool engines_in_build();
+// The sentence such a build shows where the engines would be.
+const char* engines_left_out_note();
+
 // The engine's estimate for the scenario. Errors (with their setting key): no engine chosen, no model
 // architecture (an engine needs --model, --config or --gguf), a cache type or setting the engine refuses
 // (llama.cpp: a quantized V cache without flash attention; vLLM: tp not dividing the heads).

@@ -61,11 +61,6 @@ const EDITS = [
   ['training-mode', 'detailed'], ['seq-len', '4096'], ['micro-batch', '2'], ['recompute', 'full'], ['attention', 'eager'],
   ['loss', 'chunked'], ['framework-overhead', '1GiB'], ['allocator-margin', '20%'], ['fsdp-prefetch', '2'], ['tp', '2'], ['sp', 'true'],
   ['gpus', '4'], ['pp', '2'], ['tensor-split', '1,1,1,2'],
-  // The engines (their per-device lines are in the text view): llama.cpp's flags, then vLLM's.
-  ['kv-dtype', 'q8_0'], ['engine', 'llama.cpp'], ['ngl', '20'], ['ubatch', '256'], ['nbatch', '1024'], ['flash-attn', 'off'],
-  ['v-dtype', 'fp32'], ['parallel', '2'], ['kv-unified', 'on'], ['split-mode', 'row'], ['mmap', 'false'], ['swa-full', 'true'],
-  ['kv-dtype', 'fp32'], ['engine', 'vllm'], ['gpu-util', '0.8'], ['max-num-seqs', '64'], ['max-batched-tokens', '4096'], ['block-size', '32'],
-  ['enforce-eager', 'true'],
   // What fits: which end of the training peak's band the training answers keep within the GPU.
   ['confidence', 'typical'],
 ];
