@@ -326,6 +326,7 @@ std::string report_json(const Scenario& s, const Estimate& e) {
                                ",\"experts\":" + std::to_string(c.expert_count) + ",\"shared_experts\":" +
                                std::to_string(c.shared_expert_count) + ",\"router\":" + std::to_string(c.router_count) +
                                ",\"recurrent\":" + std::to_string(c.recurrent_count) +
+                               ",\"vision\":" + std::to_string(c.vision_count) +
                                ",\"norms\":" + std::to_string(c.norm_count) + ",\"output_head\":" +
                                std::to_string(c.output_head_count) + "}");
         if (c.mtp_count > 0) field("mtp_parameters", std::to_string(c.mtp_count));
