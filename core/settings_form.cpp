@@ -72,6 +72,7 @@ Choices zero_choices() {
 
 const FormRow kRows[] = {
     {"model", "Model", "", "choice", nullptr, model_choices},
+    {"text-only", "Text only (no vision tower)", "", "bool", nullptr, nullptr},
     {"params", "Parameters (N)", "parameters", "count", nullptr, nullptr},
     {"bytes", "Bytes per parameter (b)", "bytes", "number", [](const Scenario& s) { return format_decimal(s.bytes_per_param); }, nullptr},
     {"overhead", "Overhead factor", "x weights", "number", [](const Scenario& s) { return format_decimal(s.overhead_factor); }, nullptr},
@@ -84,6 +85,8 @@ const FormRow kRows[] = {
     {"lora-targets", "LoRA target modules", "", "text", [](const Scenario& s) { return s.lora_targets; }, nullptr},
     {"qlora", "QLoRA (4-bit NF4 base)", "", "bool", nullptr, nullptr},
     {"context", "Context length", "tokens", "count", [](const Scenario& s) { return whole(s.context_tokens); }, nullptr},
+    {"images", "Images per sequence", "images", "count", [](const Scenario& s) { return whole(s.image_count); }, nullptr},
+    {"image-size", "Image size", "W x H pixels", "text", nullptr, nullptr},
     {"batch", "Batch size", "sequences", "count", [](const Scenario& s) { return whole(s.batch_size); }, nullptr},
     {"kv-dtype", "KV-cache format", "", "text", [](const Scenario& s) { return s.kv_dtype; }, nullptr},
     {"inference-mode", "Inference mode", "", "choice", [](const Scenario&) { return std::string("simple"); }, mode_choices},

@@ -43,6 +43,8 @@ struct RuntimeView {
     std::array<char, 96> lora_targets{};
     std::array<char, 24> context{};
     std::array<char, 16> batch{};
+    std::array<char, 16> images{};
+    std::array<char, 24> image_size{};
     std::array<char, 16> gpus{};
     std::array<char, 24> gpu_memory{};
     std::array<char, 96> tensor_split{};

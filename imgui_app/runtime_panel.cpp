@@ -16,8 +16,10 @@
 #include <optional>
 #include <string>
 
+#include "architecture.hpp"
 #include "formats.hpp"
 #include "gpus.hpp"
+#include "hybrid.hpp"
 #include "imgui.h"
 #include "quantity.hpp"
 #include "recipes.hpp"
@@ -51,6 +53,9 @@ void sync_view(AppState& app) {
     fill(v.lora_targets, s.lora_targets);
     fill(v.context, std::to_string(s.context_tokens));
     fill(v.batch, std::to_string(s.batch_size));
+    fill(v.images, std::to_string(s.image_count));
+    const SettingSpec* image_size = find_setting("image-size");
+    fill(v.image_size, image_size != nullptr ? image_size->show(s) : std::string());
     fill(v.gpus, std::to_string(s.gpu_count));
     const SettingSpec* memory = find_setting("gpu-memory");
     fill(v.gpu_memory, memory != nullptr ? memory->show(s) : std::string());
@@ -256,6 +261,21 @@ void kv_controls(AppState& app) {
                  "Tokens kept per sequence; 8K = 8192. 0 = no KV cache.", has_model);
     text_control(app, "Batch (sequences)", "batch", v.batch, "1", "Sequences decoded together; multiplies the cache.",
                  has_model);
+    const bool has_vision = has_model && app.scenario.model->architecture.vision.kind != VisionKind::none;
+    if (has_vision || app.scenario.text_only) {
+        bool text_only = app.scenario.text_only;
+        if (ImGui::Checkbox("Text only (leave the vision tower out)##text-only", &text_only))
+            apply_key(app, "text-only", text_only ? "true" : "false");
+        if (app.runtime.error_key == "text-only") explain(app.runtime.error);
+    }
+    if (has_vision && !app.scenario.text_only) {
+        text_control(app, "Images per sequence", "images", v.images, "0",
+                     "Each image becomes the family's image tokens in the context (and the KV cache).");
+        text_control(app, "Image size (W x H pixels)", "image-size", v.image_size, "896x896",
+                     image_token_rule(app.scenario.model->architecture.vision));
+        if (app.estimate.image_tokens > 0)
+            explain("Images: " + format_count_exact(app.estimate.image_tokens) + " tokens added to the context.");
+    }
     ImGui::TextUnformatted("KV-cache format");
     ImGui::SetNextItemWidth(-1.0f);
     ImGui::BeginDisabled(!has_model);
@@ -269,6 +289,9 @@ void kv_controls(AppState& app) {
     if (app.estimate.kv_cache_bytes > 0)
         explain("KV cache: " + format_gb(app.estimate.kv_cache_bytes) + " (" + format_gib(app.estimate.kv_cache_bytes) +
                 ") = 2 x layers x KV heads x head_dim x tokens x batch x bytes.");
+    if (const MemoryTerm* state = find_term(app.estimate, "recurrent_state"))
+        explain("Recurrent state: " + format_gb(state->bytes) + " (" + format_gib(state->bytes) + "). " +
+                recurrent_layers_note(app.scenario.model->architecture));
     int mode = app.scenario.detailed_inference ? 1 : 0;
     ImGui::TextUnformatted("Inference estimate");
     if (ImGui::RadioButton("Simple##mode", &mode, 0)) apply_key(app, "inference-mode", "simple");
@@ -278,9 +301,10 @@ void kv_controls(AppState& app) {
                       : "Weights + KV cache + activation workspace + runtime reserve, each shown; no overhead factor.");
     if (app.estimate.detailed_inference) {
         const Estimate& e = app.estimate;
-        explain("Weights " + format_gb(e.weight_bytes) + " + KV " + format_gb(e.kv_cache_bytes) + " + activations " +
-                format_gb(e.inference_activation_bytes) + " + reserve " + format_gb(e.runtime_reserve_bytes) + " = " +
-                format_gb(e.detailed_inference_bytes));
+        std::string sum;
+        for (const MemoryTerm* part : parts_of(e, Total::detailed_inference))
+            sum += (sum.empty() ? "" : " + ") + part->short_label + " " + format_gb(part->bytes);
+        explain(sum + " = " + format_gb(e.detailed_inference_bytes));
     }
 }
 

@@ -6,6 +6,10 @@
 #include <string>
 
 #include "architecture.hpp"
+#include "estimator.hpp"
+#include "formats.hpp"
+#include "kv_cache.hpp"
+#include "settings.hpp"
 #include "vision.hpp"
 
 using namespace llm_memory;
@@ -121,4 +125,36 @@ TEST_CASE("vision: unknown towers and missing fields are errors naming them", "[
     std::string missing = fixture("qwen2.5-vl-3b-instruct");
     missing.replace(missing.find("\"out_hidden_size\""), 17, "\"out_hidden_sizeX\"");
     CHECK(model_from_config(missing).error() == "vision_config.out_hidden_size: is missing");
+}
+
+TEST_CASE("vision: --text-only and --images through the settings and the estimate", "[vision][settings]") {
+    // text-only: N becomes the language model's count, in either order of the keys, and round-trips.
+    const StateResult text = apply_state(Scenario{}, "model=gemma-3-12b&text-only=true");
+    REQUIRE(text.problems.empty());
+    CHECK(text.scenario.param_count == 11'766'034'176ULL);
+    CHECK(apply_state(Scenario{}, "text-only=true&model=gemma-3-12b").scenario.param_count == 11'766'034'176ULL);
+    const StateResult again = apply_state(Scenario{}, to_state(text.scenario));
+    REQUIRE(again.problems.empty());
+    CHECK(again.scenario.model != nullptr);
+    CHECK(again.scenario.param_count == 11'766'034'176ULL);
+    CHECK(to_state(text.scenario).rfind("model=gemma-3-12b&text-only=true", 0) == 0);
+    CHECK(apply_state(text.scenario, "text-only=false").scenario.param_count == 12'187'325'040ULL);
+    const StateResult no_tower = apply_state(Scenario{}, "model=llama-2-7b&text-only=true");
+    REQUIRE(no_tower.problems.size() == 1);
+    CHECK(no_tower.problems[0] == "text-only: the model has no vision tower to leave out");
+    // Two 896 x 896 images on Gemma 3 12B: 2 x 258 tokens added to the 8,192 of context.
+    const StateResult images = apply_state(Scenario{}, "model=gemma-3-12b&context=8K&images=2&image-size=896x896");
+    REQUIRE(images.problems.empty());
+    const Estimate e = estimate(images.scenario).value();
+    CHECK(e.image_tokens == 516);
+    const KvCacheShape shape = kv_cache_shape(images.scenario.model->architecture).value();
+    CHECK(e.kv_cache_bytes == kv_cache_bytes(shape, 8192 + 516, 1, find_weight_format("fp16").value()).value());
+    CHECK(to_state(images.scenario).find("images=2&image-size=896x896") != std::string::npos);
+    // Without a size, on a text model, or with the tower left out: errors naming the key.
+    Scenario bad = images.scenario;
+    bad.image_width = bad.image_height = 0;
+    CHECK(estimate(bad).error() == "image-size: is needed with --images: W x H pixels, such as 896x896");
+    CHECK(apply_state(Scenario{}, "image-size=896").problems[0] == "image-size: must be W x H pixels, such as 896x896");
+    const StateResult llama = apply_state(Scenario{}, "model=llama-2-7b&images=1&image-size=896x896");
+    CHECK(llama.problems.back().find("images: the model has no vision tower") != std::string::npos);
 }
