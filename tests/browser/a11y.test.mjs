@@ -59,6 +59,9 @@ const EDITS = [
   ['training-mode', 'detailed'], ['seq-len', '4096'], ['micro-batch', '2'], ['recompute', 'full'], ['attention', 'eager'],
   ['loss', 'chunked'], ['framework-overhead', '1GiB'], ['allocator-margin', '20%'], ['tp', '2'], ['sp', 'true'],
   ['gpus', '4'], ['pp', '2'], ['tensor-split', '1,1,1,2'],
+  // A model with a vision tower, and the image size first ('#state' sets a state without checking a change).
+  ['#state', 'model=qwen2.5-vl-3b&image-size=1024x768'],
+  ['text-only', 'true'], ['text-only', ''], ['images', '2'], ['image-size', '1920x1080'],
 ];
 
 test('every setting is in the text view by role and name, and each one changes the result', async () => {
@@ -77,8 +80,17 @@ test('every setting is in the text view by role and name, and each one changes t
   }
   // A setting added to core's table shows up here by itself; it needs an edit above to prove it works.
   const edited = new Set(EDITS.map(([key]) => key));
+  edited.delete('#state');
   assert.deepEqual(rows.map((r) => r.key).filter((key) => !edited.has(key)), [], 'settings without an edit in EDITS');
   for (const [key, value] of EDITS) {
+    if (key === '#state') {
+      await page.evaluate((v) => window.llmMemory.setState(v), value);
+      await page.waitForFunction((v) => {
+        const pairs = window.llmMemory.getState().split('&').map(decodeURIComponent);
+        return v.split('&').every((p) => pairs.includes(p));
+      }, value, { timeout: 5000 });
+      continue;
+    }
     const before = (await resultsText(page)) + (await gpuText(page));
     await edit(page, byKey[key], value);
     await page.waitForFunction(([k, v]) => {
@@ -174,7 +186,7 @@ test('the keyboard alone: the skip link is the first stop, then every field, the
   assert.equal(await page.evaluate(() => document.activeElement.id), 'set-bytes');
   // Every control is reachable by Tab, in order, up to the practice answer and its Check button.
   const order = [];
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 60; i++) {
     await page.keyboard.press('Tab');
     const id = await page.evaluate(() => document.activeElement.id);
     order.push(id);
