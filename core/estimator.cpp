@@ -42,7 +42,9 @@ struct Build {
     // The training peak as a function of the data-parallel degree (for the GPUs-needed search).
     std::uint64_t peak_ranks = 1;                  // tp x pp GPUs per model replica
     ModelStates peak_replica_states;               // model states of one tp x pp rank before ZeRO
-    std::uint64_t peak_fixed_bytes = 0;            // activations + logits/loss + allocator margin
+    ModelStates peak_whole_states;                 // the whole model's states (weights + adapter, gradients, optimizer)
+    std::uint64_t peak_fixed_bytes = 0;            // activations + logits/loss + allocator margin + workspace
+    std::uint64_t peak_gathered_bytes = 0;         // ZeRO-3/FSDP's gathered layers, when dp > 1
     Estimate e;
 };
 
@@ -165,11 +167,15 @@ void add_weights(Build& b) {
     u128 exact = n * b.weight_numerator;
     if (b.qlora_linear_count > 0)
         exact = static_cast<u128>(b.qlora_linear_count) * b.weight_numerator +
-                static_cast<u128>(b.qlora_other_count) * 2 * b.weight_denominator;
+                static_cast<u128>(b.qlora_other_count) * (b.s.upcast_nonquantized ? 4 : 2) * b.weight_denominator;
     const std::uint64_t weight = round_div(exact, b.weight_denominator);
     const std::uint64_t inference = round_div(exact * b.s.overhead_factor.micros, b.weight_denominator * kScale);
     MemoryTerm w = row("weight", "Weight memory", "Weights",
-                       b.qlora_linear_count > 0 ? "N_linear × b_NF4 + (N − N_linear) × 2 bytes" : "N × b", weight,
+                       b.qlora_linear_count > 0 ? (b.s.upcast_nonquantized
+                                                       ? "N_linear × b_NF4 + (N − N_linear) × 4 bytes (fp32: PEFT's upcast)"
+                                                       : "N_linear × b_NF4 + (N − N_linear) × 2 bytes")
+                                                : "N × b",
+                       weight,
                        TermKind::weights,
                        in_total(Total::inference) | in_total(Total::detailed_inference) | in_total(Total::training));
     w.headline = true;
@@ -379,6 +385,7 @@ void add_per_gpu_states(Build& b) {
         (c.kind == StateKind::gradient ? whole.gradient_bytes : whole.optimizer_bytes) += c.bytes;
     auto split = [ranks](std::uint64_t bytes) { return bytes / ranks + (bytes % ranks != 0 ? 1 : 0); };
     b.peak_ranks = ranks;
+    b.peak_whole_states = whole;
     b.peak_replica_states = {split(whole.weight_bytes), split(whole.gradient_bytes), split(whole.optimizer_bytes)};
     const ModelStates per_gpu = per_gpu_states(b.peak_replica_states, s.zero_stage, dp);
     if (per_gpu.weight_bytes == whole.weight_bytes && per_gpu.gradient_bytes == whole.gradient_bytes &&
@@ -400,7 +407,8 @@ void add_per_gpu_states(Build& b) {
                 TermKind::state, in_total(Total::training_peak)));
 }
 
-// The peak's own rows: activations, logits and loss, the framework's memory and the allocator's margin.
+// The peak's own rows: activations, logits and loss, the framework's memory, the allocator's margin, and
+// where they apply ZeRO-3/FSDP's gathered layers and the 4-bit dequantization workspace.
 void add_peak_rows(Build& b, const TrainingActivations& a) {
     const Scenario& s = b.s;
     const TrainingSettings& t = s.training;
@@ -409,9 +417,15 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
                                        std::to_string(a.micro_batches_in_flight) + " micro-batch" +
                                        (a.micro_batches_in_flight == 1 ? "" : "es") + " in flight)"
                                  : std::string();
+    const std::string eager_scores =
+        a.recompute_scores_bytes > 0 ? " (with its fp32 softmax output and 16-bit scores: eager attention)" : "";
     std::string activation_formula =
         t.recompute == Recompute::full
-            ? "layers × each layer's input (B·s·b·h) + one layer rebuilt in the backward pass + final norm and head inputs"
+            ? "layers × each layer's input (B·s·b·h) + one layer rebuilt in the backward pass" + eager_scores +
+                  " + final norm and head inputs"
+        : t.recompute == Recompute::op_selective
+            ? "layers × (input + the q, v, gate and down outputs + the attention output and its log-sum-exp; torchtitan's "
+              "op-level policy) + one layer rebuilt in the backward pass" + eager_scores + " + final norm and head inputs"
             : std::string("layers × (norms + attention") + (t.recompute == Recompute::selective ? "" : " + attention core") +
                   " + MLP) + final norm and head inputs";
     push_peak_row(b, row("activation", "Activations (saved for backward)", "Activations", activation_formula + where,
@@ -437,7 +451,50 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
     push_peak_row(b, row("allocator_margin", "Allocator margin", "Allocator margin",
                 format_decimal(s.allocator_margin_percent) + "% × (activations + logits and loss)", margin,
                 TermKind::runtime, in_total(Total::training_peak)));
-    b.peak_fixed_bytes = a.activation_bytes + a.logits_loss_bytes + margin;
+    // ZeRO-3/FSDP: the layer computing and the ones prefetched are gathered whole (16-bit, or NF4 as QLoRA
+    // stores them), and one layer's gradients are whole until their reduce-scatter. Constant in the
+    // sequence length, so short runs feel it most.
+    Estimate& e = b.e;
+    const std::uint64_t dp = s.gpu_count / (t.tp * t.pp);
+    const std::uint64_t layers = b.arch->num_hidden_layers;
+    const ParamBreakdown& counts = s.model->counts;
+    const u128 layer_params = counts.total_count - counts.embedding_count - counts.output_head_count;
+    u128 layer_weight = 0;
+    if (b.qlora_linear_count > 0)
+        layer_weight = (static_cast<u128>(b.qlora_linear_count) * b.weight_numerator + b.weight_denominator - 1) /
+                           b.weight_denominator +
+                       (layer_params - b.qlora_linear_count) * (s.upcast_nonquantized ? 4 : 2);
+    else
+        layer_weight = counts.total_count == 0
+                           ? 0
+                           : static_cast<u128>(b.peak_whole_states.weight_bytes) * layer_params / counts.total_count;
+    layer_weight = (layer_weight / layers + t.tp - 1) / t.tp;
+    const u128 layer_gradient = (static_cast<u128>(b.peak_whole_states.gradient_bytes) / layers + t.tp - 1) / t.tp;
+    b.peak_gathered_bytes = static_cast<std::uint64_t>((1 + t.fsdp_prefetch) * layer_weight + layer_gradient);
+    if (s.zero_stage >= 3 && dp > 1) {
+        e.zero3_gathered_bytes = b.peak_gathered_bytes;
+        e.zero3_layer_weight_bytes = static_cast<std::uint64_t>(layer_weight);
+        e.zero3_layer_gradient_bytes = static_cast<std::uint64_t>(layer_gradient);
+        push_peak_row(b, row("zero3_gathered", "ZeRO-3/FSDP gathered layers", "Gathered layers",
+                    "(1 + fsdp-prefetch " + std::to_string(t.fsdp_prefetch) +
+                        ") × one layer's weights gathered whole + one layer's gradients before their reduce-scatter",
+                    b.peak_gathered_bytes, TermKind::runtime, in_total(Total::training_peak)));
+    }
+    // bitsandbytes' 4-bit matmul dequantizes the whole weight to 16 bits before it multiplies (forward and
+    // backward): the largest linear, one at a time.
+    std::uint64_t workspace = 0;
+    if (b.qlora_linear_count > 0) {
+        u128 largest = 0;
+        for (const LinearLayer& l : decoder_linear_layers(*b.arch))
+            largest = std::max<u128>(largest, static_cast<u128>(l.in_features) * l.out_features);
+        workspace = static_cast<std::uint64_t>((largest * 2 + t.tp - 1) / t.tp);
+        e.dequant_workspace_bytes = workspace;
+        e.dequant_linear_elements = static_cast<std::uint64_t>(largest);
+        push_peak_row(b, row("dequant_workspace", "4-bit dequantization workspace", "Dequant workspace",
+                    "the largest 4-bit linear (in × out) dequantized to 2 bytes (bitsandbytes' 4-bit matmul)", workspace,
+                    TermKind::runtime, in_total(Total::training_peak)));
+    }
+    b.peak_fixed_bytes = a.activation_bytes + a.logits_loss_bytes + margin + workspace;
 }
 
 // Training as it runs, per GPU: the saved activations, logits and loss, the framework's memory and the
@@ -552,7 +609,8 @@ std::uint64_t peak_with_dp(const Build& b, std::uint64_t dp) {
     const Scenario& s = b.s;
     const std::uint64_t framework =
         s.framework_overhead_auto ? default_framework_overhead_bytes(dp * b.peak_ranks) : s.framework_overhead_bytes;
-    return per_gpu_states(b.peak_replica_states, s.zero_stage, dp).total() + b.peak_fixed_bytes + framework;
+    return per_gpu_states(b.peak_replica_states, s.zero_stage, dp).total() + b.peak_fixed_bytes + framework +
+           (s.zero_stage >= 3 && dp > 1 ? b.peak_gathered_bytes : 0);
 }
 
 // The fewest GPUs (a multiple of tp x pp) whose training peak fits, or 0 when none up to kMaxGpuCount does.

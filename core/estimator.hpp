@@ -76,6 +76,10 @@ struct Scenario {
     std::uint64_t lora_rank = 0;       // > 0: LoRA; trainable = the adapter's count (needs `model`)
     std::string lora_targets = "q,v";  // PEFT target modules: q,k,v,o,gate,up,down or all-linear
     bool qlora = false;                // QLoRA: the frozen base in 4-bit NF4 (double quant unless dtype=nf4)
+    // QLoRA: the parameters left unquantized (embeddings, output head, norms) in fp32, as PEFT's
+    // prepare_model_for_kbit_training casts every 16-bit parameter that is not 4-bit (its default path for
+    // bitsandbytes); false keeps them in 16 bits (torchtune, LitGPT, a GPTQ base, which PEFT leaves alone).
+    bool upcast_nonquantized = true;
     std::uint64_t context_tokens = 0;  // KV-cache tokens per sequence; 0 = no KV cache (needs `model`)
     bool text_only = false;            // the model without its vision tower (the settings keep `model` in step)
     std::uint64_t image_count = 0;     // images per sequence: each adds the family's image tokens to the context
@@ -96,7 +100,7 @@ struct Scenario {
     // the detailed mode, the step's shape (training.hpp, defaults and their sources there), the framework's
     // memory from training.hpp's default_framework_overhead_bytes and a 10% caching-allocator margin.
     bool detailed_training = false;    // training-mode: simple (the seed's total) or detailed (+ peak)
-    TrainingSettings training;         // seq-len, micro-batch, recompute, attention, loss, tp, sp, pp
+    TrainingSettings training;         // seq-len, micro-batch, recompute, attention, loss, tp, sp, pp, fsdp-prefetch
     bool framework_overhead_auto = true;   // true: CUDA context + NCCL from the GPU count
     std::uint64_t framework_overhead_bytes = 0;  // when not auto: per GPU
     Decimal allocator_margin_percent = Decimal::from_int(10);  // of activations + logits/loss
@@ -221,6 +225,14 @@ struct Estimate {
     std::uint64_t logits_loss_bytes = 0;     // logits and loss buffers
     std::uint64_t framework_overhead_bytes = 0;  // CUDA context and NCCL
     std::uint64_t allocator_margin_bytes = 0;    // caching allocator's margin
+    // ZeRO-3/FSDP over more than one GPU: (1 + fsdp_prefetch) x one layer's weights + one layer's
+    // gradients, per GPU (its parts are kept for the worked steps); 0 otherwise.
+    std::uint64_t zero3_gathered_bytes = 0;
+    std::uint64_t zero3_layer_weight_bytes = 0;
+    std::uint64_t zero3_layer_gradient_bytes = 0;
+    // QLoRA: the largest 4-bit linear dequantized to 16 bits (in x out x 2 bytes / tp); 0 otherwise.
+    std::uint64_t dequant_workspace_bytes = 0;
+    std::uint64_t dequant_linear_elements = 0;
     std::uint64_t training_peak_bytes = 0;   // per GPU: model states + the four above
     // Where a real run of this class measures around the peak (training_peak_band: the reality table's
     // errors for its class); low <= peak <= high; zero without a peak.

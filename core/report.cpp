@@ -171,8 +171,9 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
         out += "\n" + std::string(s.qlora ? "QLoRA" : "LoRA") + " rank " + std::to_string(s.lora_rank) + " on " +
                s.lora_targets + ": " + format_count_exact(e.lora_trainable_count) + " trainable parameters";
     if (s.qlora && e.lora_trainable_count > 0)
-        out += "\nQLoRA base: the decoder's linear weights in NF4, embeddings, output head and norms in 16 bits "
-               "(bitsandbytes/PEFT)";
+        out += std::string("\nQLoRA base: the decoder's linear weights in NF4, embeddings, output head and norms in ") +
+               (s.upcast_nonquantized ? "fp32 (PEFT's prepare_model_for_kbit_training upcasts them)"
+                                      : "16 bits (upcast-nonquantized false)");
     if (e.detailed_training) out += "\n" + training_settings_line(s) + "\n  " + training_band_sentence(e);
     if (s.context_tokens > 0) {
         out += "\nKV cache: " + std::to_string(s.context_tokens) + " tokens x batch " + std::to_string(s.batch_size) +
@@ -234,8 +235,8 @@ std::string weight_format_note(const Scenario& s, const Estimate& e) {
     if (e.weight_format.empty()) return {};
     const std::string value = weight_format_value(e);
     if (e.qlora_linear_count > 0)
-        return "QLoRA decides: the decoder's linear weights in " + value + "; embeddings, output head and norms in 16 bits "
-               "(bitsandbytes/PEFT). b is not used.";
+        return "QLoRA decides: the decoder's linear weights in " + value + "; embeddings, output head and norms in " +
+               (s.upcast_nonquantized ? "fp32 (PEFT's upcast)" : "16 bits") + ". b is not used.";
     if (s.qlora) return "QLoRA decides: the base in " + value + ". b is not used.";
     return "The weight format decides: " + value + " per weight. b is not used.";
 }

@@ -145,13 +145,31 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
                               " micro-batch" + (a.micro_batches_in_flight == 1 ? "" : "es") + " in flight";
     if (t.key == "activation") {
         const LayerActivations& p = a.per_layer_sum;
+        const std::string scores = a.recompute_scores_bytes > 0 ? " + its fp32 softmax and 16-bit scores " + gb(a.recompute_scores_bytes) : "";
+        const std::string scores_tex = a.recompute_scores_bytes > 0 ? " + \\text{" + gb(a.recompute_scores_bytes) + "}" : "";
         if (s.training.recompute == Recompute::full)
             return Derivation{"", t.label,
-                              {formula("Activations = layers × each layer's input (B·s·b·h) + one layer rebuilt + final norm and head inputs",
+                              {formula(std::string("Activations = layers × each layer's input (B·s·b·h) + one layer rebuilt") +
+                                           (a.recompute_scores_bytes > 0 ? " (+ its fp32 softmax output and scores, eager attention)" : "") +
+                                           " + final norm and head inputs",
                                        "\\text{Activations} = L \\cdot B s b h + \\text{one layer} + \\text{outside}"),
                                substitute(shape + ", " + stage + ": inputs " + gb(p.total()) + " + one layer " +
-                                              gb(a.recompute_live_bytes) + " + outside " + gb(a.outside_layers_bytes),
-                                          "\\text{" + gb(p.total()) + "} + \\text{" + gb(a.recompute_live_bytes) + "} + \\text{" +
+                                              gb(a.recompute_live_bytes) + scores + " + outside " + gb(a.outside_layers_bytes),
+                                          "\\text{" + gb(p.total()) + "} + \\text{" + gb(a.recompute_live_bytes) + "}" + scores_tex +
+                                              " + \\text{" + gb(a.outside_layers_bytes) + "}"),
+                               compute(t.bytes)},
+                              t.bytes};
+        if (s.training.recompute == Recompute::op_selective)
+            return Derivation{"", t.label,
+                              {formula("Activations = layers × (input + q, v, attention output and its log-sum-exp + gate and down "
+                                       "outputs) + one layer rebuilt + final norm and head inputs",
+                                       "\\text{Activations} = L \\times (\\text{input} + \\text{attention kept} + \\text{MLP kept}) + "
+                                       "\\text{one layer} + \\text{outside}"),
+                               substitute(shape + ", " + stage + ": inputs " + gb(p.norms) + " + attention kept " + gb(p.attention) +
+                                              " + MLP kept " + gb(p.mlp) + " + one layer " + gb(a.recompute_live_bytes) + scores +
+                                              " + outside " + gb(a.outside_layers_bytes),
+                                          "\\text{" + gb(p.norms) + "} + \\text{" + gb(p.attention) + "} + \\text{" + gb(p.mlp) +
+                                              "} + \\text{" + gb(a.recompute_live_bytes) + "}" + scores_tex + " + \\text{" +
                                               gb(a.outside_layers_bytes) + "}"),
                                compute(t.bytes)},
                               t.bytes};
@@ -200,6 +218,27 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
                            substitute(values, "\\text{" + values + "}"), compute(t.bytes)},
                           t.bytes};
     }
+    if (t.key == "zero3_gathered") {
+        const std::string k = std::to_string(s.training.fsdp_prefetch);
+        return Derivation{"", t.label,
+                          {formula("Gathered layers = (1 + fsdp-prefetch) × one layer's weights + one layer's gradients",
+                                   "\\text{Gathered} = (1 + p) \\times W_{\\text{layer}} + G_{\\text{layer}}"),
+                           substitute("(1 + " + k + ") × " + gb(e.zero3_layer_weight_bytes) + " + " + gb(e.zero3_layer_gradient_bytes),
+                                      "(1 + " + k + ") \\times " + gb_latex(e.zero3_layer_weight_bytes) + " + " +
+                                          gb_latex(e.zero3_layer_gradient_bytes)),
+                           compute(t.bytes)},
+                          t.bytes};
+    }
+    if (t.key == "dequant_workspace") {
+        const std::string n = std::to_string(e.dequant_linear_elements);
+        const std::string tp = s.training.tp > 1 ? " ÷ tp " + std::to_string(s.training.tp) : "";
+        return Derivation{"", t.label,
+                          {formula("Dequantization workspace = the largest 4-bit linear's in × out weights × 2 bytes",
+                                   "\\text{Workspace} = \\max(\\text{in} \\times \\text{out}) \\times 2"),
+                           substitute(n + " weights × 2 bytes" + tp, n + " \\times 2"),
+                           compute(t.bytes)},
+                          t.bytes};
+    }
     if (t.key == "allocator_margin") {
         const std::string pct = format_decimal(s.allocator_margin_percent);
         return Derivation{"", t.label,
@@ -234,14 +273,17 @@ std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Val
     if (t.key == "weight" && e.qlora_linear_count > 0) {
         const std::uint64_t other = e.param_count - e.qlora_linear_count;
         const std::string lin = count_text(e.qlora_linear_count), rest = count_text(other);
+        const std::string rest_bytes = s.upcast_nonquantized ? "4" : "2";
         return Derivation{"", "Weight memory",
-                          {formula("Weight memory = N_linear × b_NF4 + (N − N_linear) × 2 bytes",
-                                   "\\text{Weight memory} = N_{\\text{linear}} \\times b_{\\text{NF4}} + (N - N_{\\text{linear}}) \\times 2"),
+                          {formula("Weight memory = N_linear × b_NF4 + (N − N_linear) × " + rest_bytes + " bytes" +
+                                       (s.upcast_nonquantized ? " (fp32: PEFT's prepare_model_for_kbit_training)" : ""),
+                                   "\\text{Weight memory} = N_{\\text{linear}} \\times b_{\\text{NF4}} + (N - N_{\\text{linear}}) \\times " +
+                                       rest_bytes),
                            substitute("N_linear = " + lin + " decoder linear weights at " + v.b_weight_text + ", N − N_linear = " +
-                                          rest + " (embeddings, output head, norms) at 2 bytes, so " + lin + " × " +
-                                          v.b_weight_text + " + " + rest + " × 2 bytes",
+                                          rest + " (embeddings, output head, norms) at " + rest_bytes + " bytes, so " + lin + " × " +
+                                          v.b_weight_text + " + " + rest + " × " + rest_bytes + " bytes",
                                       count_latex(e.qlora_linear_count) + " \\times " + v.b_weight_latex + " + " +
-                                          count_latex(other) + " \\times 2\\ \\text{bytes}"),
+                                          count_latex(other) + " \\times " + rest_bytes + "\\ \\text{bytes}"),
                            compute(e.weight_bytes)},
                           e.weight_bytes};
     }

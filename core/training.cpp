@@ -17,6 +17,39 @@ std::string big_error() {
     return "the activations come to more than 1 EiB; lower seq-len or micro-batch";
 }
 
+// What torchtitan's op-level policy keeps of one layer beside its input, by part (bytes, this TP rank).
+struct OpSelectiveLayer {
+    u128 attention = 0;  // q and v projections' outputs, the attention output and its fp32 log-sum-exp
+    u128 mlp = 0;        // the gate projection's output (width I) and the down projection's output (width h)
+};
+
+OpSelectiveLayer op_selective_layer(const Architecture& arch, const TrainingShape& shape, bool moe_layer) {
+    const u128 t = shape.tp;
+    const u128 big_b = shape.activation_bytes;
+    const u128 sb = static_cast<u128>(shape.seq_len) * shape.micro_batch;
+    const u128 q_heads = arch.num_attention_heads / shape.tp;
+    const u128 kv_total = arch.num_key_value_heads == 0 ? arch.num_attention_heads : arch.num_key_value_heads;
+    const u128 kv_heads = std::max<u128>(1, kv_total / t);
+    u128 qk_dim = arch.head_dim;
+    u128 v_dim = arch.head_dim;
+    if (arch.uses_mla()) {
+        qk_dim = static_cast<u128>(arch.qk_nope_head_dim) + arch.qk_rope_head_dim;
+        v_dim = arch.v_head_dim;
+    }
+    const u128 v_heads = arch.uses_mla() ? q_heads : kv_heads;
+    OpSelectiveLayer out;
+    // The attention output and its fp32 log-sum-exp are kept only from the flash/efficient kernels (eager
+    // attention's matmuls are batched, not aten.mm, so they are recomputed).
+    out.attention = big_b * sb * (q_heads * qk_dim + v_heads * v_dim) +
+                    (shape.attention == AttentionKernel::flash ? big_b * sb * q_heads * v_dim + q_heads * sb * 4 : 0);
+    u128 width = arch.intermediate_size;
+    if (moe_layer)
+        width = static_cast<u128>(arch.moe_intermediate_size) * std::max<std::uint64_t>(1, arch.num_experts_per_tok) +
+                arch.shared_expert_intermediate_size;
+    out.mlp = big_b * (ceil_div(sb * width, t) + sb * arch.hidden_size);
+    return out;
+}
+
 }  // namespace
 
 const std::vector<Choice>& recompute_choices() {
@@ -27,6 +60,9 @@ const std::vector<Choice>& recompute_choices() {
          "selective recompute: recompute the attention scores in the backward pass (Korthikanti: about 3% more compute)"},
         {"full", "full: keep one tensor per layer, recompute the rest",
          "full recompute: keep one tensor per layer, recompute the rest in the backward pass (about a third more compute)"},
+        {"op-selective", "op-selective: torchtitan's policy, every other matmul's output kept",
+         "op-selective recompute (torchtitan's policy): keep the layer input, every other matmul's output and the "
+         "attention output; recompute the rest"},
     };
     return kChoices;
 }
@@ -148,8 +184,8 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
     auto replicated = [&](u128 bytes) { return shape.sp ? ceil_div(bytes, t) : bytes; };
 
     // One stage: `count` layers starting at `first`, `in_flight` micro-batches.
-    struct Stage { u128 norms = 0, attention = 0, core = 0, mlp = 0, live = 0, outside = 0, logits = 0; u128 total() const {
-        return norms + attention + core + mlp + live + outside + logits; } };
+    struct Stage { u128 norms = 0, attention = 0, core = 0, mlp = 0, live = 0, scores = 0, outside = 0, logits = 0; u128 total() const {
+        return norms + attention + core + mlp + live + scores + outside + logits; } };
     auto stage = [&](std::uint64_t first, std::uint64_t count, u128 in_flight, bool last) -> Expected<Stage> {
         Stage st;
         for (std::uint64_t layer = first; layer < first + count; ++layer) {
@@ -157,6 +193,15 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
             if (!one) return one.failure();
             if (shape.recompute == Recompute::full) {
                 st.norms += in_flight * replicated(big_b * sbh);  // the layer's input, kept (Table 2: 2sbh)
+            } else if (shape.recompute == Recompute::op_selective) {
+                // torchtitan's op-level policy: save the outputs of mm and of the flash/efficient attention
+                // kernels, except every second mm. A layer's mms run q, k, v, o, gate (w1), up (w3), down (w2):
+                // the 1st, 3rd, 5th and 7th are kept (q, v, gate, down), with the attention output and its fp32
+                // log-sum-exp, and the layer's input as the checkpoint's own.
+                const OpSelectiveLayer kept = op_selective_layer(arch, shape, arch.layer_is_moe(layer));
+                st.norms += in_flight * replicated(big_b * sbh);
+                st.attention += in_flight * kept.attention;
+                st.mlp += in_flight * kept.mlp;
             } else {
                 st.norms += in_flight * one->norms;
                 st.attention += in_flight * one->attention;
@@ -164,7 +209,7 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
                 st.mlp += in_flight * one->mlp;
             }
         }
-        if (shape.recompute == Recompute::full) {
+        if (shape.recompute == Recompute::full || shape.recompute == Recompute::op_selective) {
             // The backward pass rebuilds one layer's activations at a time, without recompute.
             TrainingShape none = shape;
             none.recompute = Recompute::none;
@@ -175,6 +220,8 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
                 live = std::max<u128>(live, one->total());
             }
             st.live = live;
+            if (shape.attention == AttentionKernel::eager)
+                st.scores = static_cast<u128>(arch.num_attention_heads / shape.tp) * shape.seq_len * sb * (4 + big_b);
         }
         if (last) {
             // Outside the layers (Korthikanti sec. 4.3): the final norm's input and the output head's input.
@@ -217,9 +264,10 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
     out.per_layer_sum.attention_core = static_cast<std::uint64_t>(chosen.core);
     out.per_layer_sum.mlp = static_cast<std::uint64_t>(chosen.mlp);
     out.recompute_live_bytes = static_cast<std::uint64_t>(chosen.live);
+    out.recompute_scores_bytes = static_cast<std::uint64_t>(chosen.scores);
     out.outside_layers_bytes = static_cast<std::uint64_t>(chosen.outside);
     out.activation_bytes = static_cast<std::uint64_t>(chosen.norms + chosen.attention + chosen.core + chosen.mlp +
-                                                      chosen.live + chosen.outside);
+                                                      chosen.live + chosen.scores + chosen.outside);
     out.logits_loss_bytes = static_cast<std::uint64_t>(chosen.logits);
     out.first_stage = is_first;
     out.value_bytes = shape.activation_bytes;
@@ -249,8 +297,8 @@ PeakBand training_peak_band(TrainingClass klass) {
     switch (klass) {
         case TrainingClass::full: return {855'909, 1'000'000};
         case TrainingClass::lora: return {879'788, 1'151'084};
-        case TrainingClass::qlora: return {908'427, 1'504'358};
-        case TrainingClass::sharded: return {819'337, 1'268'249};
+        case TrainingClass::qlora: return {904'297, 1'489'755};
+        case TrainingClass::sharded: return {750'141, 1'170'362};
     }
     return {};
 }

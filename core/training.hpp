@@ -21,8 +21,12 @@ struct Architecture;
 
 // Activation checkpointing. none: keep every tensor the backward pass needs. selective: recompute the
 // attention core (QK^T, softmax, dropout, attention over V; Korthikanti sec. 4.2). full: keep each layer's
-// input only and recompute the rest of the layer in the backward pass.
-enum class Recompute : std::uint8_t { none, selective, full };
+// input only and recompute the rest of the layer in the backward pass. op_selective: PyTorch's selective
+// activation checkpointing with torchtitan's op-level policy (torchtitan's apply_ac, selective_ac_option
+// "op"): per layer keep its input, the outputs of every other matmul (the 1st, 3rd, 5th and 7th of q, k,
+// v, o, gate, up, down: q, v, gate and down) and the attention kernel's output (with its log-sum-exp);
+// recompute the rest in the backward pass.
+enum class Recompute : std::uint8_t { none, selective, full, op_selective };
 // eager: the a x s x s score tensors are materialised and saved; flash (FlashAttention, PyTorch SDPA):
 // only the output and the fp32 log-sum-exp per row are saved.
 enum class AttentionKernel : std::uint8_t { flash, eager };
@@ -41,7 +45,7 @@ const std::vector<Choice>& recompute_choices();
 const std::vector<Choice>& attention_choices();
 const std::vector<Choice>& loss_choices();
 
-const char* recompute_text(Recompute recompute);        // "none", "selective", "full"
+const char* recompute_text(Recompute recompute);        // "none", "selective", "full", "op-selective"
 const char* attention_text(AttentionKernel attention);  // "flash", "eager"
 const char* loss_text(LossKind loss);                   // "full", "chunked", "half"
 // Each choice in plain words, for help text: "full recompute: keep one tensor per layer, ...".
@@ -49,7 +53,7 @@ const char* recompute_help(Recompute recompute);
 const char* attention_help(AttentionKernel attention);
 const char* loss_help(LossKind loss);
 
-// How training runs, as the user sets it (Scenario::training; the settings rows seq-len to pp). The
+// How training runs, as the user sets it (Scenario::training; the settings rows seq-len to fsdp-prefetch). The
 // defaults, with their sources (README "Training, detailed"): one 2048-token sequence per GPU, no recompute
 // (Hugging Face Trainer's gradient_checkpointing=False), FlashAttention/SDPA (Transformers' default
 // attention on CUDA), the full causal-LM loss, no model parallelism.
@@ -62,6 +66,9 @@ struct TrainingSettings {
     std::uint64_t tp = 1;                  // t: tensor-parallel ranks
     bool sp = false;                       // sequence parallel (splits the norm and dropout regions by t)
     std::uint64_t pp = 1;                  // p: pipeline stages, 1F1B schedule
+    // ZeRO-3/FSDP over more than one GPU: layers gathered ahead of the one computing (FSDP's default
+    // BACKWARD_PRE and FSDP2's implicit prefetch gather one; 0 = none).
+    std::uint64_t fsdp_prefetch = 1;
 };
 
 // What one training step looks like on one GPU: the settings plus what the estimator derives from the
@@ -91,7 +98,11 @@ struct LayerActivations {
 // The activations of one GPU (the pipeline stage that holds the most) and its logits/loss buffers.
 struct TrainingActivations {
     LayerActivations per_layer_sum;     // the stage's layers x micro-batches in flight, by part
-    std::uint64_t recompute_live_bytes = 0;  // full recompute: one layer rebuilt in the backward pass
+    std::uint64_t recompute_live_bytes = 0;  // full or op-selective: one layer rebuilt in the backward pass
+    // Eager attention under full or op-selective recompute: the rebuilt layer's s x s scores beside its
+    // saved 16-bit probabilities: the fp32 softmax output (Hugging Face's eager attention calls
+    // softmax(..., dtype=torch.float32), whose backward keeps it) and the 16-bit scores, 4 + B bytes each.
+    std::uint64_t recompute_scores_bytes = 0;
     std::uint64_t outside_layers_bytes = 0;  // final norm and output-head inputs (the last stage)
     std::uint64_t activation_bytes = 0;      // all of the above
     std::uint64_t logits_loss_bytes = 0;     // logits, fp32 upcast, saved log-softmax, gradient (last stage)
@@ -105,6 +116,7 @@ struct TrainingActivations {
 inline constexpr std::uint64_t kMaxSeqLen = 100'000'000;
 inline constexpr std::uint64_t kMaxMicroBatch = 1'000'000;
 inline constexpr std::uint64_t kMaxParallel = 100'000;  // tp, pp
+inline constexpr std::uint64_t kMaxFsdpPrefetch = 64;    // layers gathered ahead under ZeRO-3/FSDP
 // Activations above this are an error rather than a figure (1 EiB).
 inline constexpr std::uint64_t kMaxActivationBytes = 1ULL << 60;
 

@@ -138,7 +138,7 @@ bool setting_control(AppState& app, const char* key, Shown shown) {
     ImGui::PushID(spec.key);
     ImGui::BeginDisabled(shown == Shown::disabled);
     if (spec.kind == SettingKind::flag) {
-        bool on = !spec.show(app.scenario).empty();
+        bool on = setting_field_text(spec, app.scenario) == "true";
         if (ImGui::Checkbox((label + "##" + spec.key).c_str(), &on)) applied = apply_key(app, spec.key, on ? "true" : "false");
     } else if (spec.kind == SettingKind::choice && spec.choices != nullptr) {
         ImGui::TextUnformatted(label.c_str());
@@ -191,6 +191,7 @@ void lora_section(AppState& app) {
     setting_control(app, "lora-rank", with_model);
     setting_control(app, "lora-targets", with_model);
     setting_control(app, "qlora", has_model && app.scenario.lora_rank > 0 ? Shown::enabled : Shown::disabled);
+    setting_control(app, "upcast-nonquantized", app.scenario.qlora ? Shown::enabled : Shown::disabled);
     if (app.estimate.lora_trainable_count > 0)
         explain("Adapter: " + format_count_exact(app.estimate.lora_trainable_count) + " trainable parameters (" +
                 format_bytes_decimal(app.estimate.adapter_weight_bytes) + " of 16-bit adapter weights).");
@@ -206,7 +207,7 @@ void training_section(AppState& app) {
                 "width and gating, KV heads, vocabulary and dropout.");
     const Shown shown = has_model ? Shown::enabled : Shown::hidden;
     for (const char* key : {"seq-len", "micro-batch", "recompute", "attention", "loss", "tp", "sp", "pp",
-                            "framework-overhead", "allocator-margin"})
+                            "fsdp-prefetch", "framework-overhead", "allocator-margin"})
         setting_control(app, key, shown);
     if (has_model) explain(training_metric_sentence(app.scenario));
 }

@@ -338,7 +338,7 @@
   function fieldOf(key) { return byId('set-' + key); }  // set-params, set-gpu, ...
   function fieldValue(key) {
     var input = fieldOf(key);
-    return input.type === 'checkbox' ? (input.checked ? 'true' : '') : input.value.trim();
+    return input.type === 'checkbox' ? (input.checked ? 'true' : 'false') : input.value.trim();
   }
   // An edit in the view: the current state with this key replaced (or dropped when empty), through setState.
   function applyField(key) {

@@ -151,7 +151,7 @@ else echo "FAIL state before a flag: status $status, stderr '$err', stdout ${out
 # Training as it runs: each bad value or impossible combination names its flag.
 bad "seq-len 10^12"           'error: --seq-len: is too large (at most 100M tokens)' -- --model llama-2-7b --training-mode detailed --seq-len 1000000000000
 bad "micro-batch zero"        'error: --micro-batch: must be at least 1' -- --micro-batch 0
-bad "recompute unknown"       'error: --recompute: "partial" is not none, selective or full' -- --recompute partial
+bad "recompute unknown"       'error: --recompute: "partial" is not none, selective, full or op-selective' -- --recompute partial
 bad "attention unknown"       'error: --attention: "xformers" is not flash or eager' -- --attention xformers
 bad "loss unknown"            'error: --loss: "fused" is not full, chunked or half' -- --loss fused
 bad "training-mode unknown"   'error: --training-mode: "fast" is not simple or detailed' -- --training-mode fast

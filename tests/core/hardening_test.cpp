@@ -453,7 +453,7 @@ TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject 
         {"seq-len", "8K", ""},
         {"micro-batch", "0", "micro-batch: must be at least 1"},
         {"micro-batch", "1e30", "micro-batch: is too large (at most 1,000,000)"},
-        {"recompute", "partial", "recompute: \"partial\" is not none, selective or full"},
+        {"recompute", "partial", "recompute: \"partial\" is not none, selective, full or op-selective"},
         {"recompute", "FULL", ""},
         {"attention", "sdpa2", "attention: \"sdpa2\" is not flash or eager"},
         {"loss", "fused", "loss: \"fused\" is not full, chunked or half"},

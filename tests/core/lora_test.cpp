@@ -119,8 +119,11 @@ TEST_CASE("lora: the estimate trains only the adapter; QLoRA stores the base in 
     // 6,476,005,376 weights at NF4 + double quant (8452 bits per 2048 weights = 8452 / 16384 bytes each)
     // = 3,340,771,328 bytes, and the other 262,410,240 parameters (embeddings 131,072,000, lm_head
     // 131,072,000, norms 266,240) at 2 bytes = 524,820,480 bytes. (Counting all of N at NF4 gave
-    // 3,476,140,673, 389 MB light.)
-    CHECK(e.weight_bytes == 3'340'771'328ULL + 524'820'480ULL);
+    // 3,476,140,673, 389 MB light.) PEFT's prepare_model_for_kbit_training then casts those to fp32 (the
+    // default, upcast-nonquantized): 4 bytes each, 1,049,640,960 bytes.
+    CHECK(e.weight_bytes == 3'340'771'328ULL + 2 * 524'820'480ULL);
+    s.upcast_nonquantized = false;
+    CHECK(estimate(s).value().weight_bytes == 3'340'771'328ULL + 524'820'480ULL);
 }
 
 TEST_CASE("lora: errors name the problem", "[lora]") {

@@ -112,10 +112,44 @@ TEST_CASE("Korthikanti Table 2: full recompute keeps 2sbh per layer plus one lay
     CHECK(full.per_layer_sum.total() == 96 * 2 * sbh);       // Table 2: 2sbh per layer
     CHECK(full.recompute_live_bytes == 114 * sbh);           // the backward pass rebuilds one layer (Eq. 1)
     CHECK(full.outside_layers_bytes == 2 * 2 * sbh);         // final norm and output-head inputs (Sec. 4.3)
-    CHECK(full.activation_bytes == 96 * 2 * sbh + 114 * sbh + 4 * sbh);
+    // Eager attention: the rebuilt layer's fp32 softmax output and 16-bit scores beside it (Hugging Face's
+    // eager attention calls softmax(..., dtype=torch.float32); the paper's Megatron kernel does not, so this
+    // part is ours, outside Table 2): 96 heads x s x s x (4 + 2) bytes.
+    CHECK(full.recompute_scores_bytes == 96ULL * 2048 * 2048 * (4 + 2));
+    CHECK(full.activation_bytes == 96 * 2 * sbh + 114 * sbh + full.recompute_scores_bytes + 4 * sbh);
     // With SP the kept layer input is split too (Megatron-LM's distributed checkpoint input).
     const TrainingActivations full_sp = training_activations(gpt3, paper_shape(2048, 8, true, Recompute::full)).value();
     CHECK(full_sp.per_layer_sum.total() == 96 * 2 * sbh / 8);
+}
+
+TEST_CASE("op-selective: torchtitan's op-level policy keeps every other matmul's output", "[training][recompute]") {
+    // pytorch/torchtitan, distributed/activation_checkpoint.py (_apply_op_sac, the llama3 parallelize.py
+    // save list): save the outputs of aten.mm and of the flash/efficient attention kernels, except every
+    // second mm of the layer. A Llama layer's mms run wq, wk, wv, wo, w1, w3, w2: the 1st, 3rd, 5th and 7th
+    // (q, v, gate, down) are kept, with the attention output and its fp32 log-sum-exp; the checkpoint keeps
+    // the layer's input. Llama 3 8B, 2048 tokens: h 4096, 32 heads of 128, 8 KV heads, MLP 14336.
+    const Estimate none = run("model=llama-3-8b&training-mode=detailed");
+    const Estimate op = run("model=llama-3-8b&training-mode=detailed&recompute=op-selective");
+    const std::uint64_t sb = 2048;
+    const std::uint64_t kept = 2 * sb * 4096                              // the layer's input
+                               + 2 * sb * (4096 + 1024 + 4096) + 4 * 32 * sb  // q, v, attention output, LSE
+                               + 2 * sb * (14336 + 4096);                   // gate (w1) and down (w2) outputs
+    const TrainingActivations& a = op.training_activations;
+    CHECK(a.per_layer_sum.total() == 32 * kept);
+    // One layer is rebuilt in the backward pass at a time, as with full recompute.
+    const TrainingActivations full = run("model=llama-3-8b&training-mode=detailed&recompute=full").training_activations;
+    CHECK(a.recompute_live_bytes == full.recompute_live_bytes);
+    CHECK(a.recompute_scores_bytes == 0);  // flash attention: no s x s scores
+    CHECK(op.training_activation_bytes == 32 * kept + a.recompute_live_bytes + a.outside_layers_bytes);
+    // It sits between full recompute and none, and well under Korthikanti's selective (which keeps the MLP).
+    const Estimate selective = run("model=llama-3-8b&training-mode=detailed&recompute=selective");
+    CHECK(op.training_activation_bytes > full.activation_bytes);
+    CHECK(op.training_activation_bytes < selective.training_activation_bytes);
+    CHECK(op.training_activation_bytes < none.training_activation_bytes);
+    // Eager attention under op-selective: the scores are recomputed (the math kernel is not in the save
+    // list), and the rebuilt layer's fp32 softmax and scores are live in the backward pass.
+    const Estimate eager = run("model=llama-3-8b&training-mode=detailed&recompute=op-selective&attention=eager");
+    CHECK(eager.training_activations.recompute_scores_bytes == 32ULL * 2048 * 2048 * (4 + 2));
 }
 
 TEST_CASE("pipeline 1F1B: the first stage holds L layers' worth whatever p is", "[training][korthikanti]") {
@@ -178,13 +212,52 @@ TEST_CASE("LoRA: a frozen base keeps only the adapted linears' inputs", "[traini
     CHECK(all.training_activation_bytes == full.training_activation_bytes);
 }
 
-TEST_CASE("QLoRA: decoder linears at NF4, embeddings, head and norms at 16 bits", "[training][lora]") {
+TEST_CASE("QLoRA: decoder linears at NF4, embeddings, head and norms at 16 bits or PEFT's fp32", "[training][lora]") {
     // Llama-3-8B: 32 x (4096 x 4096 x 2 + 4096 x 1024 x 2 + 3 x 4096 x 14336) = 6,979,321,856 linear weights;
-    // the other 1,050,939,392 (embeddings and lm_head 525,336,576 each, norms 266,240) stay at 2 bytes.
-    const Estimate e = run("model=llama-3-8b&lora-rank=16&qlora");
+    // the other 1,050,939,392 (embeddings and lm_head 525,336,576 each, norms 266,240) stay at 2 bytes when
+    // the framework leaves them alone (torchtune, LitGPT).
+    const Estimate e = run("model=llama-3-8b&lora-rank=16&qlora&upcast-nonquantized=false");
     CHECK(e.weight_bytes == (6'979'321'856ULL * 8452 + 16384 / 2) / 16384 + 1'050'939'392ULL * 2);
     // About 1.56 GB more than counting all 8.03B parameters at NF4 (the issue's "about 1.5 GB").
     CHECK(e.weight_bytes - (8'030'261'248ULL * 8452 + 8192) / 16384 == 1'559'731'583ULL);
+    // By default as PEFT: huggingface/peft, utils/other.py, prepare_model_for_kbit_training: "cast all non
+    // INT8 parameters to fp32" (every float16/bfloat16 parameter that is not a Params4bit), unless the model
+    // is GPTQ/AQLM/EETQ/HQQ/torchao-quantized. The 1,050,939,392 others take 4 bytes: 2.1 GB more.
+    const Estimate peft = run("model=llama-3-8b&lora-rank=16&qlora");
+    CHECK(peft.weight_bytes == e.weight_bytes + 1'050'939'392ULL * 2);
+    // Not a QLoRA run: the setting changes nothing.
+    CHECK(run("model=llama-3-8b&lora-rank=16&upcast-nonquantized=false").weight_bytes ==
+          run("model=llama-3-8b&lora-rank=16").weight_bytes);
+}
+
+TEST_CASE("QLoRA: bitsandbytes dequantizes the largest 4-bit linear to 16 bits", "[training][lora]") {
+    // bitsandbytes' matmul_4bit (bitsandbytes/autograd/_functions.py, MatMul4Bit) calls
+    // dequantize_4bit(B, quant_state).to(A.dtype) for the whole weight before torch.nn.functional.linear,
+    // in forward and backward. Llama-3-8B's largest linears are gate/up/down, 4096 x 14336.
+    const Estimate e = run("model=llama-3-8b&lora-rank=16&qlora&training-mode=detailed");
+    CHECK(e.dequant_linear_elements == 4096ULL * 14336);
+    CHECK(e.dequant_workspace_bytes == 4096ULL * 14336 * 2);
+    CHECK(find_term(e, "dequant_workspace")->bytes == e.dequant_workspace_bytes);
+    CHECK(run("model=llama-3-8b&lora-rank=16&training-mode=detailed").dequant_workspace_bytes == 0);  // 16-bit base
+}
+
+TEST_CASE("ZeRO-3/FSDP: the gathered layers, the prefetched one and one layer's gradients", "[training][gpu]") {
+    // PyTorch FSDP gathers a wrapped layer whole before it runs and, by default (BackwardPrefetch.BACKWARD_PRE;
+    // FSDP2's implicit prefetch), the next one too; its gradients are whole until the reduce-scatter.
+    // Llama-3-8B full fine-tune on 8 GPUs at ZeRO-3: a layer is 218,112,000 parameters
+    // (4096 x 6144 + 4096 x 4096 + 3 x 4096 x 14336 + 2 x 4096), and the final norm's 4,096 are shared out
+    // over the 32 layers: (8,030,261,248 - 2 x 525,336,576) / 32 = 218,112,128 parameters, 2 bytes each.
+    const Estimate e = run("model=llama-3-8b&training-mode=detailed&gpus=8&zero=3&recipe=adamw-mixed");
+    CHECK(e.zero3_layer_weight_bytes == (8'030'261'248ULL - 2 * 525'336'576ULL) / 32 * 2);
+    CHECK(e.zero3_gathered_bytes == 2 * e.zero3_layer_weight_bytes + e.zero3_layer_gradient_bytes);
+    CHECK(find_term(e, "zero3_gathered")->bytes == e.zero3_gathered_bytes);
+    // --fsdp-prefetch 0 gathers only the layer computing; 2 adds one more.
+    const Estimate none = run("model=llama-3-8b&training-mode=detailed&gpus=8&zero=3&recipe=adamw-mixed&fsdp-prefetch=0");
+    CHECK(none.zero3_gathered_bytes == e.zero3_gathered_bytes - e.zero3_layer_weight_bytes);
+    CHECK(none.training_peak_bytes == e.training_peak_bytes - e.zero3_layer_weight_bytes);
+    // Not sharded (one GPU, or ZeRO-2): no gathered layers.
+    CHECK(run("model=llama-3-8b&training-mode=detailed&gpus=8&zero=2").zero3_gathered_bytes == 0);
+    CHECK(find_term(run("model=llama-3-8b&training-mode=detailed&zero=3"), "zero3_gathered") == nullptr);
 }
 
 TEST_CASE("the GPU verdict for training uses the peak whenever the model is known", "[training][gpu]") {
@@ -331,7 +404,7 @@ TEST_CASE("worked steps: every training term shows its formula with the user's v
     CHECK(find_derivation(d, "framework-overhead")->steps[1].text == "512 MiB CUDA context + 0 (one GPU, no NCCL)");
     CHECK(find_derivation(d, "weight")->steps[1].text ==
           "N_linear = 6.979321856B decoder linear weights at 4.126953 bits, N − N_linear = 1.050939392B (embeddings, "
-          "output head, norms) at 2 bytes, so 6.979321856B × 4.126953 bits + 1.050939392B × 2 bytes");
+          "output head, norms) at 4 bytes, so 6.979321856B × 4.126953 bits + 1.050939392B × 4 bytes");
     CHECK(find_derivation(d, "activation")->steps[1].text ==
           "s = 2048, b = 1, B = 2 bytes, flash attention, 32 layers × 1 micro-batch in flight: norms 1.07 GB + attention "
           "1.88 GB + attention core 0.0084 GB + MLP 5.64 GB + outside 0.034 GB");
