@@ -177,6 +177,8 @@ test('the keyboard alone: the skip link is the first stop, then every field, the
   await page.waitForFunction(() => /(^#|&)view=text(&|$)/.test(location.hash), null, { timeout: 5000 });
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'set-model');
+  await page.keyboard.press('Tab');  // text-only sits with the model: it changes the model's count
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'set-text-only');
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'set-params');
   await page.keyboard.press('Control+A');
