@@ -291,6 +291,8 @@ std::string fit_usage() {
            "                   bytes: the named weight format with the most bits that fits\n"
            "  --layers-on-gpu  llama.cpp -ngl: how many layers fit with their KV cache and the compute buffer,\n"
            "                   and how much stays in system RAM\n"
+           "  --confidence C   training answers with a model: safe (default: the training peak's likely high end\n"
+           "                   fits, the band of the reality table's runs) or typical (the estimated peak fits)\n"
            "  --KEY VALUE      any scenario option of llm-memory: --model, --context, --gpu, --gpus, --zero ...\n"
            "  --state S        the scenario as URL state: 'model=llama-2-7b&gpu=rtx-4090&context=8K'\n"
            "  --config FILE    a Hugging Face config.json, as for llm-memory\n"

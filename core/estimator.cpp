@@ -652,6 +652,7 @@ Status add_gpu_fit(const Build& b, const Scenario& s, Estimate& e) {
         fit.training_uses_peak = true;
         fit.training_peak_per_gpu_bytes = e.training_peak_bytes;
         fit.training_peak_high_per_gpu_bytes = e.training_peak_high_bytes;
+        fit.training_fit_at_high = s.fit_confidence == FitConfidence::safe;
     }
     if (capacity == 0) return std::nullopt;
     fit.requested = true;

@@ -92,6 +92,8 @@ struct Scenario {
     std::uint64_t gpu_memory_bytes = 0;  // custom capacity per GPU; > 0 replaces the catalogue's
     std::uint64_t gpu_count = 1;       // GPUs the model states are spread over
     int zero_stage = 0;                // ZeRO/FSDP stage 0-3
+    // fit's training answers: at the peak band's high end (safe, the default) or at the peak (typical).
+    FitConfidence fit_confidence = FitConfidence::safe;
     // How the inference total is split over the GPUs (llama.cpp --tensor-split): one proportion per GPU;
     // empty = an even split. Each card's share is checked against its memory (GpuFit::inference_cards).
     std::vector<Decimal> tensor_split;
@@ -134,6 +136,7 @@ struct GpuFit {
     bool training_uses_peak = false;   // the verdict below is on training_peak_per_gpu_bytes
     std::uint64_t training_peak_per_gpu_bytes = 0;  // the training peak (0 without a model)
     std::uint64_t training_peak_high_per_gpu_bytes = 0;  // the band's high end (0 without a model)
+    bool training_fit_at_high = false;  // fit answers on the high end (a peak, and confidence safe)
     // On the peak: does_not_fit when the peak is over, tight ("fits unless the run lands at the high end")
     // when only the band's high end is over, fits otherwise.
     FitVerdict training_verdict = FitVerdict::fits;

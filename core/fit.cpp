@@ -244,7 +244,10 @@ std::string gpu_phrase(const Scenario& s, const Estimate& e) { return say("% x %
 
 // "the inference total (detailed)" / "training model states": what the side's figure is.
 std::string side_figure(const Estimate& e, FitSide side) {
-    if (side == FitSide::training) return e.gpu.training_uses_peak ? "the training peak" : "training model states";
+    if (side == FitSide::training)
+        return !e.gpu.training_uses_peak ? "training model states"
+               : e.gpu.training_fit_at_high ? "the training peak's likely high end"
+                                            : "the training peak";
     const MemoryTerm* total = find_total(e, chosen_inference_total(e));
     return "the " + mid_sentence_label(total != nullptr ? total->label : std::string("inference total"));
 }
@@ -288,9 +291,10 @@ Status maximize(const Scenario& s, const FitMaximizeKey& row, FitReport& report)
     if (!first.estimated) return keyed(key, first.problem);  // not accepted, or did not estimate
     if (!first.fits) {
         const Expected<Estimate> e = estimate(base);
-        return keyed(key, say("even 1 % needs % per GPU, more than the % of each GPU%",
-                              {row.unit_one, gb(first.need), gb(first.capacity),
-                               e ? say(" (the weights alone are %)", {gb(e->weight_bytes)}) : std::string()}));
+        const bool high = e && row.side == FitSide::training && e->gpu.training_fit_at_high;
+        return keyed(key, say("even 1 % needs % per GPU%, more than the % of each GPU%",
+                              {row.unit_one, gb(first.need), high ? " at the training peak's likely high end" : "",
+                               gb(first.capacity), e ? say(" (the weights alone are %)", {gb(e->weight_bytes)}) : std::string()}));
     }
     const LargestResult largest = search_largest(probe, 1, UINT64_MAX / 4);
     if (std::string bad = probe.one_way_problem(true, key); !bad.empty()) return keyed(key, std::move(bad));
@@ -338,7 +342,8 @@ Status fewest_gpus(const Scenario& s, FitSide side, FitAnswer& a) {
                     stage3 = say("; at ZeRO stage 3, % would do", {units(n3, "GPU", "GPUs")});
             }
             a.sentence = say("%: no number of GPUs fits%: each GPU keeps % of % that the stage does not split%.",
-                             {name, stage, gb(a.need_bytes), a.estimate.gpu.training_uses_peak ? "its training peak" : "model states",
+                             {name, stage, gb(a.need_bytes), !a.estimate.gpu.training_uses_peak ? "model states"
+                              : a.estimate.gpu.training_fit_at_high ? "its training peak's likely high end" : "its training peak",
                               stage3});
         } else {
             a.sentence = say("%: no number of GPUs fits (at most %).", {name, count(kMaxGpuCount)});
@@ -593,6 +598,10 @@ std::string answer_json(const FitAnswer& a) {
     } else if (a.found) {
         out += ",\"value\":" + std::to_string(a.value);
     }
+    if (a.side == FitSide::training && a.estimate.gpu.training_uses_peak)
+        out += say(",\"confidence\":\"%\",\"peak_bytes\":%,\"peak_high_bytes\":%",
+                   {a.estimate.gpu.training_fit_at_high ? "safe" : "typical", number(a.estimate.gpu.training_peak_per_gpu_bytes),
+                    number(a.estimate.gpu.training_peak_high_per_gpu_bytes)});
     out += ",\"at_limit\":" + std::string(a.at_limit ? "true" : "false") + ",\"need_bytes\":" + std::to_string(a.need_bytes) +
            ",\"capacity_bytes\":" + std::to_string(a.capacity_bytes) + ",\"next_need_bytes\":" + std::to_string(a.next_need_bytes);
     if (a.offload) {
@@ -614,7 +623,8 @@ const char* fit_side_key(FitSide side) { return side == FitSide::training ? "tra
 
 std::uint64_t fit_need_bytes(const Estimate& e, FitSide side) {
     if (side == FitSide::inference) return e.gpu.inference_per_gpu_bytes;
-    return e.gpu.training_uses_peak ? e.gpu.training_peak_per_gpu_bytes : e.gpu.training_per_gpu.total();
+    if (!e.gpu.training_uses_peak) return e.gpu.training_per_gpu.total();
+    return e.gpu.training_fit_at_high ? e.gpu.training_peak_high_per_gpu_bytes : e.gpu.training_peak_per_gpu_bytes;
 }
 
 const std::vector<FitMaximizeKey>& fit_maximize_keys() {

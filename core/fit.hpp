@@ -21,7 +21,9 @@ namespace llm_memory {
 
 // Which figure an answer must keep within the GPU's memory.
 //   inference: the chosen inference total split evenly over the GPUs (GpuFit::inference_per_gpu_bytes);
-//   training:  the training figure the GPU verdict uses per GPU (model states under the ZeRO stage).
+//   training:  the training figure the GPU verdict uses per GPU (model states under the ZeRO stage), or with
+//              a model the training peak: at its band's high end under confidence safe (the default), so
+//              the answer fits even when the run lands there, or the peak itself under typical.
 enum class FitSide { inference, training };
 const char* fit_side_key(FitSide side);  // "inference", "training"
 

@@ -629,6 +629,15 @@ const std::vector<SettingSpec>& setting_specs() {
          "Tensor split", "per GPU", K::text, "3,1",
          apply_tensor_split, show_tensor_split, nullptr, nullptr, "even, or 3,1",
          "One proportion per GPU, as llama.cpp's --tensor-split; each card's share gets its own verdict."},
+        {"confidence", "LEVEL",
+         "fit's training answers: safe (default: the training peak's likely high end fits, so the longest sequence "
+         "it names fits) or typical (the estimated peak fits)",
+         "Fit answers at", "", K::choice, "typical",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.fit_confidence, t, confidence_choices()); },
+         [](const Scenario& s) {
+             return s.fit_confidence == kDefaults.fit_confidence ? std::string() : std::string(confidence_text(s.fit_confidence));
+         },
+         [](const Scenario& s) { return std::string(confidence_text(s.fit_confidence)); }, confidence_choices},
     };
     return kSpecs;
 }

@@ -303,6 +303,18 @@ PeakBand training_peak_band(TrainingClass klass) {
     return {};
 }
 
+const std::vector<Choice>& confidence_choices() {
+    static const std::vector<Choice> kChoices = {
+        {"safe", "safe: the band's high end fits",
+         "fit answers so that the training peak's likely high end fits (the reality table's runs of this class)"},
+        {"typical", "typical: the estimate fits", "fit answers so that the training peak as estimated fits"},
+    };
+    return kChoices;
+}
+const char* confidence_text(FitConfidence confidence) {
+    return confidence_choices()[static_cast<std::size_t>(confidence)].word.c_str();
+}
+
 std::uint64_t default_framework_overhead_bytes(std::uint64_t world_size) {
     return kCudaContextBytes + (world_size > 1 ? kNcclBytes : 0);
 }

@@ -147,6 +147,13 @@ struct PeakBand {
 };
 PeakBand training_peak_band(TrainingClass klass);
 
+// Which figure `fit` keeps within the GPU on the training side when the peak is known. safe: the band's
+// high end, so the longest sequence (largest micro-batch, fewest GPUs) it answers fits even when the run
+// lands there; typical: the estimate itself. The settings row "confidence" reads the words.
+enum class FitConfidence : std::uint8_t { safe, typical };
+const std::vector<Choice>& confidence_choices();      // in enum order: "safe", "typical"
+const char* confidence_text(FitConfidence confidence);  // "safe", "typical"
+
 // The framework's memory when not given: a CUDA context of 512 MiB (PyTorch >= 2.1 with lazy module
 // loading measured 0.47 GB; stas00/ml-engineering, training/performance) plus 1.5 GiB for torch.distributed
 // and NCCL when more than one GPU takes part ("~1-2GB", same source).

@@ -8,6 +8,7 @@
 
 #include "imgui.h"
 #include "panels.hpp"
+#include "runtime_panel.hpp"
 #include "settings.hpp"
 
 namespace llm_memory {
@@ -38,6 +39,8 @@ void draw_fit_panel(AppState& app) {
                    "the fewest GPUs, the format with the most bits that fits and how many layers llama.cpp can offload.");
         return;
     }
+    // Which end of the training peak's band the training answers keep within the GPU.
+    if (app.estimate.gpu.training_uses_peak) setting_control(app, "confidence");
     const Palette& palette = theme_palette(app.dark_theme);
     const std::vector<char>& usable = app.fit_panel->usable;
     std::size_t index = 0;  // the answer's place in `usable`

@@ -251,6 +251,7 @@ void gpu_section(AppState& app) {
     const Scenario& s = app.scenario;
     setting_control(app, "tensor-split", s.gpu_count > 1 || !s.tensor_split.empty() ? Shown::enabled : Shown::hidden);
     setting_control(app, "zero");
+    setting_control(app, "confidence", Shown::hidden);  // drawn in the What fits panel (fit_panel.cpp)
 }
 
 ImVec4 verdict_colour(const AppState& app, FitVerdict verdict) {

@@ -27,6 +27,7 @@ async function open(url, viewport, options) {
 const state = (page) => page.evaluate(() => window.llmMemory.getState());
 const resultsText = (page) => page.locator('#tv-results tbody').textContent();
 const gpuText = (page) => page.locator('#tv-gpu').textContent();
+const fitText = (page) => page.locator('#tv-fit').textContent();
 
 // axe-core in the page (evaluated over CDP, so the page's CSP does not apply); returns serious/critical ones.
 async function axe(frame, name) {
@@ -59,6 +60,8 @@ const EDITS = [
   ['training-mode', 'detailed'], ['seq-len', '4096'], ['micro-batch', '2'], ['recompute', 'full'], ['attention', 'eager'],
   ['loss', 'chunked'], ['framework-overhead', '1GiB'], ['allocator-margin', '20%'], ['fsdp-prefetch', '2'], ['tp', '2'], ['sp', 'true'],
   ['gpus', '4'], ['pp', '2'], ['tensor-split', '1,1,1,2'],
+  // What fits: which end of the training peak's band the training answers keep within the GPU.
+  ['confidence', 'typical'],
   // A model with a vision tower, and the image size first ('#state' sets a state without checking a change).
   ['#state', 'model=qwen2.5-vl-3b&image-size=1024x768'],
   ['text-only', 'true'], ['text-only', ''], ['images', '2'], ['image-size', '1920x1080'],
@@ -91,7 +94,7 @@ test('every setting is in the text view by role and name, and each one changes t
       }, value, { timeout: 5000 });
       continue;
     }
-    const before = (await resultsText(page)) + (await gpuText(page));
+    const before = (await resultsText(page)) + (await gpuText(page)) + (await fitText(page));
     await edit(page, byKey[key], value);
     await page.waitForFunction(([k, v]) => {
       const pairs = window.llmMemory.getState().split('&');
@@ -99,8 +102,8 @@ test('every setting is in the text view by role and name, and each one changes t
     }, [key, value], { timeout: 5000 }).catch(async () => {
       throw new Error(`${key}=${value} not applied: state ${await state(page)}, message "${await page.locator('#set-' + key + '-err').textContent()}"`);
     });
-    const after = (await resultsText(page)) + (await gpuText(page));
-    assert.notEqual(after, before, `${key}=${value} changed the results or the GPU verdict`);
+    const after = (await resultsText(page)) + (await gpuText(page)) + (await fitText(page));
+    assert.notEqual(after, before, `${key}=${value} changed the results, the GPU verdict or what fits`);
   }
   assert.deepEqual(errors, []);
   await context.close();

@@ -138,6 +138,7 @@ bad "fit batch no context"    "error: --maximize batch: needs --context: the bat
 bad "fit gpus never fit"      'error: --minimize gpus: nothing fits. Training: no number of GPUs fits at ZeRO stage 0: each GPU keeps 8000000 GB of model states that the stage does not split. Inference: no number of GPUs fits (at most 100,000).' -- fit --params 1000T --gpu-memory 1GiB --minimize gpus
 bad "fit layers no model"     'error: --layers-on-gpu: needs a model architecture (--model, --config or --gguf) to count its layers' -- fit --params 7B --gpu rtx-4090 --layers-on-gpu
 bad "fit layers with value"   'error: --layers-on-gpu: takes no value' -- fit --gpu rtx-4090 --layers-on-gpu=3
+bad "fit confidence unknown"  'error: --confidence: "sure" is not safe or typical' -- fit --confidence sure --gpu rtx-4090
 bad "fit markdown"            'error: --format: fit prints table or json' -- fit --format markdown --gpu rtx-4090
 bad "fit bad scenario flag"   'error: --params: is not a number' -- fit --gpu rtx-4090 --params abc
 bad "fit bad state"           'error: --state: params: is not a number' -- fit --state 'params=abc' --gpu rtx-4090

@@ -36,6 +36,8 @@ check "help" 0 'Usage: llm-memory' EMPTY -- --help
 check "fit context" 0 '{"context":{"side":"inference","found":true,"value":19460,"at_limit":false,"need_bytes":25769624576,' EMPTY -- fit --model llama-2-7b --gpu rtx-4090 --maximize context --format json
 check "fit gpus zero 3" 0 '"training":{"side":"training","found":true,"value":2,' EMPTY -- fit --params 13B --gpu h100-80gb --zero 3 --minimize gpus --format json
 check "tensor split per card" 0 '"cards":[{"bytes":26000000000,"fits":false,"verdict":"does not fit","margin_bytes":230196224},{"bytes":5200000000,"fits":true,' EMPTY -- --gpu rtx-4090 --gpus 2 --tensor-split 5,1 --format json
+check "fit confidence typical" 0 '"confidence":"typical","peak_bytes":' EMPTY -- fit --model llama-2-7b --lora-rank 16 --qlora --gpu rtx-4090 --maximize seq-len --confidence typical --format json
+check "fit confidence safe" 0 "the training peak's likely high end is" EMPTY -- fit --model llama-2-7b --lora-rank 16 --qlora --gpu rtx-4090 --maximize seq-len
 check "fit help" 0 'Usage: llm-memory fit' EMPTY -- fit --help
 check "fit apple working set" 0 '"capacity_bytes":51539607552,' EMPTY -- fit --params 70B --dtype int4 --gpu apple-64gb --minimize bytes --format json
 # GGUF and safetensors files written by tests/files/model_files.mjs; @huggingface/gguf must agree with us.

@@ -248,9 +248,11 @@ TEST_CASE("fit: the JSON has one key per question with the estimate at the answe
 
 TEST_CASE("fit: the largest training seq-len is where the training peak stops fitting", "[fit][training]") {
     // QLoRA rank 16 on Llama-2-7B, one 24 GiB card: the peak (core/training.hpp) grows with seq-len.
+    // --confidence typical answers on the estimated peak itself.
     Scenario s = llama7b("rtx-4090");
     REQUIRE(apply_setting(s, "lora-rank", "16"));
     REQUIRE(apply_setting(s, "qlora", "true"));
+    REQUIRE(apply_setting(s, "confidence", "typical"));
     const FitAnswer a = ask(s, {FitQuestionKind::maximize, "seq-len"}).answers[0];
     REQUIRE(a.found);
     CHECK(a.side == FitSide::training);
@@ -264,4 +266,44 @@ TEST_CASE("fit: the largest training seq-len is where the training peak stops fi
     CHECK(a.need_bytes == estimate(at)->gpu.training_peak_per_gpu_bytes);
     CHECK(a.value > 2048);
     CHECK(a.sentence.find("the training peak is") != std::string::npos);
+    CHECK(fit_json({ask(s, {FitQuestionKind::maximize, "seq-len"})}).find("\"confidence\":\"typical\",") != std::string::npos);
+}
+
+TEST_CASE("fit: by default (confidence safe) the longest sequence fits at the band's high end", "[fit][training]") {
+    // The same QLoRA run; safe keeps the band's high end within the 24 GiB card: the QLoRA class's
+    // multiplier (training_peak_band, the reality table's 90th percentile: 1,489,755 ppm) times the peak.
+    Scenario s = llama7b("rtx-4090");
+    REQUIRE(apply_setting(s, "lora-rank", "16"));
+    REQUIRE(apply_setting(s, "qlora", "true"));
+    CHECK(s.fit_confidence == FitConfidence::safe);
+    const FitAnswer a = ask(s, {FitQuestionKind::maximize, "seq-len"}).answers[0];
+    REQUIRE(a.found);
+    Scenario at = s, over = s;
+    REQUIRE(apply_setting(at, "seq-len", std::to_string(a.value)));
+    REQUIRE(apply_setting(over, "seq-len", std::to_string(a.value + 1)));
+    const Estimate e_at = *estimate(at), e_over = *estimate(over);
+    CHECK(e_at.gpu.training_peak_high_per_gpu_bytes ==
+          (e_at.gpu.training_peak_per_gpu_bytes * 1'489'755ULL + 500'000) / 1'000'000);
+    CHECK(e_at.gpu.training_peak_high_per_gpu_bytes <= 24 * GiB);
+    CHECK(e_over.gpu.training_peak_high_per_gpu_bytes > 24 * GiB);
+    CHECK(a.need_bytes == e_at.gpu.training_peak_high_per_gpu_bytes);
+    // Shorter than the typical answer, and the run at that length fits even at the high end.
+    Scenario typical = s;
+    REQUIRE(apply_setting(typical, "confidence", "typical"));
+    CHECK(a.value < ask(typical, {FitQuestionKind::maximize, "seq-len"}).answers[0].value);
+    CHECK(e_at.gpu.training_verdict == FitVerdict::fits);
+    CHECK(a.sentence.find("the training peak's likely high end is") != std::string::npos);
+    const std::string json = fit_json({ask(s, {FitQuestionKind::maximize, "seq-len"})});
+    CHECK(json.find("\"confidence\":\"safe\",\"peak_bytes\":" + std::to_string(e_at.gpu.training_peak_per_gpu_bytes) +
+                    ",\"peak_high_bytes\":" + std::to_string(e_at.gpu.training_peak_high_per_gpu_bytes) + ",") != std::string::npos);
+    // Fewest GPUs follows the same figure: at the answer the high end fits.
+    Scenario big = s;
+    REQUIRE(apply_setting(big, "model", "llama-2-70b"));
+    REQUIRE(apply_setting(big, "lora-rank", "16"));
+    REQUIRE(apply_setting(big, "zero", "3"));
+    REQUIRE(apply_setting(big, "recompute", "full"));
+    const FitAnswer g = ask(big, {FitQuestionKind::minimize_gpus, {}}).answers[0];
+    REQUIRE(g.found);
+    CHECK(g.need_bytes == g.estimate.gpu.training_peak_high_per_gpu_bytes);
+    CHECK(g.need_bytes <= g.capacity_bytes);
 }
