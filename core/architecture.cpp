@@ -244,6 +244,7 @@ std::vector<BreakdownRow> breakdown_rows(const ParamBreakdown& b) {
         {"shared_experts", "Shared experts", b.shared_expert_count},
         {"router", "Router", b.router_count},
         {"recurrent", "Recurrent mixers", b.recurrent_count},
+        {"vision", "Vision tower", b.vision_count},
         {"norms", "Norms", b.norm_count},
         {"output_head", "Output head", b.output_head_count},
     };
@@ -267,7 +268,8 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
     if (a.has_final_norm) t.norms += norm_size(a, h);
     if (!a.tie_word_embeddings) t.head = static_cast<u128>(a.vocab_size) * embed_width;
 
-    const u128 total = t.embedding + t.attention + t.mlp + t.experts + t.shared + t.router + t.norms + t.head + t.recurrent;
+    const u128 vision = a.text_only ? 0 : static_cast<u128>(a.vision.total());
+    const u128 total = t.embedding + t.attention + t.mlp + t.experts + t.shared + t.router + t.norms + t.head + t.recurrent + vision;
     if (total > kMaxParamCount)
         return Error{"config.json: the model has more than 10^15 parameters (" + format_count_short(kMaxParamCount, 0) +
                      " is the limit)"};
@@ -280,12 +282,13 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
     b.shared_expert_count = static_cast<std::uint64_t>(t.shared);
     b.router_count = static_cast<std::uint64_t>(t.router);
     b.recurrent_count = static_cast<std::uint64_t>(t.recurrent);
+    b.vision_count = static_cast<std::uint64_t>(vision);
     b.norm_count = static_cast<std::uint64_t>(t.norms);
     b.output_head_count = static_cast<std::uint64_t>(t.head);
     b.total_count = static_cast<std::uint64_t>(total);
     // Per token: every routed expert of a layer is replaced by num_experts_per_tok of them.
     const u128 active_experts = t.one_expert_per_layer * a.moe_layer_count() * a.num_experts_per_tok;
-    b.active_count = static_cast<std::uint64_t>(total - t.experts + active_experts);
+    b.active_count = static_cast<std::uint64_t>(total - vision - t.experts + active_experts);  // a text token skips the tower
 
     if (a.num_nextn_predict_layers > 0) {
         // DeepSeek-V3 MTP module (model.layers.61 in the checkpoint): its own embed_tokens and
@@ -307,6 +310,35 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
         b.mtp_count = static_cast<std::uint64_t>(module * a.num_nextn_predict_layers);
     }
     return b;
+}
+
+namespace {
+
+Expected<ModelSource> recounted(const ModelSource& model, bool text_only) {
+    ModelSource out = model;
+    out.architecture.text_only = text_only;
+    Expected<ParamBreakdown> counts = count_parameters(out.architecture);
+    if (!counts) return Error{counts.error()};
+    out.counts = *counts;
+    const std::string suffix = " (text only)";
+    const bool marked = out.display_name.size() >= suffix.size() &&
+                        out.display_name.compare(out.display_name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (text_only && !marked) out.display_name += suffix;
+    if (!text_only && marked) out.display_name.erase(out.display_name.size() - suffix.size());
+    return out;
+}
+
+}  // namespace
+
+Expected<ModelSource> text_only_model(const ModelSource& model) {
+    if (model.architecture.vision.kind == VisionKind::none)
+        return Error{"text-only", "the model has no vision tower to leave out"};
+    return recounted(model, true);
+}
+
+Expected<ModelSource> full_model(const ModelSource& model) {
+    if (!model.architecture.text_only) return model;
+    return recounted(model, false);
 }
 
 }  // namespace llm_memory

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "result.hpp"
+#include "vision.hpp"
 
 namespace llm_memory {
 
@@ -163,7 +164,9 @@ struct Architecture {
     std::vector<std::uint8_t> layer_mixers;
     RecurrentShape recurrent;             // the recurrent layers' sizes (kind attention when there are none)
     bool attention_output_gate = false;   // Qwen3-Next: q_proj also yields a per-head output gate (2 x q width)
-    bool has_vision_tower = false;        // the config also describes a vision encoder (not counted)
+    bool has_vision_tower = false;        // the config also describes a vision encoder
+    VisionTower vision;                   // its encoder and projector counts (kind none without one)
+    bool text_only = false;               // count the language model alone (the engines' text-only loading)
 
     // What was assumed (unknown model_type, missing keys) and what is left out (a vision tower);
     // empty for a fully known text-only config.
@@ -219,6 +222,7 @@ struct ParamBreakdown {
     std::uint64_t expert_count = 0;          // routed experts, all of them
     std::uint64_t shared_expert_count = 0;   // shared experts (+ Qwen2-MoE shared_expert_gate)
     std::uint64_t router_count = 0;          // routers (gate weights, DeepSeek-V3 correction bias)
+    std::uint64_t vision_count = 0;          // vision encoder + projector (0 when text_only or none)
     std::uint64_t recurrent_count = 0;       // Mamba / Gated DeltaNet / short-conv mixers (projections, conv, A, D, dt, norm)
     std::uint64_t norm_count = 0;            // every norm layer, including the final one
     std::uint64_t output_head_count = 0;     // lm_head; 0 when tied to the embeddings
@@ -275,5 +279,11 @@ struct ModelSource {
 
 // parse_config + count_parameters in one step; display_name defaults to "config.json (<model_type>)".
 Expected<ModelSource> model_from_config(std::string_view json_text, std::string display_name = {});
+
+// The same model counted without its vision tower (" (text only)" appended to its name), as engines load
+// the language model alone. Error: "text-only: the model has no vision tower to leave out".
+Expected<ModelSource> text_only_model(const ModelSource& model);
+// The model with its vision tower counted again (the inverse of text_only_model; unchanged otherwise).
+Expected<ModelSource> full_model(const ModelSource& model);
 
 }  // namespace llm_memory

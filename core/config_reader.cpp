@@ -272,6 +272,8 @@ constexpr FamilyRow kFamilies[] = {
     {"granitemoehybrid", ModelFamily::granite_hybrid, false, nullptr},
     {"jamba", ModelFamily::jamba, false, nullptr},
     {"lfm2", ModelFamily::lfm2, true, kLfm2Defaults},
+    {"qwen2_5_vl", ModelFamily::qwen2, false, nullptr},
+    {"qwen2_5_vl_text", ModelFamily::qwen2, false, nullptr},
 };
 
 const FamilyRow* family_row(const std::string& model_type) {
@@ -924,9 +926,11 @@ Expected<Architecture> parse_config(std::string_view json_text) {
             "unless attention_bias/mlp_bias say so, untied head unless tie_word_embeddings)");
     }
     if (!read_fields(r, a)) return Error{r.error};
-    if (a.has_vision_tower)
-        r.warnings.push_back("the config also describes a vision tower (vision_config): it is not counted; the figures "
-                             "are the text model's");
+    if (a.has_vision_tower) {
+        Expected<VisionTower> tower = read_vision_tower(document, a.hidden_size);
+        if (!tower) return Error{tower.error()};
+        a.vision = *tower;
+    }
     a.warnings = std::move(r.warnings);
     return a;
 }

@@ -244,11 +244,25 @@ Status add_kv_cache(Build& b) {
     if (s.batch_size == 0) return Error{"batch", "must be at least 1"};
     if (s.batch_size > kMaxBatch) return Error{"batch", too_large(kMaxBatch)};
     if (s.context_tokens > kMaxContextTokens) return Error{"context", too_large(kMaxContextTokens, kContextLimit)};
-    if (s.context_tokens == 0) return std::nullopt;
+    std::uint64_t tokens = s.context_tokens;
+    if (s.image_count > 0) {
+        // Images become tokens of the sequence, as the family's processor expands them (core/vision.hpp).
+        if (b.arch == nullptr) return Error{"images", "need a model with a vision tower (--model or --config)"};
+        if (b.arch->vision.kind == VisionKind::none) return Error{"images", "the model has no vision tower (vision_config)"};
+        if (b.arch->text_only) return Error{"images", "--text-only leaves the vision tower out"};
+        if (s.image_width == 0 || s.image_height == 0)
+            return Error{"image-size", "is needed with --images: W x H pixels, such as 896x896"};
+        const Expected<std::uint64_t> per_image = image_tokens(b.arch->vision, s.image_width, s.image_height);
+        if (!per_image) return per_image.failure();
+        b.e.image_tokens = *per_image * s.image_count;
+        tokens += b.e.image_tokens;
+        if (tokens > kMaxContextTokens) return Error{"images", too_large(kMaxContextTokens, kContextLimit)};
+    }
+    if (tokens == 0) return std::nullopt;
     if (b.arch == nullptr) return Error{"context", "the KV cache needs a model architecture (--model or --config)"};
     const Expected<KvCacheShape> shape = kv_cache_shape(*b.arch);
     if (!shape) return Error{"context", shape.error()};
-    const Expected<std::uint64_t> kv = kv_cache_bytes(*shape, s.context_tokens, s.batch_size, *kv_format);
+    const Expected<std::uint64_t> kv = kv_cache_bytes(*shape, tokens, s.batch_size, *kv_format);
     if (!kv) return kv.failure();
     b.e.terms.push_back(row("kv_cache", "KV cache", "KV cache",
                             b.arch->recurrent_layer_count() > 0
@@ -262,7 +276,7 @@ Status add_kv_cache(Build& b) {
 // llama.cpp's RS buffer holds it (src/llama-memory-recurrent.cpp); it does not grow with the context.
 Status add_recurrent_state(Build& b) {
     const Scenario& s = b.s;
-    if (b.arch == nullptr || s.context_tokens == 0 || b.arch->recurrent_layer_count() == 0) return std::nullopt;
+    if (b.arch == nullptr || s.context_tokens + b.e.image_tokens == 0 || b.arch->recurrent_layer_count() == 0) return std::nullopt;
     const std::uint64_t bytes = recurrent_state_bytes(*b.arch, s.batch_size, 4, 4);
     b.e.terms.push_back(row("recurrent_state", "Recurrent state", "Recurrent state",
                             "recurrent layers × (conv state + SSM state) × sequences × 4 bytes (f32, llama.cpp's RS buffer)",

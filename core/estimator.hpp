@@ -82,6 +82,10 @@ struct Scenario {
     // bitsandbytes); false keeps them in 16 bits (torchtune, LitGPT, a GPTQ base, which PEFT leaves alone).
     bool upcast_nonquantized = true;
     std::uint64_t context_tokens = 0;  // KV-cache tokens per sequence; 0 = no KV cache (needs `model`)
+    bool text_only = false;            // the model without its vision tower (the settings keep `model` in step)
+    std::uint64_t image_count = 0;     // images per sequence: each adds the family's image tokens to the context
+    std::uint64_t image_width = 0;     // pixels (--image-size W x H); needed with image_count > 0
+    std::uint64_t image_height = 0;
     std::uint64_t batch_size = 1;      // sequences decoded together
     std::string kv_dtype = "fp16";     // KV-cache format (core/formats.hpp)
     bool detailed_inference = false;   // inference-mode: simple (weights x overhead) or detailed
@@ -215,6 +219,7 @@ struct Estimate {
     std::uint64_t adapter_weight_bytes = 0;  // the adapter's own 16-bit weights, in training_bytes
     std::vector<TrainingComponent> training_components;  // the recipe's values; they sum to gradient+optimizer
     std::uint64_t kv_cache_bytes = 0;        // 2 x layers x kv_heads x head_dim x tokens x batch x bytes (or MLA)
+    std::uint64_t image_tokens = 0;          // image_count x the family's tokens per image, added to the cached tokens
     std::uint64_t inference_activation_bytes = 0;  // detailed inference: one layer's prefill activations + last logits
     std::uint64_t runtime_reserve_bytes = 0; // detailed inference: CUDA context and allocator allowance
     std::uint64_t detailed_inference_bytes = 0;  // detailed mode: weights + KV + activation + reserve

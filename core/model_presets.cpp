@@ -23,14 +23,14 @@ namespace {
     ",\"max_position_embeddings\":40960,\"tie_word_embeddings\":" tied "}"
 
 #define LLAMA4(experts, step, positions)                                                                            \
-    "{\"model_type\":\"llama4\",\"text_config\":{\"model_type\":\"llama4_text\",\"hidden_size\":5120,"                \
+    "{\"model_type\":\"llama4\",\"vision_config\":{\"model_type\":\"llama4_vision_model\",\"hidden_size\":1408,\"intermediate_size\":5632,\"num_hidden_layers\":34,\"num_attention_heads\":16,\"patch_size\":14,\"image_size\":336,\"projector_input_dim\":4096,\"projector_output_dim\":4096,\"vision_output_dim\":4096,\"pixel_shuffle_ratio\":0.5,\"multi_modal_projector_bias\":false},\"text_config\":{\"model_type\":\"llama4_text\",\"hidden_size\":5120,"                \
     "\"intermediate_size\":8192,\"intermediate_size_mlp\":16384,\"num_attention_heads\":40,\"num_hidden_layers\":48," \
     "\"num_key_value_heads\":8,\"head_dim\":128,\"num_local_experts\":" #experts ",\"num_experts_per_tok\":1,"       \
     "\"interleave_moe_layer_step\":" #step ",\"attention_chunk_size\":8192,\"vocab_size\":202048,"                    \
     "\"max_position_embeddings\":" #positions "}}"
 
 #define GEMMA3(h, i, heads, layers, kv, head_dim)                                                                 \
-    "{\"model_type\":\"gemma3\",\"text_config\":{\"model_type\":\"gemma3_text\",\"hidden_size\":" #h                \
+    "{\"model_type\":\"gemma3\",\"mm_tokens_per_image\":256,\"vision_config\":{\"model_type\":\"siglip_vision_model\",\"hidden_size\":1152,\"intermediate_size\":4304,\"num_hidden_layers\":27,\"num_attention_heads\":16,\"patch_size\":14,\"image_size\":896,\"vision_use_head\":false},\"text_config\":{\"model_type\":\"gemma3_text\",\"hidden_size\":" #h                \
     ",\"intermediate_size\":" #i ",\"num_attention_heads\":" #heads ",\"num_hidden_layers\":" #layers               \
     ",\"num_key_value_heads\":" #kv ",\"head_dim\":" #head_dim ",\"sliding_window\":1024,\"vocab_size\":262208,"      \
     "\"max_position_embeddings\":131072}}"
@@ -192,6 +192,11 @@ const std::vector<ModelPreset>& preset_table() {
          R"({"model_type":"granite","hidden_size":2048,"intermediate_size":8192,"num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"vocab_size":49155,"max_position_embeddings":131072,"tie_word_embeddings":true})"},
         {"granite-3.1-8b", "ibm-granite/granite-3.1-8b-base", "Granite",
          R"({"model_type":"granite","hidden_size":4096,"intermediate_size":12800,"num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"vocab_size":49155,"max_position_embeddings":131072,"tie_word_embeddings":true})"},
+        // Vision-language models with their vision towers counted (--text-only leaves them out).
+        {"qwen2.5-vl-3b", "Qwen/Qwen2.5-VL-3B-Instruct", "Qwen2.5-VL",
+         R"({"hidden_size":2048,"intermediate_size":11008,"max_position_embeddings":128000,"model_type":"qwen2_5_vl","num_attention_heads":16,"num_hidden_layers":36,"num_key_value_heads":2,"tie_word_embeddings":true,"vision_config":{"depth":32,"hidden_size":1280,"intermediate_size":3420,"num_heads":16,"in_chans":3,"out_hidden_size":2048,"patch_size":14,"spatial_merge_size":2,"temporal_patch_size":2},"vocab_size":151936})"},
+        {"mistral-small-3.1-24b", "mistralai/Mistral-Small-3.1-24B-Instruct-2503", "Mistral",
+         R"({"model_type":"mistral3","multimodal_projector_bias":false,"spatial_merge_size":2,"text_config":{"head_dim":128,"hidden_size":5120,"intermediate_size":32768,"max_position_embeddings":131072,"model_type":"mistral","num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"vocab_size":131072},"vision_config":{"head_dim":64,"hidden_size":1024,"image_size":1540,"intermediate_size":4096,"model_type":"pixtral","num_attention_heads":16,"num_channels":3,"num_hidden_layers":24,"patch_size":14}})"},
         // Hybrid models: recurrent layers (Gated DeltaNet, Mamba-2, Mamba, short convolutions) keep a fixed state
         // per sequence; only their attention layers keep a KV cache.
         {"qwen3-next-80b-a3b", "Qwen/Qwen3-Next-80B-A3B-Instruct", "Qwen3-Next",

@@ -184,6 +184,10 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
             const std::string note = sliding_window_note(s.model->architecture, s.context_tokens, s.batch_size, *kv_format);
             if (!note.empty()) out += "\n  " + note;
         }
+        if (s.model && e.image_tokens > 0)
+            out += "\n  Images: " + std::to_string(s.image_count) + " x " + std::to_string(e.image_tokens / s.image_count) +
+                   " tokens at " + std::to_string(s.image_width) + "x" + std::to_string(s.image_height) + " added to the context (" +
+                   image_token_rule(s.model->architecture.vision) + ")";
         if (s.model) {
             const std::string recurrent = recurrent_layers_note(s.model->architecture);
             if (!recurrent.empty()) out += "\n  " + recurrent;
@@ -365,6 +369,7 @@ std::string report_json(const Scenario& s, const Estimate& e) {
                                ",\"experts\":" + std::to_string(c.expert_count) + ",\"shared_experts\":" +
                                std::to_string(c.shared_expert_count) + ",\"router\":" + std::to_string(c.router_count) +
                                ",\"recurrent\":" + std::to_string(c.recurrent_count) +
+                               ",\"vision\":" + std::to_string(c.vision_count) +
                                ",\"norms\":" + std::to_string(c.norm_count) + ",\"output_head\":" +
                                std::to_string(c.output_head_count) + "}");
         if (c.mtp_count > 0) field("mtp_parameters", std::to_string(c.mtp_count));

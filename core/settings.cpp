@@ -36,6 +36,8 @@ std::string apply_model(Scenario& s, std::string_view text) {
     }
     Expected<ModelSource> source = load_preset(t);
     if (!source) return source.error();
+    if (s.text_only && source->architecture.vision.kind != VisionKind::none) source = text_only_model(*source);
+    if (!source) return source.error();
     s.param_count = source->counts.total_count;
     s.model = std::make_shared<const ModelSource>(std::move(source.value()));
     return {};
@@ -325,6 +327,40 @@ std::string show_tensor_split(const Scenario& s) {
     return out;
 }
 
+// Text only: the chosen model without its vision tower (and back); remembered for the next model chosen.
+std::string apply_text_only(Scenario& s, std::string_view text) {
+    bool on = false;
+    if (std::string bad = apply_bool(on, text); !bad.empty()) return bad;
+    if (s.model && s.model->counts.total_count == s.param_count) {
+        if (on && s.model->architecture.vision.kind == VisionKind::none) return "the model has no vision tower to leave out";
+        Expected<ModelSource> changed = on ? text_only_model(*s.model) : full_model(*s.model);
+        if (!changed) return changed.error();
+        s.param_count = changed->counts.total_count;
+        s.model = std::make_shared<const ModelSource>(std::move(changed.value()));
+    }
+    s.text_only = on;
+    return {};
+}
+
+// "896x896" (also 896X896, 896*896 or 896×896): pixels wide by high.
+std::string apply_image_size(Scenario& s, std::string_view text) {
+    const std::string t(trim(text));
+    if (t.empty() || t == "none") {
+        s.image_width = s.image_height = 0;
+        return {};
+    }
+    std::size_t at = t.find_first_of("xX*");
+    std::size_t skip = 1;
+    if (at == std::string::npos && (at = t.find("\xC3\x97")) != std::string::npos) skip = 2;
+    if (at == std::string::npos) return "must be W x H pixels, such as 896x896";
+    std::uint64_t w = 0, h = 0;
+    if (!apply_whole(w, t.substr(0, at), 1, 100000).empty() || !apply_whole(h, t.substr(at + skip), 1, 100000).empty())
+        return "must be W x H pixels, each from 1 to 100000, such as 896x896";
+    s.image_width = w;
+    s.image_height = h;
+    return {};
+}
+
 std::string show_whole_if(std::uint64_t value, std::uint64_t default_value) {
     return value == default_value ? std::string() : std::to_string(value);
 }
@@ -496,6 +532,10 @@ const std::vector<SettingSpec>& setting_specs() {
     static const std::vector<SettingSpec> kSpecs = {
         {"model", "NAME", "a built-in model (see --list-models); sets N to its exact parameter count",
          "Model", "", K::choice, "llama-3-8b", apply_model, show_model, nullptr, model_choices},
+        {"text-only", "[BOOL]", "leave the model's vision tower out, as engines load the language model alone",
+         "Text only (no vision tower)", "", K::flag, "true",
+         apply_text_only, [](const Scenario& s) { return s.text_only ? std::string("true") : std::string(); }, nullptr, nullptr, "",
+         "Count the language model alone, as an engine loads it without the vision tower."},
         {"params", "N", "parameter count N: 13B, 6.7e9, 350M, 70 billion (default 13B)",
          "Parameters (N)", "parameters", K::count, "70B",
          apply_params, [](const Scenario& s) { return format_count_state(s.param_count); }},
@@ -563,6 +603,17 @@ const std::vector<SettingSpec>& setting_specs() {
          apply_context, [](const Scenario& s) { return show_whole_if(s.context_tokens, 0); },
          [](const Scenario& s) { return whole(s.context_tokens); }, nullptr, "4096 or 8K",
          "Tokens kept per sequence; 8K = 8192. 0 = no KV cache."},
+        {"images", "N", "images per sequence: each adds the model family's image tokens (from --image-size) to the context and KV cache",
+         "Images per sequence", "images", K::count, "2",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.image_count, t, 0, 10000); },
+         [](const Scenario& s) { return show_whole_if(s.image_count, 0); }, [](const Scenario& s) { return whole(s.image_count); },
+         nullptr, "0", "Each image adds the family's image tokens to the context (needs a model with a vision tower)."},
+        {"image-size", "WxH", "image size in pixels for --images, such as 896x896",
+         "Image size", "W x H pixels", K::text, "896x896",
+         apply_image_size,
+         [](const Scenario& s) {
+             return s.image_width == 0 ? std::string() : std::to_string(s.image_width) + "x" + std::to_string(s.image_height);
+         }, nullptr, nullptr, "896x896", "Pixels wide by high; the family's processor resizes or tiles it."},
         {"batch", "N", "sequences decoded together, multiplies the KV cache (default 1)",
          "Batch size", "sequences", K::count, "4",
          [](Scenario& s, std::string_view t) { return apply_whole(s.batch_size, t, 1, kMaxBatch); },

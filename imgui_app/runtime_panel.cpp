@@ -16,6 +16,7 @@
 #include <cstring>
 #include <string>
 
+#include "architecture.hpp"
 #include "engine_panel.hpp"
 #include "imgui.h"
 #include "panels.hpp"
@@ -221,16 +222,27 @@ void kv_section(AppState& app) {
     if (!has_model) explain("Choose a model to size the KV cache from its layers, KV heads and head_dim.");
     setting_control(app, "context", with_model);
     setting_control(app, "batch", with_model);
+    // A vision tower: the text-only switch, and images that become context tokens.
+    const bool has_vision = has_model && app.scenario.model->architecture.vision.kind != VisionKind::none;
+    setting_control(app, "text-only", has_vision || app.scenario.text_only ? Shown::enabled : Shown::hidden);
+    const Shown images = has_vision && !app.scenario.text_only ? Shown::enabled : Shown::hidden;
+    setting_control(app, "images", images);
+    setting_control(app, "image-size", images);
+    if (images == Shown::enabled) explain(image_token_rule(app.scenario.model->architecture.vision));
+    if (app.estimate.image_tokens > 0)
+        explain("Images: " + format_count_exact(app.estimate.image_tokens) + " tokens added to the context.");
     setting_control(app, "kv-dtype", with_model);
     const Estimate& e = app.estimate;
     if (e.kv_cache_bytes > 0)
         explain("KV cache: " + format_gb(e.kv_cache_bytes) + " (" + format_gib(e.kv_cache_bytes) +
                 ") = 2 x layers x KV heads x head_dim x tokens x batch x bytes.");
     setting_control(app, "inference-mode");
-    if (e.detailed_inference)
-        explain("Weights " + format_gb(e.weight_bytes) + " + KV " + format_gb(e.kv_cache_bytes) + " + activations " +
-                format_gb(e.inference_activation_bytes) + " + reserve " + format_gb(e.runtime_reserve_bytes) + " = " +
-                format_gb(e.detailed_inference_bytes));
+    if (e.detailed_inference) {
+        std::string sum;
+        for (const MemoryTerm* part : parts_of(e, Total::detailed_inference))
+            sum += (sum.empty() ? "" : " + ") + part->short_label + " " + format_gb(part->bytes);
+        explain(sum + " = " + format_gb(e.detailed_inference_bytes));
+    }
 }
 
 void gpu_section(AppState& app) {

@@ -350,6 +350,8 @@
       return [key, encodeURIComponent(value)];
     }).filter(function (p) { return p[0] !== key || value !== ''; });
     if (!found && value !== '') list.push([key, encodeURIComponent(value)]);
+    // The model and text-only set N themselves: the old N would replace the new model's count.
+    if (key === 'model' || key === 'text-only') list = list.filter(function (p) { return p[0] !== 'params'; });
     var result = setState(joinPairs(list), false);
     var input = fieldOf(key);
     input.setAttribute('aria-invalid', result['ok'] ? 'false' : 'true');

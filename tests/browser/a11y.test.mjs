@@ -63,6 +63,9 @@ const EDITS = [
   ['gpus', '4'], ['pp', '2'], ['tensor-split', '1,1,1,2'],
   // What fits: which end of the training peak's band the training answers keep within the GPU.
   ['confidence', 'typical'],
+  // A model with a vision tower, and the image size first ('#state' sets a state without checking a change).
+  ['#state', 'model=qwen2.5-vl-3b&image-size=1024x768'],
+  ['text-only', 'true'], ['text-only', ''], ['images', '2'], ['image-size', '1920x1080'],
 ];
 
 test('every setting is in the text view by role and name, and each one changes the result', async () => {
@@ -81,8 +84,17 @@ test('every setting is in the text view by role and name, and each one changes t
   }
   // A setting added to core's table shows up here by itself; it needs an edit above to prove it works.
   const edited = new Set(EDITS.map(([key]) => key));
+  edited.delete('#state');
   assert.deepEqual(rows.map((r) => r.key).filter((key) => !edited.has(key)), [], 'settings without an edit in EDITS');
   for (const [key, value] of EDITS) {
+    if (key === '#state') {
+      await page.evaluate((v) => window.llmMemory.setState(v), value);
+      await page.waitForFunction((v) => {
+        const pairs = window.llmMemory.getState().split('&').map(decodeURIComponent);
+        return v.split('&').every((p) => pairs.includes(p));
+      }, value, { timeout: 5000 });
+      continue;
+    }
     const before = (await resultsText(page)) + (await gpuText(page)) + (await fitText(page));
     await edit(page, byKey[key], value);
     await page.waitForFunction(([k, v]) => {
@@ -169,6 +181,8 @@ test('the keyboard alone: the skip link is the first stop, then every field, the
   await page.waitForFunction(() => /(^#|&)view=text(&|$)/.test(location.hash), null, { timeout: 5000 });
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'set-model');
+  await page.keyboard.press('Tab');  // text-only sits with the model: it changes the model's count
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'set-text-only');
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'set-params');
   await page.keyboard.press('Control+A');

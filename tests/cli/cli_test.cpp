@@ -150,6 +150,9 @@ TEST_CASE("cli: every setting's flag and its --state pair give the same JSON for
         std::string state = "model=llama-2-7b";
         if (std::string(spec.key) == "qlora") flags.insert(flags.end(), {"--lora-rank", "8"}), state += "&lora-rank=8";
         if (std::string(spec.key) == "tensor-split") flags.insert(flags.end(), {"--gpus", "2"}), state += "&gpus=2";
+        const std::string key = spec.key;
+        if (key == "text-only" || key == "images" || key == "image-size") flags[1] = "gemma-3-12b", state = "model=gemma-3-12b";
+        if (key == "images") flags.insert(flags.end(), {"--image-size", "896x896"}), state += "&image-size=896x896";
         flags.insert(flags.end(), {std::string("--") + spec.key, spec.example, "--format", "json"});
         const Run by_flag = cli(flags);
         const Run by_state = cli({"--state", state + "&" + spec.key + "=" + llm_memory::url_encode(spec.example), "--format", "json"});

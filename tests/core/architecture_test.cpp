@@ -334,13 +334,14 @@ TEST_CASE("new families: exact totals with their sources", "[architecture][famil
     // google/gemma-3-1b-pt "1B": 999,885,952 (tied head; four norms and q/k norms per layer).
     CHECK(total_of("gemma-3-1b-pt") == 999'885'952ULL);
     // google/gemma-3-4b-pt "4.3B" on its Hugging Face page is 4,300,079,472 with the SigLIP vision tower and
-    // projector (419,816,304); the text model alone, which we count, is 3,880,263,168.
-    CHECK(total_of("gemma-3-4b-pt") == 3'880'263'168ULL);
+    // projector (419,816,304, core/vision.cpp); the text model alone is 3,880,263,168.
+    CHECK(total_of("gemma-3-4b-pt") == 4'300'079'472ULL);
+    CHECK(counts_of(fixture("gemma-3-4b-pt")).vision_count == 419'816'304ULL);
     CHECK(parse_config(fixture("gemma-3-4b-pt"))->has_vision_tower);
-    // meta-llama/Llama-4-Scout-17B-16E model card: "17B active, 109B total". Ours is the text model:
-    // 107.77B; the rest of the 109B is the vision encoder and projector, which we do not count (warned).
+    // meta-llama/Llama-4-Scout-17B-16E model card: "17B active, 109B total": the 107.77B text model + the
+    // vision encoder and projector (871,932,416) = 108,641,793,536, the Hub's safetensors total.
     const ParamBreakdown scout = counts_of(fixture("llama-4-scout-17b-16e"));
-    CHECK(scout.total_count == 107'769'861'120ULL);
+    CHECK(scout.total_count == 108'641'793'536ULL);
     CHECK(scout.active_count == 17'172'894'720ULL);
     CHECK(scout.shared_expert_count == 48ULL * 3 * 5120 * 8192);
     // zai-org/GLM-4.5-Air model card: "106B total parameters and 12B active". Active without the

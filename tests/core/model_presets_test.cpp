@@ -84,16 +84,21 @@ TEST_CASE("preset totals of the newer families match the published counts", "[pr
     const ModelSource oss = *load_preset("gpt-oss-120b");
     CHECK(oss.counts.total_count == 116'829'156'672ULL);
     CHECK(oss.counts.active_count - oss.counts.embedding_count == 5'132'849'472ULL);
-    // Gemma 3 text models (the Hugging Face pages' 12.2B and 27.4B add the 0.42B vision tower).
-    CHECK(preset_total("gemma-3-12b") == 11'766'034'176ULL);
-    CHECK(preset_total("gemma-3-27b") == 27'009'346'304ULL);
+    // Gemma 3 with the SigLIP tower and projector (0.42B): google/gemma-3-12b-it and -27b-it on the Hub
+    // (safetensors metadata) 12,187,325,040 and 27,432,406,640.
+    CHECK(preset_total("gemma-3-12b") == 12'187'325'040ULL);
+    CHECK(preset_total("gemma-3-27b") == 27'432'406'640ULL);
     // zai-org/GLM-4.5 model card: "355B total parameters and 32B active parameters"; ours 352.8B without
     // the MTP layer the checkpoint stores beside (layer 92, 5.54B with its own embedding and head copies).
     const ModelSource glm = *load_preset("glm-4.5");
     CHECK(glm.counts.total_count == 352'797'805'472ULL);
     CHECK(glm.counts.mtp_count == 5'539'962'016ULL);
     // Llama 4 Maverick model card: "17B active, 400B total" (text model; vision encoder not counted).
-    CHECK(preset_total("llama-4-maverick") == 400'711'848'960ULL);
+    // With its vision encoder (871,932,416, as Scout's): 401,583,781,376. The Hub page of
+    // meta-llama/Llama-4-Maverick-17B-128E-Instruct shows "402B" (safetensors metadata); the exact figure is the
+    // parameter_count of "Llama 4 Maverick Basic" in the example of Fireworks' billing export
+    // (docs.fireworks.ai, "firectl billing export-metrics").
+    CHECK(preset_total("llama-4-maverick") == 401'583'781'376ULL);
     // microsoft/Phi-4-mini-instruct "3.84B" (tied head over a 200,064-token vocabulary).
     CHECK(preset_total("phi-4-mini") == 3'836'021'760ULL);
     // CohereForAI/c4ai-command-r-plus "104B" (use_qk_norm: per-head LayerNorm weights on q and k).
@@ -124,8 +129,8 @@ TEST_CASE("presets and fixtures agree: same fields, same code path", "[presets]"
     CHECK(preset_total("qwen3-30b-a3b") == 30'532'122'624ULL);
     CHECK(preset_total("gpt-oss-20b") == 20'914'757'184ULL);
     CHECK(preset_total("gemma-3-1b") == 999'885'952ULL);
-    CHECK(preset_total("gemma-3-4b") == 3'880'263'168ULL);
-    CHECK(preset_total("llama-4-scout") == 107'769'861'120ULL);
+    CHECK(preset_total("gemma-3-4b") == 4'300'079'472ULL);
+    CHECK(preset_total("llama-4-scout") == 108'641'793'536ULL);
     CHECK(preset_total("glm-4.5-air") == 106'852'251'264ULL);
     CHECK(preset_total("phi-4") == 14'659'507'200ULL);
     CHECK(preset_total("mistral-small-24b") == 23'572'403'200ULL);
@@ -151,7 +156,7 @@ TEST_CASE("presets are found by key, Hugging Face id or search words", "[presets
     REQUIRE(llama2_7b.size() == 1);
     CHECK(std::string(llama2_7b[0]->key) == "llama-2-7b");
     CHECK(search_presets("mixtral").size() == 2);
-    CHECK(search_presets("qwen").size() == 15);  // Qwen2, Qwen2.5, Qwen1.5-MoE, Qwen3, Qwen3-MoE, Qwen3-Next
+    CHECK(search_presets("qwen").size() == 16);  // Qwen2, Qwen2.5, Qwen2.5-VL, Qwen1.5-MoE, Qwen3, Qwen3-MoE, Qwen3-Next
     CHECK(search_presets("gpt oss").size() == 2);
     CHECK(search_presets("").size() == model_presets().size());
     CHECK(search_presets("no such model").empty());

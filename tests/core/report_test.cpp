@@ -51,7 +51,7 @@ TEST_CASE("report_json: every feature's keys, in their places, with the table's 
           "\"gradient_optimizer_bytes\":50331648,\"training_bytes\":3932700672,\"full_training_bytes\":44296085504,"
           "\"reduction_bytes\":40380162048,\"model\":\"llama-2-7b\",\"model_name\":\"meta-llama/Llama-2-7b-hf\","
           "\"breakdown\":{\"embeddings\":131072000,\"attention\":2147483648,\"mlp\":4328521728,\"experts\":0,"
-          "\"shared_experts\":0,\"router\":0,\"recurrent\":0,\"norms\":266240,\"output_head\":131072000},\"weight_format\":\"nf4_dq\","
+          "\"shared_experts\":0,\"router\":0,\"recurrent\":0,\"vision\":0,\"norms\":266240,\"output_head\":131072000},\"weight_format\":\"nf4_dq\","
           "\"lora_trainable_parameters\":8388608,\"adapter_weight_bytes\":16777216,\"kv_cache_bytes\":17179869184,"
           "\"inference_mode\":\"detailed\",\"inference_activation_bytes\":1711788032,\"runtime_reserve_bytes\":1073741824,"
           "\"detailed_inference_bytes\":23830990848,\"gpu\":{\"name\":\"a100-80gb\",\"capacity_bytes\":85899345920,"

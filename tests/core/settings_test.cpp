@@ -64,11 +64,15 @@ TEST_CASE("apply_setting names the key in its errors", "[settings]") {
 
 namespace {
 
-// Settings whose example needs another setting to estimate (the round-trip tests add it first).
-const char* example_needs(const char* key) {
-    if (std::string(key) == "qlora") return "lora-rank=8";
-    if (std::string(key) == "tensor-split") return "gpus=2";
-    return "";
+// The state each example is tried on: a model, plus any other setting its example needs to estimate
+// (the vision settings need a model with a vision tower; images need an image size).
+std::string example_base(const char* key) {
+    const std::string k = key;
+    if (k == "qlora") return "model=llama-2-7b&lora-rank=8";
+    if (k == "tensor-split") return "model=llama-2-7b&gpus=2";
+    if (k == "text-only" || k == "image-size") return "model=gemma-3-12b";
+    if (k == "images") return "model=gemma-3-12b&image-size=896x896";
+    return "model=llama-2-7b";
 }
 
 }  // namespace
@@ -76,7 +80,7 @@ const char* example_needs(const char* key) {
 TEST_CASE("every setting round-trips its example value through the URL state and the form", "[settings]") {
     for (const SettingSpec& spec : setting_specs()) {
         INFO(spec.key << " = " << spec.example);
-        const StateResult base = apply_state(Scenario{}, std::string("model=llama-2-7b&") + example_needs(spec.key));
+        const StateResult base = apply_state(Scenario{}, example_base(spec.key));
         REQUIRE(base.problems.empty());
         Scenario s = base.scenario;
         REQUIRE(apply_setting(s, spec.key, spec.example).ok());

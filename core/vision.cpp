@@ -1,0 +1,239 @@
+// Vision towers counted as transformers builds them (src/transformers/models/siglip, gemma3, llama4,
+// qwen2_5_vl, pixtral, mistral3 modeling files) and image tokens as their processors expand them
+// (processing_gemma3.py image_seq_length, qwen2_vl image_processing smart_resize, pixtral/mistral3 processing).
+// Each total is checked in tests/core/vision_test.cpp against the checkpoint's published count.
+#include "vision.hpp"
+
+#include <cmath>
+
+#include "quantity.hpp"
+
+namespace llm_memory {
+namespace {
+
+constexpr std::uint64_t kMaxDim = 1'000'000;
+constexpr std::uint64_t kMaxImageSide = 100'000;
+
+// Reads whole numbers from one JSON object; the first problem is kept, named "vision_config.<key>".
+struct Reader {
+    const JsonValue& object;
+    std::string prefix;
+    std::string error;
+
+    std::uint64_t get(const char* key, std::uint64_t fallback, bool required, std::uint64_t minimum = 1,
+                      std::uint64_t maximum = kMaxDim) {
+        if (!error.empty()) return fallback;
+        const JsonValue* value = object.find(key);
+        if (value == nullptr || value->is_null()) {
+            if (required) error = prefix + key + ": is missing";
+            return fallback;
+        }
+        if (!value->is_unsigned() || value->unsigned_value() < minimum || value->unsigned_value() > maximum) {
+            error = prefix + key + ": must be a whole number from " + std::to_string(minimum) + " to " +
+                    format_count_exact(maximum);
+            return fallback;
+        }
+        return value->unsigned_value();
+    }
+    std::uint64_t need(const char* key, std::uint64_t minimum = 1) { return get(key, 0, true, minimum); }
+    std::uint64_t opt(const char* key, std::uint64_t fallback) { return get(key, fallback, false); }
+    bool flag(const char* key, bool fallback) {
+        const JsonValue* value = object.find(key);
+        if (!error.empty() || value == nullptr || value->is_null()) return fallback;
+        if (!value->is_boolean()) {
+            error = prefix + key + ": must be true or false";
+            return fallback;
+        }
+        return value->boolean();
+    }
+};
+
+std::string text_of(const JsonValue& object, const char* key) {
+    const JsonValue* value = object.find(key);
+    return value != nullptr && value->is_string() ? value->text() : std::string();
+}
+
+u128 linear(u128 in, u128 out, bool bias) { return in * out + (bias ? out : 0); }
+
+}  // namespace
+
+const char* vision_kind_name(VisionKind kind) {
+    switch (kind) {
+        case VisionKind::gemma3_siglip: return "SigLIP (Gemma 3)";
+        case VisionKind::llama4: return "Llama 4 vision encoder";
+        case VisionKind::qwen2_5_vl: return "Qwen2.5-VL ViT";
+        case VisionKind::mistral3_pixtral: return "Pixtral (Mistral 3)";
+        case VisionKind::none: break;
+    }
+    return "none";
+}
+
+Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t text_hidden) {
+    VisionTower t;
+    const JsonValue* vision = document.find("vision_config");
+    if (vision == nullptr || vision->is_null() || (vision->is_object() && vision->members().empty())) return t;
+    if (!vision->is_object()) return Error{"vision_config: must be an object"};
+    const std::string top_type = text_of(document, "model_type");
+    const std::string vision_type = text_of(*vision, "model_type");
+    Reader v{*vision, "vision_config.", {}};
+    Reader top{document, "", {}};
+    u128 encoder = 0, projector = 0;
+
+    if (top_type == "gemma3" || vision_type == "siglip_vision_model") {
+        // SiglipVisionTransformer without a head (vision_use_head false): biased patch conv, a learned
+        // position per patch, LayerNorms, biased attention and fc1/fc2; Gemma3MultiModalProjector: an
+        // unbiased vision x text matrix and an RMSNorm over the vision width.
+        t.kind = VisionKind::gemma3_siglip;
+        const u128 h = v.need("hidden_size"), i = v.need("intermediate_size"), layers = v.need("num_hidden_layers");
+        const u128 channels = v.opt("num_channels", 3);
+        t.patch_size = v.need("patch_size");
+        t.image_size = v.need("image_size");
+        if (v.error.empty() && (v.flag("vision_use_head", true) && vision->find("vision_use_head") != nullptr))
+            v.error = "vision_config.vision_use_head: true (a pooling head) is not modelled";
+        if (!v.error.empty()) return Error{v.error};
+        const u128 patches = static_cast<u128>(t.image_size / t.patch_size) * (t.image_size / t.patch_size);
+        encoder = channels * t.patch_size * t.patch_size * h + h + patches * h +
+                  layers * (4 * linear(h, h, true) + linear(h, i, true) + linear(i, h, true) + 2 * 2 * h) + 2 * h;
+        projector = h * text_hidden + h;
+        t.tokens_per_image = top.opt("mm_tokens_per_image", 256);
+    } else if (top_type == "llama4" || vision_type == "llama4_vision_model") {
+        // Llama4VisionModel: an unbiased unfold-conv patch linear, class embedding, (patches + 1) positions,
+        // pre/post LayerNorms, biased attention and MLP per layer, the pixel-shuffle adapter (two unbiased
+        // linears); Llama4MultiModalProjector: vision_output_dim x text width.
+        t.kind = VisionKind::llama4;
+        const u128 h = v.need("hidden_size"), i = v.need("intermediate_size"), layers = v.need("num_hidden_layers");
+        const u128 channels = v.opt("num_channels", 3);
+        t.patch_size = v.need("patch_size");
+        t.image_size = v.need("image_size");
+        const u128 proj_in = v.need("projector_input_dim"), proj_out = v.need("projector_output_dim");
+        const u128 out_dim = v.need("vision_output_dim");
+        const bool bias = v.flag("multi_modal_projector_bias", false);
+        if (!v.error.empty()) return Error{v.error};
+        const u128 patches = static_cast<u128>(t.image_size / t.patch_size) * (t.image_size / t.patch_size);
+        encoder = channels * t.patch_size * t.patch_size * h + h + (patches + 1) * h + 2 * 2 * h +
+                  layers * (4 * linear(h, h, true) + linear(h, i, true) + linear(i, h, true) + 2 * 2 * h) +
+                  linear(i, proj_in, false) + linear(proj_out, proj_out, false);
+        projector = linear(out_dim, text_hidden, bias);
+    } else if (top_type == "qwen2_5_vl") {
+        // Qwen2_5_VisionTransformerPretrainedModel: an unbiased Conv3d patch embedding, blocks of two RMSNorms,
+        // biased qkv and proj, a biased gated SiLU MLP; the merger: RMSNorm + two biased linears over
+        // merge^2 patches. Class defaults: patch 14, temporal patch 2, 3 channels, merge 2.
+        t.kind = VisionKind::qwen2_5_vl;
+        const u128 depth = v.need("depth"), h = v.need("hidden_size"), i = v.need("intermediate_size");
+        const u128 out = v.need("out_hidden_size");
+        t.patch_size = v.opt("patch_size", 14);
+        const u128 temporal = v.opt("temporal_patch_size", 2);
+        const u128 channels = vision->find("in_chans") != nullptr ? v.opt("in_chans", 3) : v.opt("in_channels", 3);
+        t.merge_size = v.opt("spatial_merge_size", 2);
+        if (!v.error.empty()) return Error{v.error};
+        const u128 merged = h * t.merge_size * t.merge_size;
+        encoder = channels * temporal * t.patch_size * t.patch_size * h +
+                  depth * (2 * h + linear(h, 3 * h, true) + linear(h, h, true) + 2 * linear(h, i, true) + linear(i, h, true));
+        projector = h + linear(merged, merged, true) + linear(merged, out, true);
+    } else if (top_type == "mistral3" || vision_type == "pixtral") {
+        // PixtralVisionModel: an unbiased patch conv, ln_pre, per layer two RMSNorms, unbiased attention and gated
+        // MLP (2D RoPE, no position table); Mistral3MultiModalProjector: RMSNorm, the patch merger's linear over
+        // merge^2 patches, two linears (biased only with multimodal_projector_bias).
+        t.kind = VisionKind::mistral3_pixtral;
+        const u128 h = v.need("hidden_size"), i = v.need("intermediate_size"), layers = v.need("num_hidden_layers");
+        const u128 channels = v.opt("num_channels", 3);
+        t.patch_size = v.need("patch_size");
+        t.image_size = v.need("image_size");
+        t.merge_size = top.opt("spatial_merge_size", 2);
+        const bool bias = top.flag("multimodal_projector_bias", false);
+        if (!top.error.empty()) return Error{top.error};
+        if (!v.error.empty()) return Error{v.error};
+        encoder = channels * t.patch_size * t.patch_size * h + h + layers * (2 * h + 4 * h * h + 3 * h * i);
+        projector = h + linear(h * t.merge_size * t.merge_size, h, false) + linear(h, text_hidden, bias) +
+                    linear(text_hidden, text_hidden, bias);
+    } else {
+        return Error{"vision_config: a vision tower of model_type \"" + printable_excerpt(vision_type.empty() ? top_type : vision_type, 40) +
+                     "\" is not modelled (known: Gemma 3 SigLIP, Llama 4, Qwen2.5-VL, Mistral 3 Pixtral); use --text-only "
+                     "to count the text model alone"};
+    }
+    if (!top.error.empty()) return Error{top.error};
+    if (encoder + projector > static_cast<u128>(kMaxParamCount)) return Error{"vision_config: the vision tower is too large"};
+    t.encoder_count = static_cast<std::uint64_t>(encoder);
+    t.projector_count = static_cast<std::uint64_t>(projector);
+    return t;
+}
+
+Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, std::uint64_t height) {
+    if (width == 0 || height == 0) return Error{"image-size", "must be W x H pixels, each at least 1"};
+    if (width > kMaxImageSide || height > kMaxImageSide) return Error{"image-size", "is too large (at most 100000 pixels a side)"};
+    switch (t.kind) {
+        case VisionKind::gemma3_siglip:
+            // Every image is resized to image_size square: mm_tokens_per_image soft tokens between
+            // <start_of_image> and <end_of_image>.
+            return t.tokens_per_image + 2;
+        case VisionKind::qwen2_5_vl: {
+            // smart_resize: each side to a multiple of factor = patch x merge, the area kept in
+            // [56 x 56, 28 x 28 x 1280] pixels; tokens = (h / factor) x (w / factor), plus vision_start/end.
+            const double factor = static_cast<double>(t.patch_size * t.merge_size);
+            const double min_pixels = 56.0 * 56.0, max_pixels = 28.0 * 28.0 * 1280.0;
+            double h = std::round(static_cast<double>(height) / factor) * factor;
+            double w = std::round(static_cast<double>(width) / factor) * factor;
+            if (h * w > max_pixels) {
+                const double beta = std::sqrt(static_cast<double>(height) * static_cast<double>(width) / max_pixels);
+                h = std::max(factor, std::floor(static_cast<double>(height) / beta / factor) * factor);
+                w = std::max(factor, std::floor(static_cast<double>(width) / beta / factor) * factor);
+            } else if (h * w < min_pixels) {
+                const double beta = std::sqrt(min_pixels / (static_cast<double>(height) * static_cast<double>(width)));
+                h = std::ceil(static_cast<double>(height) * beta / factor) * factor;
+                w = std::ceil(static_cast<double>(width) * beta / factor) * factor;
+            }
+            h = std::max(h, factor);
+            w = std::max(w, factor);
+            return static_cast<std::uint64_t>(h / factor) * static_cast<std::uint64_t>(w / factor) + 2;
+        }
+        case VisionKind::mistral3_pixtral: {
+            // Resized so the longest edge is at most image_size (ratio, floor), each side rounded up to a
+            // multiple of the patch; rows = h / (patch x merge), cols likewise; each row ends with [IMG_BREAK]
+            // (the last with [IMG_END]): rows x (cols + 1).
+            std::uint64_t h = height, w = width;
+            const double ratio = std::max(static_cast<double>(height) / static_cast<double>(t.image_size),
+                                          static_cast<double>(width) / static_cast<double>(t.image_size));
+            if (ratio > 1) {
+                h = static_cast<std::uint64_t>(std::floor(static_cast<double>(height) / ratio));
+                w = static_cast<std::uint64_t>(std::floor(static_cast<double>(width) / ratio));
+            }
+            h = (h + t.patch_size - 1) / t.patch_size * t.patch_size;
+            w = (w + t.patch_size - 1) / t.patch_size * t.patch_size;
+            const std::uint64_t cell = t.patch_size * t.merge_size;
+            const std::uint64_t rows = std::max<std::uint64_t>(1, h / cell), cols = std::max<std::uint64_t>(1, w / cell);
+            return rows * (cols + 1);
+        }
+        case VisionKind::llama4:
+            return Error{"images", "Llama 4's image tiling (up to 16 tiles of 336 pixels plus a global view) is not modelled"};
+        case VisionKind::none:
+            break;
+    }
+    return Error{"images", "the model has no vision tower (vision_config)"};
+}
+
+std::string image_token_rule(const VisionTower& t) {
+    switch (t.kind) {
+        case VisionKind::gemma3_siglip:
+            return "Gemma 3: every image is resized to " + std::to_string(t.image_size) + " x " + std::to_string(t.image_size) +
+                   " and becomes " + std::to_string(t.tokens_per_image) +
+                   " soft tokens plus <start_of_image> and <end_of_image> (transformers processing_gemma3.py, image_seq_length)";
+        case VisionKind::qwen2_5_vl:
+            return "Qwen2.5-VL: smart_resize rounds each side to a multiple of " + std::to_string(t.patch_size * t.merge_size) +
+                   " within 3,136 to 1,003,520 pixels; tokens = (h / " + std::to_string(t.patch_size * t.merge_size) + ") x (w / " +
+                   std::to_string(t.patch_size * t.merge_size) +
+                   ") plus <|vision_start|> and <|vision_end|> (transformers image_processing_qwen2_vl.py; a repo's "
+                   "preprocessor_config.json may set other pixel limits)";
+        case VisionKind::mistral3_pixtral:
+            return "Mistral 3: the longest edge is scaled to at most " + std::to_string(t.image_size) + ", sides rounded up to " +
+                   std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " +
+                   std::to_string(t.patch_size * t.merge_size) +
+                   " pixels each, a break token ending each row (transformers processing_mistral3.py, image_processing_pixtral.py)";
+        case VisionKind::llama4:
+            return "Llama 4: image tiling is not modelled";
+        case VisionKind::none:
+            break;
+    }
+    return {};
+}
+
+}  // namespace llm_memory

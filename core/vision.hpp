@@ -1,0 +1,51 @@
+// Vision towers of multimodal configs (Gemma 3's SigLIP, Llama 4's vision encoder, Qwen2.5-VL's ViT, Mistral 3's
+// Pixtral): their exact parameter counts (encoder + projector) from vision_config, and how many context tokens
+// one image of W x H pixels becomes, per family, with the rule and its source.
+// Invariant: a field the count needs and the config class has no default for is an error naming it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "json.hpp"
+#include "result.hpp"
+
+namespace llm_memory {
+
+enum class VisionKind : std::uint8_t {
+    none,
+    gemma3_siglip,     // Gemma 3: SigLIP encoder + Gemma3MultiModalProjector
+    llama4,            // Llama 4: Llama4VisionModel (with its pixel-shuffle adapter) + Llama4MultiModalProjector
+    qwen2_5_vl,        // Qwen2.5-VL: Qwen2_5_VisionTransformerPretrainedModel (patch merger included)
+    mistral3_pixtral,  // Mistral Small 3.1: PixtralVisionModel + Mistral3MultiModalProjector
+};
+
+// A config's vision tower: what it counts and what its image-token rule needs.
+struct VisionTower {
+    VisionKind kind = VisionKind::none;
+    std::uint64_t encoder_count = 0;    // the vision encoder's parameters
+    std::uint64_t projector_count = 0;  // the projector into the text model's width
+    std::uint64_t patch_size = 0;       // pixels per patch side
+    std::uint64_t merge_size = 1;       // patches merged per side before the text model (Qwen, Mistral 3)
+    std::uint64_t image_size = 0;       // Gemma 3 / Llama 4: the square input; Pixtral: the longest edge
+    std::uint64_t tokens_per_image = 0; // Gemma 3: fixed soft tokens per image (mm_tokens_per_image)
+    std::uint64_t total() const { return encoder_count + projector_count; }
+};
+
+// "SigLIP (Gemma 3)", "Llama 4 vision encoder", "Qwen2.5-VL ViT", "Pixtral (Mistral 3)".
+const char* vision_kind_name(VisionKind kind);
+
+// Reads the vision tower of a config.json document (vision_config plus the projector's top-level keys) for a
+// text model `text_hidden_size` wide. kind none when the document has no vision_config. Errors name the key
+// ("vision_config.hidden_size: is missing"); a vision_config of an unknown kind is an error naming its
+// model_type, never a guess.
+Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t text_hidden_size);
+
+// Context tokens one image of `width` x `height` pixels becomes, image markers included. Errors: a size of 0
+// or above 100,000 pixels a side, or a tower whose rule is not modelled (Llama 4's tiling).
+Expected<std::uint64_t> image_tokens(const VisionTower& tower, std::uint64_t width, std::uint64_t height);
+
+// The rule image_tokens follows for this tower, with its source, as one sentence.
+std::string image_token_rule(const VisionTower& tower);
+
+}  // namespace llm_memory

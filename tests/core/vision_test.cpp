@@ -1,0 +1,160 @@
+// Vision towers: exact encoder + projector counts against the checkpoints' published totals (source named per
+// case), --text-only leaving them out, image tokens per family from W x H (rule and source), and the errors.
+#include <catch_amalgamated.hpp>
+
+#include <cstring>
+#include <string>
+
+#include "architecture.hpp"
+#include "estimator.hpp"
+#include "formats.hpp"
+#include "kv_cache.hpp"
+#include "settings.hpp"
+#include "vision.hpp"
+
+using namespace llm_memory;
+
+namespace {
+
+struct Fixture {
+    const char* name;
+    const char* json;
+};
+
+const Fixture kFixtures[] = {
+#include "config_fixtures.inc"
+};
+
+std::string fixture(const char* name) {
+    for (const Fixture& f : kFixtures)
+        if (std::strcmp(f.name, name) == 0) return f.json;
+    FAIL("missing fixture " << name);
+    return {};
+}
+
+ModelSource model_of(const std::string& json) {
+    Expected<ModelSource> m = model_from_config(json);
+    INFO(m.error());
+    REQUIRE(m.ok());
+    return *m;
+}
+
+std::uint64_t tokens(const char* name, std::uint64_t w, std::uint64_t h) {
+    const Expected<std::uint64_t> t = image_tokens(model_of(fixture(name)).architecture.vision, w, h);
+    INFO(t.error());
+    REQUIRE(t.ok());
+    return *t;
+}
+
+}  // namespace
+
+TEST_CASE("vision: towers count exactly and add to the total", "[vision][architecture]") {
+    // google/gemma-3-4b-it, -12b-it, -27b-it on the Hub (safetensors metadata): 4,300,079,472; 12,187,325,040;
+    // 27,432,406,640. The SigLIP encoder is 416,866,032 (27 layers of 1152, 4096 positions); the projector is
+    // 1152 x the text width + an RMSNorm of 1152.
+    const ModelSource g4 = model_of(fixture("gemma-3-4b-pt"));
+    CHECK(g4.counts.total_count == 4'300'079'472ULL);
+    CHECK(g4.architecture.vision.encoder_count == 416'866'032ULL);
+    CHECK(g4.architecture.vision.projector_count == 1152ULL * 2560 + 1152);
+    CHECK(g4.counts.vision_count == 419'816'304ULL);
+    CHECK(model_of(fixture("gemma-3-12b-it")).counts.total_count == 12'187'325'040ULL);
+    CHECK(model_of(fixture("gemma-3-27b-it")).counts.total_count == 27'432'406'640ULL);
+    // meta-llama/Llama-4-Scout-17B-16E-Instruct: 108,641,793,536 on the Hub (safetensors metadata): the text
+    // model's 107,769,861,120 + the vision encoder with its pixel-shuffle adapter and the projector.
+    const ModelSource scout = model_of(fixture("llama-4-scout-17b-16e"));
+    CHECK(scout.counts.total_count == 108'641'793'536ULL);
+    CHECK(scout.counts.vision_count == 871'932'416ULL);
+    // Qwen/Qwen2.5-VL-3B-Instruct: 3,754,622,976 on the Hub (safetensors metadata); the ViT with its merger is
+    // 668,684,288.
+    const ModelSource qwen = model_of(fixture("qwen2.5-vl-3b-instruct"));
+    CHECK(qwen.counts.total_count == 3'754'622'976ULL);
+    CHECK(qwen.counts.vision_count == 668'684'288ULL);
+    // mistralai/Mistral-Small-3.1-24B-Instruct-2503: 24,011,361,280 on the Hub (safetensors metadata): the
+    // 23,572,403,200 text model + Pixtral (403,305,472) + the Mistral 3 projector (35,652,608).
+    const ModelSource mistral = model_of(fixture("mistral-small-3.1-24b-instruct-2503"));
+    CHECK(mistral.counts.total_count == 24'011'361'280ULL);
+    CHECK(mistral.architecture.vision.encoder_count == 403'305'472ULL);
+    CHECK(mistral.architecture.vision.projector_count == 35'652'608ULL);
+    // Active per token leaves the tower out (a text token does not run it).
+    CHECK(scout.counts.active_count == 17'172'894'720ULL);
+}
+
+TEST_CASE("vision: text-only counts the language model alone", "[vision][architecture]") {
+    const ModelSource g12 = model_of(fixture("gemma-3-12b-it"));
+    const Expected<ModelSource> text = text_only_model(g12);
+    REQUIRE(text.ok());
+    CHECK(text->counts.total_count == 11'766'034'176ULL);
+    CHECK(text->counts.vision_count == 0);
+    CHECK(text->architecture.text_only);
+    CHECK(text->display_name == g12.display_name + " (text only)");
+    // And back.
+    CHECK(full_model(*text)->counts.total_count == 12'187'325'040ULL);
+    // A text model has nothing to leave out.
+    CHECK(text_only_model(model_of(fixture("llama-2-7b"))).error() ==
+          "text-only: the model has no vision tower to leave out");
+}
+
+TEST_CASE("vision: image tokens per family", "[vision][images]") {
+    // Gemma 3 (processing_gemma3.py): 256 soft tokens + <start_of_image> + <end_of_image> at any size.
+    CHECK(tokens("gemma-3-12b-it", 896, 896) == 258);
+    CHECK(tokens("gemma-3-12b-it", 4000, 300) == 258);
+    // Qwen2.5-VL (smart_resize, factor 28, max 1,003,520 pixels): 1024 x 768 -> 1036 x 756 -> 37 x 27 = 999;
+    // 1920 x 1080 -> 1316 x 728 -> 47 x 26 = 1,222; plus vision_start/end.
+    CHECK(tokens("qwen2.5-vl-3b-instruct", 1024, 768) == 999 + 2);
+    CHECK(tokens("qwen2.5-vl-3b-instruct", 1920, 1080) == 1222 + 2);
+    // Mistral 3 (pixtral resize, longest edge 1540, patch 14, merge 2): 1024 x 768 -> 27 x (37 + 1) = 1,026;
+    // 1920 x 1080 -> 868 x 1540 -> 31 x (55 + 1) = 1,736.
+    CHECK(tokens("mistral-small-3.1-24b-instruct-2503", 1024, 768) == 1026);
+    CHECK(tokens("mistral-small-3.1-24b-instruct-2503", 1920, 1080) == 1736);
+    const VisionTower scout = model_of(fixture("llama-4-scout-17b-16e")).architecture.vision;
+    CHECK(image_tokens(scout, 336, 336).error().find("Llama 4's image tiling") != std::string::npos);
+    CHECK(image_tokens(scout, 0, 336).error() == "image-size: must be W x H pixels, each at least 1");
+    CHECK(image_token_rule(model_of(fixture("gemma-3-12b-it")).architecture.vision).find("256 soft tokens") != std::string::npos);
+}
+
+TEST_CASE("vision: unknown towers and missing fields are errors naming them", "[vision][errors]") {
+    std::string odd = fixture("gemma-3-12b-it");
+    const std::size_t at = odd.find("\"siglip_vision_model\"");
+    REQUIRE(at != std::string::npos);
+    odd.replace(at, 21, "\"clip_vision_model\"");
+    std::string top = odd;
+    top.replace(top.find("\"gemma3\""), 8, "\"my_vlm\"");
+    const Expected<ModelSource> m = model_from_config(top);
+    REQUIRE_FALSE(m.ok());
+    CHECK(m.error().find("model_type \"clip_vision_model\" is not modelled") != std::string::npos);
+    std::string missing = fixture("qwen2.5-vl-3b-instruct");
+    missing.replace(missing.find("\"out_hidden_size\""), 17, "\"out_hidden_sizeX\"");
+    CHECK(model_from_config(missing).error() == "vision_config.out_hidden_size: is missing");
+}
+
+TEST_CASE("vision: --text-only and --images through the settings and the estimate", "[vision][settings]") {
+    // text-only: N becomes the language model's count, in either order of the keys, and round-trips.
+    const StateResult text = apply_state(Scenario{}, "model=gemma-3-12b&text-only=true");
+    REQUIRE(text.problems.empty());
+    CHECK(text.scenario.param_count == 11'766'034'176ULL);
+    CHECK(apply_state(Scenario{}, "text-only=true&model=gemma-3-12b").scenario.param_count == 11'766'034'176ULL);
+    const StateResult again = apply_state(Scenario{}, to_state(text.scenario));
+    REQUIRE(again.problems.empty());
+    CHECK(again.scenario.model != nullptr);
+    CHECK(again.scenario.param_count == 11'766'034'176ULL);
+    CHECK(to_state(text.scenario).rfind("model=gemma-3-12b&text-only=true", 0) == 0);
+    CHECK(apply_state(text.scenario, "text-only=false").scenario.param_count == 12'187'325'040ULL);
+    const StateResult no_tower = apply_state(Scenario{}, "model=llama-2-7b&text-only=true");
+    REQUIRE(no_tower.problems.size() == 1);
+    CHECK(no_tower.problems[0] == "text-only: the model has no vision tower to leave out");
+    // Two 896 x 896 images on Gemma 3 12B: 2 x 258 tokens added to the 8,192 of context.
+    const StateResult images = apply_state(Scenario{}, "model=gemma-3-12b&context=8K&images=2&image-size=896x896");
+    REQUIRE(images.problems.empty());
+    const Estimate e = estimate(images.scenario).value();
+    CHECK(e.image_tokens == 516);
+    const KvCacheShape shape = kv_cache_shape(images.scenario.model->architecture).value();
+    CHECK(e.kv_cache_bytes == kv_cache_bytes(shape, 8192 + 516, 1, find_weight_format("fp16").value()).value());
+    CHECK(to_state(images.scenario).find("images=2&image-size=896x896") != std::string::npos);
+    // Without a size, on a text model, or with the tower left out: errors naming the key.
+    Scenario bad = images.scenario;
+    bad.image_width = bad.image_height = 0;
+    CHECK(estimate(bad).error() == "image-size: is needed with --images: W x H pixels, such as 896x896");
+    CHECK(apply_state(Scenario{}, "image-size=896").problems[0] == "image-size: must be W x H pixels, such as 896x896");
+    const StateResult llama = apply_state(Scenario{}, "model=llama-2-7b&images=1&image-size=896x896");
+    CHECK(llama.problems.back().find("images: the model has no vision tower") != std::string::npos);
+}
