@@ -308,6 +308,7 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
         const u128 own_tables = a.family == ModelFamily::qwen3_next ? 0 : 2 * static_cast<u128>(a.vocab_size) * h;
         const u128 module = layer + own_tables + 3 * static_cast<u128>(h) + 2 * static_cast<u128>(h) * h;
         b.mtp_count = static_cast<std::uint64_t>(module * a.num_nextn_predict_layers);
+        b.mtp_table_count = static_cast<std::uint64_t>(own_tables * a.num_nextn_predict_layers);
     }
     return b;
 }

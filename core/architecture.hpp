@@ -229,6 +229,7 @@ struct ParamBreakdown {
     std::uint64_t total_count = 0;           // the sum of the parts above
     std::uint64_t active_count = 0;          // per token; equals total_count for dense models
     std::uint64_t mtp_count = 0;             // MTP module weights stored beside (DeepSeek-V3, GLM-4.5, Qwen3-Next; not in total)
+    std::uint64_t mtp_table_count = 0;       // of which its own embedding and output-head copies (0 when it shares them)
 };
 
 // One row of the breakdown table, in display order; rows with a zero count are left out.

@@ -193,6 +193,21 @@ void add_weights(Build& b) {
     e.terms.push_back(total);
 }
 
+// The MTP module (DeepSeek-V3/R1, GLM-4.5, Qwen3-Next) in the weights' format, beside the totals: the
+// checkpoint stores it, but the engines load it only for MTP speculative decoding (core/steps.cpp says which).
+// Shown when N is the model's own count.
+void add_mtp_module(Build& b) {
+    const Scenario& s = b.s;
+    if (!s.model || s.model->counts.mtp_count == 0 || s.param_count != s.model->counts.total_count) return;
+    const std::uint64_t bytes =
+        round_div(static_cast<u128>(s.model->counts.mtp_count) * b.weight_numerator, b.weight_denominator);
+    MemoryTerm mtp = row("mtp_weight", "MTP module (not in the totals)", "MTP module",
+                         "MTP parameters × b: stored in the checkpoint, loaded only for MTP speculative decoding", bytes,
+                         TermKind::weights, 0);
+    const auto weight = std::find_if(b.e.terms.begin(), b.e.terms.end(), [](const MemoryTerm& t) { return t.key == "weight"; });
+    b.e.terms.insert(weight + 1, mtp);
+}
+
 // Gradient+optimizer memory N_trainable x the recipe's bytes (its stored values as parts), the LoRA
 // adapter's own weights, and the training total.
 void add_training_states(Build& b) {
@@ -730,6 +745,7 @@ Expected<Estimate> estimate(const Scenario& s) {
     e.param_count = s.param_count;
     e.trainable_count = b.trainable;
     add_weights(b);
+    add_mtp_module(b);
     add_training_states(b);
     if (Status bad = add_kv_cache(b)) return *bad;
     if (Status bad = add_recurrent_state(b)) return *bad;

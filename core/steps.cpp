@@ -348,6 +348,37 @@ std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Val
                                       gb_latex(e.full_gradient_optimizer_bytes) + " - " + gb_latex(e.gradient_optimizer_bytes)),
                            compute(e.reduction_bytes)},
                           e.reduction_bytes};
+    if (t.key == "mtp_weight" && s.model) {
+        // The module as count_parameters counts it, then where the engines put it.
+        const ParamBreakdown& c = s.model->counts;
+        const Architecture& a = s.model->architecture;
+        const std::string layers = std::to_string(a.num_nextn_predict_layers);
+        const std::string rest = count_text(c.mtp_count - c.mtp_table_count), tables = count_text(c.mtp_table_count);
+        const std::string parts = c.mtp_table_count > 0
+                                      ? rest + " (" + layers + " decoder layer" + (a.num_nextn_predict_layers == 1 ? "" : "s") +
+                                            " with its 2h → h projection and norms) + " + tables +
+                                            " (its own copies of the embedding and output head, 2 × vocabulary × hidden)"
+                                      : rest + " (" + layers + " decoder layer" + (a.num_nextn_predict_layers == 1 ? "" : "s") +
+                                            " with its 2h → h projection and norms; it shares the model's embedding and head)";
+        std::string engines =
+            "Not in the totals: transformers ignores these weights when it loads the model. vLLM skips them too, and loads "
+            "them only as the drafter of --speculative-config '{\"method\":\"mtp\"}'";
+        engines += c.mtp_table_count > 0 ? ", sharing the target's embedding and head (" + rest + " parameters then stay resident)."
+                                         : ".";
+        if (a.family == ModelFamily::deepseek_v2)
+            engines += " llama.cpp's converter leaves this MTP layer out of the GGUF (convert_hf_to_gguf.py, skip_mtp).";
+        else if (a.family == ModelFamily::glm4_moe)
+            engines += " GLM-4.5 GGUFs store the NextN layer, and llama.cpp's loader skips it (TENSOR_SKIP): in the file, not in memory.";
+        WorkedStep result = compute(t.bytes);
+        result.text += ". " + engines;  // the figure, then where the engines put it
+        return Derivation{"", t.label,
+                          {formula("MTP module = MTP parameters × b", "\\text{MTP module} = N_{\\text{MTP}} \\times b"),
+                           substitute("N_MTP = " + parts + " = " + count_text(c.mtp_count) + ", so " + count_text(c.mtp_count) +
+                                          " × " + v.b_weight_text,
+                                      count_latex(c.mtp_count) + " \\times " + v.b_weight_latex),
+                           result},
+                          t.bytes};
+    }
     if (t.key == "recurrent_state" && s.model) {
         // llama.cpp's RS buffer per recurrent layer and sequence: n_embd_r conv values + n_embd_s SSM values, f32.
         const Architecture& a = s.model->architecture;
@@ -356,15 +387,15 @@ std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Val
                           ssm = format_count_exact(r.ssm_values), seqs = std::to_string(s.batch_size);
         return Derivation{"", t.label,
                           {formula("Recurrent state = recurrent layers × (conv state + SSM state) × sequences × 4 bytes",
-                                   "\text{Recurrent state} = L_{\text{rec}} \times (n_{\text{conv}} + n_{\text{ssm}}) \times "
-                                   "\text{seqs} \times 4"),
+                                   "\\text{Recurrent state} = L_{\\text{rec}} \\times (n_{\\text{conv}} + n_{\\text{ssm}}) \\times "
+                                   "\\text{seqs} \\times 4"),
                            substitute(layers + " " + mixer_kind_name(a.recurrent.kind) + " layers, conv state (" +
                                           std::to_string(a.recurrent.conv_kernel) + " − 1) × " +
                                           format_count_exact(a.recurrent.d_inner + 2 * a.recurrent.n_groups * a.recurrent.d_state) +
                                           " = " + conv + ", SSM state " + ssm + ", " + seqs + " sequence" +
                                           (s.batch_size == 1 ? "" : "s") + ": " + layers + " × (" + conv + " + " + ssm + ") × " +
                                           seqs + " × 4 bytes (f32; the context length does not change it)",
-                                      layers + " \times (" + conv + " + " + ssm + ") \times " + seqs + " \times 4"),
+                                      layers + " \\times (" + conv + " + " + ssm + ") \\times " + seqs + " \\times 4"),
                            compute(t.bytes)},
                           t.bytes};
     }

@@ -5,6 +5,7 @@
 
 #include "settings.hpp"
 #include "steps.hpp"
+#include "report.hpp"
 
 using namespace llm_memory;
 
@@ -169,4 +170,60 @@ TEST_CASE("the detailed inference total derives itself from its parts, and comes
           "of thumb)} + \\text{runtime reserve (round allowance)}");
     CHECK(d.back().id == "detailed-inference");
     CHECK(d.size() == 5);  // weight, inference, gradient-optimizer, training, detailed-inference
+}
+
+TEST_CASE("MTP module: a row of its own beside the totals, with the engines that load it", "[steps][mtp]") {
+    // deepseek-ai/DeepSeek-V3 README: "685B ... 671B of the Main Model weights and 14B of the Multi-Token
+    // Prediction (MTP) Module weights". Ours: 671,026,419,200 + 13,463,426,304 = 684,489,845,504; the Hub's
+    // 684,531,386,000 adds the FP8 checkpoint's 41,540,496 weight_scale_inv values, which are not parameters.
+    const StateResult r = apply_state(Scenario{}, "model=deepseek-v3&dtype=fp8");
+    REQUIRE(r.problems.empty());
+    const Expected<Estimate> e = estimate(r.scenario);
+    REQUIRE(e.ok());
+    CHECK(e->param_count == 671'026'419'200ULL);
+    const MemoryTerm* mtp = find_term(*e, "mtp_weight");
+    REQUIRE(mtp != nullptr);
+    CHECK(mtp->bytes == 13'463'426'304ULL);  // FP8: one byte per parameter
+    CHECK(e->param_count + mtp->bytes == 684'489'845'504ULL);
+    CHECK(mtp->adds_to == 0);  // in no total: the engines do not load it by default
+    CHECK(e->weight_bytes == 671'026'419'200ULL);
+    CHECK(e->inference_bytes == 805'231'703'040ULL);  // weights x 1.2, the MTP module left out
+    CHECK(e->terms[1].key == "mtp_weight");           // shown right under the weights
+    const auto d = worked_steps(r.scenario, *e);
+    const Derivation& m = get(d, "mtp-weight");
+    CHECK(m.steps[0].text == "MTP module = MTP parameters × b");
+    CHECK(m.steps[1].text.find("its own copies of the embedding and output head") != std::string::npos);
+    CHECK(m.steps[2].text.rfind("= 13.46 GB (12.54 GiB). Not in the totals: transformers ignores", 0) == 0);
+    // vLLM (model_executor/models/deepseek_v2.py load_weights: "skip spec decode layers for main model";
+    // the MTP drafter logs "Sharing target model embedding weights with the draft model") and llama.cpp
+    // (convert_hf_to_gguf.py DeepseekV2Model.skip_mtp).
+    CHECK(m.steps[2].text.find("vLLM skips them too") != std::string::npos);
+    CHECK(m.steps[2].text.find("(11.610068224B parameters then stay resident)") != std::string::npos);
+    CHECK(m.steps[2].text.find("skip_mtp") != std::string::npos);
+    CHECK(report_json(r.scenario, *e).find("\"mtp_weight_bytes\":13463426304") != std::string::npos);
+}
+
+TEST_CASE("MTP module: GLM-4.5 and Qwen3-Next, and none for a typed N", "[steps][mtp]") {
+    // zai-org/GLM-4.5: "355B total parameters"; the Hub's safetensors count, 358B, is the 352.8B model + its
+    // NextN layer (model.layers.92, 5.54B with its own embedding and head copies). bf16: 2 bytes each.
+    const StateResult glm = apply_state(Scenario{}, "model=glm-4.5");
+    const Expected<Estimate> g = estimate(glm.scenario);
+    REQUIRE(g.ok());
+    REQUIRE(find_term(*g, "mtp_weight") != nullptr);
+    CHECK(find_term(*g, "mtp_weight")->bytes == 2 * 5'539'962'016ULL);
+    CHECK(g->param_count + 5'539'962'016ULL == 358'337'767'488ULL);
+    // llama.cpp (src/llama-model.cpp, GLM4_MOE): "skip all tensors in the NextN layers", TENSOR_SKIP.
+    CHECK(get(worked_steps(glm.scenario, *g), "mtp-weight").steps[2].text.find("TENSOR_SKIP") != std::string::npos);
+    // Qwen3-Next's mtp.* block shares the embedding and head: nothing of its own to share.
+    const StateResult next = apply_state(Scenario{}, "model=qwen3-next-80b-a3b");
+    const Expected<Estimate> q = estimate(next.scenario);
+    REQUIRE(q.ok());
+    REQUIRE(find_term(*q, "mtp_weight") != nullptr);
+    CHECK(find_term(*q, "mtp_weight")->bytes == 2 * 1'650'471'424ULL);
+    const Derivation& qm = get(worked_steps(next.scenario, *q), "mtp-weight");
+    CHECK(qm.steps[1].text.find("it shares the model's embedding and head") != std::string::npos);
+    CHECK(qm.steps[2].text.find("stay resident") == std::string::npos);
+    // A typed N, or a model without MTP layers: no row.
+    CHECK(find_term(*estimate(apply_state(Scenario{}, "params=70B").scenario), "mtp_weight") == nullptr);
+    CHECK(find_term(*estimate(apply_state(Scenario{}, "model=llama-2-7b").scenario), "mtp_weight") == nullptr);
 }
