@@ -105,6 +105,16 @@ void device_table(const AppState& app, const EngineEstimate& e) {
 
 }  // namespace
 
+void draw_engines_left_out(AppState& app) {
+    ImGui::PushID("engine_panel");
+    section_heading("Runs on: the engine");
+    setting_control(app, "engine", Shown::hidden);
+    for (const char* key : kLlamaKeys) setting_control(app, key, Shown::hidden);
+    for (const char* key : kVllmKeys) setting_control(app, key, Shown::hidden);
+    muted_text(engines_left_out_note());
+    ImGui::PopID();
+}
+
 bool engine_panel_draws(const char* key) {
     if (std::strcmp(key, "engine") == 0) return true;
     for (const char* k : kLlamaKeys)
@@ -138,16 +148,12 @@ void draw_engine_panel(AppState& app) {
     refresh(app);
     EngineView& v = view();
     ImGui::PushID("engine_panel");
-    section_heading("Runs on: the engine");
     if (!engines_in_build()) {
-        // This face leaves the engine models out (the page, for its size): say where they are.
-        setting_control(app, "engine", Shown::hidden);
-        for (const char* key : kLlamaKeys) setting_control(app, key, Shown::hidden);
-        for (const char* key : kVllmKeys) setting_control(app, key, Shown::hidden);
-        muted_text(engines_left_out_note());
         ImGui::PopID();
+        draw_engines_left_out(app);
         return;
     }
+    section_heading("Runs on: the engine");
     setting_control(app, "engine");
     const EngineKind kind = app.scenario.engine.kind;
     const bool llama = kind == EngineKind::llama_cpp || kind == EngineKind::ollama;

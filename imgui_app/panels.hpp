@@ -26,8 +26,32 @@ void section_heading(const char* title);
 void wrapped_text(const char* fmt, ...) IM_FMTARGS(1);
 // The lines wrapped_text draws: `text` broken at spaces (and at newlines) so that each line's `measure` is
 // at most `width`, except a single word wider than the width, which keeps a line of its own.
-std::vector<std::string_view> wrap_at_spaces(std::string_view text, float width,
-                                             const std::function<float(std::string_view)>& measure);
+template <class Measure>
+std::vector<std::string_view> wrap_at_spaces(std::string_view text, float width, const Measure& measure) {
+    std::vector<std::string_view> lines;
+    std::size_t line = 0;
+    do {
+        std::size_t paragraph_end = text.find('\n', line);
+        if (paragraph_end == std::string_view::npos) paragraph_end = text.size();
+        // Greedy: whole words while the line fits; a word longer than the width gets a line of its own.
+        std::size_t fits = std::string_view::npos;
+        std::size_t p = line;
+        while (p < paragraph_end) {
+            std::size_t word_end = p;
+            while (word_end < paragraph_end && text[word_end] == ' ') ++word_end;
+            while (word_end < paragraph_end && text[word_end] != ' ') ++word_end;
+            if (fits != std::string_view::npos && measure(text.substr(line, word_end - line)) > width) break;
+            fits = p = word_end;
+        }
+        if (fits == std::string_view::npos) fits = paragraph_end;
+        lines.push_back(text.substr(line, fits - line));
+        line = fits;
+        while (line < paragraph_end && text[line] == ' ') ++line;
+        if (line == paragraph_end && paragraph_end < text.size()) ++line;  // past the newline
+    } while (line < text.size());
+    return lines;
+}
+
 void muted_text(const std::string& text);
 // Wrapped text in the error colour.
 void error_text(const std::string& text, const Palette& palette);

@@ -394,19 +394,6 @@
       refreshView();
     };
     byId('tv-check').addEventListener('click', check);
-    // A build without the engine models (the page, for its size) has no command or log to read.
-    byId('tv-engine-io').hidden = !Module['_llm_memory_engines_in_build']();
-    byId('tv-command-use').addEventListener('click', function () {
-      var r = api['fromCommand'](byId('tv-command').value);
-      byId('tv-command-out').textContent = r['message'] + (r['notes'].length ? ' ' + r['notes'].join('; ') + '.' : '');
-      byId('tv-command-out').className = r['ok'] ? '' : 'tv-err';
-      refreshView();
-    });
-    byId('tv-reconcile').addEventListener('click', function () {
-      var r = api['reconcile'](byId('tv-log').value);
-      byId('tv-reconcile-out').textContent = r['error'] || r['text'];
-      byId('tv-reconcile-out').className = r['error'] ? 'tv-err' : '';
-    });
     answer.addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); check(); } });
     viewBuilt = true;
   }
@@ -443,11 +430,8 @@
       tr.appendChild(make('td', {}, r['gib']));
       body.appendChild(tr);
     });
-    // The run and training verdicts lead; the engine's per-device lines follow the results (core's text).
+    // The run and training verdicts lead (the page has no engine per-device lines: it leaves the engines out).
     fillList(byId('tv-verdicts'), data['report']['verdicts'] || [], 'p');
-    var engine = data['report']['engine'] || [];
-    byId('tv-engine-section').hidden = engine.length === 0;
-    fillList(byId('tv-engine'), engine, 'p');
     var gpu = data['report']['gpu'];
     fillList(byId('tv-gpu'), gpu.length ? gpu : ['No GPU chosen: pick one under GPU above to check the fit.'], 'p');
     var fit = data['fit'];
@@ -460,9 +444,6 @@
       fillList(list, d['steps'], 'li');
       steps.appendChild(list);
     });
-    byId('tv-engine-command').textContent = data['engine_command'] ?
-      'The command that realises these settings: ' + data['engine_command'] :
-      'Choose an engine (or paste its command below) to see the command that realises these settings.';
     var practice = data['practice'];
     var section = byId('tv-practice');
     section.hidden = !practice;

@@ -19,6 +19,7 @@
 
 #include "app.hpp"
 #include "engine_io_panel.hpp"
+#include "engine_panel.hpp"
 #include "engines/command_line.hpp"
 #include "engines/engine.hpp"
 #include "engines/engine_log.hpp"
@@ -103,6 +104,10 @@ __wrap__ZN10llm_memory18reconcile_log_textERKNS_8ScenarioENSt3__217basic_string_
 extern "C" std::string __wrap__ZN10llm_memory23scenario_engine_commandERKNS_8ScenarioE(const llm_memory::Scenario&) { return {}; }
 extern "C" std::string __wrap__ZN10llm_memory11engine_jsonERKNS_14EngineEstimateE(const llm_memory::EngineEstimate&) { return "{}"; }
 extern "C" void __wrap__ZN10llm_memory20draw_engine_io_panelERNS_8AppStateE(llm_memory::AppState&) {}
+extern "C" void __wrap__ZN10llm_memory17draw_engine_panelERNS_8AppStateE(llm_memory::AppState& app) {
+    llm_memory::draw_engines_left_out(app);
+}
+extern "C" std::string __wrap__ZN10llm_memory13engine_reportERKNS_14EngineEstimateEi(const llm_memory::EngineEstimate&, int) { return {}; }
 extern "C" llm_memory::EngineCommandResult
 __wrap__ZN10llm_memory20apply_engine_commandERNS_8AppStateENSt3__217basic_string_viewIcNS2_11char_traitsIcEEEE(llm_memory::AppState&,
                                                                                                             std::string_view) {
@@ -591,8 +596,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_item_rect(const char* label) {
 // The page's text view, all from core: {"settings": the settings table as a form (settings_form_json),
 // "report": report_view_json, "model": the Model panel's notice (a model file's report, or the problem
 // with it) and "model_error", "fit": the What fits panel's answers, one line each (fit_view_lines),
-// "steps": [{"title", "steps": [text x 3]}], "engine_command": the command that realises the scenario
-// ("" without an engine), "practice": {"ref", "title", "setup", "question", "feedback",
+// "steps": [{"title", "steps": [text x 3]}], "practice": {"ref", "title", "setup", "question", "feedback",
 // "correct"} (absent in an embed)}. The figures come from window.llmMemory.estimate().
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     static std::string out;
@@ -614,7 +618,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
         out += "]}";
         first = false;
     }
-    out += "],\"engine_command\":\"" + json_escape(llm_memory::scenario_engine_command(app.scenario)) + "\"";
+    out += "]";
     if (!app.embed_mode) {
         const llm_memory::PracticeView& view = llm_memory::practice_view(app);
         std::string question;
@@ -636,10 +640,6 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     out += "}";
     return out.c_str();
 }
-
-// Whether this page carries the engine models (it does not: see the wraps above); the text view hides
-// its engine command and log section then.
-EMSCRIPTEN_KEEPALIVE int llm_memory_engines_in_build() { return llm_memory::engines_in_build() ? 1 : 0; }
 
 // The text view's "Use this command": an engine command's settings and model become the scenario, as the
 // app's Engine command and log section does. {"ok", "message", "notes": [...]}. window.llmMemory.fromCommand.
