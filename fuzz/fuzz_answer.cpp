@@ -40,6 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Scenario seed_7b;
     seed_7b.param_count = 7'000'000'000ULL;
     for (const QuestionId id : all_questions()) {
+        // The engine questions need a model's layers (their own scenarios name one); the seed's 7B has none.
+        if (id == QuestionId::llama_compute || id == QuestionId::vllm_need || id == QuestionId::llama_split_total) continue;
         const Expected<CheckResult> checked = check_answer(id, seed_7b, answer);
         FUZZ_CHECK(checked.ok() == parsed.ok());
         if (!checked) continue;

@@ -26,8 +26,7 @@ async function open(url, viewport, options) {
 }
 const state = (page) => page.evaluate(() => window.llmMemory.getState());
 const resultsText = (page) => page.locator('#tv-results tbody').textContent();
-const gpuText = async (page) => (await page.locator('#tv-gpu').textContent()) + (await page.locator('#tv-verdicts').textContent()) +
-  (await page.locator('#tv-engine').textContent());
+const gpuText = async (page) => (await page.locator('#tv-gpu').textContent()) + (await page.locator('#tv-verdicts').textContent());
 const fitText = (page) => page.locator('#tv-fit').textContent();
 
 // axe-core in the page (evaluated over CDP, so the page's CSP does not apply); returns serious/critical ones.

@@ -220,7 +220,8 @@ TEST_CASE("MTP module: GLM-4.5 and Qwen3-Next, and none for a typed N", "[steps]
     REQUIRE(q.ok());
     REQUIRE(find_term(*q, "mtp_weight") != nullptr);
     CHECK(find_term(*q, "mtp_weight")->bytes == 2 * 1'650'471'424ULL);
-    const Derivation& qm = get(worked_steps(next.scenario, *q), "mtp-weight");
+    const std::vector<Derivation> q_steps = worked_steps(next.scenario, *q);  // kept: get() returns a reference into it
+    const Derivation& qm = get(q_steps, "mtp-weight");
     CHECK(qm.steps[1].text.find("it shares the model's embedding and head") != std::string::npos);
     CHECK(qm.steps[2].text.find("stay resident") == std::string::npos);
     // A typed N, or a model without MTP layers: no row.
