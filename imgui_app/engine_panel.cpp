@@ -4,7 +4,6 @@
 // Every figure and sentence is core's (core/engines/); this file only arranges them.
 #include "engine_panel.hpp"
 
-#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -115,8 +114,8 @@ std::string draw_engines_elsewhere(AppState& app, const std::string& note) {
     for (const char* key : kVllmKeys) setting_control(app, key, Shown::hidden);
     // The engine's own choices (core's settings table); "none" is what this build shows.
     const std::vector<Choice>& choices = find_setting("engine")->choices();
-    ImGui::TextUnformatted("Engine");
-    ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 18.0f));
+    ImGui::TextUnformatted(find_setting("engine")->label);  // as the full build's selector: label above, full width
+    ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::BeginCombo("##engine_elsewhere", choices.front().label.c_str())) {
         for (std::size_t i = 1; i < choices.size(); ++i)
             if (ImGui::Selectable(choices[i].label.c_str(), false)) asked = "engine=" + choices[i].word;
