@@ -1,17 +1,17 @@
-// The single-file page: node web/single_file.mjs IN.html OUT.html inlines IN's script (IN.js) and its wasm
-// (IN.wasm, gzip -9 then base64) into OUT, which then works opened from disk. Emscripten's -sSINGLE_FILE
-// embeds the wasm as plain base64, which gzip compresses badly; gzipped first, the file is ~90 KB smaller.
-// The page decompresses it with DecompressionStream (Chrome 80, Firefox 113, Safari 16.4) in instantiateWasm.
+// The single-file page: node web/single_file.mjs SHELL.html GLUE.js APP.wasm OUT.html puts the page shell
+// (site/shell.html) around the full build's glue and its wasm (gzip -9, then base64), into OUT, which then
+// works opened from disk. Emscripten's -sSINGLE_FILE embeds the wasm as plain base64, which gzip compresses
+// badly; gzipped first, the file is ~90 KB smaller. The page decompresses it with DecompressionStream
+// (Chrome 80, Firefox 113, Safari 16.4) in instantiateWasm, which the full build's glue reads.
 import fs from 'node:fs';
-import path from 'node:path';
 import zlib from 'node:zlib';
 
-const [input, output] = process.argv.slice(2);
-if (!input || !output) throw new Error('usage: node web/single_file.mjs IN.html OUT.html');
-const stem = path.basename(input, '.html');
-const html = fs.readFileSync(input, 'utf8');
-const js = fs.readFileSync(path.join(path.dirname(input), `${stem}.js`), 'utf8');
-const wasm = fs.readFileSync(path.join(path.dirname(input), `${stem}.wasm`));
+const [shellFile, glueFile, wasmFile, output] = process.argv.slice(2);
+if (!output) throw new Error('usage: node web/single_file.mjs SHELL.html GLUE.js APP.wasm OUT.html');
+const shell = fs.readFileSync(shellFile, 'utf8');
+const js = fs.readFileSync(glueFile, 'utf8');
+const wasm = fs.readFileSync(wasmFile);
+if (!js.includes('instantiateWasm')) throw new Error(`${glueFile} does not read Module.instantiateWasm (its link needs it in INCOMING_MODULE_JS_API)`);
 // node's gzip header has no time stamp, so two builds write the same bytes (tests/package/dist_test.sh).
 const wasmGzipBase64 = zlib.gzipSync(wasm, { level: 9 }).toString('base64');
 
@@ -26,9 +26,9 @@ const loader = `Module['instantiateWasm'] = function (imports, receiveInstance) 
   return {};
 };`;
 
-const tag = new RegExp(`<script[^>]*\\ssrc="${stem}\\.js"[^>]*></script>`);
-if (!tag.test(html)) throw new Error(`${input} has no <script src="${stem}.js"> to inline`);
+// Where the shell's script goes (emcc writes <script async src="NAME.js"> there in a split build).
+const slot = '{{{ SCRIPT }}}';
+if (shell.split(slot).length !== 2) throw new Error(`${shellFile} must hold exactly one ${slot}`);
 for (const [name, text] of [['the glue', js], ['the loader', loader]])
   if (/<\/script/i.test(text)) throw new Error(`${name} contains "</script", which would end the inline script`);
-const page = html.replace(tag, () => `<script>\n${loader}\n</script>\n<script>\n${js}\n</script>`);
-fs.writeFileSync(output, page);
+fs.writeFileSync(output, shell.replace(slot, () => `<script>\n${loader}\n</script>\n<script>\n${js}\n</script>`));

@@ -24,20 +24,32 @@ const BROWSER_WIDE = [['clipboard', /clipboard/i]];
 // core busy: 113 CPU seconds over the 297 s the files took one after another on an idle machine), 1 to 4.
 // Files started beyond that only slow each other down until the pages' waits time out (the stage failed
 // with 4 at a time at load average 50 to 67 on 2 cores; it passed one at a time at that load).
+// Idle is measured over the second before the start, not read from the load average: the one-minute load
+// average still counts the page build that scripts/test runs just before this stage (1.4 on an idle 2-core
+// machine, which ran the files one at a time: 265 s where 4 at a time take about 80 s).
 const CORES_PER_FILE = 0.4;
-function defaultJobs() {
+const cpuTimes = () => os.cpus().reduce((t, c) => {
+  const busy = c.times.user + c.times.nice + c.times.sys + c.times.irq;
+  return { busy: t.busy + busy, all: t.all + busy + c.times.idle };
+}, { busy: 0, all: 0 });
+async function defaultJobs() {
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
-  const idle = Math.max(0, cores - os.loadavg()[0]);
-  return Math.max(1, Math.min(4, Math.floor(idle / CORES_PER_FILE)));
+  const before = cpuTimes();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const after = cpuTimes();
+  const all = after.all - before.all;
+  const busyCores = all > 0 ? ((after.busy - before.busy) / all) * cores : 0;
+  const idle = Math.max(0, cores - busyCores);
+  return { jobs: Math.max(1, Math.min(4, Math.floor(idle / CORES_PER_FILE))), why: `${idle.toFixed(1)} of ${cores} cores idle` };
 }
 
-function parseJobs(text) {
+async function parseJobs(text) {
   if (text === undefined || text === '') return defaultJobs();
   if (!/^[1-9][0-9]*$/.test(text)) {
     console.error(`browser: LLM_MEMORY_BROWSER_JOBS must be a whole number from 1 (got "${text}")`);
     process.exit(2);
   }
-  return Number(text);
+  return { jobs: Number(text), why: 'LLM_MEMORY_BROWSER_JOBS' };
 }
 
 function readTimes() {
@@ -110,7 +122,7 @@ async function main() {
   for (const f of files) {
     if (!fs.existsSync(f)) { console.error(`browser: no test file ${f}`); process.exit(2); }
   }
-  const jobs = parseJobs(process.env.LLM_MEMORY_BROWSER_JOBS);
+  const { jobs, why } = await parseJobs(process.env.LLM_MEMORY_BROWSER_JOBS);
   const known = readTimes();
   const rel = (f) => path.relative(repoRoot, f);
   // Longest first (the last run's durations; unknown files first of all), so the slowest file never starts last.
@@ -135,7 +147,7 @@ async function main() {
   let browserGone = false;
   shared.onClose(() => { if (!closing) browserGone = true; });
   const env = { ...process.env, LLM_MEMORY_BROWSER_WS: shared.wsEndpoint, LLM_MEMORY_BROWSER_LOCAL: shared.local ? '1' : '' };
-  console.log(`browser: ${files.length} files, ${jobs} at a time (load average ${os.loadavg()[0].toFixed(1)}), one Chromium (pid ${shared.pid})`);
+  console.log(`browser: ${files.length} files, ${jobs} at a time (${why}), one Chromium (pid ${shared.pid})`);
 
   const results = [];
   const report = (r) => {
