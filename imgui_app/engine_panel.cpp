@@ -27,8 +27,10 @@ struct EngineView {
 };
 
 // The engines' own flags, as this panel places them.
-constexpr const char* kLlamaKeys[] = {"ngl", "ubatch", "nbatch", "flash-attn", "v-dtype", "parallel", "kv-unified", "split-mode", "swa-full", "mmap"};
+constexpr const char* kLlamaKeys[] = {"ngl", "ubatch", "nbatch", "flash-attn", "v-dtype", "parallel", "kv-unified", "split-mode", "swa-full", "mmap",
+                                      "n-cpu-moe", "override-tensor"};
 constexpr const char* kVllmKeys[] = {"gpu-util", "max-num-seqs", "max-batched-tokens", "block-size", "enforce-eager"};
+constexpr const char* kEveryEngineKeys[] = {"ram"};  // the host's verdict
 
 EngineView& view() {
     static EngineView v;  // one app per process (native window or page)
@@ -84,7 +86,7 @@ void device_table(const AppState& app, const EngineEstimate& e) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted("Total");
         ImGui::TableNextColumn();
-        const bool known = d.is_gpu && d.capacity_bytes > 0;
+        const bool known = d.capacity_bytes > 0;  // a GPU of known size, or the host with --ram
         ImGui::PushStyleColor(ImGuiCol_Text, known ? tone(app, d.verdict != FitVerdict::does_not_fit, d.verdict == FitVerdict::tight)
                                                    : ImGui::ColorConvertU32ToFloat4(palette.text));
         wrapped_text("%s%s", format_gib(d.total_bytes).c_str(),
@@ -111,6 +113,7 @@ void draw_engines_left_out(AppState& app) {
     setting_control(app, "engine", Shown::hidden);
     for (const char* key : kLlamaKeys) setting_control(app, key, Shown::hidden);
     for (const char* key : kVllmKeys) setting_control(app, key, Shown::hidden);
+    for (const char* key : kEveryEngineKeys) setting_control(app, key, Shown::hidden);
     muted_text(engines_left_out_note());
     ImGui::PopID();
 }
@@ -120,6 +123,8 @@ bool engine_panel_draws(const char* key) {
     for (const char* k : kLlamaKeys)
         if (std::strcmp(k, key) == 0) return true;
     for (const char* k : kVllmKeys)
+        if (std::strcmp(k, key) == 0) return true;
+    for (const char* k : kEveryEngineKeys)
         if (std::strcmp(k, key) == 0) return true;
     return false;
 }
@@ -163,6 +168,7 @@ void draw_engine_panel(AppState& app) {
     if (open && kind == EngineKind::transformers) muted_text("transformers reads the context, batch, weight format and GPUs set above.");
     for (const char* key : kLlamaKeys) setting_control(app, key, open && llama ? Shown::enabled : Shown::hidden);
     for (const char* key : kVllmKeys) setting_control(app, key, open && kind == EngineKind::vllm ? Shown::enabled : Shown::hidden);
+    for (const char* key : kEveryEngineKeys) setting_control(app, key, open ? Shown::enabled : Shown::hidden);
     if (kind == EngineKind::none) {
         muted_text("Choose llama.cpp, Ollama, vLLM or transformers to see what each GPU and the host hold as that engine allocates.");
         ImGui::PopID();

@@ -166,7 +166,7 @@ std::string engine_json(const EngineEstimate& est) {
         out += std::string(i > 0 ? "," : "") + "{\"device\":" + q(d.device) + ",\"label\":" + q(d.label) + ",\"weights_bytes\":" + num(d.weights_bytes) +
                ",\"kv_cache_bytes\":" + num(d.kv_cache_bytes) + ",\"compute_bytes\":" + num(d.compute_bytes) + ",\"other_bytes\":" + num(d.other_bytes) +
                ",\"total_bytes\":" + num(d.total_bytes) + ",\"reserved_bytes\":" + num(d.reserved_bytes);
-        if (d.is_gpu && d.capacity_bytes > 0)
+        if (d.capacity_bytes > 0)
             out += ",\"capacity_bytes\":" + num(d.capacity_bytes) + ",\"fits\":" + (d.verdict != FitVerdict::does_not_fit ? "true" : "false") +
                    ",\"verdict\":" + q(verdict_text(d.verdict)) + ",\"margin_bytes\":" + num(d.margin_bytes);
         if (d.has_pool)
@@ -216,7 +216,7 @@ std::string engine_report(const EngineEstimate& est, int units) {
         }
         i = last;
         out += label + ": " + size(d.total_bytes);
-        if (d.is_gpu && d.capacity_bytes > 0) out += " of " + size(d.capacity_bytes) + ", " + verdict_text(d.verdict);
+        if (d.capacity_bytes > 0) out += " of " + size(d.capacity_bytes) + ", " + verdict_text(d.verdict);
         if (d.reserved_bytes > d.total_bytes) out += "; reserved " + size(d.reserved_bytes);
         out += "\n";
         for (const EngineTerm& t : d.terms) out += "  " + t.label + " " + size(t.bytes) + ": " + t.steps + "\n";
