@@ -9,6 +9,7 @@
 
 #include "../formats.hpp"
 #include "../gpus.hpp"
+#include "../hybrid.hpp"
 #include "../kv_cache.hpp"
 
 namespace llm_memory {
@@ -405,6 +406,7 @@ std::vector<std::uint64_t> kv_bytes_per_layer(const Architecture& a, const Resol
     }
     std::vector<std::uint64_t> out(static_cast<std::size_t>(layers), 0);
     for (std::size_t il = 0; il < out.size(); ++il) {
+        if (!a.layer_is_attention(il)) continue;  // a recurrent layer keeps its RS state instead
         const bool slides = il < a.sliding_layers.size() && a.sliding_layers[il] != 0;
         const std::uint64_t cells = (slides ? swa_cells : cells_per_stream) * n_stream;
         out[il] = cells * (k_row_bytes + v_row_bytes);
@@ -542,7 +544,16 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
     std::string kv_steps;
     const std::vector<std::uint64_t> kv = kv_bytes_per_layer(a, r, in.types, s.engine.swa_full, swa_cells, kv_steps);
     std::vector<std::uint64_t> kv_on(static_cast<std::size_t>(gpus + 1), 0);
-    for (std::uint64_t il = 0; il < layers; ++il) kv_on[static_cast<std::size_t>(device_of(il))] += kv[static_cast<std::size_t>(il)];
+    std::vector<std::uint64_t> attention_on(static_cast<std::size_t>(gpus + 1), 0);
+    std::vector<std::uint64_t> recurrent_on(static_cast<std::size_t>(gpus + 1), 0);
+    for (std::uint64_t il = 0; il < layers; ++il) {
+        kv_on[static_cast<std::size_t>(device_of(il))] += kv[static_cast<std::size_t>(il)];
+        (a.layer_is_attention(il) ? attention_on : recurrent_on)[static_cast<std::size_t>(device_of(il))] += 1;
+    }
+    // Recurrent layers (Gated DeltaNet, Mamba, short conv): llama.cpp's RS buffer, per layer an f32 R (conv)
+    // and S (state) row for each of n_seq_max sequences (src/llama-memory-recurrent.cpp, n_embd_r/n_embd_s).
+    const RecurrentStateValues rs = recurrent_state_values(a);
+    const std::uint64_t rs_layer_bytes = (rs.conv_values + rs.ssm_values) * kF32 * r.n_seq;
 
     const Phases p = phases(a, r);
     const std::uint64_t gpu_layers_total = layers - layers_on[static_cast<std::size_t>(gpus)];
@@ -566,7 +577,13 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
             d.terms.push_back({"model_buffer", "Model buffer", steps, model[static_cast<std::size_t>(g)], EngineTermKind::weights});
         }
         if (kv_on[static_cast<std::size_t>(g)] > 0)
-            d.terms.push_back({"kv_buffer", "KV buffer", n(count) + " layers: " + kv_steps, kv_on[static_cast<std::size_t>(g)], EngineTermKind::kv_cache});
+            d.terms.push_back({"kv_buffer", "KV buffer", n(attention_on[static_cast<std::size_t>(g)]) + (rs.layers > 0 ? " attention layers: " : " layers: ") + kv_steps,
+                               kv_on[static_cast<std::size_t>(g)], EngineTermKind::kv_cache});
+        if (const std::uint64_t rec = recurrent_on[static_cast<std::size_t>(g)]; rec > 0 && rs_layer_bytes > 0)
+            d.terms.push_back({"rs_buffer", "RS buffer",
+                               n(rec) + " recurrent layers x (R " + n(rs.conv_values) + " + S " + n(rs.ssm_values) + " values) x 4 bytes (f32) x " + n(r.n_seq) +
+                                   (r.n_seq == 1 ? " sequence" : " sequences (n_seq_max)"),
+                               rec * rs_layer_bytes, EngineTermKind::kv_cache});
         if (!is_host) {
             if (count == 0 && !has_output && !(g == 0 && gpu_layers_total == 0 && ngl == 0)) continue;
             if (count == 0 && !has_output) continue;

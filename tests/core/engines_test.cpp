@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "architecture.hpp"
 #include "engines/engine.hpp"
 #include "formats.hpp"
 #include "model_presets.hpp"
@@ -431,4 +432,30 @@ TEST_CASE("Host RAM (ram) judges what stays in system memory; memory-mapped weig
     CHECK(!small.runs);
     CHECK(small.verdict.rfind("Does not run", 0) == 0);
     CHECK(apply_setting(s, "ram", "lots").error().find("ram") == 0);
+}
+
+TEST_CASE("llama.cpp hybrid models: KV for the attention layers only, an f32 RS buffer for the recurrent ones") {
+    // https://github.com/JamePeng/llama-cpp-python/issues/78 (a Qwen3.5 GGUF with Qwen3-Next's Gated DeltaNet
+    // sizes: 32 layers, every 4th full attention, 16 key heads and 32 value heads of 128, conv kernel 4):
+    //   llama_memory_recurrent:      CUDA0 RS buffer size =    50.25 MiB
+    //   llama_memory_recurrent: size =   50.25 MiB (     1 cells,  32 layers,  1 seqs), R (f32):    2.25 MiB, S (f32):   48.00 MiB
+    // = 24 recurrent layers x (R 3 x 8,192 + S 32 x 128 x 128 values) x 4 bytes.
+    const Expected<ModelSource> m = model_from_config(
+        R"({"full_attention_interval":4,"head_dim":256,"hidden_size":2048,"intermediate_size":5120,"linear_conv_kernel_dim":4,)"
+        R"("linear_key_head_dim":128,"linear_num_key_heads":16,"linear_num_value_heads":32,"linear_value_head_dim":128,)"
+        R"("max_position_embeddings":262144,"model_type":"qwen3_next","moe_intermediate_size":512,"num_attention_heads":16,"num_experts":512,)"
+        R"("num_experts_per_tok":10,"num_hidden_layers":32,"num_key_value_heads":2,"shared_expert_intermediate_size":512,)"
+        R"("tie_word_embeddings":false,"vocab_size":151936})");
+    INFO(m.error());
+    REQUIRE(m.ok());
+    Scenario s = with({{"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"ngl", "all"}, {"parallel", "1"}, {"context", "4096"}, {"dtype", "q4_k_m"}});
+    s.model = std::make_shared<const ModelSource>(*m);
+    s.param_count = m->counts.total_count;
+    const EngineEstimate e = run(s);
+    CHECK(term(device(e, "gpu0"), "rs_buffer") == 50 * MiB + MiB / 4);
+    // KV: 8 attention layers x 4096 cells x (512 + 512) values x 2 bytes = 64 MiB, not 32 layers' 256 MiB.
+    CHECK(term(device(e, "gpu0"), "kv_buffer") == 64 * MiB);
+    // llama-server's 4 slots: one row per sequence.
+    REQUIRE(apply_setting(s, "parallel", "4"));
+    CHECK(term(device(run(s), "gpu0"), "rs_buffer") == 4 * (50 * MiB + MiB / 4));
 }
