@@ -301,7 +301,7 @@ Scenario moe_gguf() {
                  {"attn_q.weight", 40 * MiB}, {"ffn_gate_inp.weight", 1 * MiB}, {"ffn_gate_exps.weight", 100 * MiB},
                  {"ffn_up_exps.weight", 100 * MiB}, {"ffn_down_exps.weight", 100 * MiB}}) {
             m.layout.layer_tensors.push_back({b + name, il, bytes});
-            m.layout.layer_bytes[il] += bytes;
+            m.layout.layer_bytes[static_cast<std::size_t>(il)] += bytes;
         }
     }
     s.model = std::make_shared<const ModelSource>(m);
