@@ -38,6 +38,9 @@ struct EngineSettings {
     std::uint64_t n_cpu_moe = 0;       // --n-cpu-moe N: the routed experts of the first N layers stay in host RAM
     bool cpu_moe_all = false;          // --cpu-moe: every layer's routed experts stay in host RAM
     std::string override_tensor;       // -ot: "PATTERN=CPU[,PATTERN=CPU...]", patterns as llama.cpp's std::regex_search
+    std::string draft_model;           // -md: a built-in model's key, the speculative-decoding drafter; "" = none
+    std::string draft_dtype;           // the drafter's weight format; "" = the target's
+    std::string draft_kv_dtype;        // -ctkd (and -ctvd): the drafter's cache type; "" = f16
     // Every engine
     std::uint64_t ram_bytes = 0;       // --ram: system memory for the host's verdict; 0 = not judged
     // vLLM

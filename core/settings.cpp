@@ -811,6 +811,39 @@ const std::vector<SettingSpec>& setting_specs() {
          },
          [](const Scenario& s) { return s.engine.override_tensor; }, nullptr, nullptr, "exps=CPU",
          "Regexes over tensor names, as llama.cpp's -ot; only =CPU is modelled."},
+        {"draft-model", "NAME", "llama.cpp -md: a built-in model as the speculative-decoding drafter: its weights, its own KV cache at the target's context, its compute buffer",
+         "Draft model (-md)", "", K::text, "llama-3.2-1b",
+         [](Scenario& s, std::string_view t) {
+             const std::string w(trim(t));
+             if (w.empty() || w == "none") return (s.engine.draft_model.clear(), std::string());
+             const ModelPreset* p = find_preset(w);
+             if (p == nullptr) return "\"" + printable_excerpt(w, 40) + "\" is not a built-in model (--list-models)";
+             s.engine.draft_model = p->key;
+             return std::string();
+         },
+         [](const Scenario& s) { return s.engine.draft_model; }, nullptr, nullptr, "none, or llama-3.2-1b",
+         "A second model in memory: its weights and a second KV cache at the full context."},
+        {"draft-dtype", "NAME", "the drafter's weight format (default: the target's)",
+         "Draft weight format", "", K::text, "q8_0",
+         [](Scenario& s, std::string_view t) {
+             const std::string w = lower_text(t);
+             if (w.empty()) return (s.engine.draft_dtype.clear(), std::string());
+             const Expected<WeightFormat> f = find_weight_format(w);
+             if (!f) return f.error();
+             s.engine.draft_dtype = f->key;
+             return std::string();
+         },
+         [](const Scenario& s) { return s.engine.draft_dtype; }, nullptr, nullptr, "the target's", ""},
+        {"draft-kv-dtype", "NAME", "llama.cpp -ctkd/-ctvd: the drafter's cache type (default f16)",
+         "Draft cache type (-ctkd)", "", K::text, "q8_0",
+         [](Scenario& s, std::string_view t) {
+             const std::string w = lower_text(t);
+             if (w.empty() || w == "f16" || w == "fp16") return (s.engine.draft_kv_dtype.clear(), std::string());
+             if (w != "bf16" && w != "fp32" && w != "f32" && w != "q8_0" && w != "q4_0") return "\"" + printable_excerpt(w, 20) + "\" is not f16, bf16, f32, q8_0 or q4_0";
+             s.engine.draft_kv_dtype = w == "f32" ? "fp32" : w;
+             return std::string();
+         },
+         [](const Scenario& s) { return s.engine.draft_kv_dtype; }, nullptr, nullptr, "f16", ""},
         {"ram", "SIZE", "system memory for the host's verdict (weights left on the CPU, experts, KV, host buffers): 64GiB",
          "System RAM", "GB or GiB", K::text, "64GiB",
          [](Scenario& s, std::string_view t) {
@@ -879,7 +912,7 @@ const SettingSpec* find_setting(std::string_view key) {
 
 bool is_engine_setting(std::string_view key) {
     for (const char* engine_key : {"engine", "ubatch", "nbatch", "ngl", "split-mode", "flash-attn", "v-dtype", "parallel",
-                                   "kv-unified", "swa-full", "mmap", "n-cpu-moe", "override-tensor", "ram", "gpu-util", "max-num-seqs", "max-batched-tokens",
+                                   "kv-unified", "swa-full", "mmap", "n-cpu-moe", "override-tensor", "ram", "draft-model", "draft-dtype", "draft-kv-dtype", "gpu-util", "max-num-seqs", "max-batched-tokens",
                                    "block-size", "enforce-eager"})
         if (key == engine_key) return true;
     return false;

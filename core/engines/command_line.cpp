@@ -94,6 +94,7 @@ enum class ValueKind {
     vllm_dtype,  // auto half float16 bfloat16 float float32
     vllm_quant,  // awq gptq fp8 ...
     n_cpu_moe,   // --n-cpu-moe N (0 allowed)
+    draft_model, // -md FILE: a built-in model by its name (and its weight format from the file name)
     overrides,   // -ot PATTERN=CPU[,...]: repeated flags add to the list
     text,        // any value (ignored or unmodelled flags)
 };
@@ -131,9 +132,10 @@ const std::vector<FlagSpec>& llama_flags() {
         {"-ncmoe|--n-cpu-moe", "n-cpu-moe", ValueKind::n_cpu_moe, nullptr, nullptr},
         {"-ot|--override-tensor", "override-tensor", ValueKind::overrides, nullptr, nullptr},
         {"-nkvo|--no-kv-offload", "", ValueKind::none, nullptr, "a KV cache kept in system RAM is not modelled"},
-        {"-md|--model-draft", "", ValueKind::text, nullptr, "a draft model's memory is not counted"},
-        {"-ngld|--gpu-layers-draft|--n-gpu-layers-draft", "", ValueKind::text, nullptr, "a draft model's memory is not counted"},
-        {"-cd|--ctx-size-draft", "", ValueKind::text, nullptr, "a draft model's memory is not counted"},
+        {"-md|--model-draft", "draft-model", ValueKind::draft_model, nullptr, nullptr},
+        {"-ctkd|--cache-type-k-draft", "draft-kv-dtype", ValueKind::llama_cache, nullptr, nullptr},
+        {"-ngld|--gpu-layers-draft|--n-gpu-layers-draft", "", ValueKind::text, nullptr, "the drafter is placed whole on GPU 0; -ngld is not modelled"},
+        {"-cd|--ctx-size-draft", "", ValueKind::text, nullptr, "the drafter's KV cache is sized at the target's context; -cd is not modelled"},
         {"--mmproj", "", ValueKind::text, nullptr, "a vision projector's memory is not counted"},
         {"-mg|--main-gpu", "", ValueKind::text, nullptr, "the main GPU's choice is not modelled (GPU 0 is assumed)"},
         {"-dev|--device", "", ValueKind::text, nullptr, "device lists are not modelled (give -ts)"},
@@ -328,6 +330,16 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
             if (!x) return bad(x.error());
             if (!(*x > 0.0) || *x > 1.0) return bad(shown(value) + " must be above 0 and at most 1");
             set_setting(r, key, value, source);
+            return std::nullopt;
+        }
+        case ValueKind::draft_model: {
+            const ModelReference m = match_model_reference(value, false);
+            if (m.preset_key.empty()) {
+                r.unmodelled.push_back(source + " (a drafter llm-memory does not know by its name: give --draft-model NAME)");
+                return std::nullopt;
+            }
+            set_setting(r, key, m.preset_key, source);
+            if (!m.weight_dtype.empty()) set_setting(r, "draft-dtype", m.weight_dtype, source);
             return std::nullopt;
         }
         case ValueKind::n_cpu_moe: {

@@ -11,6 +11,8 @@
 #include "../gpus.hpp"
 #include "../hybrid.hpp"
 #include "../kv_cache.hpp"
+#include "../model_presets.hpp"
+#include "../settings.hpp"
 
 namespace llm_memory {
 namespace {
@@ -467,6 +469,11 @@ struct Inputs {
     std::string gpu_label;
     bool ollama = false;
     Overrides overrides;
+    // The speculative-decoding drafter (-md): its model, weight bytes and cache types.
+    std::shared_ptr<const ModelSource> draft;
+    std::uint64_t draft_weight_bytes = 0;
+    std::string draft_format;
+    KvTypes draft_types;
 };
 
 Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* settings) {
@@ -626,6 +633,28 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
                                output, EngineTermKind::other});
         }
     }
+    // The drafter (-md): its own model buffer, a second KV cache at the target's n_ctx in its cache type
+    // (-ctkd, default f16) and its own compute buffer, on GPU 0 (-ngld offloads it whole by default).
+    if (in.draft) {
+        const Architecture& da = in.draft->architecture;
+        EngineDevice& d = out.devices[gpus > 0 ? 0 : static_cast<std::size_t>(gpus)];
+        const std::string name = in.draft->display_name;
+        d.terms.push_back({"draft_model_buffer", "Draft model buffer",
+                           name + ": " + n(in.draft->counts.total_count) + " parameters in " + in.draft_format, in.draft_weight_bytes,
+                           EngineTermKind::weights});
+        std::uint64_t draft_swa = 0;
+        std::string draft_steps;
+        const std::vector<std::uint64_t> dkv = kv_bytes_per_layer(da, r, in.draft_types, s.engine.swa_full, draft_swa, draft_steps);
+        std::uint64_t dkv_total = 0;
+        for (std::uint64_t b : dkv) dkv_total += b;
+        d.terms.push_back({"draft_kv_buffer", "Draft KV buffer",
+                           n(da.num_hidden_layers) + " drafter layers at the target's context: " + draft_steps, dkv_total, EngineTermKind::kv_cache});
+        const Phases dp = phases(da, r);
+        d.terms.push_back({"draft_compute_buffer", "Draft compute buffer",
+                           "the drafter's own graph: max(attention: " + dp.attention_steps + ", feed-forward: " + dp.ffn_steps + ", output: " +
+                               dp.output_steps + ")",
+                           std::max({dp.attention, dp.ffn, dp.output}), EngineTermKind::compute});
+    }
     for (EngineDevice& d : out.devices) {
         const std::uint64_t margin = d.reserved_bytes;
         finish_device(d);
@@ -687,6 +716,10 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
     if (s.engine.cpu_moe_all) cmd += " --cpu-moe";
     else if (s.engine.n_cpu_moe > 0) cmd += " --n-cpu-moe " + std::to_string(s.engine.n_cpu_moe);
     if (!s.engine.override_tensor.empty()) cmd += " -ot \"" + s.engine.override_tensor + "\"";
+    if (in.draft) {
+        cmd += " -md " + in.draft->preset_key + ".gguf";
+        if (!s.engine.draft_kv_dtype.empty()) cmd += std::string(" -ctkd ") + ggml_kv_name(s.engine.draft_kv_dtype) + " -ctvd " + ggml_kv_name(s.engine.draft_kv_dtype);
+    }
     if (s.engine.swa_full) cmd += " --swa-full";
     if (!s.engine.mmap) cmd += " --no-mmap";
     return cmd;
@@ -719,6 +752,41 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     Expected<Overrides> overrides = tensor_overrides(s, in.w, a.num_hidden_layers);
     if (!overrides) return overrides.failure();
     in.overrides = std::move(*overrides);
+    if (!s.engine.draft_model.empty()) {
+        if (ollama) return Error{"draft-model", "Ollama has no draft-model flag: choose --engine llama.cpp"};
+        Scenario d = s;
+        d.engine = EngineSettings{};
+        const Expected<bool> model = apply_setting(d, "model", s.engine.draft_model);
+        if (!model) return Error{"draft-model", model.error()};
+        if (!s.engine.draft_dtype.empty()) {
+            const Expected<bool> dtype = apply_setting(d, "dtype", s.engine.draft_dtype);
+            if (!dtype) return Error{"draft-dtype", dtype.error()};
+        }
+        const Expected<Estimate> de = estimate(d);
+        if (!de) return Error{"draft-model", de.error()};
+        if (!d.model) return Error{"draft-model", "the drafter has no architecture"};
+        const Architecture& da = d.model->architecture;
+        // common/speculative.cpp: the target and the drafter must share a vocabulary (SPEC_VOCAB_MAX_SIZE_DIFFERENCE 128).
+        const std::uint64_t va = a.vocab_size, vb = da.vocab_size;
+        if ((va > vb ? va - vb : vb - va) > 128)
+            return Error{"draft-model", "llama.cpp refuses a drafter whose vocabulary differs from the target's by more than 128 tokens (" +
+                                            n(va) + " vs " + n(vb) + ")"};
+        if (!da.layer_mixers.empty()) return Error{"draft-model", "a hybrid drafter's recurrent state is not modelled"};
+        in.draft = d.model;
+        in.draft_weight_bytes = de->weight_bytes;
+        const Expected<WeightFormat> df = find_weight_format(d.dtype);
+        in.draft_format = df ? df->label : format_decimal(d.bytes_per_param) + " bytes per parameter";
+        Scenario dk = s;
+        dk.kv_dtype = s.engine.draft_kv_dtype.empty() ? "fp16" : s.engine.draft_kv_dtype;
+        dk.engine.v_dtype.clear();
+        const Expected<KvTypes> dt = kv_types(dk);
+        if (!dt) return Error{"draft-kv-dtype", dt.error()};
+        in.draft_types = *dt;
+        if (s.engine.flash_attn == Switch::off && in.draft_types.v.key != "fp16" && in.draft_types.v.key != "bf16" && in.draft_types.v.key != "fp32")
+            return Error{"draft-kv-dtype", "llama.cpp: V cache quantization requires flash_attn (-fa on)"};
+        out.notes.push_back("The drafter (" + d.model->display_name + ") is a second model in memory: its weights, its own KV cache at the "
+                            "target's full context (not a small one) and its own compute buffer.");
+    }
     if (ollama && in.overrides.any)
         return Error{s.engine.override_tensor.empty() ? "n-cpu-moe" : "override-tensor", "Ollama has no flag for tensor overrides: choose --engine llama.cpp"};
     if (in.overrides.bytes > 0)

@@ -120,7 +120,7 @@ TEST_CASE("llama-server: flags that change memory but are not modelled are liste
     const CommandReading r = read_ok("llama-server -m a.gguf -ot exps=CUDA1 -nkvo -md draft.gguf -c 0 -ngl auto");
     CHECK(contains(r.unmodelled, "-ot exps=CUDA1 (only =CPU overrides are modelled"));
     CHECK(contains(r.unmodelled, "-nkvo ("));
-    CHECK(contains(r.unmodelled, "-md draft.gguf ("));
+    CHECK(contains(r.unmodelled, "-md draft.gguf (a drafter llm-memory does not know"));
     CHECK(contains(r.unmodelled, "-c 0 (0 means the model's training context"));
     CHECK(pairs(r).count("context") == 0);
     CHECK(pairs(r).at("ngl") == "auto");  // llama.cpp's --fit chooses
@@ -255,4 +255,12 @@ TEST_CASE("llama-server: --n-cpu-moe, --cpu-moe and -ot PATTERN=CPU are read, -o
     CHECK(pairs(all).at("n-cpu-moe") == "all");
     CHECK(error_of("llama-server -m a.gguf -ot nothing").find("is not PATTERN=BUFFER_TYPE") != std::string::npos);
     CHECK(error_of("llama-server -m a.gguf --n-cpu-moe x").rfind("--n-cpu-moe:", 0) == 0);
+}
+
+TEST_CASE("llama-server: -md names a built-in drafter (and its format), -ctkd its cache type") {
+    const CommandReading r = read_ok("llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -md Llama-3.2-1B-Instruct-Q8_0.gguf -ctkd q8_0 -ngld 99");
+    CHECK(pairs(r).at("draft-model") == "llama-3.2-1b");
+    CHECK(pairs(r).at("draft-dtype") == "q8_0");
+    CHECK(pairs(r).at("draft-kv-dtype") == "q8_0");
+    CHECK(contains(r.unmodelled, "-ngld 99 (the drafter is placed whole on GPU 0"));
 }

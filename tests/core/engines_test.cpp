@@ -459,3 +459,30 @@ TEST_CASE("llama.cpp hybrid models: KV for the attention layers only, an f32 RS 
     REQUIRE(apply_setting(s, "parallel", "4"));
     CHECK(term(device(run(s), "gpu0"), "rs_buffer") == 4 * (50 * MiB + MiB / 4));
 }
+
+TEST_CASE("llama.cpp draft model: its weights, a second KV cache at the target's full context, its own compute buffer") {
+    // Speculative decoding keeps a second context for the drafter at the target's n_ctx (its KV is not small:
+    // https://github.com/Quartermaster-Labs/Quartermaster/pull/24). Llama 3.2 1B: 16 layers x 8 KV heads x 64
+    // (https://huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json): at 32,768 cells in f16,
+    // 16 x 32,768 x (512 + 512) x 2 bytes = 1 GiB; in q8_0 (34 bytes per 32 values) 544 MiB.
+    Scenario s = with({{"model", "llama-3.1-8b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"context", "32768"},
+                       {"parallel", "1"}, {"ngl", "all"}});
+    const EngineEstimate alone = run(s);
+    REQUIRE(apply_setting(s, "draft-model", "llama-3.2-1b"));
+    const EngineEstimate with_draft = run(s);
+    const EngineDevice& g = device(with_draft, "gpu0");
+    CHECK(term(g, "draft_kv_buffer") == GiB);
+    CHECK(term(g, "draft_model_buffer") > 0);
+    CHECK(term(g, "draft_compute_buffer") > 0);
+    CHECK(g.total_bytes == device(alone, "gpu0").total_bytes + term(g, "draft_kv_buffer") + term(g, "draft_model_buffer") + term(g, "draft_compute_buffer"));
+    CHECK(with_draft.command.find("-md llama-3.2-1b.gguf") != std::string::npos);
+    REQUIRE(apply_setting(s, "draft-kv-dtype", "q8_0"));
+    CHECK(term(device(run(s), "gpu0"), "draft_kv_buffer") == 544 * MiB);
+    // common/speculative.cpp refuses a drafter whose vocabulary differs by more than 128 tokens (151,936 vs 128,256).
+    REQUIRE(apply_setting(s, "draft-model", "qwen3-0.6b"));
+    const Expected<EngineEstimate> e = engine_estimate(s);
+    REQUIRE(!e);
+    CHECK(e.error().find("vocabulary") != std::string::npos);
+    CHECK(apply_setting(s, "draft-model", "no-such-model").error().find("is not a built-in model") != std::string::npos);
+    CHECK(apply_setting(s, "draft-kv-dtype", "q5_1").error().find("draft-kv-dtype") == 0);
+}
