@@ -284,12 +284,14 @@ std::string usage() {
 }
 
 std::string fit_usage() {
-    return "Usage: llm-memory fit [--maximize KEY] [--minimize gpus|bytes] [--layers-on-gpu] [options] [--format table|json]\n"
+    return "Usage: llm-memory fit [--maximize KEY] [--minimize gpus|bytes|n-cpu-moe] [--layers-on-gpu] [options] [--format table|json]\n"
            "Answers backwards: what fits on the GPU of the scenario (--gpu NAME or --gpu-memory SIZE, with --gpus N).\n"
            "  --maximize KEY   the largest value that fits: context or batch (the detailed inference total:\n"
            "                   weights + KV cache + activations + reserve), seq-len or micro-batch (training)\n"
            "  --minimize W     gpus: the fewest GPUs (training at the --zero stage, inference split evenly);\n"
-           "                   bytes: the named weight format with the most bits that fits\n"
+           "                   bytes: the named weight format with the most bits that fits;\n"
+           "                   n-cpu-moe: with --engine llama.cpp and a MoE model, the fewest layers whose routed\n"
+           "                   experts stay in host RAM (--n-cpu-moe N, the first N layers) so every GPU fits\n"
            "  --layers-on-gpu  llama.cpp -ngl: how many layers fit with their KV cache and the compute buffer,\n"
            "                   and how much stays in system RAM\n"
            "  --confidence C   training answers with a model: safe (default: the training peak's likely high end\n"
@@ -396,6 +398,7 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
         questions.push_back(q);
         names.push_back(name);
     };
+    bool cpu_moe = false;  // --minimize n-cpu-moe: llama.cpp's expert layers on the CPU (core/engines)
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i].rfind("--", 0) != 0 || args[i] == "--help") {  // --help: after every value is checked
             rest.push_back(args[i]);
@@ -417,6 +420,10 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
             if (i + 1 >= args.size()) return fail("--" + name + ": needs a value");
             value = args[++i];
         }
+        if (name == "minimize" && trim(value) == "n-cpu-moe") {
+            cpu_moe = true;
+            continue;
+        }
         const Expected<FitQuestion> q = parse_fit_question(name, value);
         if (!q) return fail("--" + name + ": " + q.error());
         add(*q, "--" + name + " " + (q->kind == FitQuestionKind::maximize ? q->key : std::string(trim(value))));
@@ -430,6 +437,20 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
     if (options.format == OutputFormat::markdown) return fail("--format: fit prints table or json");
     const Expected<Estimate> base = estimate(options.scenario);
     if (!base) return fail(options.sources.with_option(base.error()));
+    if (cpu_moe) {
+        if (!questions.empty()) return fail("--minimize n-cpu-moe is answered alone (ask the other questions separately)");
+        const Expected<CpuMoeAnswer> a = llama_cpp_fewest_cpu_moe(options.scenario);
+        if (!a) return fail(options.sources.with_option(a.error()));
+        if (options.format == OutputFormat::json) {
+            out = "{\"n_cpu_moe\":{\"found\":" + std::string(a->found ? "true" : "false") + ",\"n_cpu_moe\":" + std::to_string(a->n_cpu_moe) +
+                  ",\"expert_bytes\":" + std::to_string(a->expert_bytes) + ",\"sentence\":\"" + json_escape(a->sentence) +
+                  "\",\"engine\":" + engine_json(a->estimate) + "}}\n";
+        } else {
+            out = "Fewest expert layers on the CPU (llama.cpp --n-cpu-moe)\n  " + a->sentence + "\n" + a->estimate.verdict + "\nCommand: " +
+                  a->estimate.command + "\n";
+        }
+        return 0;
+    }
     std::vector<FitReport> reports;
     if (questions.empty()) {
         if (!base->gpu.requested) return fail("fit: needs a GPU: give --gpu NAME or --gpu-memory SIZE (and --gpus N)");

@@ -266,6 +266,13 @@ struct WeightLayout {
     std::uint64_t output_bytes = 0;          // output.weight; 0 when tied (llama.cpp then copies token_embd)
     std::uint64_t output_norm_bytes = 0;     // output_norm.* (travels with the output layer)
     std::uint64_t other_bytes = 0;           // anything else (rope_freqs, ...): kept with the input layer
+    // Every blk.N.* tensor by name (a GGUF's own), for llama.cpp's tensor overrides (-ot, --n-cpu-moe).
+    struct Tensor {
+        std::string name;
+        std::uint64_t layer = 0;
+        std::uint64_t bytes = 0;
+    };
+    std::vector<Tensor> layer_tensors;
 };
 
 // A model chosen by the user: a preset or a pasted/loaded config.json, with its counts.

@@ -35,6 +35,14 @@ struct EngineSettings {
     Switch kv_unified = Switch::automatic;  // --kv-unified; automatic = on exactly when -np is left to llama-server
     bool swa_full = false;             // --swa-full
     bool mmap = true;                  // --no-mmap sets false
+    std::uint64_t n_cpu_moe = 0;       // --n-cpu-moe N: the routed experts of the first N layers stay in host RAM
+    bool cpu_moe_all = false;          // --cpu-moe: every layer's routed experts stay in host RAM
+    std::string override_tensor;       // -ot: "PATTERN=CPU[,PATTERN=CPU...]", patterns as llama.cpp's std::regex_search
+    std::string draft_model;           // -md: a built-in model's key, the speculative-decoding drafter; "" = none
+    std::string draft_dtype;           // the drafter's weight format; "" = the target's
+    std::string draft_kv_dtype;        // -ctkd (and -ctvd): the drafter's cache type; "" = f16
+    // Every engine
+    std::uint64_t ram_bytes = 0;       // --ram: system memory for the host's verdict; 0 = not judged
     // vLLM
     Decimal gpu_util{};                // --gpu-memory-utilization; 0 = 0.9
     std::uint64_t max_num_seqs = 0;    // 0 = 256 (1024 on a >= 70 GiB GPU that is not an A100)

@@ -124,6 +124,7 @@ void add_layout(WeightLayout& layout, const std::string& name, std::uint64_t byt
         if (i > 4 && i < name.size() && name[i] == '.' && layer < 100000) {
             if (layout.layer_bytes.size() <= layer) layout.layer_bytes.resize(static_cast<std::size_t>(layer) + 1, 0);
             layout.layer_bytes[static_cast<std::size_t>(layer)] += bytes;
+            layout.layer_tensors.push_back({name, layer, bytes});
             return;
         }
     }

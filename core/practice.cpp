@@ -101,6 +101,7 @@ constexpr MistakeInfo kMistakes[] = {
     {MistakeId::compute_by_context, "compute-by-context"},
     {MistakeId::utilization_as_need, "utilization-as-need"},
     {MistakeId::one_compute_buffer, "one-compute-buffer"},
+    {MistakeId::moe_active_for_memory, "moe-active-for-memory"},
     {MistakeId::gib_gb_mixup, "gib-gb-mixup"},
 };
 
@@ -555,6 +556,20 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scen
                 add(MistakeId::freezing_removes_weights, e.full_training_bytes - (cut->weight_bytes + without_weights),
                     "That also takes the frozen parameters' weights off the training total, as if freezing removed them: " + keep);
         }
+    }
+
+    // A mixture of experts counted by its active parameters (what one token uses) instead of every expert:
+    // the bug llmfit shipped twice (llmfit#230: 33 GB shown for a model that needs 70-75 GB; #497).
+    if ((id == QuestionId::weight || id == QuestionId::inference) && s.model && s.model->counts.active_count > 0 &&
+        s.model->counts.active_count < s.model->counts.total_count) {
+        const std::uint64_t active = s.model->counts.active_count;
+        if (auto cut = recompute([&](Scenario& c) {
+                c.param_count = active;
+                c.trainable = TrainableSpec::all_params();
+            }))
+            add(MistakeId::moe_active_for_memory, question_bytes(id, *cut),
+                "That counts the " + count_text(active) + " parameters one token uses (its routed experts). Memory holds every expert: all " + n +
+                    " parameters are loaded, whichever experts a token picks.");
     }
 
     // 4. The weights left out of the training total.

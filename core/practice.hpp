@@ -42,7 +42,8 @@ enum class QuestionId {
 // "wrong-bytes-per-parameter", "gib-gb-mixup", and the engines' three: "compute-by-context" (llama.cpp's
 // compute buffer sized by the context instead of n_ubatch), "utilization-as-need" (vLLM's share of the
 // GPU, total x gpu_memory_utilization, read as what the model needs), "one-compute-buffer" (a layer
-// split's GPUs summed with one compute buffer where every GPU holds its own). This order is also the
+// split's GPUs summed with one compute buffer where every GPU holds its own), "moe-active-for-memory" (a
+// mixture of experts' weights counted for the parameters one token uses, not every expert). This order is also the
 // priority used when one wrong answer matches several paths: the seed's named mistakes first, unit slips last.
 enum class MistakeId {
     weights_as_inference,
@@ -54,6 +55,7 @@ enum class MistakeId {
     compute_by_context,
     utilization_as_need,
     one_compute_buffer,
+    moe_active_for_memory,
     gib_gb_mixup,
 };
 

@@ -793,6 +793,78 @@ const std::vector<SettingSpec>& setting_specs() {
          [](const Scenario& s) { return s.engine.mmap ? std::string() : std::string("false"); },
          [](const Scenario&) { return std::string("true"); }, nullptr, "",
          "false = --no-mmap: the CPU's layers are read into RAM instead of mapped from the file."},
+        {"n-cpu-moe", "N|all", "llama.cpp --n-cpu-moe: the routed experts of the first N layers stay in host RAM; all = --cpu-moe",
+         "Expert layers on the CPU (--n-cpu-moe)", "layers or all", K::text, "20",
+         [](Scenario& s, std::string_view t) {
+             const std::string w = lower_text(t);
+             s.engine.cpu_moe_all = w == "all";
+             if (s.engine.cpu_moe_all || w.empty()) return std::string();
+             return apply_whole(s.engine.n_cpu_moe, w, 0, 100000);
+         },
+         [](const Scenario& s) { return s.engine.cpu_moe_all ? std::string("all") : show_whole_if(s.engine.n_cpu_moe, 0); },
+         [](const Scenario&) { return std::string("0"); }, nullptr, "0, 20 or all",
+         "The experts then run at system-memory bandwidth; attention and the KV cache stay on the GPU."},
+        {"override-tensor", "LIST", "llama.cpp -ot: PATTERN=CPU[,PATTERN=CPU]: tensors whose names the regex finds stay in host RAM (exps=CPU)",
+         "Tensor overrides (-ot)", "", K::text, "exps=CPU",
+         [](Scenario& s, std::string_view t) {
+             std::string list(trim(t)), entry;
+             for (std::size_t at = 0; at <= list.size();) {
+                 const std::size_t end = std::min(list.find(',', at), list.size());
+                 entry = std::string(trim(std::string_view(list).substr(at, end - at)));
+                 at = end + 1;
+                 if (entry.empty() && list.empty()) break;
+                 const std::size_t eq = entry.rfind('=');
+                 if (eq == std::string::npos || eq == 0) return "\"" + printable_excerpt(entry, 40) + "\" is not PATTERN=CPU";
+                 if (entry.substr(eq + 1) != "CPU")
+                     return "only =CPU overrides are modelled (\"" + printable_excerpt(entry.substr(eq + 1), 20) + "\" is a device)";
+             }
+             s.engine.override_tensor = list;
+             return std::string();
+         },
+         [](const Scenario& s) { return s.engine.override_tensor; }, nullptr, nullptr, "exps=CPU",
+         "Regexes over tensor names, as llama.cpp's -ot; only =CPU is modelled."},
+        {"draft-model", "NAME", "llama.cpp -md: a built-in model as the speculative-decoding drafter: its weights, its own KV cache at the target's context, its compute buffer",
+         "Draft model (-md)", "", K::text, "llama-3.2-1b",
+         [](Scenario& s, std::string_view t) {
+             const std::string w(trim(t));
+             if (w.empty() || w == "none") return (s.engine.draft_model.clear(), std::string());
+             const ModelPreset* p = find_preset(w);
+             if (p == nullptr) return "\"" + printable_excerpt(w, 40) + "\" is not a built-in model (--list-models)";
+             s.engine.draft_model = p->key;
+             return std::string();
+         },
+         [](const Scenario& s) { return s.engine.draft_model; }, nullptr, nullptr, "none, or llama-3.2-1b",
+         "A second model in memory: its weights and a second KV cache at the full context."},
+        {"draft-dtype", "NAME", "the drafter's weight format (default: the target's)",
+         "Draft weight format", "", K::text, "q8_0",
+         [](Scenario& s, std::string_view t) {
+             const std::string w = lower_text(t);
+             if (w.empty()) return (s.engine.draft_dtype.clear(), std::string());
+             const Expected<WeightFormat> f = find_weight_format(w);
+             if (!f) return f.error();
+             s.engine.draft_dtype = f->key;
+             return std::string();
+         },
+         [](const Scenario& s) { return s.engine.draft_dtype; }, nullptr, nullptr, "the target's", ""},
+        {"draft-kv-dtype", "NAME", "llama.cpp -ctkd/-ctvd: the drafter's cache type (default f16)",
+         "Draft cache type (-ctkd)", "", K::text, "q8_0",
+         [](Scenario& s, std::string_view t) {
+             const std::string w = lower_text(t);
+             if (w.empty() || w == "f16" || w == "fp16") return (s.engine.draft_kv_dtype.clear(), std::string());
+             if (w != "bf16" && w != "fp32" && w != "f32" && w != "q8_0" && w != "q4_0") return "\"" + printable_excerpt(w, 20) + "\" is not f16, bf16, f32, q8_0 or q4_0";
+             s.engine.draft_kv_dtype = w == "f32" ? "fp32" : w;
+             return std::string();
+         },
+         [](const Scenario& s) { return s.engine.draft_kv_dtype; }, nullptr, nullptr, "f16", ""},
+        {"ram", "SIZE", "system memory for the host's verdict (weights left on the CPU, experts, KV, host buffers): 64GiB",
+         "System RAM", "GB or GiB", K::text, "64GiB",
+         [](Scenario& s, std::string_view t) {
+             const std::string w = lower_text(t);
+             if (w.empty() || w == "0" || w == "none") return (s.engine.ram_bytes = 0, std::string());
+             return read_memory_size(s.engine.ram_bytes, w);
+         },
+         [](const Scenario& s) { return s.engine.ram_bytes == 0 ? std::string() : show_size(s.engine.ram_bytes); }, nullptr, nullptr,
+         "64GiB", "What stays in system memory is judged against this; memory-mapped weights count once."},
         {"gpu-util", "F", "vLLM --gpu-memory-utilization: the share of each GPU vLLM takes (default 0.9)",
          "GPU memory utilization", "fraction", K::number, "0.8",
          apply_gpu_util, [](const Scenario& s) { return s.engine.gpu_util.is_zero() ? std::string() : format_decimal(s.engine.gpu_util); },
@@ -852,7 +924,7 @@ const SettingSpec* find_setting(std::string_view key) {
 
 bool is_engine_setting(std::string_view key) {
     for (const char* engine_key : {"engine", "ubatch", "nbatch", "ngl", "split-mode", "flash-attn", "v-dtype", "parallel",
-                                   "kv-unified", "swa-full", "mmap", "gpu-util", "max-num-seqs", "max-batched-tokens",
+                                   "kv-unified", "swa-full", "mmap", "n-cpu-moe", "override-tensor", "ram", "draft-model", "draft-dtype", "draft-kv-dtype", "gpu-util", "max-num-seqs", "max-batched-tokens",
                                    "block-size", "enforce-eager"})
         if (key == engine_key) return true;
     return false;

@@ -27,8 +27,10 @@ struct EngineView {
 };
 
 // The engines' own flags, as this panel places them.
-constexpr const char* kLlamaKeys[] = {"ngl", "ubatch", "nbatch", "flash-attn", "v-dtype", "parallel", "kv-unified", "split-mode", "swa-full", "mmap"};
+constexpr const char* kLlamaKeys[] = {"ngl", "ubatch", "nbatch", "flash-attn", "v-dtype", "parallel", "kv-unified", "split-mode", "swa-full", "mmap",
+                                      "n-cpu-moe", "override-tensor", "draft-model", "draft-dtype", "draft-kv-dtype"};
 constexpr const char* kVllmKeys[] = {"gpu-util", "max-num-seqs", "max-batched-tokens", "block-size", "enforce-eager"};
+constexpr const char* kEveryEngineKeys[] = {"ram"};  // the host's verdict
 
 EngineView& view() {
     static EngineView v;  // one app per process (native window or page)
@@ -84,7 +86,7 @@ void device_table(const AppState& app, const EngineEstimate& e) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted("Total");
         ImGui::TableNextColumn();
-        const bool known = d.is_gpu && d.capacity_bytes > 0;
+        const bool known = d.capacity_bytes > 0;  // a GPU of known size, or the host with --ram
         ImGui::PushStyleColor(ImGuiCol_Text, known ? tone(app, d.verdict != FitVerdict::does_not_fit, d.verdict == FitVerdict::tight)
                                                    : ImGui::ColorConvertU32ToFloat4(palette.text));
         wrapped_text("%s%s", format_gib(d.total_bytes).c_str(),
@@ -112,6 +114,7 @@ std::string draw_engines_elsewhere(AppState& app, const std::string& note) {
     setting_control(app, "engine", Shown::hidden);
     for (const char* key : kLlamaKeys) setting_control(app, key, Shown::hidden);
     for (const char* key : kVllmKeys) setting_control(app, key, Shown::hidden);
+    for (const char* key : kEveryEngineKeys) setting_control(app, key, Shown::hidden);
     // The engine's own choices (core's settings table); "none" is what this build shows.
     const std::vector<Choice>& choices = find_setting("engine")->choices();
     ImGui::TextUnformatted(find_setting("engine")->label);  // as the full build's selector: label above, full width
@@ -134,6 +137,8 @@ bool engine_panel_draws(const char* key) {
     for (const char* k : kLlamaKeys)
         if (std::strcmp(k, key) == 0) return true;
     for (const char* k : kVllmKeys)
+        if (std::strcmp(k, key) == 0) return true;
+    for (const char* k : kEveryEngineKeys)
         if (std::strcmp(k, key) == 0) return true;
     return false;
 }
@@ -172,6 +177,7 @@ void draw_engine_panel(AppState& app) {
     if (open && kind == EngineKind::transformers) muted_text("transformers reads the context, batch, weight format and GPUs set above.");
     for (const char* key : kLlamaKeys) setting_control(app, key, open && llama ? Shown::enabled : Shown::hidden);
     for (const char* key : kVllmKeys) setting_control(app, key, open && kind == EngineKind::vllm ? Shown::enabled : Shown::hidden);
+    for (const char* key : kEveryEngineKeys) setting_control(app, key, open ? Shown::enabled : Shown::hidden);
     if (kind == EngineKind::none) {
         muted_text("Choose llama.cpp, Ollama, vLLM or transformers to see what each GPU and the host hold as that engine allocates.");
         ImGui::PopID();

@@ -93,6 +93,9 @@ enum class ValueKind {
     list,        // -ts 3,1 or 3/1
     vllm_dtype,  // auto half float16 bfloat16 float float32
     vllm_quant,  // awq gptq fp8 ...
+    n_cpu_moe,   // --n-cpu-moe N (0 allowed)
+    draft_model, // -md FILE: a built-in model by its name (and its weight format from the file name)
+    overrides,   // -ot PATTERN=CPU[,...]: repeated flags add to the list
     text,        // any value (ignored or unmodelled flags)
 };
 
@@ -125,13 +128,14 @@ const std::vector<FlagSpec>& llama_flags() {
         {"--no-mmap", "mmap", ValueKind::none, "off", nullptr},
         {"--mmap", "mmap", ValueKind::none, "on", nullptr},
         // Change memory, not modelled.
-        {"-ot|--override-tensor", "", ValueKind::text, nullptr, "tensor overrides are not modelled"},
-        {"-cmoe|--cpu-moe", "", ValueKind::none, nullptr, "experts kept in system RAM are not modelled"},
-        {"-ncmoe|--n-cpu-moe", "", ValueKind::text, nullptr, "experts kept in system RAM are not modelled"},
+        {"-cmoe|--cpu-moe", "n-cpu-moe", ValueKind::none, "all", nullptr},
+        {"-ncmoe|--n-cpu-moe", "n-cpu-moe", ValueKind::n_cpu_moe, nullptr, nullptr},
+        {"-ot|--override-tensor", "override-tensor", ValueKind::overrides, nullptr, nullptr},
         {"-nkvo|--no-kv-offload", "", ValueKind::none, nullptr, "a KV cache kept in system RAM is not modelled"},
-        {"-md|--model-draft", "", ValueKind::text, nullptr, "a draft model's memory is not counted"},
-        {"-ngld|--gpu-layers-draft|--n-gpu-layers-draft", "", ValueKind::text, nullptr, "a draft model's memory is not counted"},
-        {"-cd|--ctx-size-draft", "", ValueKind::text, nullptr, "a draft model's memory is not counted"},
+        {"-md|--model-draft", "draft-model", ValueKind::draft_model, nullptr, nullptr},
+        {"-ctkd|--cache-type-k-draft", "draft-kv-dtype", ValueKind::llama_cache, nullptr, nullptr},
+        {"-ngld|--gpu-layers-draft|--n-gpu-layers-draft", "", ValueKind::text, nullptr, "the drafter is placed whole on GPU 0; -ngld is not modelled"},
+        {"-cd|--ctx-size-draft", "", ValueKind::text, nullptr, "the drafter's KV cache is sized at the target's context; -cd is not modelled"},
         {"--mmproj", "", ValueKind::text, nullptr, "a vision projector's memory is not counted"},
         {"-mg|--main-gpu", "", ValueKind::text, nullptr, "the main GPU's choice is not modelled (GPU 0 is assumed)"},
         {"-dev|--device", "", ValueKind::text, nullptr, "device lists are not modelled (give -ts)"},
@@ -326,6 +330,40 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
             if (!x) return bad(x.error());
             if (!(*x > 0.0) || *x > 1.0) return bad(shown(value) + " must be above 0 and at most 1");
             set_setting(r, key, value, source);
+            return std::nullopt;
+        }
+        case ValueKind::draft_model: {
+            const ModelReference m = match_model_reference(value, false);
+            if (m.preset_key.empty()) {
+                r.unmodelled.push_back(source + " (a drafter llm-memory does not know by its name: give --draft-model NAME)");
+                return std::nullopt;
+            }
+            set_setting(r, key, m.preset_key, source);
+            if (!m.weight_dtype.empty()) set_setting(r, "draft-dtype", m.weight_dtype, source);
+            return std::nullopt;
+        }
+        case ValueKind::n_cpu_moe: {
+            const Expected<unsigned long long> n = parse_whole(value, false);
+            if (!n) return bad(shown(value) + " is not a number of layers");
+            set_setting(r, key, std::to_string(*n), source);
+            return std::nullopt;
+        }
+        case ValueKind::overrides: {
+            // Each -ot adds to the list (llama.cpp appends); only =CPU overrides are modelled.
+            std::string list = value;
+            for (std::size_t at = 0; at <= list.size();) {
+                const std::size_t end = std::min(list.find(',', at), list.size());
+                const std::string entry = list.substr(at, end - at);
+                at = end + 1;
+                const std::size_t eq = entry.rfind('=');
+                if (eq == std::string::npos || eq == 0) return bad(shown(entry) + " is not PATTERN=BUFFER_TYPE");
+                if (entry.substr(eq + 1) != "CPU") {
+                    r.unmodelled.push_back(source + " (only =CPU overrides are modelled; tensors sent to another device are not)");
+                    return std::nullopt;
+                }
+            }
+            if (const CommandSetting* before = get_setting(r, key)) list = before->value + "," + list;
+            set_setting(r, key, list, source);
             return std::nullopt;
         }
         case ValueKind::ngl: {
@@ -920,6 +958,7 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
             continue;
         }
         std::string value = s->value;
+        if (spec.kind == ValueKind::n_cpu_moe && value == "all") continue;  // written as --cpu-moe
         if (spec.kind == ValueKind::llama_cache) value = llama_cache_name(value);
         if (spec.kind == ValueKind::vllm_dtype) {
             if (value == "fp16") value = "float16";

@@ -50,6 +50,16 @@ void finish_estimate(EngineEstimate& est, const Scenario& s) {
     std::uint64_t gpus = 0, gpu_total = 0, host_total = 0;
     const EngineDevice* worst = nullptr;
     est.runs = est.failure.empty();
+    const EngineDevice* host = nullptr;
+    for (EngineDevice& d : est.devices) {
+        if (d.is_gpu || s.engine.ram_bytes == 0) continue;
+        // --ram: what stays in system memory against it (memory-mapped weights once: the file's pages that
+        // went to a GPU are not counted here).
+        d.capacity_bytes = s.engine.ram_bytes;
+        d.verdict = fit_verdict(d.total_bytes, d.capacity_bytes);
+        d.margin_bytes = d.total_bytes <= d.capacity_bytes ? d.capacity_bytes - d.total_bytes : d.total_bytes - d.capacity_bytes;
+        host = &d;
+    }
     for (const EngineDevice& d : est.devices) {
         est.needed_bytes += d.total_bytes;
         est.reserved_bytes += d.reserved_bytes;
@@ -72,7 +82,12 @@ void finish_estimate(EngineEstimate& est, const Scenario& s) {
                  " (" + verdict_text(worst->verdict) + ")";
     else if (worst != nullptr)
         detail = "needs " + format_gib(gpu_total) + " on the GPU" + (gpus > 1 ? "s" : "") + " (choose a GPU for a verdict)";
-    if (host_total > 0) detail += ", host RAM " + format_gib(host_total);
+    if (host != nullptr) {
+        if (host->verdict == FitVerdict::does_not_fit) est.runs = false;
+        detail += ", host RAM " + format_gib(host_total) + " of " + format_gib(host->capacity_bytes) + " (" + verdict_text(host->verdict) + ")";
+    } else if (host_total > 0) {
+        detail += ", host RAM " + format_gib(host_total);
+    }
     if (est.kind == EngineKind::llama_cpp || est.kind == EngineKind::ollama) {
         const std::uint64_t offloaded = est.gpu_layers >= est.layer_count + 1 ? est.layer_count : est.gpu_layers > 0 ? est.gpu_layers - 1 : 0;
         detail += "; " + format_count_exact(offloaded) + " of " + format_count_exact(est.layer_count) + " layers on the GPU" +
@@ -83,9 +98,10 @@ void finish_estimate(EngineEstimate& est, const Scenario& s) {
         detail += "; KV pool " + format_gib(g.kv_pool_bytes) + " per GPU = " + format_count_exact(g.kv_capacity_tokens) + " tokens, " +
                   format_decimal(g.max_concurrency) + "x concurrency";
     }
-    (void)s;
-    if (!est.gpu_known) {
+    if (!est.gpu_known && est.runs) {
         est.verdict = "Runs with " + est.name + ctx + ": " + detail + ".";
+    } else if (!est.gpu_known) {
+        est.verdict = "Does not run with " + est.name + ctx + ": " + (est.failure.empty() ? detail + "." : est.failure);
     } else if (est.runs) {
         est.verdict = "Runs on " + where + " with " + est.name + ctx + ": " + detail + ".";
     } else {
@@ -150,7 +166,7 @@ std::string engine_json(const EngineEstimate& est) {
         out += std::string(i > 0 ? "," : "") + "{\"device\":" + q(d.device) + ",\"label\":" + q(d.label) + ",\"weights_bytes\":" + num(d.weights_bytes) +
                ",\"kv_cache_bytes\":" + num(d.kv_cache_bytes) + ",\"compute_bytes\":" + num(d.compute_bytes) + ",\"other_bytes\":" + num(d.other_bytes) +
                ",\"total_bytes\":" + num(d.total_bytes) + ",\"reserved_bytes\":" + num(d.reserved_bytes);
-        if (d.is_gpu && d.capacity_bytes > 0)
+        if (d.capacity_bytes > 0)
             out += ",\"capacity_bytes\":" + num(d.capacity_bytes) + ",\"fits\":" + (d.verdict != FitVerdict::does_not_fit ? "true" : "false") +
                    ",\"verdict\":" + q(verdict_text(d.verdict)) + ",\"margin_bytes\":" + num(d.margin_bytes);
         if (d.has_pool)
@@ -200,7 +216,7 @@ std::string engine_report(const EngineEstimate& est, int units) {
         }
         i = last;
         out += label + ": " + size(d.total_bytes);
-        if (d.is_gpu && d.capacity_bytes > 0) out += " of " + size(d.capacity_bytes) + ", " + verdict_text(d.verdict);
+        if (d.capacity_bytes > 0) out += " of " + size(d.capacity_bytes) + ", " + verdict_text(d.verdict);
         if (d.reserved_bytes > d.total_bytes) out += "; reserved " + size(d.reserved_bytes);
         out += "\n";
         for (const EngineTerm& t : d.terms) out += "  " + t.label + " " + size(t.bytes) + ": " + t.steps + "\n";

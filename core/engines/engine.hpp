@@ -117,6 +117,18 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& scenario);
 Expected<EngineEstimate> vllm_estimate(const Scenario& scenario);
 Expected<EngineEstimate> transformers_estimate(const Scenario& scenario);
 
+// fit --minimize n-cpu-moe: the fewest layers whose routed experts llama.cpp keeps in host RAM
+// (--n-cpu-moe N, the first N layers) so that every GPU fits, with -ngl as given (auto: every layer).
+struct CpuMoeAnswer {
+    bool found = false;            // some N fits (N = 0: every expert fits on the GPU)
+    std::uint64_t n_cpu_moe = 0;   // the answer (or the layer count when even --cpu-moe does not fit)
+    std::uint64_t expert_bytes = 0;  // routed-expert bytes then in host RAM
+    EngineEstimate estimate;       // the run at that N
+    std::string sentence;          // the answer in words, with the bandwidth note
+};
+// Errors (keyed): no llama.cpp engine, no MoE model, no GPU capacity, the engine's own errors.
+Expected<CpuMoeAnswer> llama_cpp_fewest_cpu_moe(const Scenario& scenario);
+
 // Shared by the engine files: sums a device's terms into its columns and sets its verdict.
 void finish_device(EngineDevice& device);
 // Sums the devices into needed/reserved, sets runs and the verdict sentence.

@@ -5,10 +5,14 @@
 #include "engine.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include "../formats.hpp"
 #include "../gpus.hpp"
+#include "../hybrid.hpp"
 #include "../kv_cache.hpp"
+#include "../model_presets.hpp"
+#include "../settings.hpp"
 
 namespace llm_memory {
 namespace {
@@ -34,6 +38,212 @@ constexpr std::uint64_t kF32 = 4;
 std::uint64_t pad_up(std::uint64_t value, std::uint64_t pad) { return (value + pad - 1) / pad * pad; }
 std::string n(std::uint64_t v) { return format_count_exact(v); }
 
+// llama.cpp's tensor overrides match a tensor's name with std::regex_search (ECMAScript). This is that
+// search for the patterns people write (literals, ., escapes \d \w \s, [classes], (groups|alternatives),
+// * + ? {m,n}, ^ $), without std::regex and its exceptions; anything else is refused by name.
+struct Pattern {
+    struct Atom;
+    using Seq = std::vector<Atom>;
+    struct Atom {
+        enum Kind : std::uint8_t { chr, any, cls, grp, bol, eol } kind = chr;
+        unsigned char c = 0;
+        bool negated = false;
+        std::string set;               // cls: the bytes in the class
+        std::vector<Seq> alts;         // grp
+        unsigned min = 1, max = 1;
+    };
+    std::vector<Seq> alts;
+};
+
+using Cont = std::function<bool(std::size_t)>;
+
+struct PatternParser {
+    const std::string& p;
+    std::size_t i = 0;
+    std::string error;
+    static std::string escape_class(char e) {
+        std::string out;
+        for (int b = 0; b < 256; ++b) {
+            const char ch = static_cast<char>(b);
+            const bool digit = ch >= '0' && ch <= '9';
+            const bool word = digit || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+            const bool space = ch == ' ' || (ch >= '\t' && ch <= '\r');
+            const bool in = e == 'd' ? digit : e == 'w' ? word : e == 's' ? space : e == 'D' ? !digit : e == 'W' ? !word : !space;
+            if (in) out += ch;
+        }
+        return out;
+    }
+    std::vector<Pattern::Seq> alternatives(bool nested) {
+        std::vector<Pattern::Seq> out(1);
+        while (i < p.size() && error.empty()) {
+            const char ch = p[i];
+            if (ch == ')') {
+                if (!nested) error = "an unmatched ')'";
+                return out;
+            }
+            if (ch == '|') {
+                ++i;
+                out.emplace_back();
+                continue;
+            }
+            Pattern::Atom a;
+            ++i;
+            if (ch == '(') {
+                if (p.compare(i, 2, "?:") == 0) i += 2;
+                a.kind = Pattern::Atom::grp;
+                a.alts = alternatives(true);
+                if (i >= p.size() || p[i] != ')') {
+                    if (error.empty()) error = "an unclosed '('";
+                    return out;
+                }
+                ++i;
+            } else if (ch == '[') {
+                a.kind = Pattern::Atom::cls;
+                if (i < p.size() && p[i] == '^') a.negated = true, ++i;
+                bool first = true;
+                while (i < p.size() && (p[i] != ']' || first)) {
+                    first = false;
+                    char lo = p[i++];
+                    if (lo == '\\' && i < p.size()) {
+                        const char e = p[i++];
+                        if (std::string("dwsDWS").find(e) != std::string::npos) { a.set += escape_class(e); continue; }
+                        lo = e;
+                    }
+                    if (i + 1 < p.size() && p[i] == '-' && p[i + 1] != ']') {
+                        const char hi = p[i + 1];
+                        i += 2;
+                        for (int b = static_cast<unsigned char>(lo); b <= static_cast<unsigned char>(hi); ++b) a.set += static_cast<char>(b);
+                    } else {
+                        a.set += lo;
+                    }
+                }
+                if (i >= p.size()) {
+                    error = "an unclosed '['";
+                    return out;
+                }
+                ++i;
+            } else if (ch == '\\') {
+                if (i >= p.size()) {
+                    error = "a trailing '\\'";
+                    return out;
+                }
+                const char e = p[i++];
+                if (std::string("dwsDWS").find(e) != std::string::npos) {
+                    a.kind = Pattern::Atom::cls;
+                    a.set = escape_class(e);
+                } else if (std::string("bBnrtfv0123456789xuck").find(e) != std::string::npos) {
+                    error = std::string("the escape \\") + e + " is not modelled";
+                    return out;
+                } else {
+                    a.c = static_cast<unsigned char>(e);
+                }
+            } else if (ch == '.') {
+                a.kind = Pattern::Atom::any;
+            } else if (ch == '^') {
+                a.kind = Pattern::Atom::bol;
+            } else if (ch == '$') {
+                a.kind = Pattern::Atom::eol;
+            } else if (ch == '*' || ch == '+' || ch == '?' || ch == '{') {
+                error = std::string("'") + ch + "' follows nothing it could repeat";
+                return out;
+            } else {
+                a.c = static_cast<unsigned char>(ch);
+            }
+            // A quantifier.
+            if (i < p.size()) {
+                const char q = p[i];
+                constexpr unsigned kMany = ~0U;
+                if (q == '*') a.min = 0, a.max = kMany, ++i;
+                else if (q == '+') a.min = 1, a.max = kMany, ++i;
+                else if (q == '?') a.min = 0, a.max = 1, ++i;
+                else if (q == '{') {
+                    std::size_t j = i + 1;
+                    auto number = [&](unsigned& v) {
+                        const std::size_t from = j;
+                        v = 0;
+                        while (j < p.size() && p[j] >= '0' && p[j] <= '9' && v < 100000) v = v * 10 + static_cast<unsigned>(p[j++] - '0');
+                        return j > from;
+                    };
+                    unsigned lo = 0, hi = 0;
+                    if (!number(lo)) {
+                        error = "a '{' without a count";
+                        return out;
+                    }
+                    hi = lo;
+                    if (j < p.size() && p[j] == ',') {
+                        ++j;
+                        if (!number(hi)) hi = kMany;
+                    }
+                    if (j >= p.size() || p[j] != '}' || hi < lo) {
+                        error = "a malformed {m,n}";
+                        return out;
+                    }
+                    a.min = lo, a.max = hi, i = j + 1;
+                }
+                if (i < p.size() && p[i] == '?' && (q == '*' || q == '+' || q == '?' || q == '{')) ++i;  // lazy: the same matches
+            }
+            out.back().push_back(std::move(a));
+        }
+        return out;
+    }
+};
+
+bool match_seq(const Pattern::Seq& seq, std::size_t at, const std::string& s, std::size_t pos, const Cont& k);
+
+bool match_alts(const std::vector<Pattern::Seq>& alts, const std::string& s, std::size_t pos, const Cont& k) {
+    for (const Pattern::Seq& seq : alts)
+        if (match_seq(seq, 0, s, pos, k)) return true;
+    return false;
+}
+
+bool match_one(const Pattern::Atom& a, const std::string& s, std::size_t pos, const Cont& k) {
+    switch (a.kind) {
+        case Pattern::Atom::chr: return pos < s.size() && static_cast<unsigned char>(s[pos]) == a.c && k(pos + 1);
+        case Pattern::Atom::any: return pos < s.size() && s[pos] != '\n' && s[pos] != '\r' && k(pos + 1);
+        case Pattern::Atom::cls: return pos < s.size() && ((a.set.find(s[pos]) != std::string::npos) != a.negated) && k(pos + 1);
+        case Pattern::Atom::grp: return match_alts(a.alts, s, pos, k);
+        case Pattern::Atom::bol: return pos == 0 && k(pos);
+        case Pattern::Atom::eol: return pos == s.size() && k(pos);
+    }
+    return false;
+}
+
+bool match_rep(const Pattern::Atom& a, unsigned count, const Pattern::Seq& seq, std::size_t at, const std::string& s, std::size_t pos, const Cont& k) {
+    if (count < a.max &&
+        match_one(a, s, pos, [&](std::size_t p) { return !(p == pos && count >= a.min) && match_rep(a, count + 1, seq, at, s, p, k); }))
+        return true;
+    return count >= a.min && match_seq(seq, at + 1, s, pos, k);
+}
+
+bool match_seq(const Pattern::Seq& seq, std::size_t at, const std::string& s, std::size_t pos, const Cont& k) {
+    if (at == seq.size()) return k(pos);
+    return match_rep(seq[at], 0, seq, at, s, pos, k);
+}
+
+// The pattern, or the reason it is refused.
+Expected<Pattern> compile_pattern(const std::string& text) {
+    PatternParser parser{text, 0, {}};
+    Pattern out;
+    out.alts = parser.alternatives(false);
+    if (parser.error.empty() && parser.i < text.size()) parser.error = "an unmatched ')'";
+    if (!parser.error.empty()) return Error{"override-tensor", "the pattern \"" + text + "\" has " + parser.error};
+    return out;
+}
+
+// std::regex_search: the pattern matches somewhere in the name.
+bool pattern_finds(const Pattern& p, const std::string& name) {
+    const Cont done = [](std::size_t) { return true; };
+    for (std::size_t start = 0; start <= name.size(); ++start)
+        if (match_alts(p.alts, name, start, done)) return true;
+    return false;
+}
+
+// llama.cpp's --n-cpu-moe N adds, for each of the first N layers, the override
+// "blk\.<i>\.ffn_(up|down|gate|gate_up)_(ch|)exps" = CPU (common/common.h LLM_FFN_EXPS_REGEX,
+// llm_ffn_exps_block_regex; common/arg.cpp; "the MoE weights of the first N layers", llama.cpp PR #15077);
+// --cpu-moe adds the same pattern without the block.
+const char* kExpertsPattern = "\\.ffn_(up|down|gate|gate_up)_(ch|)exps";
+
 // The weights by placement group: the GGUF's own layout, or one derived from the estimate's weight bytes
 // spread over the architecture's parts (every layer the same size).
 WeightLayout weight_layout(const Scenario& s, const Estimate& e, std::vector<std::string>& notes) {
@@ -57,11 +267,80 @@ WeightLayout weight_layout(const Scenario& s, const Estimate& e, std::vector<std
     std::uint64_t placed = w.token_embd_bytes + w.output_bytes + w.output_norm_bytes;
     const std::uint64_t layers_bytes = e.weight_bytes > placed ? e.weight_bytes - placed : 0;
     (void)layers_params;
-    w.layer_bytes.assign(static_cast<std::size_t>(layers), layers > 0 ? layers_bytes / layers : 0);
-    if (layers > 0) w.layer_bytes.back() += layers_bytes - layers_bytes / layers * layers;
+    // Routed experts sit in the MoE layers only (gate, up and down of equal size), the rest spread evenly.
+    const std::uint64_t moe_layers = a.is_moe() ? a.moe_layer_count() : 0;
+    const std::uint64_t experts = moe_layers > 0 ? std::min(bytes_of(c.expert_count), layers_bytes) / moe_layers / 3 * 3 : 0;
+    const std::uint64_t rest = layers_bytes - experts * moe_layers;
+    w.layer_bytes.assign(static_cast<std::size_t>(layers), layers > 0 ? rest / layers : 0);
+    if (layers > 0) w.layer_bytes.back() += rest - rest / layers * layers;
+    for (std::uint64_t il = 0; il < layers && moe_layers > 0; ++il) {
+        if (!a.layer_is_moe(il)) continue;
+        w.layer_bytes[static_cast<std::size_t>(il)] += experts;
+        for (const char* part : {"gate", "up", "down"})
+            w.layer_tensors.push_back({"blk." + std::to_string(il) + ".ffn_" + part + "_exps.weight", il, experts / 3});
+    }
     notes.push_back("No GGUF file: each tensor group's bytes are the weight format's average over its parameters "
                     "(a GGUF's own tensor types give the exact per-layer bytes: --gguf FILE).");
     return w;
+}
+
+// The bytes of each layer that tensor overrides keep in host RAM (--n-cpu-moe, --cpu-moe, -ot PATTERN=CPU),
+// tried in llama.cpp's order: -ot patterns first, then the --n-cpu-moe ones; any match means the CPU.
+struct Overrides {
+    std::vector<std::uint64_t> cpu_bytes;  // per layer
+    std::uint64_t layers = 0;              // layers with at least one tensor kept in host RAM
+    std::uint64_t bytes = 0;
+    bool any = false;                      // overrides were given (llama.cpp's --fit then leaves -ngl alone)
+    std::string steps;
+};
+
+Expected<Overrides> tensor_overrides(const Scenario& s, const WeightLayout& w, std::uint64_t layers) {
+    Overrides o;
+    o.cpu_bytes.assign(static_cast<std::size_t>(layers), 0);
+    std::vector<Pattern> patterns;
+    std::vector<std::string> texts;
+    const std::string& list = s.engine.override_tensor;
+    for (std::size_t at = 0; at < list.size();) {
+        const std::size_t end = std::min(list.find(',', at), list.size());
+        const std::string entry = list.substr(at, end - at);
+        at = end + 1;
+        const std::size_t eq = entry.rfind('=');
+        if (eq == std::string::npos) continue;
+        texts.push_back(entry.substr(0, eq));
+        Expected<Pattern> p = compile_pattern(texts.back());
+        if (!p) return p.failure();
+        patterns.push_back(std::move(*p));
+    }
+    const std::uint64_t first_n = s.engine.cpu_moe_all ? layers : std::min(s.engine.n_cpu_moe, layers);
+    Expected<Pattern> experts = compile_pattern(kExpertsPattern);
+    if (!experts) return experts.failure();
+    o.any = !patterns.empty() || first_n > 0;
+    if (!o.any) return o;
+    const bool has_experts = std::any_of(w.layer_tensors.begin(), w.layer_tensors.end(),
+                                         [&](const WeightLayout::Tensor& t) { return pattern_finds(*experts, t.name); });
+    if (first_n > 0 && !has_experts)
+        return Error{"n-cpu-moe", "the model has no routed-expert tensors (blk.N.ffn_{gate,up,down}_exps) to keep on the CPU"};
+    std::vector<bool> used(patterns.size(), false);
+    for (const WeightLayout::Tensor& t : w.layer_tensors) {
+        if (t.layer >= layers) continue;
+        bool cpu = false;
+        for (std::size_t i = 0; i < patterns.size() && !cpu; ++i)
+            if (pattern_finds(patterns[i], t.name)) cpu = used[i] = true;
+        if (!cpu && t.layer < first_n) cpu = pattern_finds(*experts, t.name);
+        if (!cpu) continue;
+        std::uint64_t& b = o.cpu_bytes[static_cast<std::size_t>(t.layer)];
+        if (b == 0) ++o.layers;
+        b += t.bytes;
+        o.bytes += t.bytes;
+    }
+    for (std::size_t i = 0; i < patterns.size(); ++i)
+        if (!used[i])
+            return Error{"override-tensor", "the pattern \"" + texts[i] + "\" finds no tensor of this model's layers" +
+                                                (w.known ? std::string() : " (without a GGUF file only the routed experts, blk.N.ffn_{gate,up,down}_exps.weight, are named: give --gguf FILE)")};
+    if (first_n > 0) o.steps = (s.engine.cpu_moe_all ? std::string("--cpu-moe: every layer's") : "--n-cpu-moe " + n(first_n) + ": the first " + n(first_n) + " layers'") + " routed experts";
+    if (!patterns.empty()) o.steps += (o.steps.empty() ? "" : " + ") + std::string("-ot ") + list;
+    o.steps += ": " + n(o.bytes) + " bytes in " + n(o.layers) + (o.layers == 1 ? " layer" : " layers");
+    return o;
 }
 
 struct KvTypes {
@@ -129,6 +408,7 @@ std::vector<std::uint64_t> kv_bytes_per_layer(const Architecture& a, const Resol
     }
     std::vector<std::uint64_t> out(static_cast<std::size_t>(layers), 0);
     for (std::size_t il = 0; il < out.size(); ++il) {
+        if (!a.layer_is_attention(il)) continue;  // a recurrent layer keeps its RS state instead
         const bool slides = il < a.sliding_layers.size() && a.sliding_layers[il] != 0;
         const std::uint64_t cells = (slides ? swa_cells : cells_per_stream) * n_stream;
         out[il] = cells * (k_row_bytes + v_row_bytes);
@@ -188,6 +468,12 @@ struct Inputs {
     std::uint64_t capacity = 0;
     std::string gpu_label;
     bool ollama = false;
+    Overrides overrides;
+    // The speculative-decoding drafter (-md): its model, weight bytes and cache types.
+    std::shared_ptr<const ModelSource> draft;
+    std::uint64_t draft_weight_bytes = 0;
+    std::string draft_format;
+    KvTypes draft_types;
 };
 
 Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* settings) {
@@ -233,6 +519,7 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
     // Model buffers.
     std::vector<std::uint64_t> model(static_cast<std::size_t>(gpus + 1), 0);
     std::vector<std::uint64_t> layers_on(static_cast<std::size_t>(gpus + 1), 0);
+    std::uint64_t host_experts = 0;
     for (std::uint64_t il = 0; il < layers; ++il) {
         const std::uint64_t dev = device_of(il);
         const std::uint64_t bytes = in.w.layer_bytes[static_cast<std::size_t>(il)];
@@ -245,7 +532,11 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
                 model[static_cast<std::size_t>(g)] += static_cast<std::uint64_t>(static_cast<long double>(bytes) * share);
             }
         } else {
-            model[static_cast<std::size_t>(dev)] += bytes;
+            // Tensor overrides keep their tensors of an offloaded layer in host RAM (CPU_Mapped with mmap).
+            const std::uint64_t kept = dev < gpus ? std::min(in.overrides.cpu_bytes[static_cast<std::size_t>(il)], bytes) : 0;
+            model[static_cast<std::size_t>(dev)] += bytes - kept;
+            model[static_cast<std::size_t>(gpus)] += kept;
+            host_experts += kept;
         }
         layers_on[static_cast<std::size_t>(dev)] += 1;
     }
@@ -260,7 +551,16 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
     std::string kv_steps;
     const std::vector<std::uint64_t> kv = kv_bytes_per_layer(a, r, in.types, s.engine.swa_full, swa_cells, kv_steps);
     std::vector<std::uint64_t> kv_on(static_cast<std::size_t>(gpus + 1), 0);
-    for (std::uint64_t il = 0; il < layers; ++il) kv_on[static_cast<std::size_t>(device_of(il))] += kv[static_cast<std::size_t>(il)];
+    std::vector<std::uint64_t> attention_on(static_cast<std::size_t>(gpus + 1), 0);
+    std::vector<std::uint64_t> recurrent_on(static_cast<std::size_t>(gpus + 1), 0);
+    for (std::uint64_t il = 0; il < layers; ++il) {
+        kv_on[static_cast<std::size_t>(device_of(il))] += kv[static_cast<std::size_t>(il)];
+        (a.layer_is_attention(il) ? attention_on : recurrent_on)[static_cast<std::size_t>(device_of(il))] += 1;
+    }
+    // Recurrent layers (Gated DeltaNet, Mamba, short conv): llama.cpp's RS buffer, per layer an f32 R (conv)
+    // and S (state) row for each of n_seq_max sequences (src/llama-memory-recurrent.cpp, n_embd_r/n_embd_s).
+    const RecurrentStateValues rs = recurrent_state_values(a);
+    const std::uint64_t rs_layer_bytes = (rs.conv_values + rs.ssm_values) * kF32 * r.n_seq;
 
     const Phases p = phases(a, r);
     const std::uint64_t gpu_layers_total = layers - layers_on[static_cast<std::size_t>(gpus)];
@@ -278,12 +578,19 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
             } else {
                 steps = "token_embd " + n(in.w.token_embd_bytes) + " bytes (the input layer stays on the CPU)" +
                         (count > 0 ? " + " + n(count) + " layers not offloaded" : "") + (has_output ? " + the output layer" : "") +
+                        (host_experts > 0 ? " + " + n(host_experts) + " bytes of offloaded layers' tensors kept here (" + in.overrides.steps + ")" : "") +
                         (s.engine.mmap ? "; memory-mapped from the file (CPU_Mapped)" : "; --no-mmap: read into RAM");
             }
             d.terms.push_back({"model_buffer", "Model buffer", steps, model[static_cast<std::size_t>(g)], EngineTermKind::weights});
         }
         if (kv_on[static_cast<std::size_t>(g)] > 0)
-            d.terms.push_back({"kv_buffer", "KV buffer", n(count) + " layers: " + kv_steps, kv_on[static_cast<std::size_t>(g)], EngineTermKind::kv_cache});
+            d.terms.push_back({"kv_buffer", "KV buffer", n(attention_on[static_cast<std::size_t>(g)]) + (rs.layers > 0 ? " attention layers: " : " layers: ") + kv_steps,
+                               kv_on[static_cast<std::size_t>(g)], EngineTermKind::kv_cache});
+        if (const std::uint64_t rec = recurrent_on[static_cast<std::size_t>(g)]; rec > 0 && rs_layer_bytes > 0)
+            d.terms.push_back({"rs_buffer", "RS buffer",
+                               n(rec) + " recurrent layers x (R " + n(rs.conv_values) + " + S " + n(rs.ssm_values) + " values) x 4 bytes (f32) x " + n(r.n_seq) +
+                                   (r.n_seq == 1 ? " sequence" : " sequences (n_seq_max)"),
+                               rec * rs_layer_bytes, EngineTermKind::kv_cache});
         if (!is_host) {
             if (count == 0 && !has_output && !(g == 0 && gpu_layers_total == 0 && ngl == 0)) continue;
             if (count == 0 && !has_output) continue;
@@ -326,6 +633,28 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
                                output, EngineTermKind::other});
         }
     }
+    // The drafter (-md): its own model buffer, a second KV cache at the target's n_ctx in its cache type
+    // (-ctkd, default f16) and its own compute buffer, on GPU 0 (-ngld offloads it whole by default).
+    if (in.draft) {
+        const Architecture& da = in.draft->architecture;
+        EngineDevice& d = out.devices[gpus > 0 ? 0 : static_cast<std::size_t>(gpus)];
+        const std::string name = in.draft->display_name;
+        d.terms.push_back({"draft_model_buffer", "Draft model buffer",
+                           name + ": " + n(in.draft->counts.total_count) + " parameters in " + in.draft_format, in.draft_weight_bytes,
+                           EngineTermKind::weights});
+        std::uint64_t draft_swa = 0;
+        std::string draft_steps;
+        const std::vector<std::uint64_t> dkv = kv_bytes_per_layer(da, r, in.draft_types, s.engine.swa_full, draft_swa, draft_steps);
+        std::uint64_t dkv_total = 0;
+        for (std::uint64_t b : dkv) dkv_total += b;
+        d.terms.push_back({"draft_kv_buffer", "Draft KV buffer",
+                           n(da.num_hidden_layers) + " drafter layers at the target's context: " + draft_steps, dkv_total, EngineTermKind::kv_cache});
+        const Phases dp = phases(da, r);
+        d.terms.push_back({"draft_compute_buffer", "Draft compute buffer",
+                           "the drafter's own graph: max(attention: " + dp.attention_steps + ", feed-forward: " + dp.ffn_steps + ", output: " +
+                               dp.output_steps + ")",
+                           std::max({dp.attention, dp.ffn, dp.output}), EngineTermKind::compute});
+    }
     for (EngineDevice& d : out.devices) {
         const std::uint64_t margin = d.reserved_bytes;
         finish_device(d);
@@ -343,6 +672,7 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
         settings->push_back("-ngl " + n(r.ngl) + ": " + n(gpu_layers_total) + " of " + n(layers) + " layers on the GPU" +
                             (out_dev < gpus ? " + the output layer" : ", output layer on the CPU") + "; token_embd on the CPU");
         settings->push_back(std::string("flash attention ") + (r.flash_attn ? "on" : "off") + ", K cache " + ggml_kv_name(in.types.k.key) + ", V cache " + ggml_kv_name(in.types.v.key));
+        if (in.overrides.any) settings->push_back("tensor overrides: " + in.overrides.steps + "; of offloaded layers " + n(host_experts) + " bytes stay in host RAM");
         if (gpus > 1) settings->push_back(std::string("split mode ") + (mode == SplitMode::layer ? "layer" : mode == SplitMode::row ? "row" : "none") +
                                           (s.tensor_split.size() == gpus ? ", -ts " + [&] { std::string t; for (const Decimal& d : s.tensor_split) t += (t.empty() ? "" : ",") + format_decimal(d); return t; }() : ", even split"));
     }
@@ -383,6 +713,13 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
             cmd += " -ts " + ts;
         }
     }
+    if (s.engine.cpu_moe_all) cmd += " --cpu-moe";
+    else if (s.engine.n_cpu_moe > 0) cmd += " --n-cpu-moe " + std::to_string(s.engine.n_cpu_moe);
+    if (!s.engine.override_tensor.empty()) cmd += " -ot \"" + s.engine.override_tensor + "\"";
+    if (in.draft) {
+        cmd += " -md " + in.draft->preset_key + ".gguf";
+        if (!s.engine.draft_kv_dtype.empty()) cmd += std::string(" -ctkd ") + ggml_kv_name(s.engine.draft_kv_dtype) + " -ctvd " + ggml_kv_name(s.engine.draft_kv_dtype);
+    }
     if (s.engine.swa_full) cmd += " --swa-full";
     if (!s.engine.mmap) cmd += " --no-mmap";
     return cmd;
@@ -412,6 +749,49 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     out.version = ollama ? "Ollama on llama-server (since ollama PR #16031) with llama.cpp b9993-b10437; num_ctx 4096, num_batch 512, one slot"
                          : "llama.cpp b9993-b10437 (common/common.h defaults; src/llama-model.cpp placement)";
     in.w = weight_layout(s, *e, out.notes);
+    Expected<Overrides> overrides = tensor_overrides(s, in.w, a.num_hidden_layers);
+    if (!overrides) return overrides.failure();
+    in.overrides = std::move(*overrides);
+    if (!s.engine.draft_model.empty()) {
+        if (ollama) return Error{"draft-model", "Ollama has no draft-model flag: choose --engine llama.cpp"};
+        Scenario d = s;
+        d.engine = EngineSettings{};
+        const Expected<bool> model = apply_setting(d, "model", s.engine.draft_model);
+        if (!model) return Error{"draft-model", model.error()};
+        if (!s.engine.draft_dtype.empty()) {
+            const Expected<bool> dtype = apply_setting(d, "dtype", s.engine.draft_dtype);
+            if (!dtype) return Error{"draft-dtype", dtype.error()};
+        }
+        const Expected<Estimate> de = estimate(d);
+        if (!de) return Error{"draft-model", de.error()};
+        if (!d.model) return Error{"draft-model", "the drafter has no architecture"};
+        const Architecture& da = d.model->architecture;
+        // common/speculative.cpp: the target and the drafter must share a vocabulary (SPEC_VOCAB_MAX_SIZE_DIFFERENCE 128).
+        const std::uint64_t va = a.vocab_size, vb = da.vocab_size;
+        if ((va > vb ? va - vb : vb - va) > 128)
+            return Error{"draft-model", "llama.cpp refuses a drafter whose vocabulary differs from the target's by more than 128 tokens (" +
+                                            n(va) + " vs " + n(vb) + ")"};
+        if (!da.layer_mixers.empty()) return Error{"draft-model", "a hybrid drafter's recurrent state is not modelled"};
+        in.draft = d.model;
+        in.draft_weight_bytes = de->weight_bytes;
+        const Expected<WeightFormat> df = find_weight_format(d.dtype);
+        in.draft_format = df ? df->label : format_decimal(d.bytes_per_param) + " bytes per parameter";
+        Scenario dk = s;
+        dk.kv_dtype = s.engine.draft_kv_dtype.empty() ? "fp16" : s.engine.draft_kv_dtype;
+        dk.engine.v_dtype.clear();
+        const Expected<KvTypes> dt = kv_types(dk);
+        if (!dt) return Error{"draft-kv-dtype", dt.error()};
+        in.draft_types = *dt;
+        if (s.engine.flash_attn == Switch::off && in.draft_types.v.key != "fp16" && in.draft_types.v.key != "bf16" && in.draft_types.v.key != "fp32")
+            return Error{"draft-kv-dtype", "llama.cpp: V cache quantization requires flash_attn (-fa on)"};
+        out.notes.push_back("The drafter (" + d.model->display_name + ") is a second model in memory: its weights, its own KV cache at the "
+                            "target's full context (not a small one) and its own compute buffer.");
+    }
+    if (ollama && in.overrides.any)
+        return Error{s.engine.override_tensor.empty() ? "n-cpu-moe" : "override-tensor", "Ollama has no flag for tensor overrides: choose --engine llama.cpp"};
+    if (in.overrides.bytes > 0)
+        out.notes.push_back("Routed experts kept in host RAM run at system-memory bandwidth: each token reads its active experts of those "
+                            "layers from RAM (CPU), not from VRAM, so generation slows as more expert layers stay on the CPU.");
     in.gpu_count = s.gpu_count;
     if (!s.gpu.empty()) {
         const Expected<Gpu> g = find_gpu(s.gpu);
@@ -454,7 +834,10 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
 
     // --fit (when -ngl and -c are left to it and the GPUs' capacity is known): first the context, down to
     // 4096, then the layers, back to front, until every GPU keeps the 1024 MiB margin free.
-    const bool fit = s.engine.ngl_auto && in.capacity > 0;
+    // llama.cpp's --fit leaves the user's tensor overrides alone and does not search then (common/fit.cpp).
+    const bool fit = s.engine.ngl_auto && in.capacity > 0 && !in.overrides.any;
+    if (s.engine.ngl_auto && in.capacity > 0 && in.overrides.any)
+        out.notes.push_back("With tensor overrides (--n-cpu-moe, --cpu-moe, -ot) llama.cpp's --fit does not search: every layer is offloaded unless -ngl says otherwise.");
     if (fit && !gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) {
         const std::uint64_t asked_ctx = r.n_ctx;
         if (s.context_tokens == 0 && !ollama && r.n_ctx > kFitMinContext) {
@@ -497,6 +880,88 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     out.gpu_known = in.capacity > 0;
     if (!in.w.known) out.notes.push_back("llama.cpp keeps token_embd on the CPU at full offload; a tied output is copied to the GPU.");
     finish_estimate(out, s);
+    return out;
+}
+
+Expected<CpuMoeAnswer> llama_cpp_fewest_cpu_moe(const Scenario& s) {
+    if (s.engine.kind != EngineKind::llama_cpp) return Error{"n-cpu-moe", "fit --minimize n-cpu-moe needs --engine llama.cpp (Ollama has no such flag)"};
+    if (!s.model) return Error{"n-cpu-moe", "needs the model's architecture: give --model, --config or --gguf"};
+    const Architecture& a = s.model->architecture;
+    if (!a.is_moe()) return Error{"n-cpu-moe", "the model has no routed experts to keep on the CPU (a dense model: use -ngl)"};
+    Scenario t = s;
+    t.engine.cpu_moe_all = false;
+    if (t.engine.ngl_auto) {  // with overrides llama.cpp's --fit does not search: every layer is offloaded
+        t.engine.ngl_auto = false;
+        t.engine.ngl_all = true;
+    }
+    CpuMoeAnswer out;
+    const std::uint64_t layers = a.num_hidden_layers;
+    auto fits = [](const EngineEstimate& e) {
+        for (const EngineDevice& d : e.devices)
+            if (d.is_gpu && d.verdict == FitVerdict::does_not_fit) return false;
+        return true;
+    };
+    // The GPU total falls as N grows (each layer's experts leave the GPU): the smallest N that fits, by bisection.
+    std::uint64_t lo = 0, hi = layers;
+    t.engine.n_cpu_moe = hi;
+    Expected<EngineEstimate> at_hi = llama_cpp_estimate(t);
+    if (!at_hi) return at_hi.failure();
+    if (!at_hi->gpu_known) return Error{"n-cpu-moe", "needs a GPU: give --gpu NAME or --gpu-memory SIZE (and --gpus N)"};
+    auto host_experts = [](const EngineEstimate& e) {
+        std::uint64_t b = 0;
+        for (const EngineDevice& d : e.devices)
+            if (!d.is_gpu)
+                for (const EngineTerm& term : d.terms)
+                    if (term.key == "model_buffer") b = term.bytes;
+        return b;
+    };
+    if (!fits(*at_hi)) {
+        out.n_cpu_moe = layers;
+        out.estimate = std::move(*at_hi);
+        const EngineDevice& g = out.estimate.devices.front();
+        out.sentence = "Even with every layer's routed experts on the CPU (--cpu-moe) GPU 0 needs " + format_gib(g.total_bytes) + " of " +
+                       format_gib(g.capacity_bytes) + ": lower the context, the cache type or -ngl.";
+        return out;
+    }
+    EngineEstimate best = std::move(*at_hi);
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        t.engine.n_cpu_moe = mid;
+        Expected<EngineEstimate> e = llama_cpp_estimate(t);
+        if (!e) return e.failure();
+        if (fits(*e)) {
+            hi = mid;
+            best = std::move(*e);
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if (hi == 0) {  // the loop may not have run at 0
+        t.engine.n_cpu_moe = 0;
+        Expected<EngineEstimate> e = llama_cpp_estimate(t);
+        if (!e) return e.failure();
+        best = std::move(*e);
+    }
+    out.found = true;
+    out.n_cpu_moe = hi;
+    out.estimate = std::move(best);
+    std::uint64_t fullest = 0, capacity = 0;
+    for (const EngineDevice& d : out.estimate.devices)
+        if (d.is_gpu && d.total_bytes >= fullest) fullest = d.total_bytes, capacity = d.capacity_bytes;
+    if (hi == 0) {
+        out.sentence = "Every routed expert fits on the GPU: --n-cpu-moe 0 (the fullest GPU holds " + format_gib(fullest) + " of " + format_gib(capacity) + ").";
+        return out;
+    }
+    // The experts that moved: the host's model buffer less what it holds at N = 0.
+    t.engine.n_cpu_moe = 0;
+    const Expected<EngineEstimate> none = llama_cpp_estimate(t);
+    const std::uint64_t base = none ? host_experts(*none) : 0;
+    const std::uint64_t host = host_experts(out.estimate);
+    out.expert_bytes = host > base ? host - base : 0;
+    out.sentence = "--n-cpu-moe " + n(hi) + ": the routed experts of layers 0-" + n(hi - 1) + " (" + format_gib(out.expert_bytes) +
+                   ") stay in host RAM; the fullest GPU then holds " + format_gib(fullest) + " of " + format_gib(capacity) + " (--n-cpu-moe " + n(hi - 1) +
+                   " would not fit). Those experts run at system-memory bandwidth: every generated token reads "
+                   "its active experts of those layers from RAM, so generation is slower than with every expert in VRAM.";
     return out;
 }
 

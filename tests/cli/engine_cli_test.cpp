@@ -84,3 +84,24 @@ TEST_CASE("cli: reconcile refuses junk, a missing file and a log without its mod
     CHECK(r.status == 0);
     CHECK(has(r.out, "Usage: llm-memory reconcile FILE|-"));
 }
+
+TEST_CASE("cli: experts on the CPU from a command line, and fit --minimize n-cpu-moe", "[cli][engines]") {
+    const CliRun r = run_cli_capture({"--from-command", "llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 16384 -ngl 99 --n-cpu-moe 12",
+                                      "--gpu-memory", "12GiB", "--ram", "32GiB"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(has(r.out, "tensor overrides: --n-cpu-moe 12: the first 12 layers' routed experts"));
+    CHECK(has(r.out, "host RAM"));
+    CHECK(has(r.out, "of 32 GiB (fits)"));
+    CHECK(has(r.out, "The command that realises it: llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 16384 -ngl 99 -ncmoe 12"));
+    CHECK(has(r.out, "-ngl 49 -fa on --n-cpu-moe 12"));
+    const CliRun f = run_cli_capture({"fit", "--minimize", "n-cpu-moe", "--model", "qwen3-30b-a3b", "--dtype", "q4_k_m", "--engine", "llama.cpp",
+                                      "--gpu-memory", "12GiB", "--context", "32768", "--format", "json"});
+    INFO(f.err);
+    REQUIRE(f.status == 0);
+    CHECK(has(f.out, "{\"n_cpu_moe\":{\"found\":true,\"n_cpu_moe\":"));
+    CHECK(has(f.out, "system-memory bandwidth"));
+    const CliRun dense = run_cli_capture({"fit", "--minimize", "n-cpu-moe", "--model", "llama-2-7b", "--engine", "llama.cpp", "--gpu-memory", "12GiB"});
+    CHECK(dense.status == 2);
+    CHECK(has(dense.err, "no routed experts"));
+}

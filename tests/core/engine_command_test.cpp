@@ -117,10 +117,10 @@ TEST_CASE("llama-server: a bad value of a flag that matters names the flag") {
 }
 
 TEST_CASE("llama-server: flags that change memory but are not modelled are listed apart") {
-    const CommandReading r = read_ok("llama-server -m a.gguf -ot exps=CPU -nkvo -md draft.gguf -c 0 -ngl auto");
-    CHECK(contains(r.unmodelled, "-ot exps=CPU (tensor overrides"));
+    const CommandReading r = read_ok("llama-server -m a.gguf -ot exps=CUDA1 -nkvo -md draft.gguf -c 0 -ngl auto");
+    CHECK(contains(r.unmodelled, "-ot exps=CUDA1 (only =CPU overrides are modelled"));
     CHECK(contains(r.unmodelled, "-nkvo ("));
-    CHECK(contains(r.unmodelled, "-md draft.gguf ("));
+    CHECK(contains(r.unmodelled, "-md draft.gguf (a drafter llm-memory does not know"));
     CHECK(contains(r.unmodelled, "-c 0 (0 means the model's training context"));
     CHECK(pairs(r).count("context") == 0);
     CHECK(pairs(r).at("ngl") == "auto");  // llama.cpp's --fit chooses
@@ -244,4 +244,23 @@ TEST_CASE("the printer realises the settings, and reading it back gives them aga
     CHECK(engine_command_line("vllm", "org/m", {{"tp", "4", ""}, {"context", "32768", ""}, {"gpu-util", "0.9", ""}}) ==
           "vllm serve org/m --tensor-parallel-size 4 --gpu-memory-utilization 0.9 --max-model-len 32768");
     CHECK(command_state(read_ok("llama-server -m a.gguf -c 4096 -fa")) == "engine=llama.cpp&context=4096&flash-attn=on");
+}
+
+TEST_CASE("llama-server: --n-cpu-moe, --cpu-moe and -ot PATTERN=CPU are read, -ot adds to the list") {
+    // common/arg.cpp: -ot may be repeated and each adds its overrides; -ncmoe N; -cmoe = every layer.
+    const CommandReading r = read_ok("llama-server -m a.gguf -ngl 99 -ncmoe 20 -ot \"blk\\.1\\.=CPU\" --override-tensor exps=CPU");
+    CHECK(pairs(r).at("n-cpu-moe") == "20");
+    CHECK(pairs(r).at("override-tensor") == "blk\\.1\\.=CPU,exps=CPU");
+    const CommandReading all = read_ok("llama-server -m a.gguf --cpu-moe");
+    CHECK(pairs(all).at("n-cpu-moe") == "all");
+    CHECK(error_of("llama-server -m a.gguf -ot nothing").find("is not PATTERN=BUFFER_TYPE") != std::string::npos);
+    CHECK(error_of("llama-server -m a.gguf --n-cpu-moe x").rfind("--n-cpu-moe:", 0) == 0);
+}
+
+TEST_CASE("llama-server: -md names a built-in drafter (and its format), -ctkd its cache type") {
+    const CommandReading r = read_ok("llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -md Llama-3.2-1B-Instruct-Q8_0.gguf -ctkd q8_0 -ngld 99");
+    CHECK(pairs(r).at("draft-model") == "llama-3.2-1b");
+    CHECK(pairs(r).at("draft-dtype") == "q8_0");
+    CHECK(pairs(r).at("draft-kv-dtype") == "q8_0");
+    CHECK(contains(r.unmodelled, "-ngld 99 (the drafter is placed whole on GPU 0"));
 }

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "architecture.hpp"
 #include "engines/engine.hpp"
 #include "formats.hpp"
 #include "model_presets.hpp"
@@ -280,4 +281,208 @@ TEST_CASE("engine settings round-trip through the URL state") {
     CHECK_FALSE(apply_setting(bad, "gpu-util", "1.5").ok());
     CHECK_FALSE(apply_setting(bad, "ngl", "many").ok());
     CHECK(to_state(bad) == "params=13B");
+}
+
+namespace {
+// A small MoE GGUF as llama.cpp names its tensors: 12 layers, each with attention (40 MiB), the router
+// (1 MiB) and three routed-expert tensors of 100 MiB (ffn_gate_exps, ffn_up_exps, ffn_down_exps).
+Scenario moe_gguf() {
+    Scenario s = mistral7b_gguf();
+    ModelSource m = *s.model;
+    m.display_name = "moe.gguf";
+    m.architecture.num_hidden_layers = 12;
+    m.architecture.num_experts = 64;
+    m.architecture.num_experts_per_tok = 4;
+    m.architecture.moe_intermediate_size = 1024;
+    m.layout.layer_bytes.assign(12, 0);
+    for (std::uint64_t il = 0; il < 12; ++il) {
+        const std::string b = "blk." + std::to_string(il) + ".";
+        for (const auto& [name, bytes] : std::initializer_list<std::pair<const char*, std::uint64_t>>{
+                 {"attn_q.weight", 40 * MiB}, {"ffn_gate_inp.weight", 1 * MiB}, {"ffn_gate_exps.weight", 100 * MiB},
+                 {"ffn_up_exps.weight", 100 * MiB}, {"ffn_down_exps.weight", 100 * MiB}}) {
+            m.layout.layer_tensors.push_back({b + name, il, bytes});
+            m.layout.layer_bytes[static_cast<std::size_t>(il)] += bytes;
+        }
+    }
+    s.model = std::make_shared<const ModelSource>(m);
+    return s;
+}
+}  // namespace
+
+TEST_CASE("llama.cpp --n-cpu-moe N keeps the routed experts of the first N layers in host RAM") {
+    // common/arg.cpp --n-cpu-moe pushes, for i in [0, N), the override blk\.<i>\.ffn_(up|down|gate|gate_up)_(ch|)exps
+    // = CPU (common/common.h LLM_FFN_EXPS_REGEX, llm_ffn_exps_block_regex): "the MoE weights of the first N
+    // layers" (https://github.com/ggml-org/llama.cpp/pull/15077). With a layer split they all land on the GPU
+    // holding the first layers (https://github.com/ggml-org/llama.cpp/issues/15136).
+    Scenario s = moe_gguf();
+    const EngineEstimate all_gpu = run(s);
+    const std::uint64_t gpu0 = term(device(all_gpu, "gpu0"), "model_buffer");
+    const std::uint64_t host0 = term(device(all_gpu, "host"), "model_buffer");
+    REQUIRE(apply_setting(s, "n-cpu-moe", "3"));
+    const EngineEstimate three = run(s);
+    CHECK(term(device(three, "gpu0"), "model_buffer") == gpu0 - 3 * 300 * MiB);
+    CHECK(term(device(three, "host"), "model_buffer") == host0 + 3 * 300 * MiB);
+    CHECK(three.command.find("--n-cpu-moe 3") != std::string::npos);
+    // --cpu-moe (n-cpu-moe all) and -ot exps=CPU keep every layer's experts; KV stays with its layer.
+    REQUIRE(apply_setting(s, "n-cpu-moe", "all"));
+    const EngineEstimate every = run(s);
+    CHECK(term(device(every, "gpu0"), "model_buffer") == gpu0 - 12 * 300 * MiB);
+    CHECK(term(device(every, "gpu0"), "kv_buffer") == term(device(all_gpu, "gpu0"), "kv_buffer"));
+    Scenario ot = moe_gguf();
+    REQUIRE(apply_setting(ot, "override-tensor", "exps=CPU"));
+    CHECK(term(device(run(ot), "gpu0"), "model_buffer") == gpu0 - 12 * 300 * MiB);
+    // The regexes people write: a per-layer range (blk\.1\. does not find blk.10 or blk.11), only the down
+    // projections, and two patterns in one list.
+    REQUIRE(apply_setting(ot, "override-tensor", "blk\\.(1|2)\\.ffn_.*_exps\\.=CPU"));
+    CHECK(term(device(run(ot), "gpu0"), "model_buffer") == gpu0 - 2 * 300 * MiB);
+    REQUIRE(apply_setting(ot, "override-tensor", "ffn_down_exps=CPU"));
+    CHECK(term(device(run(ot), "gpu0"), "model_buffer") == gpu0 - 12 * 100 * MiB);
+    REQUIRE(apply_setting(ot, "override-tensor", "blk\\.[0-3]\\.ffn_up_exps=CPU,blk\\.1[01]\\.ffn_(gate|up)_exps=CPU"));
+    CHECK(term(device(run(ot), "gpu0"), "model_buffer") == gpu0 - 4 * 100 * MiB - 2 * 200 * MiB);
+    // A layer already on the CPU (-ngl) gains nothing from an override.
+    Scenario partial = moe_gguf();
+    REQUIRE(apply_setting(partial, "ngl", "7"));  // the output layer + layers 6..11
+    const std::uint64_t partial_gpu = term(device(run(partial), "gpu0"), "model_buffer");
+    REQUIRE(apply_setting(partial, "n-cpu-moe", "8"));  // layers 0..7: only 6 and 7 are on the GPU
+    CHECK(term(device(run(partial), "gpu0"), "model_buffer") == partial_gpu - 2 * 300 * MiB);
+}
+
+TEST_CASE("llama.cpp tensor overrides: bad patterns, other devices and patterns that find nothing are refused by name") {
+    Scenario s = moe_gguf();
+    CHECK(apply_setting(s, "override-tensor", "exps=CUDA1").error().find("only =CPU overrides are modelled") != std::string::npos);
+    CHECK(apply_setting(s, "override-tensor", "exps").error().find("is not PATTERN=CPU") != std::string::npos);
+    CHECK(apply_setting(s, "n-cpu-moe", "many").error().find("n-cpu-moe") == 0);
+    REQUIRE(apply_setting(s, "override-tensor", "blk\\.(1|2\\.=CPU"));
+    Expected<EngineEstimate> e = engine_estimate(s);
+    REQUIRE(!e);
+    CHECK(e.error() == "override-tensor: the pattern \"blk\\.(1|2\\.\" has an unclosed '('");
+    REQUIRE(apply_setting(s, "override-tensor", "shexp=CPU"));
+    e = engine_estimate(s);
+    REQUIRE(!e);
+    CHECK(e.error().find("the pattern \"shexp\" finds no tensor") != std::string::npos);
+    // A dense model has no experts for --n-cpu-moe.
+    Scenario dense = mistral7b_gguf();
+    REQUIRE(apply_setting(dense, "n-cpu-moe", "4"));
+    e = engine_estimate(dense);
+    REQUIRE(!e);
+    CHECK(e.error().find("no routed-expert tensors") != std::string::npos);
+    // Ollama passes no overrides to llama-server.
+    REQUIRE(apply_setting(s, "engine", "ollama"));
+    REQUIRE(apply_setting(s, "override-tensor", "exps=CPU"));
+    CHECK(!engine_estimate(s));
+}
+
+TEST_CASE("A preset MoE model's routed experts sit in its MoE layers, gate, up and down of equal size") {
+    // Qwen3-30B-A3B: 48 MoE layers of 128 experts x 3 x 2048 x 768 = 603,979,776 parameters
+    // (https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json); at q8_0 (34 bytes per 32) the
+    // engine's per-layer figure is the weight format's average, so one layer's experts are ~ 0.6 G x 1.0625 bytes.
+    Scenario s = with({{"model", "qwen3-30b-a3b"}, {"dtype", "q8_0"}, {"engine", "llama.cpp"}, {"gpu-memory", "12GiB"},
+                       {"context", "8192"}, {"ngl", "all"}});
+    const EngineEstimate base = run(s);
+    REQUIRE(apply_setting(s, "n-cpu-moe", "1"));
+    const EngineEstimate one = run(s);
+    const std::uint64_t moved = term(device(base, "gpu0"), "model_buffer") - term(device(one, "gpu0"), "model_buffer");
+    CHECK(moved == Catch::Approx(603'979'776.0 * 34 / 32).epsilon(0.002));
+    REQUIRE(apply_setting(s, "override-tensor", "attn=CPU"));
+    const Expected<EngineEstimate> e = engine_estimate(s);
+    REQUIRE(!e);
+    CHECK(e.error().find("without a GGUF file only the routed experts") != std::string::npos);
+}
+
+TEST_CASE("fit --minimize n-cpu-moe: the fewest expert layers on the CPU that fit, with the bandwidth note") {
+    Scenario s = moe_gguf();
+    REQUIRE(apply_setting(s, "context", "4096"));
+    REQUIRE(apply_setting(s, "gpu-memory", "3GiB"));
+    const Expected<CpuMoeAnswer> a = llama_cpp_fewest_cpu_moe(s);
+    REQUIRE(a.ok());
+    REQUIRE(a->found);
+    const std::uint64_t n = a->n_cpu_moe;
+    REQUIRE(n > 0);
+    CHECK(a->estimate.runs);
+    CHECK(a->expert_bytes == n * 300 * MiB);
+    CHECK(a->sentence.find("system-memory bandwidth") != std::string::npos);
+    // One layer fewer does not fit.
+    Scenario fewer = s;
+    REQUIRE(apply_setting(fewer, "ngl", "all"));
+    REQUIRE(apply_setting(fewer, "n-cpu-moe", std::to_string(n - 1)));
+    CHECK(!run(fewer).runs);
+    // A GPU too small even for --cpu-moe says so; a dense model and no engine are refused.
+    REQUIRE(apply_setting(s, "gpu-memory", "1GiB"));
+    const Expected<CpuMoeAnswer> none = llama_cpp_fewest_cpu_moe(s);
+    REQUIRE(none.ok());
+    CHECK(!none->found);
+    CHECK(none->sentence.find("--cpu-moe") != std::string::npos);
+    CHECK(!llama_cpp_fewest_cpu_moe(mistral7b_gguf()));
+}
+
+TEST_CASE("Host RAM (ram) judges what stays in system memory; memory-mapped weights on a GPU count once") {
+    Scenario s = moe_gguf();
+    REQUIRE(apply_setting(s, "n-cpu-moe", "all"));
+    const EngineEstimate free_ram = run(s);
+    const EngineDevice& host = device(free_ram, "host");
+    // The host holds token_embd and the 12 layers' experts, not the offloaded layers' other tensors again.
+    CHECK(term(host, "model_buffer") == 70 * MiB + 12 * 300 * MiB);
+    REQUIRE(apply_setting(s, "ram", "64GiB"));
+    const EngineEstimate big = run(s);
+    CHECK(device(big, "host").capacity_bytes == 64 * GiB);
+    CHECK(big.runs);
+    CHECK(big.verdict.find("host RAM") != std::string::npos);
+    REQUIRE(apply_setting(s, "ram", "2GiB"));
+    const EngineEstimate small = run(s);
+    CHECK(!small.runs);
+    CHECK(small.verdict.rfind("Does not run", 0) == 0);
+    CHECK(apply_setting(s, "ram", "lots").error().find("ram") == 0);
+}
+
+TEST_CASE("llama.cpp hybrid models: KV for the attention layers only, an f32 RS buffer for the recurrent ones") {
+    // https://github.com/JamePeng/llama-cpp-python/issues/78 (a Qwen3.5 GGUF with Qwen3-Next's Gated DeltaNet
+    // sizes: 32 layers, every 4th full attention, 16 key heads and 32 value heads of 128, conv kernel 4):
+    //   llama_memory_recurrent:      CUDA0 RS buffer size =    50.25 MiB
+    //   llama_memory_recurrent: size =   50.25 MiB (     1 cells,  32 layers,  1 seqs), R (f32):    2.25 MiB, S (f32):   48.00 MiB
+    // = 24 recurrent layers x (R 3 x 8,192 + S 32 x 128 x 128 values) x 4 bytes.
+    const Expected<ModelSource> m = model_from_config(
+        R"({"full_attention_interval":4,"head_dim":256,"hidden_size":2048,"intermediate_size":5120,"linear_conv_kernel_dim":4,)"
+        R"("linear_key_head_dim":128,"linear_num_key_heads":16,"linear_num_value_heads":32,"linear_value_head_dim":128,)"
+        R"("max_position_embeddings":262144,"model_type":"qwen3_next","moe_intermediate_size":512,"num_attention_heads":16,"num_experts":512,)"
+        R"("num_experts_per_tok":10,"num_hidden_layers":32,"num_key_value_heads":2,"shared_expert_intermediate_size":512,)"
+        R"("tie_word_embeddings":false,"vocab_size":151936})");
+    INFO(m.error());
+    REQUIRE(m.ok());
+    Scenario s = with({{"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"ngl", "all"}, {"parallel", "1"}, {"context", "4096"}, {"dtype", "q4_k_m"}});
+    s.model = std::make_shared<const ModelSource>(*m);
+    s.param_count = m->counts.total_count;
+    const EngineEstimate e = run(s);
+    CHECK(term(device(e, "gpu0"), "rs_buffer") == 50 * MiB + MiB / 4);
+    // KV: 8 attention layers x 4096 cells x (512 + 512) values x 2 bytes = 64 MiB, not 32 layers' 256 MiB.
+    CHECK(term(device(e, "gpu0"), "kv_buffer") == 64 * MiB);
+    // llama-server's 4 slots: one row per sequence.
+    REQUIRE(apply_setting(s, "parallel", "4"));
+    CHECK(term(device(run(s), "gpu0"), "rs_buffer") == 4 * (50 * MiB + MiB / 4));
+}
+
+TEST_CASE("llama.cpp draft model: its weights, a second KV cache at the target's full context, its own compute buffer") {
+    // Speculative decoding keeps a second context for the drafter at the target's n_ctx (its KV is not small:
+    // https://github.com/Quartermaster-Labs/Quartermaster/pull/24). Llama 3.2 1B: 16 layers x 8 KV heads x 64
+    // (https://huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json): at 32,768 cells in f16,
+    // 16 x 32,768 x (512 + 512) x 2 bytes = 1 GiB; in q8_0 (34 bytes per 32 values) 544 MiB.
+    Scenario s = with({{"model", "llama-3.1-8b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"context", "32768"},
+                       {"parallel", "1"}, {"ngl", "all"}});
+    const EngineEstimate alone = run(s);
+    REQUIRE(apply_setting(s, "draft-model", "llama-3.2-1b"));
+    const EngineEstimate with_draft = run(s);
+    const EngineDevice& g = device(with_draft, "gpu0");
+    CHECK(term(g, "draft_kv_buffer") == GiB);
+    CHECK(term(g, "draft_model_buffer") > 0);
+    CHECK(term(g, "draft_compute_buffer") > 0);
+    CHECK(g.total_bytes == device(alone, "gpu0").total_bytes + term(g, "draft_kv_buffer") + term(g, "draft_model_buffer") + term(g, "draft_compute_buffer"));
+    CHECK(with_draft.command.find("-md llama-3.2-1b.gguf") != std::string::npos);
+    REQUIRE(apply_setting(s, "draft-kv-dtype", "q8_0"));
+    CHECK(term(device(run(s), "gpu0"), "draft_kv_buffer") == 544 * MiB);
+    // common/speculative.cpp refuses a drafter whose vocabulary differs by more than 128 tokens (151,936 vs 128,256).
+    REQUIRE(apply_setting(s, "draft-model", "qwen3-0.6b"));
+    const Expected<EngineEstimate> e = engine_estimate(s);
+    REQUIRE(!e);
+    CHECK(e.error().find("vocabulary") != std::string::npos);
+    CHECK(apply_setting(s, "draft-model", "no-such-model").error().find("is not a built-in model") != std::string::npos);
+    CHECK(apply_setting(s, "draft-kv-dtype", "q5_1").error().find("draft-kv-dtype") == 0);
 }

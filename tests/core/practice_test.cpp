@@ -235,6 +235,9 @@ TEST_CASE("every mistake id is diagnosed from the wrong answer it produces", "[p
         {QuestionId::inference, "params=13B", "29.06 GB", "gib-gb-mixup", "= 31.2 GB"},
         {QuestionId::inference, "params=13B", "31.2 GiB", "gib-gb-mixup", "= 31.2 GB"},
         {QuestionId::weight, "params=13B", "24.21", "gib-gb-mixup", "= 26 GB"},
+        // Qwen3-30B-A3B: 3,353,032,704 active parameters x 2 bytes = 6.71 GB where all 30,532,122,624 are held
+        // (https://huggingface.co/Qwen/Qwen3-30B-A3B: "30.5B in total and 3.3B activated"), as llmfit#230 did.
+        {QuestionId::weight, "model=qwen3-30b-a3b", "6.71 GB", "moe-active-for-memory", "= 61.06 GB"},
         // llama.cpp reserves the compute buffer for one u-batch (512 tokens): for Llama 3 8B the logits,
         // 512 x (128,256 + 4,096) x 4 bytes = 258.5 MiB, as the issue's llama.cpp log allocated; sized by
         // the 8K context instead it would be 4136 MiB.
@@ -422,7 +425,7 @@ TEST_CASE("the four mistake cards use the seed's wording, in order", "[practice]
 TEST_CASE("question and mistake keys round-trip", "[practice]") {
     for (QuestionId id : all_questions()) CHECK(*parse_question_id(question_key(id)) == id);
     for (MistakeId id : all_mistakes()) CHECK(*parse_mistake_id(mistake_key(id)) == id);
-    CHECK(all_mistakes().size() == 10);
+    CHECK(all_mistakes().size() == 11);
     CHECK_FALSE(parse_mistake_id("typo").has_value());
 }
 
