@@ -99,6 +99,8 @@ struct AppState {
     RuntimeView runtime;                     // the "How it runs" panel
     std::shared_ptr<FitPanelView> fit_panel; // the What fits panel's cached answers, created on first use
     std::shared_ptr<EngineIoView> engine_io; // the engine command and log boxes, created on first use
+    bool reveal_engine_io = false;           // open the "Engine command and log" section and scroll to it once
+                                             // (the page's paste=command|log link)
     std::uint64_t steps_generation = ~std::uint64_t{0};  // the scenario `steps` were derived for
     std::vector<Derivation> steps;           // the worked steps, rebuilt when the scenario changes
 };

@@ -105,14 +105,28 @@ void device_table(const AppState& app, const EngineEstimate& e) {
 
 }  // namespace
 
-void draw_engines_left_out(AppState& app) {
+std::string draw_engines_elsewhere(AppState& app, const std::string& note) {
+    std::string asked;
     ImGui::PushID("engine_panel");
     section_heading("Runs on: the engine");
     setting_control(app, "engine", Shown::hidden);
     for (const char* key : kLlamaKeys) setting_control(app, key, Shown::hidden);
     for (const char* key : kVllmKeys) setting_control(app, key, Shown::hidden);
-    muted_text(engines_left_out_note());
+    // The engine's own choices (core's settings table); "none" is what this build shows.
+    const std::vector<Choice>& choices = find_setting("engine")->choices();
+    ImGui::TextUnformatted(find_setting("engine")->label);  // as the full build's selector: label above, full width
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::BeginCombo("##engine_elsewhere", choices.front().label.c_str())) {
+        for (std::size_t i = 1; i < choices.size(); ++i)
+            if (ImGui::Selectable(choices[i].label.c_str(), false)) asked = "engine=" + choices[i].word;
+        ImGui::EndCombo();
+    }
+    if (ImGui::Button("Paste a command##engine_elsewhere_command")) asked = "paste=command";
+    ImGui::SameLine();
+    if (ImGui::Button("Paste a log##engine_elsewhere_log")) asked = "paste=log";
+    muted_text(note);
     ImGui::PopID();
+    return asked;
 }
 
 bool engine_panel_draws(const char* key) {
@@ -148,11 +162,6 @@ void draw_engine_panel(AppState& app) {
     refresh(app);
     EngineView& v = view();
     ImGui::PushID("engine_panel");
-    if (!engines_in_build()) {
-        ImGui::PopID();
-        draw_engines_left_out(app);
-        return;
-    }
     section_heading("Runs on: the engine");
     setting_control(app, "engine");
     const EngineKind kind = app.scenario.engine.kind;

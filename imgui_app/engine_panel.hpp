@@ -12,9 +12,11 @@ namespace llm_memory {
 void draw_verdicts(AppState& app);
 // The engine selector, the engine's own flags, its per-device table, needed vs reserved and the command.
 void draw_engine_panel(AppState& app);
-// Where the engine panel would be, in a build without the engine models (engines_in_build): the note that
-// says where they are; the engine keys are placed, hidden.
-void draw_engines_left_out(AppState& app);
+// Where the engine panel would be, in a build without the engine models (the page's lean build, which loads
+// the full one for them): an engine selector and "Paste a command" / "Paste a log", then `note` (what
+// choosing loads). The engine keys are placed, hidden. Returns what was chosen, as the link pair that asks
+// the full build for it ("engine=vllm", "paste=command", "paste=log"), else "".
+std::string draw_engines_elsewhere(AppState& app, const std::string& note);
 // Whether this panel places `key`'s control (the engine and its flags), so the runtime panel leaves it out.
 bool engine_panel_draws(const char* key);
 // The run verdict sentence for the phone's summary strip ("" without an engine).

@@ -170,7 +170,12 @@ void draw_inputs_panel(AppState& app, bool compact) {
     if (app.scenario.detailed_training) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
     if (ImGui::CollapsingHeader("Runtime and GPU##runtime_section")) draw_runtime_panel(app);
     ImGui::Spacing();
-    if (engines_in_build() && ImGui::CollapsingHeader("Engine command and log##engine_io_section")) draw_engine_io_panel(app);
+    if (engines_in_build() && app.reveal_engine_io) ImGui::SetNextItemOpen(true);
+    if (engines_in_build() && ImGui::CollapsingHeader("Engine command and log##engine_io_section")) {
+        if (app.reveal_engine_io) ImGui::SetScrollHereY(0.0f);
+        draw_engine_io_panel(app);
+    }
+    app.reveal_engine_io = false;
     if (engines_in_build()) ImGui::Spacing();
     if (ImGui::Button("Reset to the seed's 13B example")) app_set_scenario(app, Scenario{});
     if (std::any_of(app.mistake_dismissed.begin(), app.mistake_dismissed.end(), [](bool d) { return d; }) &&

@@ -15,7 +15,11 @@
   // Page options in the URL that are not scenario settings (practice: the Practice tab's exercise).
   // view=text: the text view is shown.
   // hf=ID: a model to look up on Hugging Face (web/hub.js); opening such a link asks first.
-  var PAGE_KEYS = { 'embed': 1, 'theme': 1, 'practice': 1, 'view': 1, 'hf': 1 };
+  // lookup=ID: the lean page's look-up field asked for ID (the full build looks it up as its field would).
+  // paste=command|log: the lean page's "Paste a command" / "Paste a log" (the full build opens those boxes).
+  // hf, lookup, paste and the engine keys load the full build (web/page_loader.mjs); lookup and paste are
+  // dropped from the address once used.
+  var PAGE_KEYS = { 'embed': 1, 'theme': 1, 'practice': 1, 'view': 1, 'hf': 1, 'lookup': 1, 'paste': 1 };
   var WRITE_INTERVAL_MS = 250;  // URL and storage are written at most once per this interval
   var doc = document;
   var canvas = Module['canvas'];
@@ -35,6 +39,9 @@
   var writeTimer = 0;          // a write is due when it fires
   var lastWriteMs = -1e9;      // performance.now() of the last write
   var applyingEdit = false;    // an edited address is being applied: writes wait until it is done
+  var engines = true;          // this build has the engine models (the full build); false on the lean page
+  // The keys only the full build reads (web/page_loader.mjs, which loads it for them).
+  var FULL_KEYS = /&(engine|ubatch|nbatch|ngl|split-mode|flash-attn|v-dtype|parallel|kv-unified|swa-full|mmap|gpu-util|max-num-seqs|max-batched-tokens|block-size|enforce-eager|hf|lookup|paste)=/;
 
   // --- URL parsing: "a=1&b=2" -> [[key, value-as-written]] (values stay encoded for core) ---
   function pairs(text) {
@@ -75,7 +82,7 @@
   // This page's address for `state` (scenario keys only in the fragment, then practice=REF while the
   // Practice tab is open; page options kept).
   function pageUrl(state, withEmbed) {
-    var keep = function (p) { return PAGE_KEYS[p[0]] && p[0] !== 'practice' && p[0] !== 'view' && p[0] !== 'hf' && (withEmbed || p[0] !== 'embed'); };
+    var keep = function (p) { return PAGE_KEYS[p[0]] && !/^(practice|view|hf|lookup|paste)$/.test(p[0]) && (withEmbed || p[0] !== 'embed'); };
     var query = pairs(location.search).filter(keep);
     var parts = state ? [state] : [];
     if (practiceRef) parts.push('practice=' + encodeURIComponent(practiceRef));
@@ -198,6 +205,8 @@
     var hash = location.hash;
     if (hash === lastHash) return;
     lastHash = hash;
+    // The lean page, asked for what only the full build has: load it (index.html's loader picks it).
+    if (!engines && FULL_KEYS.test(hash.replace('#', '&'))) { location.reload(); return; }
     var state = urlState();
     var practice = pairs(hash).filter(function (p) { return p[0] === 'practice'; }).pop();
     applyingEdit = true;
@@ -395,6 +404,7 @@
     };
     byId('tv-check').addEventListener('click', check);
     answer.addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); check(); } });
+    if (Module['llmMemoryViewBuild']) Module['llmMemoryViewBuild'](api, refreshView);  // web/engines.js (full build)
     viewBuilt = true;
   }
   function fillList(parent, items, tag) {
@@ -430,8 +440,9 @@
       tr.appendChild(make('td', {}, r['gib']));
       body.appendChild(tr);
     });
-    // The run and training verdicts lead (the page has no engine per-device lines: it leaves the engines out).
+    // The run and training verdicts lead; the full build adds the engine's per-device lines (web/engines.js).
     fillList(byId('tv-verdicts'), data['report']['verdicts'] || [], 'p');
+    if (Module['llmMemoryViewRefresh']) Module['llmMemoryViewRefresh'](data);
     var gpu = data['report']['gpu'];
     fillList(byId('tv-gpu'), gpu.length ? gpu : ['No GPU chosen: pick one under GPU above to check the fit.'], 'p');
     var fit = data['fit'];
@@ -488,6 +499,17 @@
   Module['llmMemoryTheme'] = function (dark) {
     doc.documentElement.setAttribute('data-theme', dark ? 'dark' : 'light');
   };
+  // The lean page's engine selector, paste buttons and look-up field (web/lean.cpp): `pair` ("engine=vllm",
+  // "paste=log", "lookup=org/name") joins the scenario in this page's address, which is then reloaded;
+  // index.html's loader loads the full build for it. The address is replaced, not pushed: Back leaves the page.
+  Module['llmMemoryLoadFull'] = function (pair) {
+    flushWrites();
+    var url = pageUrl(publishedState + (publishedState ? '&' : '') + pair, true);
+    try { history.replaceState(history.state, '', url); } catch (e) { location.replace(url); return; }
+    lastHash = location.hash;
+    status('Loading the page\'s full build...');
+    location.reload();
+  };
   Module['llmMemoryOpenFullApp'] = function () {
     window.open(fullAppUrl(api['getState']()), '_blank', 'noopener');
   };
@@ -495,6 +517,7 @@
   Module['llmMemoryStart'] = function (webgl) {
     lastHash = location.hash;  // the address being applied now is not an edit
     started = true;
+    engines = !!Module['_llm_memory_engines_in_build']();
     var ignored = [];  // problems of the link, shown in one notice
     // The exercise first, so that the first write of the address already carries practice=REF.
     if (pageOptions['practice'] !== undefined && !isEmbed()) {
@@ -519,9 +542,15 @@
       var hubProblem = Module['llmMemoryHubInit'](isEmbed() ? '' : pageOptions['hf']);
       if (hubProblem) ignored.push(hubProblem);
     }
+    // The lean page's look-up field and paste buttons, carried into the full build by the link.
+    if (pageOptions['lookup'] && Module['llmMemoryLookUpHub'] && !isEmbed()) Module['llmMemoryLookUpHub'](pageOptions['lookup']);
     if (ignored.length) notice('Ignored in the link: ' + ignored.join('; ') + '.');
     if (!webgl) showFallback();
     else if (pageOptions['view'] === 'text') showView(true);
+    if (pageOptions['paste'] && engines) {
+      Module['_llm_memory_reveal_engine_io']();
+      if (viewShown && Module['llmMemoryViewPaste']) Module['llmMemoryViewPaste'](pageOptions['paste']);
+    }
     installListeners(webgl);
     readyResolve(api);
   };
@@ -565,6 +594,10 @@
   // unless a yes is remembered; a Promise of {ok, applied, message, hub} once the look-up ends.
   api['lookUpHub'] = function (id) {
     requireStarted();
+    if (!Module['llmMemoryLookUpHub']) {
+      return Promise.resolve({ 'ok': false, 'applied': false, 'hub': null,
+        'message': 'the Hugging Face look-up is in the page\'s full build: a link with hf=ID or lookup=ID opens it' });
+    }
     return Module['llmMemoryLookUpHub'](id);
   };
   api['getState'] = function () {

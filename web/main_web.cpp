@@ -19,7 +19,6 @@
 
 #include "app.hpp"
 #include "engine_io_panel.hpp"
-#include "engine_panel.hpp"
 #include "engines/command_line.hpp"
 #include "engines/engine.hpp"
 #include "engines/engine_log.hpp"
@@ -73,48 +72,15 @@ extern "C" ImFont* __wrap__ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig(ImFo
 // keep their column widths and order in memory as before (g.SettingsTables does not go through a handler).
 extern "C" void __wrap__ZN5ImGui31TableSettingsAddSettingsHandlerEv() {}
 
+// The lean page's stand-ins for the engine models and the Hugging Face look-up are in web/lean.cpp (the full
+// build, web/CMakeLists.txt, links the real ones).
+
 // Size: musl's strtod and sscanf convert through 128-bit long double with soft-float (__floatscan and
 // compiler-rt, about 8 KB gzipped of the page). The link wraps both (web/CMakeLists.txt, --wrap; atof
 // calls strtod) with number_scan.hpp's exact stand-ins: the same correctly rounded doubles for core's
 // JSON reader and ImGui's RoundScalarWithFormatT, and sscanf for the formats ImGui passes (slider and
 // input text entry, the window .ini reader, the GL backend's "#version %d"); any other format converts
 // nothing. tests/core/number_scan_test.cpp checks them against glibc natively and musl in wasm.
-// Size: the engine models (core/engines/) cost the page about 55 KB gzipped, over its 340 KB budget
-// (bench/RESULTS.md, "Size cuts for the engines"). The link wraps their entry points (web/CMakeLists.txt,
-// --wrap) with these stand-ins, so the models, the command reader and the log reconciler are not linked:
-// engines_in_build() answers false, so the engine settings are refused by name, the form and the canvas
-// leave them out and practice skips the engine questions; the other three are then never reached, and say
-// why if they were. The desktop app and the CLI keep them.
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wreturn-type-c-linkage"  // the stand-ins return what the C++ functions return
-extern "C" bool __wrap__ZN10llm_memory16engines_in_buildEv() { return false; }
-extern "C" llm_memory::Expected<llm_memory::EngineEstimate> __wrap__ZN10llm_memory15engine_estimateERKNS_8ScenarioE(
-    const llm_memory::Scenario&) {
-    return llm_memory::Error{"engine", llm_memory::engines_left_out_note()};
-}
-extern "C" llm_memory::Expected<llm_memory::CommandReading>
-__wrap__ZN10llm_memory19read_engine_commandENSt3__217basic_string_viewIcNS0_11char_traitsIcEEEE(std::string_view) {
-    return llm_memory::Error{"from-command", llm_memory::engines_left_out_note()};
-}
-extern "C" llm_memory::Expected<llm_memory::ReconcileOutcome>
-__wrap__ZN10llm_memory18reconcile_log_textERKNS_8ScenarioENSt3__217basic_string_viewIcNS3_11char_traitsIcEEEE(
-    const llm_memory::Scenario&, std::string_view) {
-    return llm_memory::Error{"reconcile", llm_memory::engines_left_out_note()};
-}
-extern "C" std::string __wrap__ZN10llm_memory23scenario_engine_commandERKNS_8ScenarioE(const llm_memory::Scenario&) { return {}; }
-extern "C" std::string __wrap__ZN10llm_memory11engine_jsonERKNS_14EngineEstimateE(const llm_memory::EngineEstimate&) { return "{}"; }
-extern "C" void __wrap__ZN10llm_memory20draw_engine_io_panelERNS_8AppStateE(llm_memory::AppState&) {}
-extern "C" void __wrap__ZN10llm_memory17draw_engine_panelERNS_8AppStateE(llm_memory::AppState& app) {
-    llm_memory::draw_engines_left_out(app);
-}
-extern "C" std::string __wrap__ZN10llm_memory13engine_reportERKNS_14EngineEstimateEi(const llm_memory::EngineEstimate&, int) { return {}; }
-extern "C" llm_memory::EngineCommandResult
-__wrap__ZN10llm_memory20apply_engine_commandERNS_8AppStateENSt3__217basic_string_viewIcNS2_11char_traitsIcEEEE(llm_memory::AppState&,
-                                                                                                            std::string_view) {
-    return {false, llm_memory::engines_left_out_note(), {}};
-}
-#pragma clang diagnostic pop
-
 extern "C" double __wrap_strtod(const char* text, char** end) { return llm_memory::scan_strtod(text, end); }
 extern "C" int __wrap_sscanf(const char* text, const char* format, ...) {
     va_list args;
@@ -593,7 +559,8 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_item_rect(const char* label) {
 // The page's text view, all from core: {"settings": the settings table as a form (settings_form_json),
 // "report": report_view_json, "model": the Model panel's notice (a model file's report, or the problem
 // with it) and "model_error", "fit": the What fits panel's answers, one line each (fit_view_lines),
-// "steps": [{"title", "steps": [text x 3]}], "practice": {"ref", "title", "setup", "question", "feedback",
+// "steps": [{"title", "steps": [text x 3]}], "engine_command": the command that realises the scenario
+// ("" without an engine, and on the lean page), "practice": {"ref", "title", "setup", "question", "feedback",
 // "correct"} (absent in an embed)}. The figures come from window.llmMemory.estimate().
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     static std::string out;
@@ -609,7 +576,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
         for (const auto& step : d.steps) w.value(std::string(step.label) + ": " + step.text);
         w.end_array().end_object();
     }
-    w.end_array();
+    w.end_array().field("engine_command", llm_memory::scenario_engine_command(app.scenario));
     if (!app.embed_mode) {
         const llm_memory::PracticeView& view = llm_memory::practice_view(app);
         std::string question;
@@ -631,6 +598,9 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     out = w.end_object().take();
     return out.c_str();
 }
+
+// Whether this build carries the engine models: 1 in the full build, 0 on the lean page (web/lean.cpp).
+EMSCRIPTEN_KEEPALIVE int llm_memory_engines_in_build() { return llm_memory::engines_in_build() ? 1 : 0; }
 
 // The text view's "Use this command": an engine command's settings and model become the scenario, as the
 // app's Engine command and log section does. {"ok", "message", "notes": [...]}. window.llmMemory.fromCommand.
@@ -668,6 +638,12 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_reconcile(const char* log) {
     }
     out = w.end_array().end_object().take();
     return out.c_str();
+}
+
+// A link's paste=command|log: the "Engine command and log" section opens and scrolls into view.
+EMSCRIPTEN_KEEPALIVE void llm_memory_reveal_engine_io() {
+    g_web.app.reveal_engine_io = true;
+    wake();
 }
 
 // The text view's Practice answer: checked as the Practice tab's Check button does.

@@ -1,63 +1,216 @@
-// The page leaves the engine models out (web/main_web.cpp wraps their entry points at link time: with them
-// the page would weigh about 382 KB against its 340 KB budget, bench/RESULTS.md). This checks that it says so wherever
-// they would be, and that nothing silently stands in for them: the engine settings are refused by name
-// (a link's engine=vllm keeps the last good state), the form has no engine rows, fromCommand and reconcile
-// answer with the same note, and the text view has no command or log boxes. The desktop app and the CLI keep the engines (tests/core/engines_test.cpp, tests/cli).
+// The engine models on the page: the lean page (index.js, within its 340 KB budget) leaves them out and offers
+// them where the engine panel goes (an engine selector, "Paste a command", "Paste a log"); choosing one
+// reloads the page into the full build (full.js + full.wasm) with the scenario in the link, and a link with
+// engine= opens straight in it (web/page_loader.mjs, web/api.js llmMemoryLoadFull). In the full build, every
+// figure is core's: the page's figures are compared with the CLI's (build/native/llm-memory) for the same
+// scenario, and the text view shows them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serveSite, openPage, waitForApi } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, cliPath, repoRoot } from './harness.mjs';
+import { itemRect } from './touch_support.mjs';
 
 let browser;
 let server;
 before(async () => { server = await serveSite(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-const NOTE = /are in the desktop app and the CLI .* This page leaves them out: with them it would weigh about 382 KB, over its 340 KB size budget\.$/;
+// The keys the lean page refuses (core/settings.cpp is_engine_setting) and web/page_loader.mjs routes to the full build.
 const ENGINE_KEYS = ['engine', 'ubatch', 'nbatch', 'ngl', 'split-mode', 'flash-attn', 'v-dtype', 'parallel', 'kv-unified',
   'swa-full', 'mmap', 'gpu-util', 'max-num-seqs', 'max-batched-tokens', 'block-size', 'enforce-eager'];
+const LEAN_NOTE = /^the engine models are in the page's full build \(about \d+ KB\): a link with engine= opens it, as does choosing an engine on the page$/;
+// The issue's two scenarios: Llama 3 70B in Q4_K_M on an RTX 4090 at 8K with llama.cpp, and Llama 3.1 70B
+// on 4 x A100 80GB with vLLM (tensor parallel 4).
+const LLAMA = 'model=llama-3-70b&dtype=q4_k_m&gpu=rtx-4090&context=8192';
+const VLLM = 'model=llama-3.1-70b&gpu=a100-80gb&gpus=4&tp=4&engine=vllm';
+const cliJson = (args) => JSON.parse(execFileSync(cliPath, [...args, '--format', 'json'], { encoding: 'utf8' }));
+const built = (page) => page.evaluate(() => Module._llm_memory_engines_in_build());
+const scripts = (requests) => requests.map((u) => new URL(u).pathname).filter((p) => /\.(js|wasm)$/.test(p)).sort();
 
-test('engine settings are refused by name and keep the last good state', async () => {
-  const { page, errors, context } = await openPage(browser, server.url);
+async function click(page, label) {
+  const r = await itemRect(page, label);
+  await page.mouse.click(r.cx, r.cy);
+}
+
+// Waits for the reload into the full build and its start.
+async function fullBuildLoaded(page) {
+  await page.waitForFunction(() => window.llmMemory && window.Module && Module._llm_memory_engines_in_build &&
+    document.querySelector('script[src="full.js"]'), null, { timeout: 30000 });
   await waitForApi(page);
-  await page.evaluate(() => window.llmMemory.setState('model=llama-2-7b&context=4096'));
+  assert.equal(await built(page), 1);
+}
+
+test('the lean page offers the engines; choosing llama.cpp loads the full build with the scenario intact', async () => {
+  const { page, errors, requests, context } = await openPage(browser, server.url + '#' + LLAMA, { width: 1440, height: 900 });
+  await waitForApi(page);
+  await waitForIdle(page);
+  assert.equal(await built(page), 0);
+  assert.deepEqual(scripts(requests), ['/index.js', '/index.wasm']);
+  const entries = await page.evaluate(() => history.length);
+  const before = await page.evaluate(() => window.llmMemory.getState());
+  // The selector where the engine panel goes, right above "Paste a command" (a combo records no label).
+  const paste = await itemRect(page, 'Paste a command');
+  await page.mouse.click(paste.x + 40, paste.y - paste.h / 2 - 4);
+  await click(page, 'llama.cpp (llama-server)');
+  await fullBuildLoaded(page);
+  // Only the full build was fetched on top (index.html was the same document's); Back leaves the page.
+  assert.deepEqual(scripts(requests), ['/full.js', '/full.wasm', '/index.js', '/index.wasm']);
+  assert.equal(await page.evaluate(() => history.length), entries);
+  assert.equal(await page.evaluate(() => window.llmMemory.getState()), before + '&engine=llama.cpp');
+  assert.match(await page.evaluate(() => location.hash), /engine=llama\.cpp/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the lean page: engine keys in setState are refused by name, fromCommand and reconcile say where they are', async () => {
+  const { page, errors, requests, context } = await openPage(browser, server.url + '#model=llama-2-7b&context=4096');
+  await waitForApi(page);
   const good = await page.evaluate(() => window.llmMemory.getState());
   for (const key of ENGINE_KEYS) {
     const r = await page.evaluate((k) => window.llmMemory.setState('model=llama-2-7b&context=4096&' + k + '=1'), key);
     assert.equal(r.ok, false, key);
-    assert.match(r.error, new RegExp('^' + key.replace('.', '\\.') + ': '), r.error);
-    assert.match(r.error, NOTE, r.error);
+    assert.equal(r.error.split(': ')[0], key, r.error);
+    assert.match(r.error.slice(key.length + 2), LEAN_NOTE, r.error);
     assert.equal(await page.evaluate(() => window.llmMemory.getState()), good, key);
   }
-  assert.deepEqual(errors, []);
-  await context.close();
-});
-
-test('fromCommand and reconcile answer with the note, and send nothing', async () => {
-  const { page, errors, context } = await openPage(browser, server.url);
-  const requests = [];
-  page.on('request', (r) => requests.push(r.url()));
-  await waitForApi(page);
-  const before = requests.length;
-  const stateBefore = await page.evaluate(() => window.llmMemory.getState());
   const command = await page.evaluate(() => window.llmMemory.fromCommand('llama-server -m x.gguf -c 32768'));
   assert.equal(command.ok, false);
-  assert.match(command.message, NOTE);
-  assert.equal(await page.evaluate(() => window.llmMemory.getState()), stateBefore);
+  assert.match(command.message, LEAN_NOTE);
   const log = await page.evaluate(() => window.llmMemory.reconcile('llama_kv_cache: CUDA0 KV buffer size = 4096.00 MiB'));
-  assert.match(log.error, NOTE);
-  assert.equal(requests.length, before, requests.slice(before).join(', '));
+  assert.match(log.error, /^reconcile: the engine models are in the page's full build/);
+  // The text view has no engine sections here.
+  await page.evaluate(() => document.getElementById('text-view-toggle').click());
+  assert.equal(await page.locator('#tv-command, #tv-log, #tv-engine').count(), 0);
+  assert.deepEqual(scripts(requests), ['/index.js', '/index.wasm']);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test('the text view has no engine rows and no command or log boxes', async () => {
-  const { page, errors, context } = await openPage(browser, server.url + '#view=text');
+test('the lean page: an address edited to ask for an engine loads the full build', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + '#model=llama-2-7b');
   await waitForApi(page);
-  await page.locator('#text-view').waitFor();
-  const rows = JSON.parse(await page.evaluate(() => Module.ccall('llm_memory_view_json', 'string', [], []))).settings;
-  assert.ok(rows.length >= 20, `${rows.length} settings`);
-  assert.deepEqual(rows.map((r) => r.key).filter((k) => ENGINE_KEYS.includes(k)), []);
-  assert.equal(await page.locator('#tv-command, #tv-log').count(), 0);  // no command or log boxes
+  assert.equal(await built(page), 0);
+  await page.evaluate(() => { location.hash = 'model=llama-2-7b&engine=ollama'; });
+  await fullBuildLoaded(page);
+  assert.match(await page.evaluate(() => window.llmMemory.getState()), /^model=llama-2-7b&.*engine=ollama$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('llama.cpp, Llama 3 70B Q4_K_M on an RTX 4090 at 8K: the run verdict per device is the CLI\'s', async () => {
+  const { page, errors, requests, context } = await openPage(browser, server.url + '#' + LLAMA + '&engine=llama.cpp&view=text');
+  await waitForApi(page);
+  assert.equal(await built(page), 1);
+  assert.deepEqual(scripts(requests), ['/full.js', '/full.wasm']);  // the full build only
+  const cli = cliJson(['--model', 'llama-3-70b', '--dtype', 'q4_k_m', '--gpu', 'rtx-4090', '--context', '8192', '--engine', 'llama.cpp']);
+  const ours = await page.evaluate(() => window.llmMemory.estimate());
+  assert.deepEqual(ours.engine, cli.engine);
+  assert.deepEqual(ours.verdicts, cli.verdicts);
+  assert.match(cli.verdicts.runs, /^Runs on 1 x NVIDIA GeForce RTX 4090 with llama\.cpp at 8,192 tokens: the GPU holds 22\.86 GiB of 24 GiB \(tight\), host RAM 20\.33 GiB/);
+  // The text view leads with the run verdict and lists each device (core's engine report).
+  await page.locator('#tv-engine p').first().waitFor();
+  assert.equal(await page.locator('#tv-verdicts p').first().textContent(), cli.verdicts.runs);
+  const lines = await page.locator('#tv-engine p').allTextContents();
+  assert.ok(lines.some((l) => l.startsWith('GPU 0 (NVIDIA GeForce RTX 4090)')), lines.join('\n'));
+  assert.ok(lines.some((l) => l.startsWith('Host RAM')), lines.join('\n'));
+  assert.match(await page.locator('#tv-engine-command').textContent(), /^The command that realises these settings: llama-server /);
+  // The canvas's engine panel draws the device table.
+  await itemRect(page, 'Engine flags');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('vLLM, Llama 3.1 70B on 4 x A100 80GB: the KV pool, blocks, capacity and concurrency are the CLI\'s', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + '#' + VLLM + '&view=text');
+  await waitForApi(page);
+  const cli = cliJson(['--model', 'llama-3.1-70b', '--gpu', 'a100-80gb', '--gpus', '4', '--tp', '4', '--engine', 'vllm']);
+  const ours = await page.evaluate(() => window.llmMemory.estimate());
+  assert.deepEqual(ours.engine, cli.engine);
+  const gpus = ours.engine.devices.filter((d) => d.device.startsWith('gpu'));
+  assert.equal(gpus.length, 4);
+  for (const d of gpus) {
+    assert.equal(d.kv_blocks, 29946);
+    assert.equal(d.kv_capacity_tokens, 479136);
+    assert.equal(d.max_concurrency, 3.66);
+  }
+  await page.locator('#tv-engine p').first().waitFor();
+  const lines = await page.locator('#tv-engine p').allTextContents();
+  assert.ok(lines.some((l) => l.trim() === 'KV pool 36.56 GiB (39.25 GB) = 29,946 blocks = 479,136 tokens; maximum concurrency 3.66x'), lines.join('\n'));
+  assert.equal(await page.locator('#tv-verdicts p').first().textContent(), cli.verdicts.runs);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('"Paste a command" on the lean page: the full build opens its command box, and a command sets the scenario', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + '#model=llama-2-7b&view=text', { width: 1440, height: 900 });
+  await waitForApi(page);
+  assert.equal(await built(page), 0);
+  await click(page, 'Paste a command');
+  await fullBuildLoaded(page);
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /paste=/);  // used once, not kept in the link
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'tv-command');
+  await itemRect(page, 'Use this command');  // the canvas's Engine command and log section is open
+  const command = 'vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 4 --max-model-len 32768 --port 8000';
+  await page.fill('#tv-command', command);
+  await page.click('#tv-command-use');
+  assert.match(await page.locator('#tv-command-out').textContent(), /^Set from the vllm serve command, model llama-3\.1-70b\. ignored \(no effect on memory\): --port 8000\.$/);
+  const cli = cliJson(['--from-command', command]);
+  const ours = await page.evaluate(() => window.llmMemory.estimate());
+  assert.deepEqual(ours.engine, cli.engine);
+  // A bad value of a flag that matters: named, and nothing changes.
+  const state = await page.evaluate(() => window.llmMemory.getState());
+  const bad = await page.evaluate(() => window.llmMemory.fromCommand('vllm serve meta-llama/Llama-3.1-70B-Instruct --gpu-memory-utilization 1.5'));
+  assert.equal(bad.ok, false);
+  assert.match(bad.message, /gpu-memory-utilization/);
+  assert.equal(await page.evaluate(() => window.llmMemory.getState()), state);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('"Paste a log": reconciled in the page as the CLI reconciles it, nothing sent', async () => {
+  const { page, errors, requests, context } = await openPage(browser, server.url + '#model=llama-3-8b&view=text', { width: 1440, height: 900 });
+  await waitForApi(page);
+  await click(page, 'Paste a log');
+  await fullBuildLoaded(page);
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'tv-log');
+  const file = path.join(repoRoot, 'tests/fixtures/engine_logs/logdetective-pr106-ctx32768.log');
+  const cli = JSON.parse(execFileSync(cliPath, ['reconcile', file, '--model', 'llama-3-8b', '--format', 'json'], { encoding: 'utf8' }));
+  const sent = requests.length;
+  await page.fill('#tv-log', fs.readFileSync(file, 'utf8'));
+  await page.click('#tv-reconcile');
+  const text = await page.locator('#tv-reconcile-out').textContent();
+  assert.match(text, /^Reconciled: a llama\.cpp log\nScenario from the log: engine=llama\.cpp context=32768 /);
+  const ours = await page.evaluate((log) => window.llmMemory.reconcile(log), fs.readFileSync(file, 'utf8'));
+  const pick = (rows) => rows.map((r) => [r.term, r.device, r.measured, r.estimated]);
+  assert.deepEqual(pick(ours.rows), pick(cli.rows));
+  assert.equal(cli.rows.find((r) => r.term === 'kv_cache' && r.device === 'gpu0').estimated, 4294967296);  // the log: 4096.00 MiB
+  assert.equal(requests.length, sent, requests.slice(sent).join(', '));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('bad engine values in the link keep the last good state, with a message naming the key', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + '#model=llama-3-8b&engine=vllm&gpu-util=1.7&context=4096');
+  await waitForApi(page);
+  assert.equal(await built(page), 1);
+  await page.locator('#notice-text').waitFor();
+  assert.match(await page.locator('#notice-text').textContent(), /^Ignored in the link: gpu-util: /);
+  assert.match(await page.evaluate(() => window.llmMemory.getState()), /^model=llama-3-8b&.*context=4096&engine=vllm$/);
+  // An address edited by hand: the bad value is named and skipped, the rest of the link applies.
+  await page.evaluate(() => { location.hash = 'model=llama-3-8b&context=2048&engine=vllm&max-num-seqs=-1'; });
+  await page.waitForFunction(() => /max-num-seqs: /.test(document.getElementById('notice-text').textContent));
+  assert.match(await page.locator('#notice-text').textContent(), /^Ignored in the link: max-num-seqs: /);
+  assert.match(await page.evaluate(() => window.llmMemory.getState()), /^model=llama-3-8b&.*context=2048&engine=vllm$/);
+  // setState: a bad engine value keeps the whole last good state.
+  const good = await page.evaluate(() => window.llmMemory.getState());
+  for (const [key, value] of [['engine', 'bogus'], ['ngl', '-3'], ['block-size', 'x'], ['max-num-seqs', '0']]) {
+    const r = await page.evaluate((s) => window.llmMemory.setState(s), `model=llama-3-8b&engine=vllm&${key}=${value}`);
+    assert.equal(r.ok, false, `${key}=${value}`);
+    assert.equal(r.error.split(': ')[0], key, r.error);
+    assert.equal(await page.evaluate(() => window.llmMemory.getState()), good, key);
+  }
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -45,6 +45,10 @@ before(async () => {
 });
 after(async () => { await browser?.close(); await server?.close(); await hub?.close(); await plainHub?.close(); });
 
+// The look-up is in the page's full build (web/CMakeLists.txt): engine=none (the default) in the link loads
+// it; the lean page's field loads it with lookup=ID (tested below).
+const fullBuild = (url) => url + (url.includes('#') ? '&' : '#') + 'engine=none';
+
 // A page (desktop size, or a phone) recording console errors and every request URL.
 async function openHubPage(url, options = {}) {
   const { viewport = { width: 1280, height: 800 }, initScript, phone = false } = options;
@@ -131,7 +135,7 @@ test('the default page and a link with hf= make no request to another host; the 
 
 test('consent, then a safetensors repo: the CLI\'s figures, the bytes the servers sent, hf= in the link; again from memory', async () => {
   const expected = await cli('test-org/tiny-llama');
-  const { page, context, requests, errors } = await openHubPage(server.url);
+  const { page, context, requests, errors } = await openHubPage(fullBuild(server.url));
   await page.evaluate((id) => { window.llmMemory.lookUpHub(id).then((r) => { window.hubResult = r; }); }, 'test-org/tiny-llama');
   await itemRect(page, 'Allow and look up');
   await waitForIdle(page);
@@ -173,7 +177,7 @@ test('consent, then a safetensors repo: the CLI\'s figures, the bytes the server
 
 test('a GGUF repo: the quant picker, then the picked file\'s header only (one 64 KiB range of an 8 MiB file)', async () => {
   for (const phone of [false, true]) {
-    const { page, context, errors } = await openHubPage(server.url, { phone, initScript: CONSENTED });
+    const { page, context, errors } = await openHubPage(fullBuild(server.url), { phone, initScript: CONSENTED });
     const list = await lookUp(page, 'test-org/tiny-llama-GGUF');
     assert.equal(list.applied, false);
     assert.deepEqual(list.hub.gguf_files.map((f) => f.file), ['tiny-llama-Q4_K_M.gguf', 'tiny-llama-Q8_0.gguf']);
@@ -200,7 +204,7 @@ test('a GGUF repo: the quant picker, then the picked file\'s header only (one 64
 });
 
 test('a GGUF quant picked by clicking its row in the Model section', async () => {
-  const { page, context, errors } = await openHubPage(server.url, { initScript: CONSENTED });
+  const { page, context, errors } = await openHubPage(fullBuild(server.url), { initScript: CONSENTED });
   await lookUp(page, 'test-org/tiny-llama-GGUF');
   const row = await labelStarting(page, 'tiny-llama-Q4_K_M.gguf');
   await waitForIdle(page);
@@ -214,7 +218,7 @@ test('a GGUF quant picked by clicking its row in the Model section', async () =>
 
 test('a gated repo: the Hub\'s public totals with the gate named and how to pass it (drop the config file)', async () => {
   for (const phone of [false, true]) {
-    const { page, context, errors } = await openHubPage(server.url, { phone, initScript: CONSENTED });
+    const { page, context, errors } = await openHubPage(fullBuild(server.url), { phone, initScript: CONSENTED });
     const from = hub.requests.length;
     const gated = await lookUp(page, 'meta-llama/Llama-3.1-8B');
     assert.equal(gated.applied, true, gated.message);
@@ -234,7 +238,7 @@ test('a gated repo: the Hub\'s public totals with the gate named and how to pass
 });
 
 test('failures name the problem and keep the scenario: 404, timeout, CORS refused, no network, malformed and huge headers', async () => {
-  const { page, context, errors } = await openHubPage(server.url + '#params=13B', {
+  const { page, context, errors } = await openHubPage(fullBuild(server.url + '#params=13B'), {
     initScript: CONSENTED,
   });
   const cases = [
@@ -260,7 +264,7 @@ test('failures name the problem and keep the scenario: 404, timeout, CORS refuse
 });
 
 test('the consent can be withdrawn under the field', async () => {
-  const { page, context } = await openHubPage(server.url, { initScript: CONSENTED });
+  const { page, context } = await openHubPage(fullBuild(server.url), { initScript: CONSENTED });
   await lookUp(page, 'test-org/tiny-llama');
   await click(page, 'Withdraw consent');
   await page.waitForFunction(() => window.localStorage.getItem('llm-memory:hf-consent') === null);
@@ -268,4 +272,43 @@ test('the consent can be withdrawn under the field', async () => {
   await page.evaluate(() => { window.llmMemory.lookUpHub('test-org/tiny-llama-GGUF'); });
   await itemRect(page, 'Allow and look up');
   await context.close();
+});
+
+test('the lean page\'s field loads the full build, which looks the id up as its own field would', async () => {
+  // No yes remembered: the full build opens the prompt, and nothing is sent before the answer.
+  const { page, context, requests, errors } = await openHubPage(server.url + '#params=7B');
+  assert.equal(await page.evaluate(() => Module._llm_memory_engines_in_build()), 0);
+  const entries = await page.evaluate(() => history.length);
+  await click(page, 'Model: preset, config.json or model file');  // the field is in the Model section
+  const field = await itemRect(page, '##hub_ref');
+  await page.mouse.click(field.cx, field.cy);
+  await page.keyboard.type('test-org/tiny-llama');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('script[src="full.js"]') && window.Module &&
+    Module._llm_memory_engines_in_build && window.llmMemory, null, { timeout: 30000 });
+  await waitForApi(page);
+  await itemRect(page, 'Allow and look up');
+  await waitForIdle(page);
+  assert.deepEqual(foreignRequests(requests, server.url), [], 'nothing is sent before the answer');
+  assert.equal(await page.evaluate(() => history.length), entries);  // replaced, not pushed: Back leaves the page
+  await click(page, 'Allow and look up');
+  await page.waitForFunction(() => location.hash.includes('hf=test-org/tiny-llama'), null, { timeout: 20000 });
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /lookup=/);
+  const expected = await cli('test-org/tiny-llama');
+  assert.equal((await page.evaluate(() => window.llmMemory.estimate())).parameters, expected.parameters);
+  assert.deepEqual(errors, []);
+  await context.close();
+  // A bad id stays on the lean page, named under the field.
+  const lean = await openHubPage(server.url);
+  await click(lean.page, 'Model: preset, config.json or model file');
+  const box = await itemRect(lean.page, '##hub_ref');
+  await lean.page.mouse.click(box.cx, box.cy);
+  await lean.page.keyboard.type('not an id');
+  await lean.page.keyboard.press('Enter');
+  await waitForIdle(lean.page);  // the Enter was handled (a reload would have replaced the page)
+  assert.equal(await lean.page.evaluate(() => Module._llm_memory_engines_in_build()), 0);
+  assert.doesNotMatch(await lean.page.evaluate(() => location.href), /lookup=/);
+  assert.equal(await lean.page.evaluate(() => document.querySelectorAll('script[src="full.js"]').length), 0);
+  assert.deepEqual(foreignRequests(lean.requests, server.url), []);
+  await lean.context.close();
 });

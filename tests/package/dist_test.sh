@@ -4,13 +4,14 @@
 # 2. Reproducible: a second, clean build of the page in another folder (no ccache) gives byte-identical
 #    page files, and no page file holds a build path.
 # 3. dist/site/ served by a plain static server (python3 -m http.server) passes the browser smoke test,
-#    the embed and docs-example tests, and dist/llm-memory.html the offline test.
+#    the embed, docs-example and engine tests (the full build loaded from it), and dist/llm-memory.html the
+#    offline test.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 fail() { echo "dist test: $*" >&2; exit 1; }
 
 scripts/dist
-for f in site/index.html site/index.js site/index.wasm llm-memory.html SHA256SUMS; do
+for f in site/index.html site/index.js site/index.wasm site/full.js site/full.wasm llm-memory.html SHA256SUMS; do
   [[ -s dist/$f ]] || fail "dist/$f is missing"
 done
 ls dist/llm-memory_*.deb >/dev/null || fail "no .deb in dist/"
@@ -32,4 +33,4 @@ echo "dist test: $(wc -l <<<"$pages") page files byte-identical across two clean
 
 LLM_MEMORY_SITE_DIR=dist/site LLM_MEMORY_SINGLE_FILE=dist/llm-memory.html LLM_MEMORY_SERVER=python \
   node --test --test-reporter=spec tests/browser/smoke.test.mjs tests/browser/embed.test.mjs \
-  tests/browser/docs_example.test.mjs tests/browser/offline.test.mjs
+  tests/browser/docs_example.test.mjs tests/browser/engine_io.test.mjs tests/browser/offline.test.mjs

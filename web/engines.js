@@ -1,0 +1,56 @@
+// The text view's engine sections, in the full build only (a --post-js after api.js and hub.js, sharing the
+// module's scope; closure-safe: quoted names): the engine's per-device report after the results, the command
+// that realises the settings, a command box (its memory flags set the settings) and a log box (reconciled in
+// the page, sent nowhere). api.js calls these when it builds and refreshes the view.
+(function () {
+  var doc = document;
+  function byId(id) { return doc.getElementById(id); }
+  function fill(parent, items) {
+    parent.textContent = '';
+    items.forEach(function (text) { var p = doc.createElement('p'); p.textContent = text; parent.appendChild(p); });
+  }
+  // Once, when the view is built: the sections, and the two buttons through the JS API (`api`), then `refresh`.
+  Module['llmMemoryViewBuild'] = function (api, refresh) {
+    var engine = doc.createElement('div');
+    engine.id = 'tv-engine-section';
+    engine.hidden = true;
+    engine.innerHTML = '<h3>The engine, per device</h3><div id="tv-engine"></div>';
+    byId('tv-results').nextElementSibling.after(engine);  // after the units line under the results
+    var io = doc.createElement('div');
+    io.id = 'tv-engine-io';
+    io.innerHTML = '<h3>Engine command and log</h3><p id="tv-engine-command"></p>' +
+      '<p><label for="tv-command">Paste a llama-server, llama-cli, vllm serve or ollama run command: its memory flags set the settings</label><br>' +
+      '<textarea id="tv-command" rows="3" spellcheck="false" autocomplete="off"></textarea><br>' +
+      '<button id="tv-command-use" type="button">Use this command</button></p><p id="tv-command-out" role="status"></p>' +
+      '<p><label for="tv-log">Paste an engine\'s load log (llama.cpp, Ollama, vLLM or nvidia-smi) to compare it with these settings\' figures; it is read in this page and sent nowhere</label><br>' +
+      '<textarea id="tv-log" rows="6" spellcheck="false" autocomplete="off"></textarea><br>' +
+      '<button id="tv-reconcile" type="button">Reconcile</button></p>' +
+      '<pre id="tv-reconcile-out" role="status" style="white-space:pre-wrap;font-size:13px"></pre>';
+    byId('tv-steps').after(io);
+    byId('tv-command-use').addEventListener('click', function () {
+      var r = api['fromCommand'](byId('tv-command').value);
+      byId('tv-command-out').textContent = r['message'] + (r['notes'].length ? ' ' + r['notes'].join('; ') + '.' : '');
+      byId('tv-command-out').className = r['ok'] ? '' : 'tv-err';
+      refresh();
+    });
+    byId('tv-reconcile').addEventListener('click', function () {
+      var r = api['reconcile'](byId('tv-log').value);
+      byId('tv-reconcile-out').textContent = r['error'] || r['text'];
+      byId('tv-reconcile-out').className = r['error'] ? 'tv-err' : '';
+    });
+  };
+  // Each refresh: the engine's report lines (core's text) and the command that realises the settings.
+  Module['llmMemoryViewRefresh'] = function (data) {
+    var lines = data['report']['engine'] || [];
+    byId('tv-engine-section').hidden = lines.length === 0;
+    fill(byId('tv-engine'), lines);
+    byId('tv-engine-command').textContent = data['engine_command'] ?
+      'The command that realises these settings: ' + data['engine_command'] :
+      'Choose an engine (or paste its command below) to see the command that realises these settings.';
+  };
+  // paste=command|log from the link: the box to type into.
+  Module['llmMemoryViewPaste'] = function (what) {
+    var box = byId(what === 'log' ? 'tv-log' : 'tv-command');
+    if (box) box.focus();
+  };
+})();
