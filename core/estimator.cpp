@@ -495,6 +495,21 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
                         ") × one layer's weights gathered whole + one layer's gradients before their reduce-scatter",
                     b.peak_gathered_bytes, TermKind::runtime, in_total(Total::training_peak)));
     }
+    // DeepSpeed ZeRO keeps its gradient bucket whole through the backward pass: with contiguous_gradients
+    // (its default) stage 1-2 allocates one reduce_bucket_size buffer in the model's 16-bit dtype and a
+    // second with overlap_comm (stage_1_and_2.py setup_buckets), stage 3 one (stage3.py, ipg_buckets). It
+    // does so on one GPU too. Constant in the sequence length, like the gathered layers.
+    std::uint64_t bucket = 0;
+    if (s.zero_stage >= 1 && s.zero_bucket_elements > 0) {
+        const std::uint64_t buffers = s.zero_stage <= 2 && s.overlap_comm ? 2 : 1;
+        bucket = buffers * s.zero_bucket_elements * a.value_bytes;
+        e.zero_bucket_bytes = bucket;
+        e.zero_bucket_buffers = buffers;
+        push_peak_row(b, row("zero_bucket", "DeepSpeed gradient bucket", "Gradient bucket",
+                    std::to_string(buffers) + " × zero-bucket " + std::to_string(s.zero_bucket_elements) +
+                        " elements × B (DeepSpeed's reduce_bucket_size; two with overlap_comm at stage 1-2)",
+                    bucket, TermKind::runtime, in_total(Total::training_peak)));
+    }
     // bitsandbytes' 4-bit matmul dequantizes the whole weight to 16 bits before it multiplies (forward and
     // backward): the largest linear, one at a time.
     std::uint64_t workspace = 0;
@@ -509,7 +524,7 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
                     "the largest 4-bit linear (in × out) dequantized to 2 bytes (bitsandbytes' 4-bit matmul)", workspace,
                     TermKind::runtime, in_total(Total::training_peak)));
     }
-    b.peak_fixed_bytes = a.activation_bytes + a.logits_loss_bytes + margin + workspace;
+    b.peak_fixed_bytes = a.activation_bytes + a.logits_loss_bytes + margin + workspace + bucket;
 }
 
 // Training as it runs, per GPU: the saved activations, logits and loss, the framework's memory and the

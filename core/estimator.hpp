@@ -107,6 +107,10 @@ struct Scenario {
     bool framework_overhead_auto = true;   // true: CUDA context + NCCL from the GPU count
     std::uint64_t framework_overhead_bytes = 0;  // when not auto: per GPU
     Decimal allocator_margin_percent = Decimal::from_int(10);  // of activations + logits/loss
+    // DeepSpeed ZeRO's gradient bucket (reduce_bucket_size, elements; 0 = none, as PyTorch FSDP/DDP have)
+    // and overlap_comm, which doubles it at stages 1-2 (DeepSpeed's default: off there, on at stage 3).
+    std::uint64_t zero_bucket_elements = 0;
+    bool overlap_comm = false;
 
     // The inference engine and its settings (core/engines/ reads them; the estimate above ignores them).
     EngineSettings engine;
@@ -237,6 +241,9 @@ struct Estimate {
     std::uint64_t zero3_gathered_bytes = 0;
     std::uint64_t zero3_layer_weight_bytes = 0;
     std::uint64_t zero3_layer_gradient_bytes = 0;
+    // DeepSpeed ZeRO (stage >= 1, one GPU too): buffers x reduce_bucket_size x B; 0 otherwise.
+    std::uint64_t zero_bucket_bytes = 0;
+    std::uint64_t zero_bucket_buffers = 0;   // 2 with overlap_comm at stages 1-2, else 1
     // QLoRA: the largest 4-bit linear dequantized to 16 bits (in x out x 2 bytes / tp); 0 otherwise.
     std::uint64_t dequant_workspace_bytes = 0;
     std::uint64_t dequant_linear_elements = 0;

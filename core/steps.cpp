@@ -229,6 +229,17 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
                            compute(t.bytes)},
                           t.bytes};
     }
+    if (t.key == "zero_bucket") {
+        const std::string n = std::to_string(s.zero_bucket_elements);
+        const std::string k = std::to_string(e.zero_bucket_buffers);
+        const std::string bytes = std::to_string(e.zero_bucket_buffers == 0 ? 0 : t.bytes / e.zero_bucket_buffers / s.zero_bucket_elements);
+        return Derivation{"", t.label,
+                          {formula("Gradient bucket = buffers (2 with overlap_comm at ZeRO 1-2, else 1) × reduce_bucket_size × B",
+                                   "\\text{Bucket} = k \\times N_{\\text{bucket}} \\times B"),
+                           substitute(k + " × " + n + " × " + bytes + " bytes", k + " \\times " + n + " \\times " + bytes),
+                           compute(t.bytes)},
+                          t.bytes};
+    }
     if (t.key == "dequant_workspace") {
         const std::string n = std::to_string(e.dequant_linear_elements);
         const std::string tp = s.training.tp > 1 ? " ÷ tp " + std::to_string(s.training.tp) : "";

@@ -117,6 +117,7 @@ inline constexpr std::uint64_t kMaxSeqLen = 100'000'000;
 inline constexpr std::uint64_t kMaxMicroBatch = 1'000'000;
 inline constexpr std::uint64_t kMaxParallel = 100'000;  // tp, pp
 inline constexpr std::uint64_t kMaxFsdpPrefetch = 64;    // layers gathered ahead under ZeRO-3/FSDP
+inline constexpr std::uint64_t kMaxZeroBucket = 1'000'000'000'000ULL;  // DeepSpeed reduce_bucket_size, elements
 // Activations above this are an error rather than a figure (1 EiB).
 inline constexpr std::uint64_t kMaxActivationBytes = 1ULL << 60;
 

@@ -58,7 +58,10 @@ const EDITS = [
   ['gpu', 'rtx-4090'], ['gpus', '2'], ['zero', '3'], ['gpu-memory', '80GB'],
   // Training as it runs (the model is llama-2-7b: 32 heads, 32 layers; tp x pp must divide the GPUs).
   ['training-mode', 'detailed'], ['seq-len', '4096'], ['micro-batch', '2'], ['recompute', 'full'], ['attention', 'eager'],
-  ['loss', 'chunked'], ['framework-overhead', '1GiB'], ['allocator-margin', '20%'], ['fsdp-prefetch', '2'], ['tp', '2'], ['sp', 'true'],
+  ['loss', 'chunked'], ['framework-overhead', '1GiB'], ['allocator-margin', '20%'],
+  // DeepSpeed's gradient bucket: overlap_comm doubles it at ZeRO 1-2 only.
+  ['zero', '2'], ['zero-bucket', '200000000'], ['overlap-comm', 'true'], ['zero', '3'],
+  ['fsdp-prefetch', '2'], ['tp', '2'], ['sp', 'true'],
   ['gpus', '4'], ['pp', '2'], ['tensor-split', '1,1,1,2'],
   // What fits: which end of the training peak's band the training answers keep within the GPU.
   ['confidence', 'typical'],

@@ -260,6 +260,29 @@ TEST_CASE("ZeRO-3/FSDP: the gathered layers, the prefetched one and one layer's 
     CHECK(find_term(run("model=llama-3-8b&training-mode=detailed&zero=3"), "zero3_gathered") == nullptr);
 }
 
+TEST_CASE("DeepSpeed ZeRO's gradient bucket: reduce_bucket_size, doubled by overlap_comm at stages 1-2", "[training][gpu]") {
+    // DeepSpeed (deepspeed/runtime/zero): with contiguous_gradients (its default) stage_1_and_2.py's
+    // setup_buckets allocates torch.empty(reduce_bucket_size, dtype=self.dtype) and, with overlap_comm, a
+    // second buffer; stage3.py allocates one per communication dtype. Qwen's finetune/ds_config_zero2.json
+    // (its single-GPU Q-LoRA script) sets reduce_bucket_size 2e8 and overlap_comm true: 2 x 2e8 x 2 bytes.
+    const Estimate qwen = run("model=llama-3-8b&training-mode=detailed&zero=2&zero-bucket=2e8&overlap-comm=true");
+    CHECK(qwen.zero_bucket_bytes == 800'000'000ULL);
+    CHECK(find_term(qwen, "zero_bucket")->bytes == qwen.zero_bucket_bytes);
+    const Estimate plain = run("model=llama-3-8b&training-mode=detailed&zero=2");
+    CHECK(plain.zero_bucket_bytes == 0);
+    CHECK(find_term(plain, "zero_bucket") == nullptr);  // the default: PyTorch FSDP/DDP keep no bucket
+    CHECK(qwen.training_peak_bytes == plain.training_peak_bytes + 800'000'000ULL);
+    // DeepSpeed's own default, 5e8 elements, without overlap_comm (its default at stages 1-2): one buffer.
+    CHECK(run("model=llama-3-8b&training-mode=detailed&zero=1&zero-bucket=500M").zero_bucket_bytes == 1'000'000'000ULL);
+    // Stage 3 keeps one buffer whatever overlap_comm says; fp32 training keeps it in 4 bytes.
+    CHECK(run("model=llama-3-8b&training-mode=detailed&gpus=8&zero=3&zero-bucket=5e8&overlap-comm=true").zero_bucket_bytes ==
+          1'000'000'000ULL);
+    CHECK(run("model=llama-3-8b&training-mode=detailed&zero=2&zero-bucket=5e8&recipe=adam-fp32").zero_bucket_bytes ==
+          2'000'000'000ULL);
+    // Without ZeRO there is no DeepSpeed bucket to count.
+    CHECK(run("model=llama-3-8b&training-mode=detailed&zero-bucket=2e8").zero_bucket_bytes == 0);
+}
+
 TEST_CASE("the GPU verdict for training uses the peak whenever the model is known", "[training][gpu]") {
     // An 8B QLoRA run on a 24 GB RTX 4090: fits at 2048 tokens, does not at 16K, in simple mode too.
     const Estimate short_run = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090");
