@@ -42,8 +42,8 @@ struct CliOptions {
     std::vector<std::string> warnings;
     SettingSources sources;          // which option set each setting last (for the final estimate's error)
     std::string file_report;         // --gguf / --safetensors: what the header says (table and markdown)
-    std::string file_json;           // "file":{...} (core's JSON of the header), spliced into --format json
-    std::string command_json;        // --from-command: "from_command":{...}, spliced into --format json
+    std::vector<JsonField> file_json;  // "file" (core's JSON of the header) or "hub" and "file", leading --format json
+    std::string command_json;          // --from-command: the "from_command" object, first in --format json
     std::string command_report;      // --from-command: what was read, ignored and realised (table and markdown)
     std::string command_notes;       // --from-command: the ignored flags, for stderr
     std::string pending_model;       // --from-command: a model reference that names no preset or file here
@@ -92,7 +92,7 @@ std::string load_model_file(const std::string& flag, const std::string& path, Cl
         return flag + ": " + shown + ": " + applied.error();
     }
     options.file_report = model->report;
-    options.file_json = "\"file\":" + model->json + ",";
+    options.file_json = {{"file", model->json}};
     return {};
 }
 
@@ -112,7 +112,7 @@ std::string load_hub_model(const std::string& value, CliOptions& options) {
     const Expected<bool> applied = apply_hub_result(options.scenario, *result);
     if (!applied) return "--hf: " + applied.failure().problem;
     options.file_report = result->report;
-    options.file_json = "\"hub\":" + result->json + "," + (result->weights.json.empty() ? std::string() : "\"file\":" + result->weights.json + ",");
+    options.file_json = hub_json_fields(*result);
     return {};
 }
 
@@ -147,17 +147,18 @@ bool is_regular_file(const std::string& path) {
     return file && !(file.peek() == std::ifstream::traits_type::eof() && file.bad());
 }
 
+// A double as printf's `format` writes it ("%.6f"), for a JSON number.
+std::string printed(const char* format, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
 bool ends_with_ignoring_case(const std::string& text, const std::string& tail) {
     if (text.size() < tail.size()) return false;
     for (std::size_t i = 0; i < tail.size(); ++i)
         if (std::tolower(static_cast<unsigned char>(text[text.size() - tail.size() + i])) != tail[i]) return false;
     return true;
-}
-
-std::string json_list(const std::vector<std::string>& items) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < items.size(); ++i) out += (i ? "," : "") + std::string("\"") + json_escape(items[i]) + "\"";
-    return out + "]";
 }
 
 // "--from-command 'llama-server -m x.gguf -c 32768 ...'": core reads the command into llm-memory's keys;
@@ -193,9 +194,11 @@ std::string apply_from_command(const std::string& text, CliOptions& options) {
                                     "\" is neither a built-in model nor a file here: add --model NAME, --config FILE or --gguf FILE";
         }
     }
-    std::string settings_json, applied_text, unmodelled_by_build;
+    JsonWriter settings_json;
+    settings_json.begin_object();
+    std::string applied_text, unmodelled_by_build;
     for (const CommandSetting& s : r.settings) {
-        settings_json += std::string(settings_json.empty() ? "" : ",") + "\"" + json_escape(s.key) + "\":\"" + json_escape(s.value) + "\"";
+        settings_json.field(s.key, s.value);
         if (find_setting(s.key) == nullptr) {
             unmodelled_by_build += (unmodelled_by_build.empty() ? "" : ", ") + (s.key == "engine" ? "engine=" + s.value : s.source);
             continue;
@@ -215,10 +218,10 @@ std::string apply_from_command(const std::string& text, CliOptions& options) {
         for (const std::string& i : r.ignored) list += (list.empty() ? "" : ", ") + i;
         options.command_notes = "note: --from-command ignored (no effect on memory): " + list + "\n";
     }
-    options.command_json = "\"from_command\":{\"engine\":\"" + json_escape(r.engine) + "\",\"program\":\"" + json_escape(r.program) +
-                           "\",\"model\":\"" + json_escape(r.model_ref) + "\",\"preset\":\"" + json_escape(r.preset_key) +
-                           "\",\"settings\":{" + settings_json + "},\"ignored\":" + json_list(r.ignored) +
-                           ",\"unmodelled\":" + json_list(r.unmodelled) + ",\"command\":\"" + json_escape(realised) + "\"},";
+    JsonWriter json;
+    json.begin_object().field("engine", r.engine).field("program", r.program).field("model", r.model_ref).field("preset", r.preset_key);
+    json.raw_field("settings", settings_json.end_object().text()).field("ignored", r.ignored).field("unmodelled", r.unmodelled);
+    options.command_json = json.field("command", realised).end_object().take();
     return {};
 }
 
@@ -463,7 +466,7 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
         }
     }
     for (const std::string& warning : options.warnings) err += "warning: " + warning + "\n";
-    out = options.format == OutputFormat::json ? fit_json(reports) + "\n" : fit_text(reports, options.units);
+    std::vector<JsonField> leading;
     if (options.scenario.engine.kind != EngineKind::none) {
         // The engine's own answer in its flags: llama.cpp's --fit (-c, -ngl), vLLM's --max-model-len auto.
         Expected<EngineEstimate> engine = engine_estimate(options.scenario);
@@ -475,13 +478,16 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
         }
         const std::string flags = engine_fit_flags(*engine);
         if (options.format == OutputFormat::json) {
-            out.insert(1, "\"engine_flags\":\"" + json_escape(flags) + "\",\"engine_command\":\"" + json_escape(engine->command) +
-                              "\",\"engine_verdict\":\"" + json_escape(engine->verdict) + "\"" + (out.size() > 3 ? "," : ""));
+            for (const auto& [key, text] : {std::pair<const char*, const std::string&>{"engine_flags", flags},
+                                            {"engine_command", engine->command},
+                                            {"engine_verdict", engine->verdict}})
+                leading.push_back({key, JsonWriter().value(text).take()});
         } else {
             out = engine->name + " flags that fit: " + (flags.empty() ? "(none: the engine has no such flags)" : flags) + "\n" + engine->verdict + "\n" +
-                  "Command: " + engine->command + "\n\n" + out;
+                  "Command: " + engine->command + "\n\n";
         }
     }
+    out += options.format == OutputFormat::json ? fit_json(reports, leading) + "\n" : fit_text(reports, options.units);
     return 0;
 }
 
@@ -577,25 +583,21 @@ static int run_reconcile(const std::vector<std::string>& args, std::string& out,
         if (!model_note.empty()) out += "model: the built-in " + model_note + " (from the log's \"" + printable_excerpt(log->model_ref, 60) + "\")\n";
         return 0;
     }
-    out = "{\"kind\":\"" + json_escape(log->kind) + "\",\"engine_version\":\"" + json_escape(log->engine_version) +
-          "\",\"model\":\"" + json_escape(log->model_ref) + "\",\"settings\":{";
-    for (std::size_t i = 0; i < log->settings.size(); ++i)
-        out += std::string(i ? "," : "") + "\"" + json_escape(log->settings[i].key) + "\":\"" + json_escape(log->settings[i].value) + "\"";
-    out += "},\"rows\":[";
-    for (std::size_t i = 0; i < rows->size(); ++i) {
-        const ReconcileRow& r = (*rows)[i];
-        char numbers[160];
-        std::snprintf(numbers, sizeof numbers, "\"measured\":%.0f", r.measured);
-        out += std::string(i ? "," : "") + "{\"term\":\"" + json_escape(r.term) + "\",\"device\":\"" + json_escape(r.device) + "\"," + numbers;
-        if (r.has_estimate) {
-            std::snprintf(numbers, sizeof numbers, ",\"estimated\":%.0f,\"error\":%.6f,\"tolerance\":%.2f", r.estimated, r.error, term_tolerance(r.term));
-            out += numbers;
-        } else {
-            out += ",\"estimated\":null,\"error\":null";
-        }
-        out += ",\"cause\":\"" + json_escape(r.cause) + "\",\"line\":\"" + json_escape(r.line) + "\"}";
+    JsonWriter w;
+    w.begin_object().field("kind", log->kind).field("engine_version", log->engine_version).field("model", log->model_ref);
+    w.key("settings").begin_object();
+    for (const auto& setting : log->settings) w.field(setting.key, setting.value);
+    w.end_object().key("rows").begin_array();
+    for (const ReconcileRow& r : *rows) {
+        w.begin_object().field("term", r.term).field("device", r.device).raw_field("measured", printed("%.0f", r.measured));
+        if (r.has_estimate)
+            w.raw_field("estimated", printed("%.0f", r.estimated)).raw_field("error", printed("%.6f", r.error))
+                .raw_field("tolerance", printed("%.2f", term_tolerance(r.term)));
+        else
+            w.key("estimated").null().key("error").null();
+        w.field("cause", r.cause).field("line", r.line).end_object();
     }
-    out += "],\"notes\":" + json_list(log->notes) + "}\n";
+    out = w.end_array().field("notes", log->notes).end_object().take() + "\n";
     return 0;
 }
 
@@ -635,18 +637,18 @@ int run_cli(const std::vector<std::string>& args, std::string& out, std::string&
     for (const std::string& warning : options.warnings) err += "warning: " + warning + "\n";
     err += options.command_notes;
     switch (options.format) {
-        case OutputFormat::json: out = report_json(options.scenario, *result) + "\n"; break;
+        case OutputFormat::json: {
+            std::vector<JsonField> leading;
+            if (!options.command_json.empty()) leading.push_back({"from_command", options.command_json});
+            leading.insert(leading.end(), options.file_json.begin(), options.file_json.end());
+            out = report_json(options.scenario, *result, leading) + "\n";
+            break;
+        }
         case OutputFormat::markdown: out = report_markdown(options.scenario, *result, options.units); break;
         case OutputFormat::table: out = report_table(options.scenario, *result, options.units); break;
     }
-    if (options.format == OutputFormat::json && !options.file_json.empty() && !out.empty() && out[0] == '{')
-        out.insert(1, options.file_json);
-    else if (!options.file_report.empty())
-        out = options.file_report + "\n" + out;
-    if (options.format == OutputFormat::json && !options.command_json.empty() && !out.empty() && out[0] == '{')
-        out.insert(1, options.command_json);
-    else if (!options.command_report.empty())
-        out = options.command_report + "\n" + out;
+    if (options.format != OutputFormat::json && !options.file_report.empty()) out = options.file_report + "\n" + out;
+    if (options.format != OutputFormat::json && !options.command_report.empty()) out = options.command_report + "\n" + out;
     return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "architecture.hpp"
 #include "formats.hpp"
 #include "hybrid.hpp"
+#include "json_writer.hpp"
 #include "kv_cache.hpp"
 #include "report.hpp"
 #include "settings.hpp"
@@ -589,32 +590,29 @@ Status two_sided(const Scenario& s, FitReport& report, const char* key, Status (
 
 // ---- Reports ----
 
-std::string answer_json(const FitAnswer& a) {
-    std::string out = "{\"side\":\"" + std::string(fit_side_key(a.side)) + "\",\"found\":" + (a.found ? "true" : "false");
+void write_answer(JsonWriter& w, const FitAnswer& a) {
+    w.begin_object().field("side", fit_side_key(a.side)).field("found", a.found);
     if (!a.format_key.empty()) {
         const Expected<WeightFormat> f = find_weight_format(a.format_key);
-        out += ",\"format\":\"" + json_escape(a.format_key) + "\",\"bits_per_weight\":\"" +
-               (f ? format_bits_per_weight(*f) : std::string()) + "\"";
+        w.field("format", a.format_key).field("bits_per_weight", f ? format_bits_per_weight(*f) : std::string());
     } else if (a.found) {
-        out += ",\"value\":" + std::to_string(a.value);
+        w.field("value", a.value);
     }
     if (a.side == FitSide::training && a.estimate.gpu.training_uses_peak)
-        out += say(",\"confidence\":\"%\",\"peak_bytes\":%,\"peak_high_bytes\":%",
-                   {a.estimate.gpu.training_fit_at_high ? "safe" : "typical", number(a.estimate.gpu.training_peak_per_gpu_bytes),
-                    number(a.estimate.gpu.training_peak_high_per_gpu_bytes)});
-    out += ",\"at_limit\":" + std::string(a.at_limit ? "true" : "false") + ",\"need_bytes\":" + std::to_string(a.need_bytes) +
-           ",\"capacity_bytes\":" + std::to_string(a.capacity_bytes) + ",\"next_need_bytes\":" + std::to_string(a.next_need_bytes);
+        w.field("confidence", a.estimate.gpu.training_fit_at_high ? "safe" : "typical")
+            .field("peak_bytes", a.estimate.gpu.training_peak_per_gpu_bytes)
+            .field("peak_high_bytes", a.estimate.gpu.training_peak_high_per_gpu_bytes);
+    w.field("at_limit", a.at_limit).field("need_bytes", a.need_bytes).field("capacity_bytes", a.capacity_bytes);
+    w.field("next_need_bytes", a.next_need_bytes);
     if (a.offload) {
         const OffloadSplit& o = *a.offload;
-        out += ",\"offload\":{\"layers\":" + std::to_string(o.layers) + ",\"ngl\":" + std::to_string(o.ngl) +
-               ",\"gpu_layers\":" + std::to_string(o.gpu_layers) + ",\"output_on_gpu\":" + (o.output_on_gpu ? "true" : "false") +
-               ",\"gpu_weight_bytes\":" + std::to_string(o.gpu_weight_bytes) + ",\"gpu_kv_bytes\":" + std::to_string(o.gpu_kv_bytes) +
-               ",\"compute_bytes\":" + std::to_string(o.compute_bytes) + ",\"gpu_bytes\":" + std::to_string(o.gpu_bytes) +
-               ",\"ram_weight_bytes\":" + std::to_string(o.ram_weight_bytes) + ",\"ram_kv_bytes\":" + std::to_string(o.ram_kv_bytes) +
-               ",\"ram_bytes\":" + std::to_string(o.ram_bytes) + "}";
+        w.key("offload").begin_object().field("layers", o.layers).field("ngl", o.ngl).field("gpu_layers", o.gpu_layers);
+        w.field("output_on_gpu", o.output_on_gpu).field("gpu_weight_bytes", o.gpu_weight_bytes).field("gpu_kv_bytes", o.gpu_kv_bytes);
+        w.field("compute_bytes", o.compute_bytes).field("gpu_bytes", o.gpu_bytes).field("ram_weight_bytes", o.ram_weight_bytes);
+        w.field("ram_kv_bytes", o.ram_kv_bytes).field("ram_bytes", o.ram_bytes).end_object();
     }
-    out += ",\"headline\":\"" + json_escape(a.headline) + "\",\"sentence\":\"" + json_escape(a.sentence) + "\",\"estimate\":" + report_json(a.scenario, a.estimate) + "}";
-    return out;
+    w.field("headline", a.headline).field("sentence", a.sentence).raw_field("estimate", report_json(a.scenario, a.estimate));
+    w.end_object();
 }
 
 }  // namespace
@@ -725,25 +723,22 @@ std::vector<FitReport> answer_applicable_fit_questions(const Scenario& s) {
     return out;
 }
 
-std::string fit_json(const std::vector<FitReport>& reports) {
-    std::string out = "{";
+std::string fit_json(const std::vector<FitReport>& reports, const std::vector<JsonField>& leading) {
+    JsonWriter w;
+    w.begin_object().raw_fields(leading);
     for (const FitReport& r : reports) {
-        if (out.size() > 1) out += ",";
-        out += "\"" + r.json_key + "\":";
+        w.key(r.json_key);
         if (!r.error.empty()) {
-            out += "{\"error\":\"" + json_escape(r.error) + "\"}";
-            continue;
+            w.begin_object().field("error", r.error).end_object();
+        } else if (r.answers.size() == 1) {
+            write_answer(w, r.answers.front());
+        } else {
+            w.begin_object();
+            for (const FitAnswer& a : r.answers) write_answer(w.key(fit_side_key(a.side)), a);
+            w.end_object();
         }
-        if (r.answers.size() == 1) {
-            out += answer_json(r.answers.front());
-            continue;
-        }
-        out += "{";
-        for (std::size_t i = 0; i < r.answers.size(); ++i)
-            out += std::string(i > 0 ? "," : "") + "\"" + fit_side_key(r.answers[i].side) + "\":" + answer_json(r.answers[i]);
-        out += "}";
     }
-    return out + "}";
+    return w.end_object().take();
 }
 
 std::vector<std::string> fit_view_lines(const std::vector<FitReport>& reports) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "estimator.hpp"
+#include "json_writer.hpp"
 #include "report.hpp"
 #include "result.hpp"
 
@@ -127,8 +128,8 @@ std::vector<FitReport> answer_applicable_fit_questions(const Scenario& scenario)
 // {"context":{...},"gpus":{"training":{...},"inference":{...}},...}: one key per report; each answer gives
 // found, value (or format and bits_per_weight), at_limit, need_bytes, capacity_bytes, next_need_bytes, the headline,
 // sentence, the offload split for layers_on_gpu, and "estimate": report_json at the answer. A report with an
-// error is {"error":"..."}.
-std::string fit_json(const std::vector<FitReport>& reports);
+// error is {"error":"..."}. `leading` members come first (the CLI's engine_flags, engine_command, engine_verdict).
+std::string fit_json(const std::vector<FitReport>& reports, const std::vector<JsonField>& leading = {});
 
 // One line per answer for a text view: "Largest context: <sentence>", or "<title>: no answer: <error>".
 std::vector<std::string> fit_view_lines(const std::vector<FitReport>& reports);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "json_writer.hpp"
 #include "quantity.hpp"
 #include "report.hpp"
 
@@ -479,24 +480,20 @@ Expected<ModelSource> gguf_model(const GgufSummary& s, const std::string& displa
 }
 
 std::string gguf_json(const GgufSummary& s) {
-    auto field = [](const char* key, std::uint64_t v) { return std::string("\"") + key + "\":" + std::to_string(v) + ","; };
-    std::string out = "{\"format\":\"gguf\",\"version\":" + std::to_string(s.version) + ",\"architecture\":\"" +
-                      json_escape(s.architecture) + "\",\"name\":\"" + json_escape(s.model_name) + "\",";
-    out += field("block_count", s.block_count) + field("context_length", s.context_length) +
-           field("embedding_length", s.embedding_length) + field("feed_forward_length", s.feed_forward_length) +
-           field("head_count", s.head_count) + field("head_count_kv", s.head_count_kv) + field("key_length", s.key_length) +
-           field("sliding_window", s.sliding_window) + field("expert_count", s.expert_count) +
-           field("expert_used_count", s.expert_used_count) + field("vocab_size", s.vocab_size) +
-           field("tensors", s.tensor_count) + field("parameters", s.param_count) + field("weight_bytes", s.weight_bytes) +
-           field("data_offset", s.data_offset) + "\"types\":[";
-    for (std::size_t i = 0; i < s.by_type.size(); ++i) {
-        const GgufTypeTotal& t = s.by_type[i];
+    JsonWriter w;
+    w.begin_object().field("format", "gguf").field("version", s.version).field("architecture", s.architecture).field("name", s.model_name);
+    w.field("block_count", s.block_count).field("context_length", s.context_length).field("embedding_length", s.embedding_length);
+    w.field("feed_forward_length", s.feed_forward_length).field("head_count", s.head_count).field("head_count_kv", s.head_count_kv);
+    w.field("key_length", s.key_length).field("sliding_window", s.sliding_window).field("expert_count", s.expert_count);
+    w.field("expert_used_count", s.expert_used_count).field("vocab_size", s.vocab_size).field("tensors", s.tensor_count);
+    w.field("parameters", s.param_count).field("weight_bytes", s.weight_bytes).field("data_offset", s.data_offset);
+    w.key("types").begin_array();
+    for (const GgufTypeTotal& t : s.by_type) {
         const GgmlType* type = find_ggml_type(t.type);
-        out += std::string(i > 0 ? "," : "") + "{\"type\":\"" + (type != nullptr ? type->name : "?") + "\",\"tensors\":" +
-               std::to_string(t.tensor_count) + ",\"weights\":" + std::to_string(t.element_count) +
-               ",\"bytes\":" + std::to_string(t.bytes) + "}";
+        w.begin_object().field("type", type != nullptr ? type->name : "?").field("tensors", t.tensor_count);
+        w.field("weights", t.element_count).field("bytes", t.bytes).end_object();
     }
-    return out + "]}";
+    return w.end_array().end_object().take();
 }
 
 std::string gguf_report(const GgufSummary& s) {

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "json.hpp"
+#include "json_writer.hpp"
 #include "quantity.hpp"
 #include "report.hpp"
 
@@ -159,13 +160,14 @@ Expected<std::string> config_from_params_json(std::string_view params_text) {
     if (!doc.ok() || !doc.value.is_object())
         return Error{"params.json: not valid JSON (truncated or malformed) at byte " + std::to_string(doc.error_position)};
     const JsonValue& p = doc.value;
-    std::string out = "{";
+    JsonWriter w;
+    w.begin_object();
     bool experts = false;
     const auto copy = [&](const char* from, const char* to, bool required) -> Status {
         const JsonValue* v = p.find(from);
         if (v == nullptr) return required ? Status(Error{std::string("params.json: ") + from + ": is missing"}) : std::nullopt;
         if (!v->is_unsigned()) return Error{std::string("params.json: ") + from + ": must be a whole number"};
-        out += std::string(out.size() > 1 ? "," : "") + "\"" + to + "\":" + std::to_string(v->unsigned_value());
+        w.field(to, v->unsigned_value());
         return std::nullopt;
     };
     for (const auto& [from, to, required] : {std::tuple<const char*, const char*, bool>{"dim", "hidden_size", true},
@@ -182,13 +184,12 @@ Expected<std::string> config_from_params_json(std::string_view params_text) {
         const JsonValue* k = moe->find("num_experts_per_tok");
         if (n == nullptr || !n->is_unsigned() || k == nullptr || !k->is_unsigned())
             return Error{"params.json: moe: needs whole numbers num_experts and num_experts_per_tok"};
-        out += ",\"num_local_experts\":" + std::to_string(n->unsigned_value()) + ",\"num_experts_per_tok\":" + std::to_string(k->unsigned_value());
+        w.field("num_local_experts", n->unsigned_value()).field("num_experts_per_tok", k->unsigned_value());
         experts = true;
     }
     const JsonValue* tied = p.find("tied_embeddings");
-    out += std::string(",\"tie_word_embeddings\":") + (tied != nullptr && tied->is_boolean() && tied->boolean() ? "true" : "false");
-    out += std::string(",\"model_type\":\"") + (experts ? "mixtral" : "mistral") + "\"}";
-    return out;
+    w.field("tie_word_embeddings", tied != nullptr && tied->is_boolean() && tied->boolean());
+    return w.field("model_type", experts ? "mixtral" : "mistral").end_object().take();
 }
 
 Expected<HubRef> parse_hub_ref(std::string_view input) {
@@ -336,7 +337,8 @@ void HubLookup::fail_gated(int status) {
         std::uint64_t params = 0;
         std::uint64_t bytes = 0;
         std::string lines = "Hub metadata (public; the files are gated):";
-        std::string json = "{\"format\":\"hub-metadata\",\"dtypes\":[";
+        JsonWriter json;
+        json.begin_object().field("format", "hub-metadata").key("dtypes").begin_array();
         for (const auto& [dtype, count] : metadata_counts_) {
             const std::uint64_t size = dtype_bytes(dtype);
             if (size == 0 || count > kMaxParamCount || params + count > kMaxParamCount) {
@@ -344,8 +346,7 @@ void HubLookup::fail_gated(int status) {
                 return;
             }
             lines += "\n  " + dtype + ": " + format_count_exact(count) + " parameters, " + format_count_exact(count * size) + " bytes";
-            json += std::string(params > 0 ? "," : "") + "{\"dtype\":\"" + json_escape(dtype) + "\",\"parameters\":" + std::to_string(count) +
-                    ",\"bytes\":" + std::to_string(count * size) + "}";
+            json.begin_object().field("dtype", dtype).field("parameters", count).field("bytes", count * size).end_object();
             params += count;
             bytes += count * size;
         }
@@ -355,7 +356,7 @@ void HubLookup::fail_gated(int status) {
         result_.weights.param_count = params;
         result_.weights.weight_bytes = bytes;
         result_.weights.report = lines;
-        result_.weights.json = json + "],\"parameters\":" + std::to_string(params) + ",\"data_bytes\":" + std::to_string(bytes) + "}";
+        result_.weights.json = json.end_array().field("parameters", params).field("data_bytes", bytes).end_object().take();
         result_.notes.push_back("The repo " + gate_text.substr(3) + ": N and the bytes come from the Hub's public totals (a packed "
                                 "int4 or FP4 tensor counts its stored values), without the architecture, so no KV cache. For "
                                 "the exact model, " + how + ".");
@@ -643,19 +644,15 @@ void HubLookup::finish() {
     while (!report.empty() && report.back() == '\n') report.pop_back();
     for (const std::string& note : r.notes) report += "\nNote: " + note;
     r.report = report;
-    std::string json = "{\"repo\":\"" + json_escape(r.ref.repo) + "\",\"revision\":\"" + json_escape(r.ref.revision) + "\",\"commit\":";
-    json += r.commit.empty() ? std::string("null") : "\"" + json_escape(r.commit) + "\"";
-    json += ",\"file\":" + (r.ref.file.empty() ? std::string("null") : "\"" + json_escape(r.ref.file) + "\"");
-    json += ",\"source\":\"" + json_escape(r.source) + "\",\"gate\":" + (r.gate.empty() ? std::string("null") : "\"" + json_escape(r.gate) + "\"");
-    json += ",\"requests\":" + std::to_string(r.request_count) + ",\"bytes_read\":" + std::to_string(r.bytes_read);
-    json += ",\"config_parameters\":" + (r.config_model ? std::to_string(r.config_model->counts.total_count) : std::string("null"));
-    json += ",\"gguf_files\":[";
-    for (std::size_t i = 0; i < r.gguf_choices.size(); ++i)
-        json += (i ? "," : "") + std::string("{\"file\":\"") + json_escape(r.gguf_choices[i].file) + "\",\"bytes\":" + std::to_string(r.gguf_choices[i].size_bytes) + "}";
-    json += "],\"notes\":[";
-    for (std::size_t i = 0; i < r.notes.size(); ++i) json += (i ? ",\"" : "\"") + json_escape(r.notes[i]) + "\"";
-    json += "]}";
-    r.json = json;
+    JsonWriter w;
+    w.begin_object().field("repo", r.ref.repo).field("revision", r.ref.revision).field_or_null("commit", r.commit);
+    w.field_or_null("file", r.ref.file).field("source", r.source).field_or_null("gate", r.gate);
+    w.field("requests", r.request_count).field("bytes_read", r.bytes_read).key("config_parameters");
+    if (r.config_model) w.value(r.config_model->counts.total_count);
+    else w.null();
+    w.key("gguf_files").begin_array();
+    for (const HubGgufChoice& c : r.gguf_choices) w.begin_object().field("file", c.file).field("bytes", c.size_bytes).end_object();
+    r.json = w.end_array().field("notes", r.notes).end_object().take();
 }
 
 Expected<HubResult> HubLookup::result() const {
@@ -681,6 +678,12 @@ Expected<bool> apply_hub_result(Scenario& scenario, const HubResult& result) {
         return true;
     }
     return Error{"hf", result.ref.repo + ": nothing was read to apply"};
+}
+
+std::vector<JsonField> hub_json_fields(const HubResult& result) {
+    std::vector<JsonField> fields{{"hub", result.json}};
+    if (!result.weights.json.empty()) fields.push_back({"file", result.weights.json});
+    return fields;
 }
 
 std::string hub_choices_text(const HubResult& result) {

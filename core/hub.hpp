@@ -13,6 +13,7 @@
 
 #include "architecture.hpp"
 #include "estimator.hpp"
+#include "json_writer.hpp"
 #include "model_file.hpp"
 #include "result.hpp"
 #include "safetensors.hpp"
@@ -156,5 +157,9 @@ Expected<bool> apply_hub_result(Scenario& scenario, const HubResult& result);
 
 // The GGUF choices as lines "file (size)" for messages and the CLI.
 std::string hub_choices_text(const HubResult& result);
+
+// The members a look-up adds before a report's own: "hub" (result.json) and, when weights were read,
+// "file" (their JSON), as report_json's `leading`.
+std::vector<JsonField> hub_json_fields(const HubResult& result);
 
 }  // namespace llm_memory

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "json_writer.hpp"
 #include "quantity.hpp"
 #include "recipes.hpp"
 #include "report.hpp"
@@ -697,33 +698,24 @@ Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string
 }
 
 std::string check_result_json(const CheckResult& r) {
-    std::string out = "{\"question\":\"";
-    out += question_key(r.question);
-    out += "\",\"correct\":";
-    out += r.correct ? "true" : "false";
-    out += ",\"mistake\":";
-    out += r.mistake ? "\"" + std::string(mistake_key(*r.mistake)) + "\"" : std::string("null");
-    out += ",\"also_matches\":[";
-    for (std::size_t i = 0; i < r.also_matches.size(); ++i) {
-        if (i) out += ",";
-        out += "\"" + std::string(mistake_key(r.also_matches[i])) + "\"";
-    }
-    out += "],\"explanation\":\"" + json_escape(r.explanation) + "\"";
-    out += ",\"expected_bytes\":" + std::to_string(r.expected_bytes);
-    out += ",\"answer_bytes\":" + std::to_string(r.answer.bytes);
-    out += ",\"answer_read_as\":\"" + std::string(answer_unit_name(r.answer.read_as)) + "\"";
-    out += ",\"tolerance_percent\":" + std::to_string(kAnswerTolerancePercent) + "}";
-    return out;
+    JsonWriter w;
+    w.begin_object().field("question", question_key(r.question)).field("correct", r.correct).key("mistake");
+    if (r.mistake) w.value(mistake_key(*r.mistake));
+    else w.null();
+    w.key("also_matches").begin_array();
+    for (MistakeId m : r.also_matches) w.value(mistake_key(m));
+    w.end_array().field("explanation", r.explanation).field("expected_bytes", r.expected_bytes).field("answer_bytes", r.answer.bytes);
+    w.field("answer_read_as", answer_unit_name(r.answer.read_as)).field("tolerance_percent", kAnswerTolerancePercent);
+    return w.end_object().take();
 }
 
 std::string check_answer_json(std::string_view question_key_text, std::string_view state, std::string_view answer_text) {
-    auto error_json = [](const std::string& message) { return "{\"error\":\"" + json_escape(message) + "\"}"; };
     const Expected<QuestionId> id = parse_question_id(question_key_text);
-    if (!id) return error_json(id.error());
+    if (!id) return json_error_object(id.error());
     const StateResult applied = apply_state(Scenario{}, state);
-    if (!applied.problems.empty()) return error_json("state: " + applied.problems.front());
+    if (!applied.problems.empty()) return json_error_object("state: " + applied.problems.front());
     const Expected<CheckResult> result = check_answer(*id, applied.scenario, answer_text);
-    if (!result) return error_json(result.error());
+    if (!result) return json_error_object(result.error());
     return check_result_json(*result);
 }
 

@@ -1,7 +1,7 @@
 // Text reports of an estimate. Every figure is formatted by quantity.hpp; nothing is recomputed here.
 //
 // Sections: result lines (from the terms table) · GPU sentences · units and padding · describe_inputs ·
-//   json_escape · report_json · recipe_range_sentence · report_table · report_markdown · report_summary ·
+//   report_json · recipe_range_sentence · report_table · report_markdown · report_summary ·
 //   report_view_json.
 #include "report.hpp"
 
@@ -198,18 +198,6 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
 
 }  // namespace
 
-std::string cards_json(const GpuFit& g) {
-    if (g.inference_cards.empty()) return {};
-    std::string out = ",\"cards\":[";
-    for (std::size_t i = 0; i < g.inference_cards.size(); ++i) {
-        const CardFit& c = g.inference_cards[i];
-        out += std::string(i > 0 ? "," : "") + "{\"bytes\":" + std::to_string(c.bytes) + ",\"fits\":" +
-               (c.verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":\"" + verdict_text(c.verdict) +
-               "\",\"margin_bytes\":" + std::to_string(c.margin_bytes) + "}";
-    }
-    return out + "]";
-}
-
 std::string gpu_name(const Scenario& s) {
     if (s.gpu_memory_bytes > 0) return "custom GPU";
     if (s.gpu.empty()) return {};
@@ -261,43 +249,53 @@ std::string training_metric_sentence(const Scenario& s) {
            "(reserved) and the CUDA context.";
 }
 
-std::string json_escape(const std::string& text) {
-    std::string out;
-    static const char kHex[] = "0123456789abcdef";
-    for (char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '"') out += "\\\"";
-        else if (c == '\\') out += "\\\\";
-        else if (c == '\n') out += "\\n";
-        else if (u < 0x20) {
-            out += "\\u00";
-            out.push_back(kHex[u >> 4]);
-            out.push_back(kHex[u & 15]);
-        } else out.push_back(c);
-    }
-    return out;
-}
-
 // The detailed training settings as a JSON object (what the figures were computed for).
-static std::string training_settings_json(const Scenario& s, const Estimate& e) {
+static void write_training_settings(JsonWriter& w, const Scenario& s, const Estimate& e) {
     const bool allocated = !s.framework_overhead_auto && s.framework_overhead_bytes == 0 && s.allocator_margin_percent.is_zero();
-    return "{\"seq_len\":" + std::to_string(s.training.seq_len) + ",\"micro_batch\":" + std::to_string(s.training.micro_batch) +
-           ",\"recompute\":\"" + recompute_text(s.training.recompute) + "\",\"attention\":\"" + attention_text(s.training.attention) +
-           "\",\"loss\":\"" + loss_text(s.training.loss) + "\",\"tp\":" + std::to_string(s.training.tp) + ",\"sp\":" +
-           (s.training.sp ? "true" : "false") + ",\"pp\":" + std::to_string(s.training.pp) + ",\"activation_bytes_per_value\":" +
-           std::to_string(e.training_activations.value_bytes) + ",\"allocator_margin_percent\":" +
-           format_decimal(s.allocator_margin_percent) + ",\"metric\":\"" + (allocated ? "allocated" : "nvidia-smi") + "\"}";
+    w.begin_object().field("seq_len", s.training.seq_len).field("micro_batch", s.training.micro_batch);
+    w.field("recompute", recompute_text(s.training.recompute)).field("attention", attention_text(s.training.attention));
+    w.field("loss", loss_text(s.training.loss)).field("tp", s.training.tp).field("sp", s.training.sp).field("pp", s.training.pp);
+    w.field("activation_bytes_per_value", e.training_activations.value_bytes);
+    w.raw_field("allocator_margin_percent", format_decimal(s.allocator_margin_percent));
+    w.field("metric", allocated ? "allocated" : "nvidia-smi").end_object();
 }
 
 // The activation row's parts (bytes) and the pipeline stage they are for.
-static std::string activation_breakdown_json(const Estimate& e) {
+static void write_activation_breakdown(JsonWriter& w, const Estimate& e) {
     const TrainingActivations& a = e.training_activations;
-    return "{\"norms\":" + std::to_string(a.per_layer_sum.norms) + ",\"attention\":" + std::to_string(a.per_layer_sum.attention) +
-           ",\"attention_core\":" + std::to_string(a.per_layer_sum.attention_core) + ",\"mlp\":" +
-           std::to_string(a.per_layer_sum.mlp) + ",\"recompute_live\":" + std::to_string(a.recompute_live_bytes) +
-           ",\"outside_layers\":" + std::to_string(a.outside_layers_bytes) + ",\"stage\":\"" +
-           (a.first_stage ? "first" : "last") + "\",\"stage_layers\":" + std::to_string(a.stage_layers) +
-           ",\"micro_batches_in_flight\":" + std::to_string(a.micro_batches_in_flight) + "}";
+    w.begin_object().field("norms", a.per_layer_sum.norms).field("attention", a.per_layer_sum.attention);
+    w.field("attention_core", a.per_layer_sum.attention_core).field("mlp", a.per_layer_sum.mlp);
+    w.field("recompute_live", a.recompute_live_bytes).field("outside_layers", a.outside_layers_bytes);
+    w.field("stage", a.first_stage ? "first" : "last").field("stage_layers", a.stage_layers);
+    w.field("micro_batches_in_flight", a.micro_batches_in_flight).end_object();
+}
+
+// gpu.inference's cards: each card's share of the inference total, with more than one GPU.
+static void write_cards(JsonWriter& w, const GpuFit& g) {
+    if (g.inference_cards.empty()) return;
+    w.key("cards").begin_array();
+    for (const CardFit& c : g.inference_cards)
+        w.begin_object().field("bytes", c.bytes).field("fits", c.verdict != FitVerdict::does_not_fit).field("verdict", verdict_text(c.verdict))
+            .field("margin_bytes", c.margin_bytes).end_object();
+    w.end_array();
+}
+
+// The GPU verdicts: training on training_basis, inference on its total.
+static void write_gpu(JsonWriter& w, const Scenario& s, const GpuFit& g) {
+    w.begin_object().field("name", s.gpu_memory_bytes > 0 ? std::string("custom") : s.gpu).field("capacity_bytes", g.capacity_bytes);
+    w.field("gpus", g.gpu_count).field("zero_stage", g.zero_stage).field("per_gpu_bytes", g.training_per_gpu.total());
+    if (g.training_uses_peak)
+        w.field("training_basis", "training_peak").field("peak_per_gpu_bytes", g.training_peak_per_gpu_bytes)
+            .field("peak_high_per_gpu_bytes", g.training_peak_high_per_gpu_bytes);
+    else
+        w.field("training_basis", "model_states");
+    w.field("fits", g.training_verdict != FitVerdict::does_not_fit).field("verdict", training_verdict_text(g));
+    w.field("margin_bytes", g.training_margin_bytes).field("gpus_needed", g.training_gpus_needed);
+    w.key("inference").begin_object().field("per_gpu_bytes", g.inference_per_gpu_bytes);
+    w.field("fits", g.inference_verdict != FitVerdict::does_not_fit).field("verdict", verdict_text(g.inference_verdict));
+    w.field("margin_bytes", g.inference_margin_bytes).field("gpus_needed", g.inference_gpus_needed);
+    write_cards(w, g);
+    w.end_object().end_object();
 }
 
 // The chosen model, when N is still its count: one line for the text reports.
@@ -312,47 +310,35 @@ static std::string model_line(const Scenario& s, const Estimate& e) {
     return line + "\n";
 }
 
-std::string report_json(const Scenario& s, const Estimate& e) {
-    std::string out = "{";
-    auto field = [&out](const char* key, const std::string& raw) {
-        if (out.size() > 1) out += ",";
-        out += "\"";
-        out += key;
-        out += "\":";
-        out += raw;
-    };
-    field("parameters", std::to_string(e.param_count));
-    field("trainable_parameters", std::to_string(e.trainable_count));
-    field("bytes_per_parameter", format_decimal(s.bytes_per_param));
-    field("overhead_factor", format_decimal(s.overhead_factor));
-    field("values_per_trainable", format_decimal(s.values_per_trainable));
-    field("bytes_per_value", format_decimal(s.bytes_per_value));
+std::string report_json(const Scenario& s, const Estimate& e, const std::vector<JsonField>& leading) {
+    JsonWriter w;
+    w.begin_object().raw_fields(leading).field("parameters", e.param_count).field("trainable_parameters", e.trainable_count);
+    w.raw_field("bytes_per_parameter", format_decimal(s.bytes_per_param)).raw_field("overhead_factor", format_decimal(s.overhead_factor));
+    w.raw_field("values_per_trainable", format_decimal(s.values_per_trainable)).raw_field("bytes_per_value", format_decimal(s.bytes_per_value));
     // The table's rows, "<key>_bytes": the seed's figures here, the features' after the model.
     bool training_keys = false;
     auto term_fields = [&](JsonPlace place) {
         for (const MemoryTerm& t : e.terms) {
             if (t.json != place) continue;
             // Keys that belong beside a feature's first figure.
-            if (t.key == "adapter_weight") field("lora_trainable_parameters", std::to_string(e.lora_trainable_count));
-            if (t.key == "inference_activation") field("inference_mode", "\"detailed\"");
+            if (t.key == "adapter_weight") w.field("lora_trainable_parameters", e.lora_trainable_count);
+            if (t.key == "inference_activation") w.field("inference_mode", "detailed");
             const bool training_row = t.key == "weight_per_gpu" || t.key == "activation";
             if (training_row && !training_keys) {
                 training_keys = true;
-                field("training_mode", "\"detailed\"");
-                field("training", training_settings_json(s, e));
+                w.field("training_mode", "detailed").key("training");
+                write_training_settings(w, s, e);
             }
-            field((t.key + "_bytes").c_str(), std::to_string(t.bytes));
+            w.field(t.key + "_bytes", t.bytes);
             if (t.key == "training_peak") {
-                field("training_peak_low_bytes", std::to_string(e.training_peak_low_bytes));
-                field("training_peak_high_bytes", std::to_string(e.training_peak_high_bytes));
-                field("training_peak_class", std::string("\"") + training_class_text(e.training_class) + "\"");
-                field("activation_breakdown", activation_breakdown_json(e));
-                std::string list = "[";
+                w.field("training_peak_low_bytes", e.training_peak_low_bytes).field("training_peak_high_bytes", e.training_peak_high_bytes);
+                w.field("training_peak_class", training_class_text(e.training_class)).key("activation_breakdown");
+                write_activation_breakdown(w, e);
+                w.key("training_peak_terms").begin_array();
                 for (const MemoryTerm* part : parts_of(e, Total::training_peak))
-                    list += std::string(list.size() > 1 ? "," : "") + "{\"key\":\"" + json_escape(part->key) +
-                            "\",\"label\":\"" + json_escape(part->label) + "\",\"formula\":\"" +
-                            json_escape(part->formula) + "\",\"bytes\":" + std::to_string(part->bytes) + "}";
-                field("training_peak_terms", list + "]");
+                    w.begin_object().field("key", part->key).field("label", part->label).field("formula", part->formula)
+                        .field("bytes", part->bytes).end_object();
+                w.end_array();
             }
         }
     };
@@ -360,74 +346,42 @@ std::string report_json(const Scenario& s, const Estimate& e) {
     // The model N came from: present only when a model is chosen and N is still its count.
     if (s.model && s.model->counts.total_count == e.param_count) {
         const ModelSource& m = *s.model;
-        field("model", "\"" + json_escape(m.preset_key.empty() ? m.display_name : m.preset_key) + "\"");
-        field("model_name", "\"" + json_escape(m.display_name) + "\"");
-        if (m.architecture.is_moe()) field("active_parameters", std::to_string(m.counts.active_count));
+        w.field("model", m.preset_key.empty() ? m.display_name : m.preset_key).field("model_name", m.display_name);
+        if (m.architecture.is_moe()) w.field("active_parameters", m.counts.active_count);
         const ParamBreakdown& c = m.counts;
-        field("breakdown", "{\"embeddings\":" + std::to_string(c.embedding_count) + ",\"attention\":" +
-                               std::to_string(c.attention_count) + ",\"mlp\":" + std::to_string(c.mlp_count) +
-                               ",\"experts\":" + std::to_string(c.expert_count) + ",\"shared_experts\":" +
-                               std::to_string(c.shared_expert_count) + ",\"router\":" + std::to_string(c.router_count) +
-                               ",\"recurrent\":" + std::to_string(c.recurrent_count) +
-                               ",\"vision\":" + std::to_string(c.vision_count) +
-                               ",\"norms\":" + std::to_string(c.norm_count) + ",\"output_head\":" +
-                               std::to_string(c.output_head_count) + "}");
-        if (c.mtp_count > 0) field("mtp_parameters", std::to_string(c.mtp_count));
-        if (m.architecture.approximate()) field("count_is_approximation", "true");
+        w.key("breakdown").begin_object().field("embeddings", c.embedding_count).field("attention", c.attention_count);
+        w.field("mlp", c.mlp_count).field("experts", c.expert_count).field("shared_experts", c.shared_expert_count);
+        w.field("router", c.router_count).field("recurrent", c.recurrent_count).field("vision", c.vision_count);
+        w.field("norms", c.norm_count).field("output_head", c.output_head_count).end_object();
+        if (c.mtp_count > 0) w.field("mtp_parameters", c.mtp_count);
+        if (m.architecture.approximate()) w.field("count_is_approximation", true);
         if (m.architecture.recurrent_layer_count() > 0) {
-            field("attention_layers", std::to_string(m.architecture.attention_layer_count()));
-            field("recurrent_layers", std::to_string(m.architecture.recurrent_layer_count()));
-            field("recurrent_kind", "\"" + std::string(mixer_kind_name(m.architecture.recurrent.kind)) + "\"");
+            w.field("attention_layers", m.architecture.attention_layer_count());
+            w.field("recurrent_layers", m.architecture.recurrent_layer_count());
+            w.field("recurrent_kind", mixer_kind_name(m.architecture.recurrent.kind));
         }
-        if (!m.architecture.warnings.empty()) {
-            std::string list = "[";
-            for (const std::string& w : m.architecture.warnings) list += (list.size() > 1 ? ",\"" : "\"") + json_escape(w) + "\"";
-            field("model_warnings", list + "]");
-        }
+        if (!m.architecture.warnings.empty()) w.field("model_warnings", m.architecture.warnings);
     }
     // How it runs: keys appear only when the feature is in use, so the seed's object is unchanged.
-    if (!e.weight_format.empty()) field("weight_format", "\"" + json_escape(e.weight_format) + "\"");
+    if (!e.weight_format.empty()) w.field("weight_format", e.weight_format);
     if (!is_seed_recipe(s.recipe)) {
-        std::string list = "[";
-        for (const TrainingComponent& c : e.training_components) {
-            if (list.size() > 1) list += ",";
-            list += "{\"name\":\"" + json_escape(c.name) + "\",\"bytes_per_trainable\":" +
-                    format_pico_bytes(c.bytes_per_trainable_pico) + ",\"bytes\":" + std::to_string(c.bytes) +
-                    ",\"kind\":\"" + (c.kind == StateKind::gradient ? "gradient" : "optimizer") + "\"}";
-        }
-        field("recipe", "\"" + json_escape(s.recipe) + "\"");
-        field("training_components", list + "]");
+        w.field("recipe", s.recipe).key("training_components").begin_array();
+        for (const TrainingComponent& c : e.training_components)
+            w.begin_object().field("name", c.name).raw_field("bytes_per_trainable", format_pico_bytes(c.bytes_per_trainable_pico))
+                .field("bytes", c.bytes).field("kind", c.kind == StateKind::gradient ? "gradient" : "optimizer").end_object();
+        w.end_array();
     }
     term_fields(JsonPlace::feature);
-    if (e.gpu.requested) {
-        const GpuFit& g = e.gpu;
-        auto verdict_key = [](FitVerdict v) { return std::string("\"") + verdict_text(v) + "\""; };
-        field("gpu", "{\"name\":\"" + json_escape(s.gpu_memory_bytes > 0 ? std::string("custom") : s.gpu) +
-                         "\",\"capacity_bytes\":" + std::to_string(g.capacity_bytes) + ",\"gpus\":" +
-                         std::to_string(g.gpu_count) + ",\"zero_stage\":" + std::to_string(g.zero_stage) +
-                         ",\"per_gpu_bytes\":" + std::to_string(g.training_per_gpu.total()) + ",\"training_basis\":" +
-                         (g.training_uses_peak ? "\"training_peak\",\"peak_per_gpu_bytes\":" +
-                                                     std::to_string(g.training_peak_per_gpu_bytes) +
-                                                     ",\"peak_high_per_gpu_bytes\":" +
-                                                     std::to_string(g.training_peak_high_per_gpu_bytes)
-                                               : std::string("\"model_states\"")) +
-                         ",\"fits\":" +
-                         (g.training_verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":\"" +
-                         training_verdict_text(g) + "\"" + ",\"margin_bytes\":" + std::to_string(g.training_margin_bytes) +
-                         ",\"gpus_needed\":" + std::to_string(g.training_gpus_needed) + ",\"inference\":{\"per_gpu_bytes\":" +
-                         std::to_string(g.inference_per_gpu_bytes) + ",\"fits\":" +
-                         (g.inference_verdict != FitVerdict::does_not_fit ? "true" : "false") + ",\"verdict\":" +
-                         verdict_key(g.inference_verdict) + ",\"margin_bytes\":" + std::to_string(g.inference_margin_bytes) +
-                         ",\"gpus_needed\":" + std::to_string(g.inference_gpus_needed) + cards_json(g) + "}}");
-    }
+    if (e.gpu.requested) write_gpu(w.key("gpu"), s, e.gpu);
     if (s.engine.kind != EngineKind::none) {
         const Expected<EngineEstimate> engine = engine_estimate(s);
-        field("engine", engine ? engine_json(*engine) : "{\"name\":\"" + json_escape(engine_name(s.engine.kind)) + "\",\"error\":\"" + json_escape(engine.error()) + "\"}");
-        const std::string trains = training_verdict_sentence(s, e);
-        field("verdicts", "{\"runs\":\"" + json_escape(engine ? engine->verdict : engine.error()) + "\",\"trains\":\"" + json_escape(trains) + "\"}");
+        w.key("engine");
+        if (engine) w.raw(engine_json(*engine));
+        else w.begin_object().field("name", engine_name(s.engine.kind)).field("error", engine.error()).end_object();
+        w.key("verdicts").begin_object().field("runs", engine ? engine->verdict : engine.error());
+        w.field("trains", training_verdict_sentence(s, e)).end_object();
     }
-    out += "}";
-    return out;
+    return w.end_object().take();
 }
 
 std::vector<std::string> verdict_sentences(const Scenario& s, const Estimate& e) {
@@ -523,55 +477,31 @@ std::string report_summary(const Estimate& e) {
     return out;
 }
 
+// Each non-empty line of `text` (trimmed when `trim_lines`) as a string of the writer's open array.
+static void write_lines(JsonWriter& w, std::string_view text, bool trim_lines) {
+    for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
+        end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = trim_lines ? trim(text.substr(at, end - at)) : text.substr(at, end - at);
+        if (!line.empty()) w.value(line);
+    }
+}
+
 std::string report_view_json(const Scenario& s, const Estimate& e) {
+    JsonWriter w;
     // The report's lines above its figures (the inputs, LoRA, KV cache and model lines), one string each.
-    std::string out = "{\"inputs\":[";
-    const std::string inputs = describe_inputs(s, e) + "\n" + model_line(s, e);
-    bool first = true;
-    for (std::size_t at = 0, end; at < inputs.size(); at = end + 1) {
-        end = inputs.find('\n', at);
-        if (end == std::string::npos) end = inputs.size();
-        const std::string_view line = trim(std::string_view(inputs).substr(at, end - at));
-        if (line.empty()) continue;
-        out += std::string(first ? "\"" : ",\"") + json_escape(std::string(line)) + "\"";
-        first = false;
-    }
-    out += "],\"results\":[";
-    first = true;
-    for (const Line& line : result_lines(e)) {
-        out += std::string(first ? "" : ",") + "{\"key\":\"" + json_escape(line.key) + "\",\"label\":\"" + json_escape(std::string(trim(line.label))) +
-               "\",\"bytes\":" + std::to_string(line.bytes) + ",\"gb\":\"" + json_escape(format_gb(line.bytes)) +
-               "\",\"gib\":\"" + json_escape(format_gib(line.bytes)) + "\"}";
-        first = false;
-    }
-    out += "],\"gpu\":[";
-    first = true;
-    for (const std::string& sentence : gpu_sentences(s, e)) {
-        out += std::string(first ? "\"" : ",\"") + json_escape(sentence) + "\"";
-        first = false;
-    }
+    w.begin_object().key("inputs").begin_array();
+    write_lines(w, describe_inputs(s, e) + "\n" + model_line(s, e), true);
+    w.end_array().key("results").begin_array();
+    for (const Line& line : result_lines(e))
+        w.begin_object().field("key", line.key).field("label", trim(line.label)).field("bytes", line.bytes).field("gb", format_gb(line.bytes))
+            .field("gib", format_gib(line.bytes)).end_object();
+    w.end_array().field("gpu", gpu_sentences(s, e));
     // The run and training verdicts, first on every face, and the engine's per-device report lines.
-    out += "],\"verdicts\":[";
-    first = true;
-    for (const std::string& sentence : verdict_sentences(s, e)) {
-        out += std::string(first ? "\"" : ",\"") + json_escape(sentence) + "\"";
-        first = false;
-    }
-    out += "],\"engine\":[";
-    if (s.engine.kind != EngineKind::none) {
-        if (const Expected<EngineEstimate> engine = engine_estimate(s)) {
-            const std::string text = engine_report(*engine, 2);
-            first = true;
-            for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
-                end = text.find('\n', at);
-                if (end == std::string::npos) end = text.size();
-                if (end == at) continue;
-                out += std::string(first ? "\"" : ",\"") + json_escape(text.substr(at, end - at)) + "\"";
-                first = false;
-            }
-        }
-    }
-    return out + "]}";
+    w.field("verdicts", verdict_sentences(s, e)).key("engine").begin_array();
+    if (s.engine.kind != EngineKind::none)
+        if (const Expected<EngineEstimate> engine = engine_estimate(s)) write_lines(w, engine_report(*engine, 2), false);
+    return w.end_array().end_object().take();
 }
 
 }  // namespace llm_memory

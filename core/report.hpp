@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "estimator.hpp"
+#include "json_writer.hpp"
 
 namespace llm_memory {
 
@@ -31,7 +32,9 @@ enum class UnitChoice { gb, gib, both };
 // fits, verdict, margin_bytes, gpus_needed, cards [per GPU: bytes, fits, verdict, margin_bytes; with --gpus
 // above 1]}} (--gpu or --gpu-memory; fits, verdict, margin_bytes and
 // gpus_needed are for training_basis; gpus_needed 0 means no number of GPUs suffices at that ZeRO stage).
-std::string report_json(const Scenario& scenario, const Estimate& estimate);
+// `leading` members come first, before "parameters" (the CLI's "from_command", a model file's "file", a Hub
+// look-up's "hub").
+std::string report_json(const Scenario& scenario, const Estimate& estimate, const std::vector<JsonField>& leading = {});
 
 // The verdicts that lead every face, in order: "Runs on ..." with the engine (when one is chosen), then the
 // training verdict as its own sentence ("Trains on ..." or why an inference-only format cannot train).
@@ -68,10 +71,6 @@ std::string card_sentence(const Scenario& scenario, const Estimate& estimate);
 // The part of card_sentence before the list: "Per card (tensor split 3:1 of 31.2 GB; pooled ...)".
 std::string card_split_heading(const Scenario& scenario, const Estimate& estimate);
 
-// The JSON array of the cards' shares for gpu.inference: ',"cards":[{"bytes","fits","verdict","margin_bytes"}]',
-// or "" with one GPU.
-std::string cards_json(const GpuFit& gpu);
-
 // The chosen GPU as reports name it: the catalogue label ("NVIDIA GeForce RTX 4090"), or "custom GPU" for
 // --gpu-memory; "" without a GPU.
 std::string gpu_name(const Scenario& scenario);
@@ -104,8 +103,5 @@ std::string weight_format_value(const Estimate& estimate);
 // The training verdict's basis in one sentence: what the peak includes, or that only model states are
 // counted (no model known). "" without a GPU.
 std::string training_fit_note(const Scenario& scenario, const Estimate& estimate);
-
-// Escapes text for a JSON string literal (quotes not included).
-std::string json_escape(const std::string& text);
 
 }  // namespace llm_memory

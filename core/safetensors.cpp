@@ -9,6 +9,7 @@
 
 #include "architecture.hpp"
 #include "json.hpp"
+#include "json_writer.hpp"
 #include "quantity.hpp"
 
 namespace llm_memory {
@@ -223,17 +224,14 @@ Expected<SafetensorsSummary> read_safetensors_index(std::string_view json_text) 
 }
 
 std::string safetensors_json(const SafetensorsSummary& s) {
-    std::string out = std::string("{\"format\":\"") + (s.is_index ? "safetensors-index" : "safetensors") +
-                      "\",\"tensors\":" + std::to_string(s.tensor_count) + ",\"data_bytes\":" + std::to_string(s.data_bytes) +
-                      ",\"parameters\":" + std::to_string(s.param_count) + ",\"shards\":" + std::to_string(s.shard_count) +
-                      ",\"groups\":[";
-    for (std::size_t i = 0; i < s.groups.size(); ++i) {
-        const SafetensorsGroup& g = s.groups[i];
-        out += std::string(i > 0 ? "," : "") + "{\"dtype\":\"" + g.dtype + "\",\"role\":\"" + g.role + "\",\"tensors\":" +
-               std::to_string(g.tensor_count) + ",\"bytes\":" + std::to_string(g.bytes) + ",\"weights\":" +
-               std::to_string(g.param_count) + "}";
+    JsonWriter w;
+    w.begin_object().field("format", s.is_index ? "safetensors-index" : "safetensors").field("tensors", s.tensor_count);
+    w.field("data_bytes", s.data_bytes).field("parameters", s.param_count).field("shards", s.shard_count).key("groups").begin_array();
+    for (const SafetensorsGroup& g : s.groups) {
+        w.begin_object().field("dtype", g.dtype).field("role", g.role).field("tensors", g.tensor_count);
+        w.field("bytes", g.bytes).field("weights", g.param_count).end_object();
     }
-    return out + "]}";
+    return w.end_array().end_object().take();
 }
 
 std::string safetensors_report(const SafetensorsSummary& s) {

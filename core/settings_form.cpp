@@ -2,14 +2,12 @@
 // value its field shows come from the row itself (core/settings.cpp), so the form has no list of its own.
 #include "settings_form.hpp"
 
-#include "report.hpp"
 #include "engines/engine.hpp"
+#include "json_writer.hpp"
 #include "settings.hpp"
 
 namespace llm_memory {
 namespace {
-
-std::string quoted(const std::string& text) { return "\"" + json_escape(text) + "\""; }
 
 const char* kind_word(SettingKind kind) {
     switch (kind) {
@@ -25,24 +23,18 @@ const char* kind_word(SettingKind kind) {
 }  // namespace
 
 std::string settings_form_json(const Scenario& scenario) {
-    std::string out = "[";
+    JsonWriter w;
+    w.begin_array();
     const bool engines = engines_in_build();
     for (const SettingSpec& spec : setting_specs()) {
         if (!engines && is_engine_setting(spec.key)) continue;
-        if (out.size() > 1) out += ',';
-        out += "{\"key\":" + quoted(spec.key) + ",\"label\":" + quoted(spec.label) + ",\"help\":" + quoted(spec.help) +
-               ",\"unit\":" + quoted(spec.unit) + ",\"kind\":" + quoted(kind_word(spec.kind)) +
-               ",\"value\":" + quoted(setting_field_text(spec, scenario)) + ",\"choices\":[";
-        if (spec.choices != nullptr) {
-            bool first = true;
-            for (const Choice& choice : spec.choices()) {
-                out += (first ? "[" : ",[") + quoted(choice.word) + "," + quoted(choice.label) + "]";
-                first = false;
-            }
-        }
-        out += "]}";
+        w.begin_object().field("key", spec.key).field("label", spec.label).field("help", spec.help).field("unit", spec.unit);
+        w.field("kind", kind_word(spec.kind)).field("value", setting_field_text(spec, scenario)).key("choices").begin_array();
+        if (spec.choices != nullptr)
+            for (const Choice& choice : spec.choices()) w.begin_array().value(choice.word).value(choice.label).end_array();
+        w.end_array().end_object();
     }
-    return out + "]";
+    return w.end_array().take();
 }
 
 }  // namespace llm_memory

@@ -40,7 +40,7 @@ struct HubPanelView {
     std::vector<std::string> recent;           // this session's look-ups, newest first (at most 5)
     // What the last applied look-up gave the scenario (for hub_link_ref).
     std::string applied_ref;
-    std::string applied_json;        // "hub":...,"file":..., for the page's estimate()
+    std::vector<JsonField> applied_json;  // "hub" and "file", leading the page's estimate()
     std::shared_ptr<const ModelSource> applied_model;
     std::uint64_t applied_param_count = 0;
     Decimal applied_bytes_per_param;
@@ -151,7 +151,7 @@ bool hub_lookup_finished(AppState& app, const Expected<HubResult>& result) {
     view.message = result->report;
     view.message_is_error = false;
     view.applied_ref = ref;
-    view.applied_json = "\"hub\":" + result->json + "," + (result->weights.json.empty() ? std::string() : "\"file\":" + result->weights.json + ",");
+    view.applied_json = hub_json_fields(*result);
     view.applied_model = app.scenario.model;
     view.applied_param_count = app.scenario.param_count;
     view.applied_bytes_per_param = app.scenario.bytes_per_param;
@@ -185,8 +185,8 @@ std::string hub_link_ref(const AppState& app) {
     return same ? view.applied_ref : std::string();
 }
 
-std::string hub_applied_json(const AppState& app) {
-    return hub_link_ref(app).empty() ? std::string() : app.hub_panel->applied_json;
+std::vector<JsonField> hub_applied_fields(const AppState& app) {
+    return hub_link_ref(app).empty() ? std::vector<JsonField>() : app.hub_panel->applied_json;
 }
 
 std::string hub_panel_message(const AppState& app, bool* is_error) {

@@ -44,9 +44,9 @@ bool hub_ask(AppState& app, std::string_view text, bool from_link);
 // "org/name:file" while the scenario is the one the last look-up gave (for hf= in the page's link), else "".
 std::string hub_link_ref(const AppState& app);
 
-// `"hub":{...},"file":{...},` (the CLI's objects for `--hf ID --format json`) while the scenario is the one
-// the last look-up gave, else "".
-std::string hub_applied_json(const AppState& app);
+// The "hub" and "file" members (the CLI's objects for `--hf ID --format json`, as report_json's `leading`)
+// while the scenario is the one the last look-up gave, else none.
+std::vector<JsonField> hub_applied_fields(const AppState& app);
 
 // The panel's last message and whether it is an error ("" before any look-up).
 std::string hub_panel_message(const AppState& app, bool* is_error = nullptr);

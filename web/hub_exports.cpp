@@ -9,7 +9,7 @@
 
 #include "hub.hpp"
 #include "hub_panel.hpp"
-#include "report.hpp"
+#include "json_writer.hpp"
 
 extern "C" void llm_memory_wake();          // web/main_web.cpp
 llm_memory::AppState& llm_memory_web_app();  // web/main_web.cpp
@@ -31,9 +31,9 @@ const char* request_json() {
     static std::string out;
     const llm_memory::HubRequest* r = g_hub.lookup ? g_hub.lookup->next() : nullptr;
     if (r == nullptr) return "null";
-    out = "{\"url\":\"" + llm_memory::json_escape(r->url) + "\",\"what\":\"" + llm_memory::json_escape(r->what) +
-          "\",\"ranged\":" + (r->ranged ? "true" : "false") + ",\"begin\":" + std::to_string(r->range_begin) +
-          ",\"length\":" + std::to_string(r->range_length) + ",\"max\":" + std::to_string(r->max_bytes) + "}";
+    llm_memory::JsonWriter w;
+    w.begin_object().field("url", r->url).field("what", r->what).field("ranged", r->ranged).field("begin", r->range_begin);
+    out = w.field("length", r->range_length).field("max", r->max_bytes).end_object().take();
     return out.c_str();
 }
 
@@ -113,8 +113,9 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_hub_finish(const char* abort_problem
     if (applied) llm_memory_web_scenario_changed();
     bool is_error = false;
     const std::string message = llm_memory::hub_panel_message(app, &is_error);
-    out = std::string("{\"ok\":") + (result ? "true" : "false") + ",\"applied\":" + (applied ? "true" : "false") +
-          ",\"message\":\"" + llm_memory::json_escape(message) + "\",\"hub\":" + (result ? result->json : std::string("null")) + "}";
+    llm_memory::JsonWriter w;
+    w.begin_object().field("ok", static_cast<bool>(result)).field("applied", applied).field("message", message);
+    out = w.raw_field("hub", result ? result->json : std::string("null")).end_object().take();
     llm_memory_wake();
     return out.c_str();
 }

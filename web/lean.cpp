@@ -110,7 +110,7 @@ extern "C" void __wrap__ZN10llm_memory15draw_hub_lookupERNS_8AppStateE(llm_memor
     ImGui::PopID();
 }
 extern "C" void __wrap__ZN10llm_memory15draw_hub_promptERNS_8AppStateE(llm_memory::AppState&) {}
-extern "C" std::string __wrap__ZN10llm_memory16hub_applied_jsonERKNS_8AppStateE(const llm_memory::AppState&) { return {}; }
+extern "C" std::vector<llm_memory::JsonField> __wrap__ZN10llm_memory18hub_applied_fieldsERKNS_8AppStateE(const llm_memory::AppState&) { return {}; }
 #pragma clang diagnostic pop
 
 // No look-up starts here (web/hub_exports.cpp in the full build).

@@ -359,14 +359,11 @@ void clipboard_set(void*, const char* text) {
 
 // {"ok":true} or {"ok":false,"error":"..."}; `problems` lists every problem found.
 std::string ok_json(const std::vector<std::string>& problems) {
-    if (problems.empty()) return "{\"ok\":true,\"error\":null,\"problems\":[]}";
     std::string error;
-    std::string list;
-    for (const std::string& problem : problems) {
-        error += (error.empty() ? "" : "; ") + problem;
-        list += (list.empty() ? "\"" : ",\"") + llm_memory::json_escape(problem) + "\"";
-    }
-    return "{\"ok\":false,\"error\":\"" + llm_memory::json_escape(error) + "\",\"problems\":[" + list + "]}";
+    for (const std::string& problem : problems) error += (error.empty() ? "" : "; ") + problem;
+    llm_memory::JsonWriter w;
+    w.begin_object().field("ok", problems.empty()).field_or_null("error", error);
+    return w.field("problems", problems).end_object().take();
 }
 
 }  // namespace
@@ -378,7 +375,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_estimate_json(const char* state) {
     static std::string out;
     const llm_memory::StateResult result = llm_memory::apply_state(llm_memory::Scenario{}, state);
     if (!result.problems.empty()) {
-        out = "{\"error\":\"" + llm_memory::json_escape(result.problems.front()) + "\"}";
+        out = llm_memory::json_error_object(result.problems.front());
         return out.c_str();
     }
     out = llm_memory::report_json(result.scenario, *llm_memory::estimate(result.scenario));
@@ -567,25 +564,19 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_item_rect(const char* label) {
 // "correct"} (absent in an embed)}. The figures come from window.llmMemory.estimate().
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     static std::string out;
-    using llm_memory::json_escape;
     llm_memory::AppState& app = g_web.app;
     bool model_error = false;
     const std::string model_message = llm_memory::model_panel_message(app, &model_error);
-    out = "{\"settings\":" + llm_memory::settings_form_json(app.scenario) +
-          ",\"report\":" + llm_memory::report_view_json(app.scenario, app.estimate) + ",\"model\":\"" +
-          json_escape(model_message) + "\",\"model_error\":" + (model_error ? "true" : "false") + ",\"fit\":[";
-    const std::vector<std::string> fit_lines = llm_memory::fit_view_lines(llm_memory::fit_reports(app));
-    for (std::size_t i = 0; i < fit_lines.size(); ++i) (((out += i ? ",\"" : "\"") += json_escape(fit_lines[i])) += '"');
-    out += "],\"steps\":[";
-    bool first = true;
+    llm_memory::JsonWriter w;
+    w.begin_object().raw_field("settings", llm_memory::settings_form_json(app.scenario));
+    w.raw_field("report", llm_memory::report_view_json(app.scenario, app.estimate)).field("model", model_message);
+    w.field("model_error", model_error).field("fit", llm_memory::fit_view_lines(llm_memory::fit_reports(app))).key("steps").begin_array();
     for (const llm_memory::Derivation& d : llm_memory::worked_steps(app.scenario, app.estimate)) {
-        out += std::string(first ? "" : ",") + "{\"title\":\"" + json_escape(d.title) + "\",\"steps\":[";
-        for (std::size_t i = 0; i < d.steps.size(); ++i)
-            out += std::string(i ? "," : "") + "\"" + json_escape(std::string(d.steps[i].label) + ": " + d.steps[i].text) + "\"";
-        out += "]}";
-        first = false;
+        w.begin_object().field("title", d.title).key("steps").begin_array();
+        for (const auto& step : d.steps) w.value(std::string(step.label) + ": " + step.text);
+        w.end_array().end_object();
     }
-    out += "],\"engine_command\":\"" + json_escape(llm_memory::scenario_engine_command(app.scenario)) + "\"";
+    w.end_array().field("engine_command", llm_memory::scenario_engine_command(app.scenario));
     if (!app.embed_mode) {
         const llm_memory::PracticeView& view = llm_memory::practice_view(app);
         std::string question;
@@ -600,11 +591,11 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
             correct = view.last_result->correct;
             feedback = std::string(correct ? "" : "Not quite. ") + view.last_result->explanation;
         }
-        out += ",\"practice\":{\"ref\":\"" + json_escape(view.exercise.ref) + "\",\"title\":\"" + json_escape(view.exercise.title) +
-               "\",\"setup\":\"" + json_escape(view.exercise.setup) + "\",\"question\":\"" + json_escape(question) +
-               "\",\"feedback\":\"" + json_escape(feedback) + "\",\"correct\":" + (correct ? "true" : "false") + "}";
+        w.key("practice").begin_object().field("ref", view.exercise.ref).field("title", view.exercise.title);
+        w.field("setup", view.exercise.setup).field("question", question).field("feedback", feedback).field("correct", correct);
+        w.end_object();
     }
-    out += "}";
+    out = w.end_object().take();
     return out.c_str();
 }
 
@@ -617,9 +608,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_from_command(const char* command) {
     static std::string out;
     const llm_memory::EngineCommandResult r = llm_memory::apply_engine_command(g_web.app, command);
     if (r.ok) on_scenario_changed();
-    out = std::string("{\"ok\":") + (r.ok ? "true" : "false") + ",\"message\":\"" + llm_memory::json_escape(r.message) + "\",\"notes\":[";
-    for (std::size_t i = 0; i < r.notes.size(); ++i) out += std::string(i ? "," : "") + "\"" + llm_memory::json_escape(r.notes[i]) + "\"";
-    out += "]}";
+    out = llm_memory::JsonWriter().begin_object().field("ok", r.ok).field("message", r.message).field("notes", r.notes).end_object().take();
     wake();
     return out.c_str();
 }
@@ -629,23 +618,25 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_from_command(const char* command) {
 // cause}]} or {"error"}. window.llmMemory.reconcile.
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_reconcile(const char* log) {
     static std::string out;
-    using llm_memory::json_escape;
     const llm_memory::Expected<llm_memory::ReconcileOutcome> r = llm_memory::reconcile_log_text(g_web.app.scenario, log);
     if (!r) {
-        out = "{\"error\":\"" + json_escape(r.error()) + "\"}";
+        out = llm_memory::json_error_object(r.error());
         return out.c_str();
     }
-    out = "{\"text\":\"" + json_escape(r->text) + "\",\"rows\":[";
-    char numbers[160];
-    for (std::size_t i = 0; i < r->rows.size(); ++i) {
-        const llm_memory::ReconcileRow& row = r->rows[i];
-        std::snprintf(numbers, sizeof numbers, "\"measured\":%.0f", row.measured);
-        out += std::string(i ? "," : "") + "{\"term\":\"" + json_escape(row.term) + "\",\"device\":\"" + json_escape(row.device) + "\"," + numbers;
-        if (row.has_estimate) std::snprintf(numbers, sizeof numbers, ",\"estimated\":%.0f,\"error\":%.6f", row.estimated, row.error);
-        else std::snprintf(numbers, sizeof numbers, ",\"estimated\":null,\"error\":null");
-        out += std::string(numbers) + ",\"cause\":\"" + json_escape(row.cause) + "\"}";
+    auto printed = [](const char* format, double value) {
+        char text[64];
+        std::snprintf(text, sizeof text, format, value);
+        return std::string(text);
+    };
+    llm_memory::JsonWriter w;
+    w.begin_object().field("text", r->text).key("rows").begin_array();
+    for (const llm_memory::ReconcileRow& row : r->rows) {
+        w.begin_object().field("term", row.term).field("device", row.device).raw_field("measured", printed("%.0f", row.measured));
+        if (row.has_estimate) w.raw_field("estimated", printed("%.0f", row.estimated)).raw_field("error", printed("%.6f", row.error));
+        else w.key("estimated").null().key("error").null();
+        w.field("cause", row.cause).end_object();
     }
-    out += "]}";
+    out = w.end_array().end_object().take();
     return out.c_str();
 }
 

@@ -98,8 +98,9 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_file_finish(const char* read_error) 
         llm_memory_web_scenario_changed();
     }
     const std::string message = llm_memory::model_panel_message(app);
-    out = std::string("{\"ok\":") + (applied ? "true,\"error\":null" : "false,\"error\":\"" + llm_memory::json_escape(message) + "\"") +
-          ",\"file\":" + (applied ? file->json : "null") + "}";
+    llm_memory::JsonWriter w;
+    w.begin_object().field("ok", applied).field_or_null("error", applied ? std::string() : message);
+    out = w.raw_field("file", applied ? file->json : std::string("null")).end_object().take();
     llm_memory_wake();
     return out.c_str();
 }
@@ -110,13 +111,12 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_file_finish(const char* read_error) 
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_current_json() {
     static std::string out;
     const llm_memory::AppState& app = llm_memory_web_app();
-    out = llm_memory::report_json(app.scenario, app.estimate);
     const bool from_file = !g_file.applied_json.empty() && app.scenario.model == g_file.applied_model &&
                            app.scenario.param_count == g_file.applied_param_count &&
                            app.scenario.bytes_per_param == g_file.applied_bytes_per_param;
-    const std::string hub = llm_memory::hub_applied_json(app);  // a Hugging Face look-up's "hub" and "file"
-    if (!hub.empty() && !out.empty() && out[0] == '{') out.insert(1, hub);
-    else if (from_file && !out.empty() && out[0] == '{') out.insert(1, "\"file\":" + g_file.applied_json + ",");
+    std::vector<llm_memory::JsonField> leading = llm_memory::hub_applied_fields(app);  // a Hugging Face look-up's "hub" and "file"
+    if (leading.empty() && from_file) leading.push_back({"file", g_file.applied_json});
+    out = llm_memory::report_json(app.scenario, app.estimate, leading);
     return out.c_str();
 }
 

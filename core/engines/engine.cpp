@@ -3,6 +3,7 @@
 #include "engine.hpp"
 
 #include "../formats.hpp"
+#include "../json_writer.hpp"
 #include "../report.hpp"
 
 namespace llm_memory {
@@ -158,37 +159,28 @@ std::string training_verdict_sentence(const Scenario& s, const Estimate& e) {
 }
 
 std::string engine_json(const EngineEstimate& est) {
-    auto q = [](const std::string& t) { return "\"" + json_escape(t) + "\""; };
-    auto num = [](std::uint64_t v) { return std::to_string(v); };
-    std::string out = "{\"name\":" + q(est.name) + ",\"version\":" + q(est.version) + ",\"devices\":[";
-    for (std::size_t i = 0; i < est.devices.size(); ++i) {
-        const EngineDevice& d = est.devices[i];
-        out += std::string(i > 0 ? "," : "") + "{\"device\":" + q(d.device) + ",\"label\":" + q(d.label) + ",\"weights_bytes\":" + num(d.weights_bytes) +
-               ",\"kv_cache_bytes\":" + num(d.kv_cache_bytes) + ",\"compute_bytes\":" + num(d.compute_bytes) + ",\"other_bytes\":" + num(d.other_bytes) +
-               ",\"total_bytes\":" + num(d.total_bytes) + ",\"reserved_bytes\":" + num(d.reserved_bytes);
+    JsonWriter w;
+    w.begin_object().field("name", est.name).field("version", est.version).key("devices").begin_array();
+    for (const EngineDevice& d : est.devices) {
+        w.begin_object().field("device", d.device).field("label", d.label).field("weights_bytes", d.weights_bytes);
+        w.field("kv_cache_bytes", d.kv_cache_bytes).field("compute_bytes", d.compute_bytes).field("other_bytes", d.other_bytes);
+        w.field("total_bytes", d.total_bytes).field("reserved_bytes", d.reserved_bytes);
         if (d.capacity_bytes > 0)
-            out += ",\"capacity_bytes\":" + num(d.capacity_bytes) + ",\"fits\":" + (d.verdict != FitVerdict::does_not_fit ? "true" : "false") +
-                   ",\"verdict\":" + q(verdict_text(d.verdict)) + ",\"margin_bytes\":" + num(d.margin_bytes);
+            w.field("capacity_bytes", d.capacity_bytes).field("fits", d.verdict != FitVerdict::does_not_fit)
+                .field("verdict", verdict_text(d.verdict)).field("margin_bytes", d.margin_bytes);
         if (d.has_pool)
-            out += ",\"kv_pool_bytes\":" + num(d.kv_pool_bytes) + ",\"kv_blocks\":" + num(d.kv_blocks) + ",\"kv_capacity_tokens\":" + num(d.kv_capacity_tokens) +
-                   ",\"max_concurrency\":" + format_decimal(d.max_concurrency);
-        out += ",\"terms\":[";
-        for (std::size_t j = 0; j < d.terms.size(); ++j) {
-            const EngineTerm& t = d.terms[j];
-            out += std::string(j > 0 ? "," : "") + "{\"key\":" + q(t.key) + ",\"label\":" + q(t.label) + ",\"bytes\":" + num(t.bytes) + ",\"steps\":" + q(t.steps) + "}";
-        }
-        out += "]}";
+            w.field("kv_pool_bytes", d.kv_pool_bytes).field("kv_blocks", d.kv_blocks).field("kv_capacity_tokens", d.kv_capacity_tokens)
+                .raw_field("max_concurrency", format_decimal(d.max_concurrency));
+        w.key("terms").begin_array();
+        for (const EngineTerm& t : d.terms)
+            w.begin_object().field("key", t.key).field("label", t.label).field("bytes", t.bytes).field("steps", t.steps).end_object();
+        w.end_array().end_object();
     }
-    out += "],\"needed_bytes\":" + num(est.needed_bytes) + ",\"reserved_bytes\":" + num(est.reserved_bytes) + ",\"runs\":" + (est.runs ? "true" : "false") +
-           ",\"verdict\":" + q(est.verdict) + ",\"failure\":" + q(est.failure) + ",\"command\":" + q(est.command) +
-           ",\"context_tokens\":" + num(est.context_tokens);
-    if (est.kind == EngineKind::llama_cpp || est.kind == EngineKind::ollama) out += ",\"gpu_layers\":" + num(est.gpu_layers) + ",\"layers\":" + num(est.layer_count);
-    if (est.kind == EngineKind::vllm && est.auto_context_tokens > 0) out += ",\"auto_max_model_len\":" + num(est.auto_context_tokens);
-    out += ",\"settings\":[";
-    for (std::size_t i = 0; i < est.settings.size(); ++i) out += std::string(i > 0 ? "," : "") + q(est.settings[i]);
-    out += "],\"notes\":[";
-    for (std::size_t i = 0; i < est.notes.size(); ++i) out += std::string(i > 0 ? "," : "") + q(est.notes[i]);
-    return out + "]}";
+    w.end_array().field("needed_bytes", est.needed_bytes).field("reserved_bytes", est.reserved_bytes).field("runs", est.runs);
+    w.field("verdict", est.verdict).field("failure", est.failure).field("command", est.command).field("context_tokens", est.context_tokens);
+    if (est.kind == EngineKind::llama_cpp || est.kind == EngineKind::ollama) w.field("gpu_layers", est.gpu_layers).field("layers", est.layer_count);
+    if (est.kind == EngineKind::vllm && est.auto_context_tokens > 0) w.field("auto_max_model_len", est.auto_context_tokens);
+    return w.field("settings", est.settings).field("notes", est.notes).end_object().take();
 }
 
 std::string engine_report(const EngineEstimate& est, int units) {

@@ -24,10 +24,6 @@ TEST_CASE("report_summary reads the seed's figures in GB and GiB", "[report]") {
           "Gradient+optimizer memory 78 GB (72.64 GiB). Training total 104 GB (96.86 GiB).");
 }
 
-TEST_CASE("json_escape escapes quotes and control characters", "[report]") {
-    CHECK(json_escape("a\"b\\c\n\x01") == "a\\\"b\\\\c\\n\\u0001");
-}
-
 namespace {
 Scenario from_state(const char* state) {
     const StateResult r = apply_state(Scenario{}, state);

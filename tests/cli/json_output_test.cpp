@@ -1,0 +1,97 @@
+// Every kind of JSON the CLI prints (the estimate with each feature, --from-command, fit, check, reconcile)
+// read back by core's own JSON reader: one object per run, with the keys its consumers read, and the
+// figures equal to the ones the plain report prints.
+#include <catch_amalgamated.hpp>
+
+#include <string>
+#include <vector>
+
+#include "../../core/json.hpp"
+#include "cli_test_support.hpp"
+
+using namespace llm_memory;
+using namespace llm_memory::test;
+
+namespace {
+
+const std::string kFixtures = LLM_MEMORY_FIXTURES_DIR;
+
+// Runs the CLI with --format json; the output must be one JSON object and one line.
+JsonValue json_of(std::vector<std::string> args) {
+    args.insert(args.end(), {"--format", "json"});
+    const CliRun r = run_cli_capture(args);
+    INFO(args.front() << " ... " << r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE(!r.out.empty());
+    CHECK(r.out.back() == '\n');
+    CHECK(r.out.find('\n') == r.out.size() - 1);
+    const JsonDocument doc = parse_json(r.out);
+    INFO(r.out);
+    REQUIRE(doc.ok());
+    REQUIRE(doc.value.is_object());
+    return doc.value;
+}
+
+}  // namespace
+
+TEST_CASE("Every estimate the CLI prints as JSON reads back with core's reader", "[json]") {
+    const std::vector<std::vector<std::string>> runs = {
+        {"--params", "7B"},
+        {"--state", "params=70B&bytes=2&trainable=1B"},
+        {"--model", "llama-3-70b", "--dtype", "q4_k_m", "--gpu", "rtx-4090", "--context", "8192", "--engine", "llama.cpp"},
+        {"--model", "llama-3-70b", "--gpu", "h100-80gb", "--gpus", "4", "--context", "8192", "--engine", "vllm"},
+        {"--model", "llama-3-8b", "--context", "8192", "--engine", "ollama", "--gpu", "rtx-4090"},
+        {"--model", "llama-3-8b", "--lora-rank", "16", "--qlora", "--training-mode", "detailed", "--gpu", "rtx-4090"},
+        {"--model", "llama-2-7b", "--recipe", "adamw-mixed", "--lora-rank", "8", "--lora-targets", "q,v", "--gpu", "rtx-4090"},
+        {"--model", "qwen3-next-80b-a3b", "--context", "32K", "--inference-mode", "detailed"},
+        {"--model", "llama-2-7b", "--gpu", "rtx-4090", "--gpus", "2", "--tensor-split", "5,1", "--context", "4096"},
+        {"--config", kFixtures + "/deepseek-v3.json", "--gpu-memory", "80GB", "--training-mode", "detailed"},
+        {"--config", kFixtures + "/jamba-mini-1.7.json", "--context", "8192"},
+        {"--from-command", "llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 32768 -ngl 99 -fa -ctk q8_0 --port 8080"},
+    };
+    for (const auto& args : runs) {
+        const JsonValue v = json_of(args);
+        // The seed's keys lead every object after the optional leading members; whole bytes are integers.
+        for (const char* key : {"parameters", "weight_bytes", "inference_bytes", "training_bytes"}) {
+            INFO(args.front() << " " << key);
+            REQUIRE(v.find(key) != nullptr);
+            CHECK(v.find(key)->is_unsigned());
+        }
+    }
+    // The seed's object, exactly (README: `llm-memory --params 7B --format json`).
+    const JsonValue seed = json_of({"--params", "7B"});
+    CHECK(seed.find("weight_bytes")->unsigned_value() == 14'000'000'000ULL);
+    CHECK(seed.find("bytes_per_parameter")->number() == 2.0);
+    // --from-command leads with its own object, then the report.
+    const JsonValue command = json_of(runs.back());
+    REQUIRE(command.find("from_command") != nullptr);
+    CHECK(command.find("from_command")->find("settings")->find("context")->text() == "32768");
+    CHECK(command.find("from_command")->find("ignored")->items()[0].text() == "--port 8080");
+    // Engines: the engine object and the verdicts.
+    const JsonValue engine = json_of(runs[2]);
+    CHECK(engine.find("engine")->find("devices")->is_array());
+    CHECK(!engine.find("verdicts")->find("runs")->text().empty());
+    // Two GPUs: gpu.inference.cards, one per card.
+    CHECK(json_of(runs[8]).find("gpu")->find("inference")->find("cards")->items().size() == 2);
+}
+
+TEST_CASE("fit, check and reconcile JSON read back with core's reader", "[json]") {
+    const JsonValue fit = json_of({"fit", "--model", "llama-3.1-70b", "--dtype", "q4_k_m", "--context", "8K", "--gpu", "rtx-4090",
+                                   "--layers-on-gpu"});
+    REQUIRE(fit.find("layers_on_gpu") != nullptr);
+    CHECK(fit.find("layers_on_gpu")->find("offload")->find("ngl")->is_unsigned());
+    CHECK(fit.find("layers_on_gpu")->find("estimate")->find("weight_bytes")->is_unsigned());
+    const JsonValue engine_fit = json_of({"fit", "--model", "llama-3.1-8b", "--gpu", "rtx-4090", "--engine", "llama.cpp", "--context", "8K"});
+    CHECK(!engine_fit.find("engine_flags")->text().empty());
+    CHECK(engine_fit.members().size() > 3);
+    const JsonValue all = json_of({"fit", "--model", "llama-3.1-8b", "--gpu", "rtx-4090", "--training-mode", "detailed"});
+    CHECK(all.members().size() >= 2);
+    const JsonValue check = json_of({"check", "--question", "inference", "--state", "params=7B", "--answer", "14 GB"});
+    CHECK(check.find("correct")->is_boolean());
+    CHECK(check.find("mistake")->is_string());
+    const JsonValue reconcile = json_of({"reconcile", kFixtures + "/../engine_logs/logdetective-pr106-ctx32768.log", "--model", "llama-3-8b"});
+    REQUIRE(reconcile.find("rows") != nullptr);
+    REQUIRE(!reconcile.find("rows")->items().empty());
+    CHECK(reconcile.find("rows")->items()[0].find("measured")->is_number());
+    CHECK(reconcile.find("notes")->is_array());
+}
