@@ -40,8 +40,8 @@
   var lastWriteMs = -1e9;      // performance.now() of the last write
   var applyingEdit = false;    // an edited address is being applied: writes wait until it is done
   var engines = true;          // this build has the engine models (the full build); false on the lean page
-  // The keys only the full build reads (web/page_loader.mjs, which loads it for them).
-  var FULL_KEYS = /&(engine|ubatch|nbatch|ngl|split-mode|flash-attn|v-dtype|parallel|kv-unified|swa-full|mmap|gpu-util|max-num-seqs|max-batched-tokens|block-size|enforce-eager|hf|lookup|paste)=/;
+  // The keys only the full build reads: index.html's loader (web/page_loader.mjs) holds the list.
+  var FULL_KEYS = Module['llmMemoryFullKeys'] || /$^/;
 
   // --- URL parsing: "a=1&b=2" -> [[key, value-as-written]] (values stay encoded for core) ---
   function pairs(text) {

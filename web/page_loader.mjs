@@ -10,9 +10,10 @@ import zlib from 'node:zlib';
 const [site] = process.argv.slice(2);
 if (!site) throw new Error('usage: node web/page_loader.mjs SITE_DIR');
 // The engine keys core refuses without the engine models (core/settings.cpp is_engine_setting), and the page
-// keys that ask for the full build (web/api.js).
+// keys that ask for the full build. The one list: api.js reads it as Module.llmMemoryFullKeys, and
+// engine_io.test.mjs checks it against the settings the lean page's text view leaves out.
 const FULL_BUILD_KEYS = ['engine', 'ubatch', 'nbatch', 'ngl', 'split-mode', 'flash-attn', 'v-dtype', 'parallel',
-  'kv-unified', 'swa-full', 'mmap', 'gpu-util', 'max-num-seqs', 'max-batched-tokens', 'block-size', 'enforce-eager',
+  'kv-unified', 'swa-full', 'mmap', 'n-cpu-moe', 'override-tensor', 'ram', 'draft-model', 'draft-dtype', 'draft-kv-dtype', 'gpu-util', 'max-num-seqs', 'max-batched-tokens', 'block-size', 'enforce-eager',
   'hf', 'lookup', 'paste'];
 const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(site, file)), { level: 9 }).length;
 const fullBytes = gz('full.js') + gz('full.wasm');
@@ -22,7 +23,8 @@ const loader = `<script>
   var u = (location.search + '&' + location.hash.slice(1)).replace(/(^|[?&])(embed|theme|practice|view)=[^&]*/g, '');
   if (u.indexOf('=') < 0) try { u = localStorage.getItem('llm-memory:state') || ''; } catch (e) {}
   var s = document.createElement('script');
-  s.src = /(^|[?&])(${FULL_BUILD_KEYS.join('|')})=/.test(u) ? 'full.js' : 'index.js';
+  Module['llmMemoryFullKeys'] = /(^|[?&])(${FULL_BUILD_KEYS.join('|')})=/;
+  s.src = Module['llmMemoryFullKeys'].test(u) ? 'full.js' : 'index.js';
   Module['llmMemoryFullBytes'] = ${fullBytes};
   document.body.appendChild(s);
 })();

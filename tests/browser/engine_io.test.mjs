@@ -19,7 +19,8 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 // The keys the lean page refuses (core/settings.cpp is_engine_setting) and web/page_loader.mjs routes to the full build.
 const ENGINE_KEYS = ['engine', 'ubatch', 'nbatch', 'ngl', 'split-mode', 'flash-attn', 'v-dtype', 'parallel', 'kv-unified',
-  'swa-full', 'mmap', 'gpu-util', 'max-num-seqs', 'max-batched-tokens', 'block-size', 'enforce-eager'];
+  'swa-full', 'mmap', 'n-cpu-moe', 'override-tensor', 'ram', 'draft-model', 'draft-dtype', 'draft-kv-dtype', 'gpu-util',
+  'max-num-seqs', 'max-batched-tokens', 'block-size', 'enforce-eager'];
 const LEAN_NOTE = /^the engine models are in the page's full build \(about \d+ KB\): a link with engine= opens it, as does choosing an engine on the page$/;
 // The issue's two scenarios: Llama 3 70B in Q4_K_M on an RTX 4090 at 8K with llama.cpp, and Llama 3.1 70B
 // on 4 x A100 80GB with vLLM (tensor parallel 4).
@@ -62,6 +63,31 @@ test('the lean page offers the engines; choosing llama.cpp loads the full build 
   assert.match(await page.evaluate(() => location.hash), /engine=llama\.cpp/);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+// The list is written three times (core's is_engine_setting, web/page_loader.mjs, ENGINE_KEYS above): the
+// settings the lean page's text view leaves out are core's engine keys, and index.html's loader must send
+// every one of them to the full build, or a link with one would open the lean page and be refused.
+test('the loader sends exactly core's engine keys to the full build', async () => {
+  const keysOf = async (hash) => {
+    const { page, context } = await openPage(browser, server.url + '#' + hash + '&view=text');
+    await waitForApi(page);
+    await page.waitForSelector('#tv-settings [id^="set-"]', { state: 'attached' });
+    const keys = await page.evaluate(() => [...document.querySelectorAll('#tv-settings [id^="set-"]')].map((e) => e.name));
+    const full = await built(page);
+    await context.close();
+    return { keys, full };
+  };
+  const lean = await keysOf('model=llama-2-7b');
+  const full = await keysOf('model=llama-2-7b&engine=none');
+  assert.equal(lean.full, 0);
+  assert.equal(full.full, 1);
+  const leftOut = full.keys.filter((k) => !lean.keys.includes(k)).sort();
+  assert.deepEqual(leftOut, [...ENGINE_KEYS].sort());
+  const index = await (await fetch(server.url + 'index.html')).text();
+  const list = /llmMemoryFullKeys'\] = \/\(\^\|\[\?&\]\)\(([^)]*)\)=\//.exec(index);
+  assert.ok(list, 'index.html has no loader list');
+  assert.deepEqual(list[1].split('|').filter((k) => !['hf', 'lookup', 'paste'].includes(k)).sort(), [...ENGINE_KEYS].sort());
 });
 
 test('the lean page: engine keys in setState are refused by name, fromCommand and reconcile say where they are', async () => {
