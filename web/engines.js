@@ -25,7 +25,7 @@
       '<p><label for="tv-log">Paste an engine\'s load log (llama.cpp, Ollama, vLLM or nvidia-smi) to compare it with these settings\' figures; it is read in this page and sent nowhere</label><br>' +
       '<textarea id="tv-log" rows="6" spellcheck="false" autocomplete="off"></textarea><br>' +
       '<button id="tv-reconcile" type="button">Reconcile</button></p>' +
-      '<pre id="tv-reconcile-out" role="status" style="white-space:pre-wrap;font-size:13px"></pre>';
+      '<pre id="tv-reconcile-out" role="status" style="white-space:pre;overflow-x:auto;font-size:13px"></pre>';
     byId('tv-steps').after(io);
     byId('tv-command-use').addEventListener('click', function () {
       var r = api['fromCommand'](byId('tv-command').value);
