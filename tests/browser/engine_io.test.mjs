@@ -68,7 +68,7 @@ test('the lean page offers the engines; choosing llama.cpp loads the full build 
 // The list is written three times (core's is_engine_setting, web/page_loader.mjs, ENGINE_KEYS above): the
 // settings the lean page's text view leaves out are core's engine keys, and index.html's loader must send
 // every one of them to the full build, or a link with one would open the lean page and be refused.
-test('the loader sends exactly core's engine keys to the full build', async () => {
+test("the loader sends exactly core's engine keys to the full build", async () => {
   const keysOf = async (hash) => {
     const { page, context } = await openPage(browser, server.url + '#' + hash + '&view=text');
     await waitForApi(page);
