@@ -87,6 +87,15 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 8
   return { context, page, errors, requests };
 }
 
+// openPage, then waits for the app: its first frames, or (view=text, where the text view takes the
+// hidden canvas's place on phones and in embeds and the canvas draws nothing) its API.
+export async function openReady(browser, url, viewport, options) {
+  const opened = await openPage(browser, url, viewport, options);
+  if (/view=text/.test(url)) await waitForApi(opened.page);
+  else await waitForApp(opened.page);
+  return opened;
+}
+
 // Waits until the wasm app has drawn at least `frames` frames. (Exports such as Module._llm_memory_frame_count
 // exist before the wasm is instantiated and throw if called then: wait for llmMemory.ready first.)
 export async function waitForApp(page, frames = 2) {
