@@ -49,3 +49,30 @@ test('each class of training run shows the CLI\'s band and three-way verdict in 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// The second pass's settings together (PEFT's upcast off, op-level recompute with eager attention, ZeRO-3 with
+// two layers prefetched, DeepSpeed's bucket with overlap_comm): the page's peak and every peak term are the
+// CLI's, and the text view's results table lists each term with the CLI's bytes.
+const SECOND_PASS = 'model=llama-3-8b&lora-rank=16&qlora&upcast-nonquantized=false&training-mode=detailed&recompute=op-selective' +
+  '&attention=eager&gpus=2&zero=3&fsdp-prefetch=2&zero-bucket=5e8&overlap-comm=true&gpu=rtx-4090';
+
+test('the second pass\'s terms and settings give the CLI\'s figures in the API and the text view', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + '#view=text', { width: 1280, height: 900 });
+  await waitForApi(page);
+  await page.locator('#text-view').waitFor();
+  const want = JSON.parse(cli(SECOND_PASS, true));
+  const keys = want.training_peak_terms.map((t) => t.key);
+  for (const key of ['zero3_gathered', 'zero_bucket', 'dequant_workspace']) assert.ok(keys.includes(key), key);
+  assert.equal(want.training.recompute, 'op-selective');
+  const got = await page.evaluate((s) => window.llmMemory.estimate(s), SECOND_PASS);
+  assert.deepEqual(got.training_peak_terms, want.training_peak_terms);
+  assert.equal(got.training_peak_bytes, want.training_peak_bytes);
+  await page.evaluate((s) => window.llmMemory.setState(s), SECOND_PASS);
+  await page.waitForFunction((b) => [...document.querySelectorAll('#tv-results tr')].some((tr) => tr.dataset.bytes === String(b)),
+    want.training_peak_bytes);
+  const rows = await page.locator('#tv-results tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th').textContent, tr.dataset.bytes]));
+  for (const term of want.training_peak_terms.filter((t) => ['zero3_gathered', 'zero_bucket', 'dequant_workspace'].includes(t.key)))
+    assert.ok(rows.some(([label, bytes]) => label === term.label && bytes === String(term.bytes)), `${term.label} ${term.bytes} in ${JSON.stringify(rows)}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -477,3 +477,23 @@ TEST_CASE("the training peak's band and its three-way verdict are on the canvas,
     CHECK(training_band_sentence(app.estimate).find("sharded runs in the reality table") != std::string::npos);
     CHECK(drawn_text(app, 390.0f, 6000.0f).find(training_band_sentence(app.estimate)) != std::string::npos);
 }
+
+TEST_CASE("the second pass's training terms are drawn with core's figures", "[ui][training]") {
+    // PEFT's upcast off, op-level recompute with eager attention, ZeRO-3 over two GPUs with two layers
+    // prefetched and DeepSpeed's 5e8-element bucket: the gathered layers, the bucket and bitsandbytes'
+    // workspace each get a row with core's figure (tests/core/training_test.cpp checks the figures).
+    AppState app;
+    Headless imgui(app, 1.0f);
+    set_state(app, "model=llama-3-8b&lora-rank=16&qlora&upcast-nonquantized=false&training-mode=detailed&recompute=op-selective"
+                   "&attention=eager&gpus=2&zero=3&fsdp-prefetch=2&zero-bucket=5e8&overlap-comm=true&gpu=rtx-4090");
+    run_frames(app, 1280.0f, 6000.0f, 2);
+    const std::string text = drawn_text(app, 1280.0f, 6000.0f);
+    REQUIRE(app.scenario.training.recompute == Recompute::op_selective);
+    for (const char* key : {"zero3_gathered", "zero_bucket", "dequant_workspace", "activation", "training_peak"}) {
+        INFO(key);
+        const MemoryTerm* term = find_term(app.estimate, key);
+        REQUIRE(term != nullptr);
+        CHECK(text.find(term->label) != std::string::npos);
+        CHECK(text.find(format_gb(term->bytes)) != std::string::npos);
+    }
+}
