@@ -210,20 +210,47 @@ void add_mtp_module(Build& b) {
 
 // Gradient+optimizer memory N_trainable x the recipe's bytes (its stored values as parts), the LoRA
 // adapter's own weights, and the training total.
+// The stored values of fp32 adapters (PEFT's autocast_adapter_dtype): a 16-bit gradient or Adam/momentum
+// state becomes fp32, as torch keeps them in the parameter's dtype; the fp32 master copy goes, the fp32
+// adapter being what the optimizer updates. 8-bit states and 4-byte values stay as the recipe has them.
+std::vector<StoredValue> fp32_adapter_values(const std::vector<StoredValue>& values) {
+    std::vector<StoredValue> out;
+    for (StoredValue v : values) {
+        if (v.name.rfind("master weights", 0) == 0) continue;
+        const bool named = v.kind == StateKind::gradient || v.name.rfind("Adam m", 0) == 0 ||
+                           v.name.rfind("Adam v", 0) == 0 || v.name.rfind("momentum", 0) == 0;
+        if (named && v.pico_bytes < 4 * kPicoPerByte && v.name.find("8-bit") == std::string::npos) {
+            const std::size_t paren = v.name.find(" (");
+            v.name = v.name.substr(0, paren) + " (fp32 adapter)";
+            v.pico_bytes = 4 * kPicoPerByte;
+            v.explanation += " fp32, as the adapter is (PEFT's autocast_adapter_dtype).";
+        }
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
 void add_training_states(Build& b) {
     Estimate& e = b.e;
     const Scenario& s = b.s;
+    // The full fine-tune it is compared with keeps the recipe's own values.
+    const std::uint64_t all_trainable_pico = recipe_pico_bytes(b.values);
+    e.adapter_fp32 = e.lora_trainable_count > 0 && s.adapter_fp32;
+    if (e.adapter_fp32) b.values = fp32_adapter_values(b.values);
     const std::uint64_t per_trainable_pico = recipe_pico_bytes(b.values);
+    const bool seed_formula = is_seed_recipe(s.recipe) && !e.adapter_fp32;
     // Seed path: per_trainable_pico == k.micros x b.micros, so this is N_trainable x k x b rounded once.
     MemoryTerm states = row("gradient_optimizer", "Gradient+optimizer memory", "Gradients + optimizer",
-                            is_seed_recipe(s.recipe) ? "N_trainable × k × b" : "N_trainable × the recipe's bytes",
+                            seed_formula ? "N_trainable × k × b"
+                                         : e.adapter_fp32 ? "N_trainable × the recipe's bytes, fp32 for the fp32 adapter"
+                                                          : "N_trainable × the recipe's bytes",
                             pico_bytes_for(b.trainable, per_trainable_pico), TermKind::state,
                             in_total(Total::training) | in_total(Total::training_peak));
-    states.all_trainable_bytes = pico_bytes_for(s.param_count, per_trainable_pico);
+    states.all_trainable_bytes = pico_bytes_for(s.param_count, all_trainable_pico);
     states.headline = true;
     states.json = JsonPlace::top;
     e.terms.push_back(states);
-    const bool show_parts = !is_seed_recipe(s.recipe) && b.values.size() > 1;
+    const bool show_parts = !seed_formula && b.values.size() > 1;
     for (const StoredValue& value : b.values) {
         const std::uint64_t bytes = pico_bytes_for(b.trainable, value.pico_bytes);
         e.training_components.push_back({value.name, value.pico_bytes, bytes, value.kind});
@@ -238,9 +265,12 @@ void add_training_states(Build& b) {
         e.terms.push_back(part);
     }
     if (e.lora_trainable_count > 0) {
-        // The adapter's bf16 weights (PEFT counts them in all params); a full fine-tune has no adapter.
-        MemoryTerm adapter = row("adapter_weight", "LoRA adapter weights", "LoRA adapter", "adapter parameters × 2 bytes",
-                                 e.lora_trainable_count * 2, TermKind::weights,
+        // The adapter's weights (PEFT counts them in all params): fp32 as PEFT's autocast_adapter_dtype casts
+        // them, or 16-bit; a full fine-tune has no adapter.
+        MemoryTerm adapter = row("adapter_weight", "LoRA adapter weights", "LoRA adapter",
+                                 e.adapter_fp32 ? "adapter parameters × 4 bytes, fp32 as PEFT's autocast_adapter_dtype casts them"
+                                                : "adapter parameters × 2 bytes",
+                                 e.lora_trainable_count * (e.adapter_fp32 ? 4 : 2), TermKind::weights,
                                  in_total(Total::training) | in_total(Total::training_peak));
         adapter.all_trainable_bytes = 0;
         e.terms.push_back(adapter);

@@ -81,6 +81,11 @@ struct Scenario {
     // prepare_model_for_kbit_training casts every 16-bit parameter that is not 4-bit (its default path for
     // bitsandbytes); false keeps them in 16 bits (torchtune, LitGPT, a GPTQ base, which PEFT leaves alone).
     bool upcast_nonquantized = true;
+    // LoRA/QLoRA: the adapter's weights in fp32 (PEFT >= 0.12 casts fp16/bf16 adapters to fp32 by default:
+    // get_peft_model's autocast_adapter_dtype=True, tuners_utils.cast_adapter_dtype), so their gradients and
+    // AdamW states are fp32 too and need no fp32 master copy; false keeps them 16-bit (torchtune, LitGPT,
+    // PEFT before 0.12, a model DeepSpeed or FSDP casts to bf16 whole).
+    bool adapter_fp32 = true;
     std::uint64_t context_tokens = 0;  // KV-cache tokens per sequence; 0 = no KV cache (needs `model`)
     bool text_only = false;            // the model without its vision tower (the settings keep `model` in step)
     std::uint64_t image_count = 0;     // images per sequence: each adds the family's image tokens to the context
@@ -220,7 +225,8 @@ struct Estimate {
     std::string weight_format;               // format key used for N x b ("" = the seed's b); "nf4_dq" for QLoRA
     std::uint64_t qlora_linear_count = 0;    // QLoRA: decoder linear weights at NF4 (the rest at 16 bits); 0 otherwise
     std::uint64_t lora_trainable_count = 0;  // LoRA adapter parameters (equals trainable_count with LoRA)
-    std::uint64_t adapter_weight_bytes = 0;  // the adapter's own 16-bit weights, in training_bytes
+    std::uint64_t adapter_weight_bytes = 0;  // the adapter's own weights (fp32 or 16-bit), in training_bytes
+    bool adapter_fp32 = false;               // LoRA with fp32 adapters: 4-byte weights, fp32 gradients and states
     std::vector<TrainingComponent> training_components;  // the recipe's values; they sum to gradient+optimizer
     std::uint64_t kv_cache_bytes = 0;        // 2 x layers x kv_heads x head_dim x tokens x batch x bytes (or MLA)
     std::uint64_t image_tokens = 0;          // image_count x the family's tokens per image, added to the cached tokens

@@ -372,6 +372,16 @@ std::string other_training_parts(const Estimate& e) {
     return out;
 }
 
+// N_trainable times its bytes: the seed's "× k × b", or with fp32 LoRA adapters (PEFT's
+// autocast_adapter_dtype) the fp32 values each adapter parameter stores: "× (4 + 4 + 4) bytes (fp32 adapter)".
+std::string trainable_states_text(const Estimate& e, const std::string& nt, const std::string& k, const std::string& sb) {
+    if (!e.adapter_fp32) return nt + " × " + k + " × " + sb;
+    std::string sum;
+    for (const TrainingComponent& c : e.training_components)
+        sum += (sum.empty() ? "" : " + ") + format_pico_bytes(c.bytes_per_trainable_pico);
+    return nt + " × (" + sum + ") bytes, fp32 adapter";
+}
+
 Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
     const Scenario s = question_scenario(id, scenario);
     if (engine_question(id)) {
@@ -393,14 +403,15 @@ Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
             return n + " × " + b + " = " + gb(e.weight_bytes) + ", and " + gb(e.weight_bytes) + " × " + dec(s.overhead_factor) +
                    " = " + gb(e.inference_bytes) + ".";
         case QuestionId::gradient_optimizer:
+            if (e.adapter_fp32) return trainable_states_text(e, nt + " trainable", k, sb) + " = " + gb(e.gradient_optimizer_bytes) + ".";
             return nt + " trainable × " + k + " values × " + sb + " = " + gb(e.gradient_optimizer_bytes) + ".";
         case QuestionId::training:
             return gb(e.weight_bytes) + " of weights (" + n + " × " + b + ") + " + gb(e.gradient_optimizer_bytes) +
-                   " of gradient+optimizer memory (" + nt + " × " + k + " × " + sb + ")" + other_training_parts(e) + " = " +
+                   " of gradient+optimizer memory (" + trainable_states_text(e, nt, k, sb) + ")" + other_training_parts(e) + " = " +
                    gb(e.training_bytes) + ".";
         case QuestionId::reduction:
             return n + " × " + k + " × " + sb + " = " + gb(e.full_gradient_optimizer_bytes) + " with every parameter trainable, " +
-                   nt + " × " + k + " × " + sb + " = " + gb(e.gradient_optimizer_bytes) + " now: " +
+                   trainable_states_text(e, nt, k, sb) + " = " + gb(e.gradient_optimizer_bytes) + " now: " +
                    gb(e.full_gradient_optimizer_bytes) + " − " + gb(e.gradient_optimizer_bytes) + " = " + gb(e.reduction_bytes) +
                    "; the weights keep their " + gb(e.weight_bytes) + ".";
         case QuestionId::mixed_precision_training: {

@@ -160,6 +160,11 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
         if (format) b = format_bits_per_weight(*format) + " bits (" + format->label + ")";
     }
     std::string training = "k = " + format_decimal(s.values_per_trainable) + " x " + format_decimal(s.bytes_per_value) + " bytes";
+    if (is_seed_recipe(s.recipe) && e.adapter_fp32) {
+        std::uint64_t pico = 0;
+        for (const TrainingComponent& c : e.training_components) pico += c.bytes_per_trainable_pico;
+        training += " (" + format_pico_bytes(pico) + " bytes per fp32 adapter parameter)";
+    }
     if (!is_seed_recipe(s.recipe)) {
         std::uint64_t pico = 0;
         for (const TrainingComponent& c : e.training_components) pico += c.bytes_per_trainable_pico;
@@ -170,7 +175,8 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
                       ", " + training;
     if (e.lora_trainable_count > 0)
         out += "\n" + std::string(s.qlora ? "QLoRA" : "LoRA") + " rank " + std::to_string(s.lora_rank) + " on " +
-               s.lora_targets + ": " + format_count_exact(e.lora_trainable_count) + " trainable parameters";
+               s.lora_targets + ": " + format_count_exact(e.lora_trainable_count) + " trainable parameters" +
+               (e.adapter_fp32 ? ", adapters in fp32 (PEFT's autocast_adapter_dtype)" : ", 16-bit adapters");
     if (s.qlora && e.lora_trainable_count > 0)
         out += std::string("\nQLoRA base: the decoder's linear weights in NF4, embeddings, output head and norms in ") +
                (s.upcast_nonquantized ? "fp32 (PEFT's prepare_model_for_kbit_training upcasts them)"
@@ -321,7 +327,8 @@ std::string report_json(const Scenario& s, const Estimate& e, const std::vector<
         for (const MemoryTerm& t : e.terms) {
             if (t.json != place) continue;
             // Keys that belong beside a feature's first figure.
-            if (t.key == "adapter_weight") w.field("lora_trainable_parameters", e.lora_trainable_count);
+            if (t.key == "adapter_weight")
+                w.field("lora_trainable_parameters", e.lora_trainable_count).field("adapter_dtype", e.adapter_fp32 ? "fp32" : "bf16");
             if (t.key == "inference_activation") w.field("inference_mode", "detailed");
             const bool training_row = t.key == "weight_per_gpu" || t.key == "activation";
             if (training_row && !training_keys) {

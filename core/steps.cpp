@@ -315,7 +315,20 @@ std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Val
                                       gb_latex(e.weight_bytes) + " \\times " + v.factor_text),
                            compute(e.inference_bytes)},
                           e.inference_bytes};
-    if (t.key == "gradient_optimizer" && (is_seed_recipe(s.recipe) || e.training_components.empty()))
+    if (t.key == "adapter_weight") {
+        const std::string bytes = e.adapter_fp32 ? "4" : "2";
+        const std::string n = count_text(e.lora_trainable_count);
+        return Derivation{"", t.label,
+                          {formula("LoRA adapter weights = adapter parameters × " + bytes + " bytes" +
+                                       (e.adapter_fp32 ? " (fp32: PEFT's autocast_adapter_dtype casts 16-bit adapters to fp32)"
+                                                       : " (16-bit adapters, adapter-dtype bf16)"),
+                                   "\\text{LoRA adapter weights} = N_{\\text{adapter}} \\times " + bytes),
+                           substitute(n + " adapter parameters × " + bytes + " bytes",
+                                      count_latex(e.lora_trainable_count) + " \\times " + bytes + "\\ \\text{bytes}"),
+                           compute(t.bytes)},
+                          t.bytes};
+    }
+    if (t.key == "gradient_optimizer" && ((is_seed_recipe(s.recipe) && !e.adapter_fp32) || e.training_components.empty()))
         return Derivation{"", "Gradient+optimizer memory",
                           {formula("Gradient+optimizer memory = N_trainable × k × b",
                                    "\\text{Gradient+optimizer memory} = N_{\\text{trainable}} \\times k \\times b"),
@@ -342,7 +355,10 @@ std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Val
         return Derivation{"", "Gradient+optimizer memory",
                           {formula("Gradient+optimizer memory = N_trainable × (bytes of each stored value, added)",
                                    "\\text{Gradient+optimizer memory} = N_{\\text{trainable}} \\times \\textstyle\\sum \\text{bytes}"),
-                           substitute(v.nt_values + "; recipe " + s.recipe + ": " + names + " bytes, so " + v.nt_text + " × (" +
+                           substitute(v.nt_values + "; recipe " + s.recipe +
+                                          (e.adapter_fp32 ? " with fp32 adapters (PEFT's autocast_adapter_dtype: fp32 "
+                                                            "gradients and states, no master copy)" : "") +
+                                          ": " + names + " bytes, so " + v.nt_text + " × (" +
                                           per_text + ") bytes",
                                       v.nt_values_latex + " \\Rightarrow " + v.nt_latex + " \\times (" + per_latex +
                                           ")\\ \\text{bytes}"),

@@ -195,9 +195,11 @@ void lora_section(AppState& app) {
     setting_control(app, "lora-targets", with_model);
     setting_control(app, "qlora", has_model && app.scenario.lora_rank > 0 ? Shown::enabled : Shown::disabled);
     setting_control(app, "upcast-nonquantized", app.scenario.qlora ? Shown::enabled : Shown::disabled);
+    setting_control(app, "adapter-dtype", app.scenario.lora_rank > 0 ? Shown::enabled : Shown::disabled);
     if (app.estimate.lora_trainable_count > 0)
         explain("Adapter: " + format_count_exact(app.estimate.lora_trainable_count) + " trainable parameters (" +
-                format_bytes_decimal(app.estimate.adapter_weight_bytes) + " of 16-bit adapter weights).");
+                format_bytes_decimal(app.estimate.adapter_weight_bytes) + " of " +
+                (app.estimate.adapter_fp32 ? "fp32" : "16-bit") + " adapter weights).");
 }
 
 void training_section(AppState& app) {

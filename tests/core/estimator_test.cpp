@@ -224,12 +224,15 @@ TEST_CASE("terms: every total is its parts combined, and the named fields are th
 }
 
 TEST_CASE("terms: the LoRA adapter is a weight of the training total that a full fine-tune lacks", "[terms]") {
-    // PEFT on Llama-2-7b, r=8 on q,v: 4,194,304 trainable parameters, 2 bytes each.
+    // PEFT on Llama-2-7b, r=8 on q,v: 4,194,304 trainable parameters, 4 bytes each in fp32 (PEFT's
+    // autocast_adapter_dtype, src/peft/tuners/tuners_utils.py cast_adapter_dtype), 2 each at adapter-dtype bf16.
     const StateResult r = apply_state(Scenario{}, "model=llama-2-7b&lora-rank=8");
     const Estimate e = run(r.scenario);
     const MemoryTerm* adapter = find_term(e, "adapter_weight");
     REQUIRE(adapter != nullptr);
-    CHECK(adapter->bytes == 8'388'608ULL);
+    CHECK(adapter->bytes == 16'777'216ULL);
+    CHECK(find_term(run(apply_state(Scenario{}, "model=llama-2-7b&lora-rank=8&adapter-dtype=bf16").scenario), "adapter_weight")->bytes ==
+          8'388'608ULL);
     CHECK(adapter->all_trainable_bytes == 0);
     CHECK(adapter->kind == TermKind::weights);
     CHECK(term_formula(e, *find_total(e, Total::training)) == "weights + gradients + optimizer + LoRA adapter");

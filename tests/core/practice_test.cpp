@@ -458,7 +458,12 @@ TEST_CASE("the training question's right step names every part of the training t
     // and add up to less than its own total.
     const Expected<std::string> step = right_step(QuestionId::training, state("model=llama-2-7b&lora-rank=8"));
     REQUIRE(step.ok());
-    CHECK(has(*step, " + 8.39 MB of LoRA adapter weights (adapter parameters × 2 bytes) = "));
+    INFO(*step);
+    CHECK(has(*step, " + 16.78 MB of LoRA adapter weights (adapter parameters × 4 bytes, fp32 as PEFT's autocast_adapter_dtype casts them) = "));
+    CHECK(has(*step, " of gradient+optimizer memory (4.194304M × (4 + 4 + 4) bytes, fp32 adapter)"));
+    const Expected<std::string> bf16 = right_step(QuestionId::training, state("model=llama-2-7b&lora-rank=8&adapter-dtype=bf16"));
+    REQUIRE(bf16.ok());
+    CHECK(has(*bf16, " + 8.39 MB of LoRA adapter weights (adapter parameters × 2 bytes) = "));
     // Without an adapter the seed's sentence is unchanged: 26 GB + 6 GB = 32 GB.
     CHECK(right_step(QuestionId::training, state("trainable=1B")).value() ==
           "26 GB of weights (13B × 2 bytes) + 6 GB of gradient+optimizer memory (1B × 3 × 2 bytes) = 32 GB.");

@@ -39,8 +39,9 @@ TEST_CASE("report_json: every feature's keys, in their places, with the table's 
     // lora_test), the detailed inference activation is "inference_activation_bytes" (activation_bytes is the
     // training one), and with a model known the training verdict is on the training peak (training_basis), with ZeRO-3's
     // gathered layers and the 4-bit dequantization workspace in it; upcast-nonquantized=false keeps the
-    // 16-bit rest (PEFT's default fp32 upcast is lora_test's).
-    const Scenario s = from_state("model=llama-2-7b&lora-rank=16&qlora&upcast-nonquantized=false&context=8K&batch=4&inference-mode=detailed&gpu=a100-80gb&gpus=4&zero=3");
+    // 16-bit rest (PEFT's default fp32 upcast is lora_test's) and adapter-dtype=bf16 the 16-bit adapter (PEFT's
+    // default fp32 adapter is training_test's).
+    const Scenario s = from_state("model=llama-2-7b&lora-rank=16&qlora&upcast-nonquantized=false&adapter-dtype=bf16&context=8K&batch=4&inference-mode=detailed&gpu=a100-80gb&gpus=4&zero=3");
     CHECK(report_json(s, estimate(s).value()) ==
           "{\"parameters\":6738415616,\"trainable_parameters\":8388608,\"bytes_per_parameter\":2,\"overhead_factor\":1.2,"
           "\"values_per_trainable\":3,\"bytes_per_value\":2,\"weight_bytes\":3865591808,\"inference_bytes\":4638710170,"
@@ -48,7 +49,7 @@ TEST_CASE("report_json: every feature's keys, in their places, with the table's 
           "\"reduction_bytes\":40380162048,\"model\":\"llama-2-7b\",\"model_name\":\"meta-llama/Llama-2-7b-hf\","
           "\"breakdown\":{\"embeddings\":131072000,\"attention\":2147483648,\"mlp\":4328521728,\"experts\":0,"
           "\"shared_experts\":0,\"router\":0,\"recurrent\":0,\"vision\":0,\"norms\":266240,\"output_head\":131072000},\"weight_format\":\"nf4_dq\","
-          "\"lora_trainable_parameters\":8388608,\"adapter_weight_bytes\":16777216,\"kv_cache_bytes\":17179869184,"
+          "\"lora_trainable_parameters\":8388608,\"adapter_dtype\":\"bf16\",\"adapter_weight_bytes\":16777216,\"kv_cache_bytes\":17179869184,"
           "\"inference_mode\":\"detailed\",\"inference_activation_bytes\":1711788032,\"runtime_reserve_bytes\":1073741824,"
           "\"detailed_inference_bytes\":23830990848,\"gpu\":{\"name\":\"a100-80gb\",\"capacity_bytes\":85899345920,"
           "\"gpus\":4,\"zero_stage\":3,\"per_gpu_bytes\":983175168,\"training_basis\":\"training_peak\","

@@ -65,8 +65,9 @@ TEST_CASE("the text view has the report's LoRA, KV-cache and model lines, as the
     const StateResult r = apply_state(Scenario{}, "model=llama-2-7b&lora-rank=8&lora-targets=q,v&context=4096");
     REQUIRE(r.problems.empty());
     const std::string json = report_view_json(r.scenario, *estimate(r.scenario));
-    CHECK(json.rfind("{\"inputs\":[\"N = 6.738B parameters, b = 2 bytes, overhead 1.2, trainable 4.194M, k = 3 x 2 bytes\","
-                     "\"LoRA rank 8 on q,v: 4,194,304 trainable parameters\",\"KV cache: 4096 tokens x batch 1 in fp16\","
+    CHECK(json.rfind("{\"inputs\":[\"N = 6.738B parameters, b = 2 bytes, overhead 1.2, trainable 4.194M, k = 3 x 2 bytes "
+                     "(12 bytes per fp32 adapter parameter)\","
+                     "\"LoRA rank 8 on q,v: 4,194,304 trainable parameters, adapters in fp32 (PEFT's autocast_adapter_dtype)\",\"KV cache: 4096 tokens x batch 1 in fp16\","
                      "\"Model meta-llama/Llama-2-7b-hf: 6,738,415,616 parameters\"],\"results\":[", 0) == 0);
     // Gemma 3 27B at 128K: the sliding-window note of the report, without its indent.
     const StateResult g = apply_state(Scenario{}, "model=gemma-3-27b&context=128K");

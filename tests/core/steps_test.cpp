@@ -147,13 +147,23 @@ TEST_CASE("a weight format replaces b by its bits per weight", "[steps]") {
 
 TEST_CASE("LoRA: the adapter is what trains, and its weights join the training total", "[steps]") {
     // PEFT on meta-llama/Llama-2-7b-hf, r=8 on q_proj and v_proj: "trainable params: 4,194,304".
-    const auto d = steps_for("model=llama-2-7b&lora-rank=8");
+    // 16-bit adapters (adapter-dtype bf16: torchtune, LitGPT, PEFT before 0.12) keep the seed's k x b.
+    const auto d = steps_for("model=llama-2-7b&lora-rank=8&adapter-dtype=bf16");
     CHECK(get(d, "gradient-optimizer").steps[1].text ==
           "N_trainable = 4.194304M (the LoRA adapter, rank 8), k = 3 and b = 2 bytes, so 4.194304M × 3 × 2 bytes");
     // Its 8,388,608 bytes of bf16 weights (4,194,304 x 2) are a part of the training total, named in the formula.
     CHECK(get(d, "training").steps[0].text ==
           "Training total = weight memory + gradient+optimizer memory + LoRA adapter weights");
     CHECK(get(d, "training").steps[1].text == "13.48 GB + 0.025 GB + 0.0084 GB");
+    // PEFT's default fp32 adapters (autocast_adapter_dtype, src/peft/tuners/tuners_utils.py cast_adapter_dtype):
+    // 4-byte weights, and the gradient, m and v at 4 bytes each, as torch keeps them in the parameter's dtype.
+    const auto fp32 = steps_for("model=llama-2-7b&lora-rank=8");
+    CHECK(get(fp32, "gradient-optimizer").steps[1].text ==
+          "N_trainable = 4.194304M (the LoRA adapter, rank 8); recipe seed-adam with fp32 adapters (PEFT's "
+          "autocast_adapter_dtype: fp32 gradients and states, no master copy): gradient (fp32 adapter) 4, Adam m (fp32 "
+          "adapter) 4, Adam v (fp32 adapter) 4 bytes, so 4.194304M × (4 + 4 + 4) bytes");
+    CHECK(get(fp32, "adapter-weight").steps[1].text == "4.194304M adapter parameters × 4 bytes");
+    CHECK(get(fp32, "training").steps[1].text == "13.48 GB + 0.05 GB + 0.017 GB");
 
 }
 

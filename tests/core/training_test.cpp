@@ -230,6 +230,99 @@ TEST_CASE("QLoRA: decoder linears at NF4, embeddings, head and norms at 16 bits 
           run("model=llama-3-8b&lora-rank=16").weight_bytes);
 }
 
+TEST_CASE("LoRA adapters in fp32 by default, as PEFT's autocast_adapter_dtype casts them", "[training][lora]") {
+    // huggingface/peft, src/peft/tuners/tuners_utils.py, cast_adapter_dtype: with autocast_adapter_dtype=True
+    // (get_peft_model's and PeftModel's default since PEFT 0.12) every float16/bfloat16 adapter parameter
+    // becomes float32. torch AdamW keeps its gradient, exp_avg and exp_avg_sq in the parameter's dtype, so
+    // the gradient and both states are fp32 and no fp32 master copy exists beside the fp32 adapter.
+    // Llama-3-8B, rank 16 on q,v: 32 x (16 x (4096 + 4096) + 16 x (4096 + 1024)) = 6,815,744 adapter parameters.
+    const std::uint64_t n = 6'815'744;
+    const Estimate fp32 = run("model=llama-3-8b&lora-rank=16&recipe=adamw-mixed");
+    REQUIRE(fp32.lora_trainable_count == n);
+    CHECK(fp32.adapter_fp32);
+    CHECK(fp32.adapter_weight_bytes == n * 4);
+    CHECK(find_term(fp32, "adapter_weight")->bytes == n * 4);
+    REQUIRE(fp32.training_components.size() == 3);  // gradient, m, v: the master copy is the adapter itself
+    CHECK(fp32.training_components[0].name == "gradient (fp32 adapter)");
+    CHECK(fp32.training_components[0].bytes == n * 4);
+    CHECK(fp32.gradient_optimizer_bytes == n * 12);
+    // 16-bit adapters (torchtune, LitGPT, PEFT 0.6 to 0.11, which cast adapters to the base layer's dtype):
+    // the recipe's own bf16 gradient, fp32 master, m and v.
+    const Estimate bf16 = run("model=llama-3-8b&lora-rank=16&recipe=adamw-mixed&adapter-dtype=bf16");
+    CHECK_FALSE(bf16.adapter_fp32);
+    CHECK(bf16.adapter_weight_bytes == n * 2);
+    CHECK(bf16.training_components.size() == 4);
+    CHECK(bf16.gradient_optimizer_bytes == n * 14);
+    // adamw-mixed comes to 16 bytes per adapter parameter either way; the seed's k x b (3 x 2 bytes) doubles
+    // with fp32 adapters: 4 + 3 x 4 = 16 against 2 + 3 x 2 = 8.
+    CHECK(fp32.training_bytes == bf16.training_bytes);
+    const Estimate seed_fp32 = run("model=llama-3-8b&lora-rank=16");
+    const Estimate seed_bf16 = run("model=llama-3-8b&lora-rank=16&adapter-dtype=fp16");
+    CHECK(seed_fp32.gradient_optimizer_bytes == n * 12);
+    CHECK(seed_bf16.gradient_optimizer_bytes == n * 6);
+    CHECK(seed_fp32.training_bytes - seed_bf16.training_bytes == n * 8);
+    // 8-bit Adam keeps its 8-bit states (bitsandbytes quantizes them whatever the parameter's dtype).
+    const Estimate eight = run("model=llama-3-8b&lora-rank=16&recipe=adam-8bit");
+    REQUIRE(eight.training_components.size() == 3);
+    CHECK(eight.training_components[0].bytes == n * 4);
+    CHECK(eight.training_components[1].name == "Adam m (8-bit)");
+    // QLoRA too: PEFT casts the adapters whatever the base's storage.
+    CHECK(run("model=llama-3-8b&lora-rank=16&qlora").adapter_weight_bytes == n * 4);
+    // ZeRO-2 over 2 GPUs splits the fp32 gradient and states, not the fp32 adapter weights.
+    const Estimate zero = run("model=llama-3-8b&lora-rank=16&recipe=adamw-mixed&gpus=2&zero=2&training-mode=detailed");
+    REQUIRE(find_term(zero, "gradient_per_gpu") != nullptr);
+    CHECK(find_term(zero, "gradient_per_gpu")->bytes == n * 4 / 2);
+    CHECK(find_term(zero, "optimizer_per_gpu")->bytes == n * 8 / 2);
+    // The worked steps show the 4 bytes and name PEFT's setting.
+    const StateResult r = apply_state(Scenario{}, "model=llama-3-8b&lora-rank=16&recipe=adamw-mixed");
+    const std::vector<Derivation> d = worked_steps(r.scenario, fp32);
+    const Derivation* adapter = find_derivation(d, "adapter-weight");
+    REQUIRE(adapter != nullptr);
+    CHECK(adapter->result_bytes == n * 4);
+    CHECK(adapter->steps[0].text ==
+          "LoRA adapter weights = adapter parameters × 4 bytes (fp32: PEFT's autocast_adapter_dtype casts 16-bit adapters to fp32)");
+    CHECK(adapter->steps[1].text == "6.815744M adapter parameters × 4 bytes");
+    const Derivation* states = find_derivation(d, "gradient-optimizer");
+    REQUIRE(states != nullptr);
+    CHECK(states->steps[1].text.find("PEFT's autocast_adapter_dtype") != std::string::npos);
+    CHECK(states->steps[1].text.find("gradient (fp32 adapter) 4, Adam m (fp32) 4, Adam v (fp32) 4 bytes") != std::string::npos);
+}
+
+TEST_CASE("adapter-dtype: a full fine-tune and the seed's frozen parameters are not LoRA", "[training][lora][seed]") {
+    // The seed's 13B: 26 GB of weights, 31.2 GB inference, 104 GB fully trainable, 32 GB with 1B trainable.
+    for (const char* dtype : {"", "&adapter-dtype=bf16"}) {
+        INFO(dtype);
+        const Estimate all = run((std::string("params=13B") + dtype).c_str());
+        CHECK(all.weight_bytes == 26'000'000'000ULL);
+        CHECK(all.inference_bytes == 31'200'000'000ULL);
+        CHECK(all.training_bytes == 104'000'000'000ULL);
+        CHECK_FALSE(all.adapter_fp32);
+        CHECK(run((std::string("params=13B&trainable=1B") + dtype).c_str()).training_bytes == 32'000'000'000ULL);
+        CHECK(run((std::string("model=llama-3-8b&recipe=adamw-mixed") + dtype).c_str()).gradient_optimizer_bytes ==
+              8'030'261'248ULL * 14);
+    }
+}
+
+TEST_CASE("adapter-dtype: fp32 or bf16 (fp16 reads as bf16), other words name the setting", "[training][lora][settings]") {
+    StateResult r = apply_state(Scenario{}, "adapter-dtype=bf16");
+    CHECK(r.problems.empty());
+    CHECK_FALSE(r.scenario.adapter_fp32);
+    CHECK(find_setting("adapter-dtype")->show(r.scenario) == "bf16");
+    r = apply_state(Scenario{}, "adapter-dtype=FP16");
+    CHECK(r.problems.empty());
+    CHECK(find_setting("adapter-dtype")->show(r.scenario) == "bf16");
+    r = apply_state(Scenario{}, "adapter-dtype=fp32");
+    CHECK(r.scenario.adapter_fp32);
+    CHECK(find_setting("adapter-dtype")->show(r.scenario).empty());
+    Scenario kept;
+    kept.adapter_fp32 = false;
+    r = apply_state(kept, "adapter-dtype=int8");
+    REQUIRE(r.problems.size() == 1);
+    CHECK(r.problems[0].find("adapter-dtype") != std::string::npos);
+    CHECK(r.problems[0].find("\"int8\" is not fp32 or bf16") != std::string::npos);
+    CHECK_FALSE(r.scenario.adapter_fp32);  // the last good value stays
+}
+
 TEST_CASE("QLoRA: bitsandbytes dequantizes the largest 4-bit linear to 16 bits", "[training][lora]") {
     // bitsandbytes' matmul_4bit (bitsandbytes/autograd/_functions.py, MatMul4Bit) calls
     // dequantize_4bit(B, quant_state).to(A.dtype) for the whole weight before torch.nn.functional.linear,
