@@ -298,7 +298,7 @@ PeakBand training_peak_band(TrainingClass klass) {
         case TrainingClass::full: return {855'909, 1'000'000};
         case TrainingClass::lora: return {879'788, 1'151'084};
         case TrainingClass::qlora: return {881'442, 1'443'585};
-        case TrainingClass::sharded: return {750'141, 1'170'362};
+        case TrainingClass::sharded: return {750'141, 1'168'800};
     }
     return {};
 }

@@ -37,7 +37,7 @@ async function edit(page, row, value) {
 const EDITS = [
   ['params', '70B'], ['bytes', '1'], ['overhead', '1.5'], ['trainable', '10%'], ['k', '4'], ['state-bytes', '4'],
   ['dtype', 'int4'], ['recipe', 'adamw-mixed'], ['model', 'llama-2-7b'], ['lora-rank', '8'], ['lora-targets', 'all-linear'],
-  ['dtype', ''], ['qlora', 'true'], ['upcast-nonquantized', 'false'], ['context', '4096'], ['batch', '2'], ['kv-dtype', 'fp8'], ['inference-mode', 'detailed'],
+  ['dtype', ''], ['qlora', 'true'], ['upcast-nonquantized', 'false'], ['adapter-dtype', 'bf16'], ['context', '4096'], ['batch', '2'], ['kv-dtype', 'fp8'], ['inference-mode', 'detailed'],
   ['gpu', 'rtx-4090'], ['gpus', '2'], ['zero', '3'], ['gpu-memory', '80GB'],
   // Training as it runs (the model is llama-2-7b: 32 heads, 32 layers; tp x pp must divide the GPUs).
   ['training-mode', 'detailed'], ['seq-len', '4096'], ['micro-batch', '2'], ['recompute', 'full'], ['attention', 'eager'],

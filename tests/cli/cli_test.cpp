@@ -135,8 +135,9 @@ TEST_CASE("cli: --help and --version", "[cli]") {
 
 TEST_CASE("cli: small figures print in MB/MiB, not as 0.01 GB", "[cli]") {
     // PEFT: rank 8 on q,v of Llama-2-7B trains 4,194,304 parameters; a bf16 gradient is 2 bytes each
-    // = 8,388,608 bytes = 8.39 MB = 8 MiB exactly.
-    const Run r = cli({"--model", "llama-2-7b", "--recipe", "adamw-mixed", "--lora-rank", "8", "--lora-targets", "q,v"});
+    // = 8,388,608 bytes = 8.39 MB = 8 MiB exactly (16-bit adapters; PEFT's default fp32 ones are 16.78 MB).
+    const Run r = cli({"--model", "llama-2-7b", "--recipe", "adamw-mixed", "--lora-rank", "8", "--lora-targets", "q,v",
+                       "--adapter-dtype", "bf16"});
     CHECK(r.status == 0);
     CHECK(has(r.out, "gradient (bf16)           8.39 MB (8 MiB)"));
     CHECK_FALSE(has(r.out, "0.01 GB"));
