@@ -223,7 +223,6 @@ std::vector<StoredValue> fp32_adapter_values(const std::vector<StoredValue>& val
             const std::size_t paren = v.name.find(" (");
             v.name = v.name.substr(0, paren) + " (fp32 adapter)";
             v.pico_bytes = 4 * kPicoPerByte;
-            v.explanation += " fp32, as the adapter is (PEFT's autocast_adapter_dtype).";
         }
         out.push_back(std::move(v));
     }

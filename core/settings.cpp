@@ -218,13 +218,10 @@ const std::vector<Choice>& training_mode_choices() {
 // LoRA adapters in fp32 (PEFT's default) or 16 bits (index 1; fp16 reads as the same 2 bytes).
 const std::vector<Choice>& adapter_dtype_choices() {
     static const std::vector<Choice> kChoices = {
-        {"fp32", "fp32: PEFT's default (autocast_adapter_dtype)",
-         "PEFT (0.12 and later) casts 16-bit LoRA adapters to fp32: 4-byte adapter weights, fp32 gradients and "
-         "AdamW states, no master copy.",
-         "PEFT src/peft/tuners/tuners_utils.py, cast_adapter_dtype"},
-        {"bf16", "bf16: 16-bit adapters (torchtune, LitGPT, PEFT before 0.12)",
-         "Adapters in the base's 16 bits: torchtune, LitGPT, PEFT before 0.12, autocast_adapter_dtype=False, or a "
-         "model DeepSpeed or FSDP casts to bf16 whole; the recipe's gradient and states."},
+        {"fp32", "fp32: PEFT's default",
+         "PEFT 0.12+ casts adapters to fp32 (autocast_adapter_dtype): fp32 weights, gradients and AdamW states."},
+        {"bf16", "bf16: 16-bit adapters",
+         "torchtune, LitGPT, PEFT before 0.12, or a model cast to bf16 whole: the recipe's gradient and states."},
     };
     return kChoices;
 }
@@ -236,7 +233,7 @@ std::string apply_adapter_dtype(Scenario& s, std::string_view text) {
     int index = s.adapter_fp32 ? 0 : 1;
     const std::string error = apply_choice(index, text, adapter_dtype_choices());
     if (error.empty()) s.adapter_fp32 = index == 0;
-    return error.empty() ? error : error + " (fp16 reads as bf16: the same 2 bytes)";
+    return error.empty() ? error : error + " (or fp16)";
 }
 std::string apply_mode(bool& detailed, std::string_view text, const std::vector<Choice>& choices) {
     int index = detailed ? 1 : 0;
@@ -622,9 +619,8 @@ const std::vector<SettingSpec>& setting_specs() {
          "PEFT's prepare_model_for_kbit_training casts the embeddings, output head and norms to fp32; off keeps "
          "them in 16 bits (torchtune, LitGPT, a GPTQ base)."},
         {"adapter-dtype", "DTYPE",
-         "LoRA/QLoRA adapter weights: fp32 (default, as PEFT's autocast_adapter_dtype casts them; fp32 gradients and "
-         "AdamW states, no master copy) or bf16 (16-bit: torchtune, LitGPT, PEFT before 0.12, a DeepSpeed or FSDP "
-         "model cast to bf16; fp16 is the same)",
+         "LoRA adapters: fp32 (default: PEFT's autocast_adapter_dtype; fp32 gradients and AdamW states) or bf16 "
+         "(16-bit: torchtune, LitGPT, PEFT before 0.12; fp16 is the same)",
          "LoRA adapter precision", "", K::choice, "bf16",
          apply_adapter_dtype,
          [](const Scenario& s) { return s.adapter_fp32 ? std::string() : std::string("bf16"); },

@@ -320,8 +320,7 @@ std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Val
         const std::string n = count_text(e.lora_trainable_count);
         return Derivation{"", t.label,
                           {formula("LoRA adapter weights = adapter parameters × " + bytes + " bytes" +
-                                       (e.adapter_fp32 ? " (fp32: PEFT's autocast_adapter_dtype casts 16-bit adapters to fp32)"
-                                                       : " (16-bit adapters, adapter-dtype bf16)"),
+                                       (e.adapter_fp32 ? " (fp32: PEFT's autocast_adapter_dtype)" : ""),
                                    "\\text{LoRA adapter weights} = N_{\\text{adapter}} \\times " + bytes),
                            substitute(n + " adapter parameters × " + bytes + " bytes",
                                       count_latex(e.lora_trainable_count) + " \\times " + bytes + "\\ \\text{bytes}"),
@@ -356,8 +355,7 @@ std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Val
                           {formula("Gradient+optimizer memory = N_trainable × (bytes of each stored value, added)",
                                    "\\text{Gradient+optimizer memory} = N_{\\text{trainable}} \\times \\textstyle\\sum \\text{bytes}"),
                            substitute(v.nt_values + "; recipe " + s.recipe +
-                                          (e.adapter_fp32 ? " with fp32 adapters (PEFT's autocast_adapter_dtype: fp32 "
-                                                            "gradients and states, no master copy)" : "") +
+                                          (e.adapter_fp32 ? " with fp32 adapters (PEFT's autocast_adapter_dtype)" : "") +
                                           ": " + names + " bytes, so " + v.nt_text + " × (" +
                                           per_text + ") bytes",
                                       v.nt_values_latex + " \\Rightarrow " + v.nt_latex + " \\times (" + per_latex +

@@ -161,7 +161,7 @@ bad "pp above layers"         "error: --pp: 40 pipeline stages is more than the 
 bad "fsdp-prefetch too large" 'error: --fsdp-prefetch: is too large (at most 64)' -- --model llama-3-8b --training-mode detailed --gpus 2 --zero 3 --fsdp-prefetch 65
 bad "zero-bucket negative"    'error: --zero-bucket: must not be negative' -- --model llama-3-8b --training-mode detailed --zero 2 --zero-bucket -1
 bad "zero-bucket not number"  'error: --zero-bucket: is not a number' -- --model llama-3-8b --training-mode detailed --zero 2 --zero-bucket banana
-bad "adapter-dtype unknown"   'error: --adapter-dtype: "int8" is not fp32 or bf16 (fp16 reads as bf16: the same 2 bytes)' -- --model llama-3-8b --lora-rank 16 --adapter-dtype int8
+bad "adapter-dtype unknown"   'error: --adapter-dtype: "int8" is not fp32 or bf16 (or fp16)' -- --model llama-3-8b --lora-rank 16 --adapter-dtype int8
 bad "upcast not a bool"       'error: --upcast-nonquantized: "maybe" is not true or false' -- --model llama-3-8b --lora-rank 16 --qlora --upcast-nonquantized maybe
 bad "gpus not tp x pp"        'error: --gpus: 1 GPU is not a multiple of tp × pp = 2 (the GPUs of one model replica); set --gpus to a multiple of 2' -- --model llama-2-7b --training-mode detailed --tp 2
 bad "detailed without model"  'error: --training-mode: detailed needs a model architecture (--model or --config): the activations need its layers, hidden size, FFN width and gating, KV heads, vocabulary and dropout' -- --training-mode detailed

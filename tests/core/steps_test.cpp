@@ -160,8 +160,8 @@ TEST_CASE("LoRA: the adapter is what trains, and its weights join the training t
     const auto fp32 = steps_for("model=llama-2-7b&lora-rank=8");
     CHECK(get(fp32, "gradient-optimizer").steps[1].text ==
           "N_trainable = 4.194304M (the LoRA adapter, rank 8); recipe seed-adam with fp32 adapters (PEFT's "
-          "autocast_adapter_dtype: fp32 gradients and states, no master copy): gradient (fp32 adapter) 4, Adam m (fp32 "
-          "adapter) 4, Adam v (fp32 adapter) 4 bytes, so 4.194304M × (4 + 4 + 4) bytes");
+          "autocast_adapter_dtype): gradient (fp32 adapter) 4, Adam m (fp32 adapter) 4, Adam v (fp32 adapter) 4 bytes, "
+          "so 4.194304M × (4 + 4 + 4) bytes");
     CHECK(get(fp32, "adapter-weight").steps[1].text == "4.194304M adapter parameters × 4 bytes");
     CHECK(get(fp32, "training").steps[1].text == "13.48 GB + 0.05 GB + 0.017 GB");
 

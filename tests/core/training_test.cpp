@@ -280,7 +280,7 @@ TEST_CASE("LoRA adapters in fp32 by default, as PEFT's autocast_adapter_dtype ca
     REQUIRE(adapter != nullptr);
     CHECK(adapter->result_bytes == n * 4);
     CHECK(adapter->steps[0].text ==
-          "LoRA adapter weights = adapter parameters × 4 bytes (fp32: PEFT's autocast_adapter_dtype casts 16-bit adapters to fp32)");
+          "LoRA adapter weights = adapter parameters × 4 bytes (fp32: PEFT's autocast_adapter_dtype)");
     CHECK(adapter->steps[1].text == "6.815744M adapter parameters × 4 bytes");
     const Derivation* states = find_derivation(d, "gradient-optimizer");
     REQUIRE(states != nullptr);
