@@ -72,6 +72,12 @@ def data_problems(rows):
     return problems
 
 
+def band_percent(ppm):
+    """A band multiplier as core's report words it: "+44.4 %", "−11.9 %" (tenths, rounded half up)."""
+    tenths = (ppm - 1_000_000 + 500) // 1000 if ppm >= 1_000_000 else (1_000_000 - ppm + 500) // 1000
+    return f"{'+' if ppm >= 1_000_000 else '−'}{tenths // 10}.{tenths % 10} %"
+
+
 def main():
     binary = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build" / "native" / "llm-memory")
     rows = reality.load_rows()
@@ -123,6 +129,16 @@ def main():
             fail = 1
         else:
             print(f"ok   reality band {klass}: {low_ppm / 1e4 - 100:+.1f} % to {high_ppm / 1e4 - 100:+.1f} % of the peak")
+        # The CLI's text report says the same band in words: its class and the table's percentages.
+        text_run = __import__("subprocess").run([binary] + args[:-2], capture_output=True, text=True)
+        words = (f"({band_percent(low_ppm)} to {band_percent(high_ppm)} of ",
+                 f"): where published {klass} runs in the reality table measured against our figure")
+        if text_run.returncode != 0 or "Likely " not in text_run.stdout or any(w not in text_run.stdout for w in words):
+            print(f"FAIL reality band text {klass}: the CLI's report for {row['id']} does not say "
+                  f"'Likely ... {words[0]}...{words[1]}': {text_run.stdout or text_run.stderr}")
+            fail = 1
+        else:
+            print(f"ok   reality band text {klass}: the CLI's report names the class and says {words[0].strip()}")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = reality.current_section(readme)
     if section is None:

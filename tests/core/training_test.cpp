@@ -432,3 +432,31 @@ TEST_CASE("worked steps: every training term shows its formula with the user's v
           "s = 2048, b = 1, B = 2 bytes, flash attention, 32 layers × 1 micro-batch in flight: norms 1.07 GB + attention "
           "1.88 GB + attention core 0.0084 GB + MLP 5.64 GB + outside 0.034 GB");
 }
+
+TEST_CASE("worked steps: the gathered layers, the gradient bucket and the dequantization workspace", "[training][steps]") {
+    // Llama-3-8B QLoRA under ZeRO-3 on 2 GPUs, two layers prefetched, DeepSpeed's own reduce_bucket_size
+    // (5e8 elements, deepspeed/runtime/zero/config.py) at stage 3 (one buffer, stage3.py): each term's steps
+    // put the user's values in its formula and end on the term's own bytes.
+    const StateResult r = apply_state(Scenario{}, "model=llama-3-8b&lora-rank=16&qlora&training-mode=detailed&gpus=2&zero=3"
+                                                  "&fsdp-prefetch=2&zero-bucket=5e8");
+    REQUIRE(r.problems.empty());
+    const Estimate e = estimate(r.scenario).value();
+    const std::vector<Derivation> d = worked_steps(r.scenario, e);
+    for (const auto& [id, key] : {std::pair<const char*, const char*>{"zero3-gathered", "zero3_gathered"},
+                                  {"zero-bucket", "zero_bucket"}, {"dequant-workspace", "dequant_workspace"}}) {
+        INFO(id);
+        const Derivation* one = find_derivation(d, id);
+        REQUIRE(one != nullptr);
+        REQUIRE(find_term(e, key) != nullptr);
+        CHECK(one->result_bytes == find_term(e, key)->bytes);
+        REQUIRE(one->steps.size() == 3);
+    }
+    // bitsandbytes' MatMul4Bit dequantizes the largest linear whole: gate/up/down, 4096 x 14336, to 2 bytes.
+    CHECK(find_derivation(d, "dequant-workspace")->steps[1].text == "58720256 weights × 2 bytes");
+    CHECK(find_derivation(d, "dequant-workspace")->result_bytes == 4096ULL * 14336 * 2);
+    CHECK(find_derivation(d, "zero-bucket")->steps[1].text == "1 × 500000000 × 2 bytes");
+    CHECK(find_derivation(d, "zero-bucket")->result_bytes == 1'000'000'000ULL);
+    // (1 + 2) layers' weights as QLoRA stores them and one layer's gradients (the adapter's, 16-bit).
+    CHECK(find_derivation(d, "zero3-gathered")->steps[1].text.rfind("(1 + 2) × ", 0) == 0);
+    CHECK(find_derivation(d, "zero3-gathered")->result_bytes == 3 * e.zero3_layer_weight_bytes + e.zero3_layer_gradient_bytes);
+}

@@ -19,6 +19,7 @@
 #include "fit_panel.hpp"
 #include "practice_panel.hpp"
 #include "quantity.hpp"
+#include "report.hpp"
 #include "ui_test_support.hpp"
 #include "runtime_panel.hpp"
 #include "settings.hpp"
@@ -415,4 +416,84 @@ TEST_CASE("wrapped text breaks only at spaces, never inside a figure", "[ui][wra
     CHECK(wrap_at_spaces("a b\nc", 100.0f, measure) == std::vector<std::string_view>{"a b", "c"});
     CHECK(wrap_at_spaces("", 10.0f, measure) == std::vector<std::string_view>{""});
     for (std::string_view line : wrap_at_spaces(text, 1.0f, measure)) CHECK(line.find(' ') == std::string_view::npos);
+}
+
+namespace {
+
+// The text one frame draws in the main window (ImGui's log of rendered text, through its clipboard), with every run of whitespace made one space: the
+// app wraps at spaces, so a sentence found here is the sentence core wrote, whatever the width.
+std::string drawn_text(AppState& app, float width, float height) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(width, height);
+    io.DeltaTime = 1.0f / 60.0f;
+    ImGui::SetClipboardText("");
+    ImGui::NewFrame();
+    // Ending the main window ends the log (ImGui::End calls LogFinish), which hands it to the clipboard.
+    ImGui::LogToClipboard();
+    draw_frame(app);
+    ImGui::LogFinish();
+    ImGui::Render();
+    const char* clipboard = ImGui::GetClipboardText();
+    const std::string logged = clipboard != nullptr ? clipboard : "";
+    std::string out;
+    for (char c : logged) {
+        const bool space = c == ' ' || c == '\n' || c == '\r' || c == '\t';
+        if (space && (out.empty() || out.back() == ' ')) continue;
+        out += space ? ' ' : c;
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the training peak's band and its three-way verdict are on the canvas, as core words them", "[ui][training]") {
+    // The band comes from the reality table's runs of the class (tests/fixtures/reality.json, checked by
+    // tests/cli/reality_test.py); the canvas draws core's sentences, the same the CLI and the text view print.
+    AppState app;
+    Headless imgui(app, 1.0f);
+    set_state(app, "model=llama-2-7b&lora-rank=16&qlora&training-mode=detailed&gpu=rtx-4090");
+    run_frames(app, 1280.0f, 6000.0f, 2);
+    const std::string band = training_band_sentence(app.estimate);
+    REQUIRE(band.rfind("Likely ", 0) == 0);
+    REQUIRE(band.find("QLoRA runs in the reality table") != std::string::npos);
+    std::string text = drawn_text(app, 1280.0f, 6000.0f);
+    CHECK(text.find(band) != std::string::npos);
+    CHECK(text.find(training_verdict_phrase(app.estimate.gpu)) != std::string::npos);
+    CHECK(app.estimate.gpu.training_verdict == FitVerdict::fits);
+    // A card between the peak and the band's high end: "fits unless the run lands at the high end".
+    const std::uint64_t between = (app.estimate.training_peak_bytes + app.estimate.training_peak_high_bytes) / 2;
+    StateResult custom = apply_state(Scenario{}, "model=llama-2-7b&lora-rank=16&qlora&training-mode=detailed");
+    REQUIRE(custom.problems.empty());
+    custom.scenario.gpu_memory_bytes = between;
+    REQUIRE(app_set_scenario(app, custom.scenario));
+    run_frames(app, 1280.0f, 6000.0f, 1);
+    REQUIRE(app.estimate.gpu.training_verdict == FitVerdict::tight);
+    text = drawn_text(app, 1280.0f, 6000.0f);
+    CHECK(text.find("fits unless the run lands at the high end") != std::string::npos);
+    CHECK(text.find(training_band_sentence(app.estimate)) != std::string::npos);
+    // At a phone's width the same sentences are drawn, wrapped at spaces.
+    set_state(app, "model=llama-2-7b&lora-rank=16&qlora&training-mode=detailed&gpu=rtx-4090&gpus=2&zero=3");
+    run_frames(app, 390.0f, 6000.0f, 2);
+    CHECK(training_band_sentence(app.estimate).find("sharded runs in the reality table") != std::string::npos);
+    CHECK(drawn_text(app, 390.0f, 6000.0f).find(training_band_sentence(app.estimate)) != std::string::npos);
+}
+
+TEST_CASE("the second pass's training terms are drawn with core's figures", "[ui][training]") {
+    // PEFT's upcast off, op-level recompute with eager attention, ZeRO-3 over two GPUs with two layers
+    // prefetched and DeepSpeed's 5e8-element bucket: the gathered layers, the bucket and bitsandbytes'
+    // workspace each get a row with core's figure (tests/core/training_test.cpp checks the figures).
+    AppState app;
+    Headless imgui(app, 1.0f);
+    set_state(app, "model=llama-3-8b&lora-rank=16&qlora&upcast-nonquantized=false&training-mode=detailed&recompute=op-selective"
+                   "&attention=eager&gpus=2&zero=3&fsdp-prefetch=2&zero-bucket=5e8&overlap-comm=true&gpu=rtx-4090");
+    run_frames(app, 1280.0f, 6000.0f, 2);
+    const std::string text = drawn_text(app, 1280.0f, 6000.0f);
+    REQUIRE(app.scenario.training.recompute == Recompute::op_selective);
+    for (const char* key : {"zero3_gathered", "zero_bucket", "dequant_workspace", "activation", "training_peak"}) {
+        INFO(key);
+        const MemoryTerm* term = find_term(app.estimate, key);
+        REQUIRE(term != nullptr);
+        CHECK(text.find(term->label) != std::string::npos);
+        CHECK(text.find(format_gb(term->bytes)) != std::string::npos);
+    }
 }
