@@ -474,22 +474,18 @@ Expected<bool> read_recurrent_layers(const GgufSummary& s, Architecture& a) {
     else if (arch == "mamba" || arch == "jamba") r.kind = MixerKind::mamba;
     else if (arch == "lfm2" || arch == "lfm2moe") r.kind = MixerKind::short_conv;
     else
-        return Error{cat({"GGUF: ", arch, " has recurrent layers (ssm_* or shortconv tensors) of a kind llm-memory does not model; its "
-                          "per-sequence state would be a guess"})};
+        return Error{cat({"GGUF: ", arch, " has recurrent layers (ssm_* tensors) of a kind not modelled"})};
     for (std::uint64_t il = 0; il < layers; ++il) {
         const std::size_t i = static_cast<std::size_t>(il);
         if (!seen[i])
-            return Error{cat({"GGUF: layer ", std::to_string(il), "'s tensors are not in this file (the first part of a split file?): which of this ",
-                              arch, " model's layers are recurrent cannot be read"})};
+            return Error{cat({"GGUF: layer ", std::to_string(il), "'s tensors are not in this file (a split file?)"})};
         if (attention[i] && recurrent[i])
-            return Error{cat({"GGUF: layer ", std::to_string(il), " of this ", arch,
-                              " file holds attention and a recurrent mixer side by side (as Falcon-H1 does); that layer type is not modelled"})};
+            return Error{cat({"GGUF: layer ", std::to_string(il), " holds attention and a recurrent mixer side by side (Falcon-H1): not modelled"})};
         if (!attention[i] && !recurrent[i])
-            return Error{cat({"GGUF: layer ", std::to_string(il), " of this ", arch,
-                              " file has neither attention nor a recurrent mixer (an MLP-only layer, as in Nemotron-H); that layer type is not modelled"})};
+            return Error{cat({"GGUF: layer ", std::to_string(il), " has neither attention nor a recurrent mixer (Nemotron-H's MLP-only layers): not modelled"})};
     }
     auto need = [&](std::uint64_t value, const char* key) -> Expected<bool> {
-        if (value == 0 || value > 1'000'000) return Error{cat({"GGUF: the metadata lacks ", arch, ".", key, " (or it is out of range), which sizes the recurrent state"})};
+        if (value == 0 || value > 1'000'000) return Error{cat({"GGUF: the metadata lacks ", arch, ".", key, ", which sizes the recurrent state"})};
         return true;
     };
     if (r.kind == MixerKind::short_conv) {

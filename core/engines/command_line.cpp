@@ -709,14 +709,13 @@ void join_draft_flags(CommandReading& r) {
         const std::string source = k && v ? k->source + " " + v->source : (k ? k : v)->source;
         if (kt == vt) set_setting(r, "draft-kv-dtype", kt, source);
         else
-            r.unmodelled.push_back(source + " (the drafter's K cache in " + kt + " and V cache in " + vt +
-                                   ": llm-memory sizes the drafter's cache in one type, f16 here; give -ctkd and -ctvd the same type)");
+            r.unmodelled.push_back(source + " (the drafter's K cache in " + kt + ", V in " + vt + ": one type is modelled, f16 here)");
     }
     if (const CommandSetting* ngl = get_setting(r, "draft-ngl")) {
         const std::string w = lower(ngl->value);
         const Expected<unsigned long long> n = parse_whole(w, false);
         if (!(w == "all" || w == "auto" || (n && *n >= 99)))
-            r.unmodelled.push_back(ngl->source + " (the drafter is placed whole on GPU 0; part of it on the CPU is not modelled)");
+            r.unmodelled.push_back(ngl->source + " (the drafter is placed whole on GPU 0)");
     }
     drop_setting(r, "draft-k");
     drop_setting(r, "draft-v");

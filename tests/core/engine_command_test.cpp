@@ -272,7 +272,7 @@ TEST_CASE("llama-server: -md names a built-in drafter (and its format), -ctkd/-c
     // (before, -ctkd q8_0 priced the V cache in q8_0 too).
     const CommandReading k_only = read_ok("llama-server -m a.gguf -md b.gguf -ctkd q8_0");
     CHECK(pairs(k_only).count("draft-kv-dtype") == 0);
-    CHECK(contains(k_only.unmodelled, "-ctkd q8_0 (the drafter's K cache in q8_0 and V cache in fp16"));
+    CHECK(contains(k_only.unmodelled, "-ctkd q8_0 (the drafter's K cache in q8_0, V in fp16: one type is modelled, f16 here)"));
     CHECK(pairs(read_ok("llama-server -m a.gguf -md b.gguf -ctvd f16 -ctkd f16")).at("draft-kv-dtype") == "fp16");
     CHECK(error_of("llama-server -m a.gguf -md b.gguf -ctvd q5_9").rfind("-ctvd:", 0) == 0);
     // Part of the drafter on the CPU is not modelled, and says so.

@@ -198,7 +198,7 @@ namespace {
 
 // A hybrid GGUF's header as llama.cpp's converter writes it (src/llama-arch.cpp tensor and key names): per
 // layer attn_q/attn_k/attn_v on the attention layers, the mixer's ssm_* (or shortconv) tensors on the others.
-// `kind` of layer il: 'a' attention, 'r' recurrent, 'b' both side by side, 'm' an MLP alone.
+// `kind` of layer il: 'a' attention, 'r' recurrent, 'b' both side by side, 'm' an MLP alone, 'n' no tensors.
 GgufWriter hybrid_file(const std::string& arch, std::uint32_t layers, char (*kind)(std::uint32_t)) {
     GgufWriter w;
     w.text("general.architecture", arch);
@@ -219,7 +219,7 @@ GgufWriter hybrid_file(const std::string& arch, std::uint32_t layers, char (*kin
             w.tensor(blk + "attn_qkv.weight", {2048, 16}, 0, 2048 * 16 * 4);  // Qwen3-Next's in_proj_qkvz
             w.tensor(blk + "ssm_conv1d.weight", {4, 8192}, 0, 4 * 8192 * 4);
         }
-        w.tensor(blk + "ffn_up.weight", {2048, 16}, 0, 2048 * 16 * 4);
+        if (k != 'n') w.tensor(blk + "ffn_up.weight", {2048, 16}, 0, 2048 * 16 * 4);
     }
     return w;
 }
@@ -274,18 +274,21 @@ TEST_CASE("gguf: hybrid layers llm-memory does not model are refused by name, ne
     };
     auto every_fourth = [](std::uint32_t il) { return (il + 1) % 4 == 0 ? 'a' : 'r'; };
     // A recurrent mixer in an architecture not listed.
-    CHECK(error_for(hybrid_file("rwkv7", 8, every_fourth)).find("rwkv7 has recurrent layers") != std::string::npos);
+    CHECK(error_for(hybrid_file("rwkv7", 8, every_fourth)).find("rwkv7 has recurrent layers (ssm_* tensors) of a kind not modelled") != std::string::npos);
     // A missing size key is named, not assumed.
     GgufWriter no_state = hybrid_file("granitehybrid", 8, every_fourth);
     no_state.u32("granitehybrid.ssm.conv_kernel", 4);
     no_state.u32("granitehybrid.ssm.inner_size", 8192);
     no_state.u32("granitehybrid.ssm.time_step_rank", 128);
     no_state.u32("granitehybrid.ssm.group_count", 1);
-    CHECK(error_for(no_state) == "GGUF: the metadata lacks granitehybrid.ssm.state_size (or it is out of range), which sizes the recurrent state");
+    CHECK(error_for(no_state) == "GGUF: the metadata lacks granitehybrid.ssm.state_size, which sizes the recurrent state");
     // Falcon-H1 runs attention and Mamba-2 side by side in one layer.
     GgufWriter parallel = hybrid_file("falcon-h1", 4, [](std::uint32_t il) { return il == 1 ? 'b' : 'a'; });
-    CHECK(error_for(parallel).find("layer 1 of this falcon-h1 file holds attention and a recurrent mixer side by side") != std::string::npos);
+    CHECK(error_for(parallel).find("layer 1 holds attention and a recurrent mixer side by side (Falcon-H1)") != std::string::npos);
     // Nemotron-H's MLP-only layers.
     GgufWriter mlp_only = hybrid_file("nemotron_h", 5, [](std::uint32_t il) { return il == 4 ? 'm' : il == 3 ? 'a' : 'r'; });
-    CHECK(error_for(mlp_only).find("layer 4 of this nemotron_h file has neither attention nor a recurrent mixer") != std::string::npos);
+    // A split file's first part: the later layers' tensors are elsewhere, so their kind cannot be read.
+    GgufWriter split = hybrid_file("qwen3next", 8, [](std::uint32_t il) { return il >= 6 ? 'n' : (il + 1) % 4 == 0 ? 'a' : 'r'; });
+    CHECK(error_for(split) == "GGUF: layer 6's tensors are not in this file (a split file?)");
+    CHECK(error_for(mlp_only).find("layer 4 has neither attention nor a recurrent mixer (Nemotron-H's MLP-only layers)") != std::string::npos);
 }
