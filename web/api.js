@@ -255,6 +255,13 @@
   var CHUNK_BYTES = 1 << 20;
   var MODEL_FILE_NAME = /\.(gguf|safetensors)$|\.safetensors\.index\.json$/i;
   var fileReads = 0;  // the newest read's number: an older one still awaiting a slice stops
+  var filesOpening = 0;  // reads under way (idle() waits for them)
+  function opening(promise) {
+    filesOpening++;
+    var done = function () { filesOpening--; };
+    promise.then(done, done);
+    return promise;
+  }
   function readModelFile(file) {
     var id = ++fileReads;
     var name = String(file.name || 'model file');
@@ -286,14 +293,14 @@
   // A dropped or picked file: a model file by its name or its GGUF magic, else a config.json (at most
   // 4 MiB + 1 byte of it: core refuses a larger config.json).
   function openFile(file) {
-    if (MODEL_FILE_NAME.test(file.name)) return readModelFile(file);
-    return file.slice(0, 4).arrayBuffer().then(function (magic) {
+    if (MODEL_FILE_NAME.test(file.name)) return opening(readModelFile(file));
+    return opening(file.slice(0, 4).arrayBuffer().then(function (magic) {
       if (String.fromCharCode.apply(null, new Uint8Array(magic)) === 'GGUF') return readModelFile(file);
       return file.slice(0, 4 * 1024 * 1024 + 1).text().then(function (text) {
         var ok = call('llm_memory_load_config', 'number', ['string'], [text]);
         status(ok ? 'Read ' + file.name + '.' : 'Could not read ' + file.name + ' (see the Model section).');
       });
-    }).catch(function () { notice('Could not read ' + file.name + '.'); });
+    }).catch(function () { notice('Could not read ' + file.name + '.'); }));
   }
   Module['llmMemoryOpenFilePicker'] = function () { byId('model-file').click(); };
 
@@ -588,7 +595,7 @@
   // {ok, error (the Model section's message), file (core's JSON of the header)}.
   api['readModelFile'] = function (file) {
     requireStarted();
-    return readModelFile(file);
+    return opening(readModelFile(file));
   };
   // Looks a model up on Hugging Face as the Model section's field does (web/hub.js): the consent prompt
   // unless a yes is remembered; a Promise of {ok, applied, message, hub} once the look-up ends.
@@ -619,6 +626,13 @@
   api['frameCount'] = function () {
     requireStarted();
     return Module['_llm_memory_frame_count']();
+  };
+  // True once the page has settled: the main loop paused itself (it draws again on input), and no
+  // address or storage write, file read or Hugging Face look-up is under way.
+  api['idle'] = function () {
+    requireStarted();
+    return Module['_llm_memory_loop_paused']() === 1 && !writeTimer && filesOpening === 0 &&
+      !(Module['llmMemoryHubBusy'] && Module['llmMemoryHubBusy']());
   };
   // Practice answers: JSON from core, only when the page exports the checker.
   api['checkAnswer'] = function (questionId, state, answer) {

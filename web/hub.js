@@ -112,6 +112,7 @@
 
   // Called by the app after the user's yes (web/hub_exports.cpp).
   Module['llmMemoryHubStart'] = function (text) { if (!running) lookUp(text); };
+  Module['llmMemoryHubBusy'] = function () { return running; };
   Module['llmMemoryHubConsent'] = function (yes) { consentSet(!!yes); };
   // Called by api.js once the app runs: the remembered choice, then hf=ID from the link (always asks).
   Module['llmMemoryHubInit'] = function (linkRef) {

@@ -385,6 +385,9 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_estimate_json(const char* state) {
 // Frames drawn since start.
 EMSCRIPTEN_KEEPALIVE unsigned long llm_memory_frame_count() { return g_web.pacer.frames_drawn(); }
 
+// 1 while the main loop is paused: no frame owed, nothing drawn until the next input or wake().
+EMSCRIPTEN_KEEPALIVE int llm_memory_loop_paused() { return g_web.loop_paused ? 1 : 0; }
+
 // The current scenario as a state string ("params=70B&trainable=1B"; "" for the defaults).
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_get_state() {
     static std::string out;

@@ -3,40 +3,23 @@
 // result; the results table reads the same bytes as estimate(); a rejected value is marked invalid with
 // its message; canvas changes reach the view without overwriting a field being typed in; the keyboard alone
 // gets everywhere (skip link first); axe-core finds no serious or critical violation (full page, embed,
-// Practice tab, text view). Results and snapshots are written to build/screenshots.
+// Practice tab, text view: axe.test.mjs). Snapshots are written to build/screenshots.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, openPage, waitForApp, waitForApi, waitForIdle, repoRoot, shotDir } from './harness.mjs';
-
-const AXE = fs.readFileSync(path.join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8');
+import { launch, serveSite, openReady, waitForApi, shotDir } from './harness.mjs';
 
 let browser;
 let server;
+const open = (url, viewport, options) => openReady(browser, url, viewport, options);
 before(async () => { server = await serveSite(); browser = await launch(); fs.mkdirSync(shotDir, { recursive: true }); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-async function open(url, viewport, options) {
-  const opened = await openPage(browser, url, viewport, options);
-  // Where the text view takes the canvas's place (phones, embeds) the hidden canvas draws nothing.
-  if (/view=text/.test(url)) await waitForApi(opened.page);
-  else await waitForApp(opened.page);
-  return opened;
-}
 const state = (page) => page.evaluate(() => window.llmMemory.getState());
 const resultsText = (page) => page.locator('#tv-results tbody').textContent();
 const gpuText = async (page) => (await page.locator('#tv-gpu').textContent()) + (await page.locator('#tv-verdicts').textContent());
 const fitText = (page) => page.locator('#tv-fit').textContent();
-
-// axe-core in the page (evaluated over CDP, so the page's CSP does not apply); returns serious/critical ones.
-async function axe(frame, name) {
-  await frame.evaluate(AXE);
-  const result = await frame.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  const summary = result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-  fs.writeFileSync(path.join(shotDir, `axe-${name}.json`), JSON.stringify({ url: result.url, violations: summary }, null, 2));
-  return summary.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-}
 
 // An edit through the view's control for `key` (its role and accessible name come from the settings table).
 async function edit(page, row, value) {
@@ -214,26 +197,6 @@ test('the keyboard alone: the skip link is the first stop, then every field, the
   await page.waitForFunction(() => !/view=text/.test(location.hash));
   assert.deepEqual(errors, []);
   await context.close();
-});
-
-test('axe-core: no serious or critical violation on the full page, the text view, the Practice tab and the embed', async () => {
-  const checks = [
-    ['full-page', server.url + '#params=70B'],
-    ['text-view', server.url + '#params=13B&trainable=1B&view=text'],
-    ['practice', server.url + '#practice=seed-7b'],
-    ['practice-text-view', server.url + '#practice=seed-7b&view=text'],
-    ['embed', server.url + '#params=70B&embed=1'],
-    ['embed-text-view', server.url + '#params=70B&embed=1&view=text'],
-  ];
-  for (const [name, url] of checks) {
-    for (const colorScheme of ['dark', 'light']) {
-      const { page, errors, context } = await open(url, name.startsWith('embed') ? { width: 700, height: 420 } : { width: 1280, height: 800 }, { colorScheme });
-      await waitForIdle(page);
-      assert.deepEqual(await axe(page, `${name}-${colorScheme}`), [], `${name} (${colorScheme})`);
-      assert.deepEqual(errors, []);
-      await context.close();
-    }
-  }
 });
 
 test('the text view on a phone: screenshot and accessibility snapshot', async () => {

@@ -49,12 +49,12 @@ async function useThisRect(page) {
 // is between 40 px and `targetY`: down in steps while it is out of view, then by the distance left.
 async function scrollToUseThis(page, targetY, scroll) {
   await useThisRect(page);  // switches the item hooks on
-  await waitForIdle(page, 300);
+  await waitForIdle(page);
   for (let i = 0; i < 40; i++) {
     const button = await useThisRect(page);
     if (button && button.y >= 40 && button.y <= targetY) return button;
     await scroll(button ? button.y - targetY + 20 : 700);
-    await waitForIdle(page, 300);
+    await waitForIdle(page);
   }
   throw new Error('"Use this" never came into view');
 }

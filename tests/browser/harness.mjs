@@ -87,6 +87,15 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 8
   return { context, page, errors, requests };
 }
 
+// openPage, then waits for the app: its first frames, or (view=text, where the text view takes the
+// hidden canvas's place on phones and in embeds and the canvas draws nothing) its API.
+export async function openReady(browser, url, viewport, options) {
+  const opened = await openPage(browser, url, viewport, options);
+  if (/view=text/.test(url)) await waitForApi(opened.page);
+  else await waitForApp(opened.page);
+  return opened;
+}
+
 // Waits until the wasm app has drawn at least `frames` frames. (Exports such as Module._llm_memory_frame_count
 // exist before the wasm is instantiated and throw if called then: wait for llmMemory.ready first.)
 export async function waitForApp(page, frames = 2) {
@@ -123,17 +132,17 @@ export async function frameCount(page) {
   return page.evaluate(() => window.llmMemory.frameCount());
 }
 
-// Waits until the page has drawn no frame for `quietMs` (the main loop paused itself), at most 10 s.
-export async function waitForIdle(page, quietMs = 600) {
-  const deadline = Date.now() + 10000;
-  let last = await frameCount(page);
-  while (Date.now() < deadline) {
-    await page.waitForTimeout(quietMs);
-    const now = await frameCount(page);
-    if (now === last) return now;
-    last = now;
+// Waits until the page has settled (window.llmMemory.idle(): its main loop paused itself and no address or
+// storage write is pending), at most 10 s; returns the frames drawn so far. Exact, not a quiet spell: the
+// loop pauses only when no frame is owed, and any input or change wakes it before the call that made it
+// returns (so an idle() read after an input is about that input).
+export async function waitForIdle(page) {
+  try {
+    await page.waitForFunction(() => window.llmMemory.idle(), null, { timeout: 10000 });
+  } catch (err) {
+    throw new Error(`the page never went idle (${await frameCount(page)} frames drawn): ${err.message}`);
   }
-  throw new Error(`the page never went idle (${last} frames drawn)`);
+  return frameCount(page);
 }
 
 // True when every request went to `origin` (http) or was a data:/blob: URL.

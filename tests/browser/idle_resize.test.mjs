@@ -43,13 +43,15 @@ test('idle: at most 2 frames in 5 s without input; input resumes drawing, then i
   await page.mouse.move(300, 300);
   await page.mouse.move(320, 310);
   await page.waitForFunction((n) => window.llmMemory.frameCount() > n, start + idleFrames, { timeout: 5000 });
-  // A change through the API wakes it too, and it pauses again afterwards.
+  // A change through the API wakes it too (idle() turns false within the call), and it pauses again
+  // afterwards: once idle() is true, no frame comes and idle() stays true.
   const before = await waitForIdle(page);
-  await page.evaluate(() => window.llmMemory.setState('params=7B'));
+  assert.equal(await page.evaluate(() => { window.llmMemory.setState('params=7B'); return window.llmMemory.idle(); }), false);
   await page.waitForFunction((n) => window.llmMemory.frameCount() > n, before, { timeout: 5000 });
   const settled = await waitForIdle(page);
   await page.waitForTimeout(1500);
   assert.equal(await frameCount(page), settled, 'frames kept coming after the change');
+  assert.equal(await page.evaluate(() => window.llmMemory.idle()), true);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -3,7 +3,7 @@
 // every test opens its own BrowserContext, so storage, URL and permissions stay per test. A file's output is
 // printed whole when it ends (never interleaved); the stage fails if any file fails or no test ran.
 // Usage: node tests/browser/run.mjs [FILE...]   (default: every tests/browser/*.test.mjs)
-// LLM_MEMORY_BROWSER_JOBS: files at a time (default: what the idle cores carry, 1 to 4; see defaultJobs).
+// LLM_MEMORY_BROWSER_JOBS: files at a time (default: what the idle cores carry, 1 to 6; see defaultJobs).
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -20,14 +20,15 @@ const timesFile = path.join(repoRoot, 'build/browser-test-seconds.json');  // la
 // A file whose text names it runs while no other such file runs.
 const BROWSER_WIDE = [['clipboard', /clipboard/i]];
 
-// Files at a time: as many as the cores other processes leave idle can carry (a file keeps about 0.4 of a
-// core busy: 113 CPU seconds over the 297 s the files took one after another on an idle machine), 1 to 4.
-// Files started beyond that only slow each other down until the pages' waits time out (the stage failed
+// Files at a time: as many as the cores other processes leave idle can carry, 1 to 6. A file keeps about
+// 0.3 of a core busy (113 CPU seconds over the 297 s the files took one after another on an idle machine,
+// 0.38, before the tests waited for the page's idle() instead of 600 ms without a frame; the stage's CPU
+// seconds fell by a third with that, 136 to 88 at 4 and 6 at a time: bench/SUITE.md). Files started beyond that only slow each other down until the pages' waits time out (the stage failed
 // with 4 at a time at load average 50 to 67 on 2 cores; it passed one at a time at that load).
 // Idle is measured over the second before the start, not read from the load average: the one-minute load
 // average still counts the page build that scripts/test runs just before this stage (1.4 on an idle 2-core
 // machine, which ran the files one at a time: 265 s where 4 at a time take about 80 s).
-const CORES_PER_FILE = 0.4;
+const CORES_PER_FILE = 0.3;
 const cpuTimes = () => os.cpus().reduce((t, c) => {
   const busy = c.times.user + c.times.nice + c.times.sys + c.times.irq;
   return { busy: t.busy + busy, all: t.all + busy + c.times.idle };
@@ -40,7 +41,7 @@ async function defaultJobs() {
   const all = after.all - before.all;
   const busyCores = all > 0 ? ((after.busy - before.busy) / all) * cores : 0;
   const idle = Math.max(0, cores - busyCores);
-  return { jobs: Math.max(1, Math.min(4, Math.floor(idle / CORES_PER_FILE))), why: `${idle.toFixed(1)} of ${cores} cores idle` };
+  return { jobs: Math.max(1, Math.min(6, Math.floor(idle / CORES_PER_FILE))), why: `${idle.toFixed(1)} of ${cores} cores idle` };
 }
 
 async function parseJobs(text) {

@@ -47,5 +47,5 @@ export async function swipe(cdp, x0, y0, x1, y1, steps = 10) {
 
 // Resolves once the page drew frames and went idle again.
 export async function settle(frame) {
-  await waitForIdle(frame, 400);
+  await waitForIdle(frame);
 }

@@ -1,8 +1,6 @@
-// The training peak's band on the page (lean build): for a run of each class the JS API's estimate carries
-// the CLI's training_peak_bytes, training_peak_low_bytes and training_peak_high_bytes, and the text view says
-// the CLI's band sentence ("Likely ... where published QLoRA runs in the reality table measured against our
-// figure") and its GPU verdict, three-way ("fits", "fits unless the run lands at the high end", "does not
-// fit"). The band is the reality table's (tests/fixtures/reality.json; tests/cli/reality_test.py checks it).
+// Training on the page (lean build), against the CLI: each class's peak, band bytes and band sentence, the
+// three-way GPU verdict, and the second pass's terms, in the JS API and the text view. The band is the
+// reality table's (tests/fixtures/reality.json; tests/cli/reality_test.py checks it).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

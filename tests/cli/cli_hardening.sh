@@ -158,6 +158,10 @@ bad "loss unknown"            'error: --loss: "fused" is not full, chunked or ha
 bad "training-mode unknown"   'error: --training-mode: "fast" is not simple or detailed' -- --training-mode fast
 bad "tp not dividing heads"   "error: --tp: 3 does not divide the model's 32 attention heads (each tensor-parallel rank holds whole heads)" -- --model llama-2-7b --training-mode detailed --tp 3 --gpus 3
 bad "pp above layers"         "error: --pp: 40 pipeline stages is more than the model's 32 layers (each stage needs at least one)" -- --model llama-2-7b --training-mode detailed --pp 40 --gpus 40
+bad "fsdp-prefetch too large" 'error: --fsdp-prefetch: is too large (at most 64)' -- --model llama-3-8b --training-mode detailed --gpus 2 --zero 3 --fsdp-prefetch 65
+bad "zero-bucket negative"    'error: --zero-bucket: must not be negative' -- --model llama-3-8b --training-mode detailed --zero 2 --zero-bucket -1
+bad "zero-bucket not number"  'error: --zero-bucket: is not a number' -- --model llama-3-8b --training-mode detailed --zero 2 --zero-bucket banana
+bad "upcast not a bool"       'error: --upcast-nonquantized: "maybe" is not true or false' -- --model llama-3-8b --lora-rank 16 --qlora --upcast-nonquantized maybe
 bad "gpus not tp x pp"        'error: --gpus: 1 GPU is not a multiple of tp × pp = 2 (the GPUs of one model replica); set --gpus to a multiple of 2' -- --model llama-2-7b --training-mode detailed --tp 2
 bad "detailed without model"  'error: --training-mode: detailed needs a model architecture (--model or --config): the activations need its layers, hidden size, FFN width and gating, KV heads, vocabulary and dropout' -- --training-mode detailed
 bad "eager at 10^8 tokens"    'error: --seq-len: the activations come to more than 1 EiB; lower seq-len or micro-batch' -- --model llama-2-7b --training-mode detailed --seq-len 100000000 --attention eager

@@ -38,6 +38,13 @@ check "fit gpus zero 3" 0 '"training":{"side":"training","found":true,"value":2,
 check "tensor split per card" 0 '"cards":[{"bytes":26000000000,"fits":false,"verdict":"does not fit","margin_bytes":230196224},{"bytes":5200000000,"fits":true,' EMPTY -- --gpu rtx-4090 --gpus 2 --tensor-split 5,1 --format json
 check "fit confidence typical" 0 '"confidence":"typical","peak_bytes":' EMPTY -- fit --model llama-2-7b --lora-rank 16 --qlora --gpu rtx-4090 --maximize seq-len --confidence typical --format json
 check "fit confidence safe" 0 "the training peak's likely high end is" EMPTY -- fit --model llama-2-7b --lora-rank 16 --qlora --gpu rtx-4090 --maximize seq-len
+# The second pass's terms from the CLI: DeepSpeed's 5e8-element bucket at ZeRO-3 is one 16-bit buffer (stage3.py),
+# bitsandbytes dequantizes Llama-3-8B's largest linear (4096 x 14336) to 2 bytes; op-level recompute and eager
+# attention are read back in the JSON's training settings.
+second_pass=(--model llama-3-8b --lora-rank 16 --qlora --training-mode detailed --recompute op-selective --attention eager --gpus 2 --zero 3 --fsdp-prefetch 2 --zero-bucket 5e8 --format json)
+check "second pass terms" 0 '"zero_bucket_bytes":1000000000,"dequant_workspace_bytes":117440512,"training_peak_bytes":' EMPTY -- "${second_pass[@]}"
+check "second pass settings" 0 '"recompute":"op-selective","attention":"eager",' EMPTY -- "${second_pass[@]}"
+check "second pass gathered" 0 '"zero3_gathered_bytes":' EMPTY -- "${second_pass[@]}"
 check "fit help" 0 'Usage: llm-memory fit' EMPTY -- fit --help
 check "fit apple working set" 0 '"capacity_bytes":51539607552,' EMPTY -- fit --params 70B --dtype int4 --gpu apple-64gb --minimize bytes --format json
 # GGUF and safetensors files written by tests/files/model_files.mjs; @huggingface/gguf must agree with us.
