@@ -104,7 +104,7 @@ int run_check(const std::vector<std::string>& args, std::string& out, std::strin
     const Expected<QuestionId> question = parse_question_id(question_text);
     if (!question) return fail("--" + question.error());
     const Expected<CheckResult> result = check_answer(*question, scenario, answer_text);
-    if (!result) return fail(sources.with_option(result.error()));
+    if (!result) return fail(sources.with_option(result.failure()));
     out = json ? check_result_json(*result) + "\n" : text_report(*result);
     return 0;
 }

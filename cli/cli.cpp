@@ -130,11 +130,7 @@ std::string load_config_file(const std::string& path, CliOptions& options) {
     text.resize(static_cast<std::size_t>(file.gcount()));
     const std::string shown = printable_excerpt(path, 80);
     Expected<ModelSource> source = model_from_config(text);
-    if (!source) {
-        std::string problem = source.error();
-        if (problem.rfind("config.json: ", 0) == 0) problem.erase(0, 13);  // the path already names the file
-        return "--config: " + shown + ": " + problem;
-    }
+    if (!source) return "--config: " + shown + ": " + source.failure().message_without("config.json");  // the path names the file
     source.value().display_name = shown + " (" + (source->architecture.model_type.empty() ? std::string("unknown type") : source->architecture.model_type) + ")";
     for (const std::string& warning : source->architecture.warnings) options.warnings.push_back("--config: " + warning);
     options.scenario.param_count = source->counts.total_count;
@@ -439,11 +435,11 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
     }
     if (options.format == OutputFormat::markdown) return fail("--format: fit prints table or json");
     const Expected<Estimate> base = estimate(options.scenario);
-    if (!base) return fail(options.sources.with_option(base.error()));
+    if (!base) return fail(options.sources.with_option(base.failure()));
     if (cpu_moe) {
         if (!questions.empty()) return fail("--minimize n-cpu-moe is answered alone (ask the other questions separately)");
         const Expected<CpuMoeAnswer> a = llama_cpp_fewest_cpu_moe(options.scenario);
-        if (!a) return fail(options.sources.with_option(a.error()));
+        if (!a) return fail(options.sources.with_option(a.failure()));
         if (options.format == OutputFormat::json) {
             out = "{\"n_cpu_moe\":{\"found\":" + std::string(a->found ? "true" : "false") + ",\"n_cpu_moe\":" + std::to_string(a->n_cpu_moe) +
                   ",\"expert_bytes\":" + std::to_string(a->expert_bytes) + ",\"sentence\":\"" + json_escape(a->sentence) +
@@ -470,7 +466,7 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
     if (options.scenario.engine.kind != EngineKind::none) {
         // The engine's own answer in its flags: llama.cpp's --fit (-c, -ngl), vLLM's --max-model-len auto.
         Expected<EngineEstimate> engine = engine_estimate(options.scenario);
-        if (!engine) return fail(options.sources.with_option(engine.error()));
+        if (!engine) return fail(options.sources.with_option(engine.failure()));
         if (engine->kind == EngineKind::vllm && engine->auto_context_tokens > 0 && engine->auto_context_tokens != engine->context_tokens) {
             Scenario chosen = options.scenario;
             chosen.context_tokens = engine->auto_context_tokens;
@@ -569,7 +565,7 @@ static int run_reconcile(const std::vector<std::string>& args, std::string& out,
         return fail(shown + ": the log " + (log->model_ref.empty() ? std::string("does not name its model") : "loads \"" + printable_excerpt(log->model_ref, 80) + "\", which is not a built-in model") +
                     ": give --model NAME, --config FILE or --gguf FILE");
     const Expected<Estimate> result = estimate(options.scenario);
-    if (!result) return fail(options.sources.with_option(result.error()));
+    if (!result) return fail(options.sources.with_option(result.failure()));
     const Expected<std::vector<ReconcileRow>> rows = reconcile_log(*log, report_json(options.scenario, *result));
     if (!rows) return fail(rows.error());
     for (const std::string& warning : options.warnings) err += "warning: " + warning + "\n";
@@ -631,7 +627,7 @@ int run_cli(const std::vector<std::string>& args, std::string& out, std::string&
     }
     const Expected<Estimate> result = estimate(options.scenario);
     if (!result) {
-        err = "error: " + options.sources.with_option(result.error()) + "\n";
+        err = "error: " + options.sources.with_option(result.failure()) + "\n";
         return 2;
     }
     for (const std::string& warning : options.warnings) err += "warning: " + warning + "\n";

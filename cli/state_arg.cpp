@@ -20,9 +20,8 @@ void SettingSources::record(const Scenario& before, const Scenario& after, const
     }
 }
 
-std::string SettingSources::with_option(const std::string& message) const {
-    const std::string key = message.substr(0, message.find(':'));
-    return (state_keys_.count(key) != 0 ? "--state: " : "--") + message;
+std::string SettingSources::with_option(const Error& error) const {
+    return (state_keys_.count(error.key) != 0 ? "--state: " : "--") + error.message();
 }
 
 }  // namespace llm_memory

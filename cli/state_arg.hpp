@@ -22,9 +22,9 @@ public:
     // Call after every option, with its name ("state", "params", "config", ...) and the scenario before
     // and after it. A flag takes over its own key even when it leaves the value as it was.
     void record(const Scenario& before, const Scenario& after, const std::string& option);
-    // `message` ("trainable: ...") with its option: "--state: trainable: ..." when --state set that key
-    // last, else "--trainable: ...".
-    std::string with_option(const std::string& message) const;
+    // The error's message ("trainable: ...") with its option: "--state: trainable: ..." when --state set
+    // the error's key last, else "--trainable: ...".
+    std::string with_option(const Error& error) const;
 
 private:
     std::set<std::string> state_keys_;  // settings whose current value came from --state

@@ -100,7 +100,7 @@ Expected<ParsedAnswer> parse_answer(std::string_view text) {
     const std::string ascii = ascii_lookalikes(text);
     const std::string_view original = trim(ascii);
     std::string_view t = original;
-    if (t.empty()) return Error{"answer: is empty; write an amount such as 16.8 GB, 15.65 GiB or 1.68e10 bytes"};
+    if (t.empty()) return Error{"answer", "is empty; write an amount such as 16.8 GB, 15.65 GiB or 1.68e10 bytes"};
     // Leading approximation marks people type: "~16.8 GB", "≈ 16.8 GB", "= 16.8 GB".
     for (bool stripped = true; stripped;) {
         stripped = false;
@@ -114,7 +114,7 @@ Expected<ParsedAnswer> parse_answer(std::string_view text) {
         t = trim(t);
     }
     if (!t.empty() && t.front() == '-')
-        return Error{"answer: " + quoted(original) + " is negative; memory cannot be below zero"};
+        return Error{"answer", quoted(original) + " is negative; memory cannot be below zero"};
 
     // The number: digits with optional thousands commas, an optional fraction and exponent.
     std::string integer_digits;
@@ -135,13 +135,13 @@ Expected<ParsedAnswer> parse_answer(std::string_view text) {
     }
     if (saw_comma && group_length != 3) bad_grouping = true;
     if (bad_grouping)
-        return Error{"answer: " + quoted(original) +
+        return Error{"answer", quoted(original) +
                      ": commas separate groups of three digits (16,800 MB); write decimals with a point (16.8 GB)"};
     if (i < t.size() && t[i] == '.') {
         for (++i; i < t.size() && is_digit(t[i]); ++i) fraction_digits.push_back(t[i]);
     }
     if (integer_digits.empty() && fraction_digits.empty())
-        return Error{"answer: " + quoted(original) +
+        return Error{"answer", quoted(original) +
                      " is not an amount of memory; write a number with a unit, e.g. 16.8 GB, 15.65 GiB, 1.68e10 bytes or 16,800 MB"};
     long exponent = 0;
     std::string exponent_text;
@@ -170,7 +170,7 @@ Expected<ParsedAnswer> parse_answer(std::string_view text) {
             }
         }
         if (!found)
-            return Error{"answer: " + quoted(original) + ": unknown unit " + quoted(trim(t.substr(i))) +
+            return Error{"answer", quoted(original) + ": unknown unit " + quoted(trim(t.substr(i))) +
                          "; use GB, GiB, MB, TB or bytes (e.g. 16.8 GB)"};
     }
 
@@ -184,11 +184,11 @@ Expected<ParsedAnswer> parse_answer(std::string_view text) {
         ++scale;
     }
     if (digits.size() > kMaxSignificantDigits)
-        return Error{"answer: " + quoted(original) + " has too many digits (at most 24 significant digits)"};
+        return Error{"answer", quoted(original) + " has too many digits (at most 24 significant digits)"};
     u128 mantissa = 0;
     for (char c : digits) mantissa = mantissa * 10 + static_cast<unsigned>(c - '0');
     if (scale > 40 && mantissa != 0)
-        return Error{"answer: " + quoted(original) + " is too large (more than 2^64 bytes)"};
+        return Error{"answer", quoted(original) + " is too large (more than 2^64 bytes)"};
 
     ParsedAnswer parsed;
     parsed.unit = unit;
@@ -200,7 +200,7 @@ Expected<ParsedAnswer> parse_answer(std::string_view text) {
         parsed.read_as = (!fits || bare >= kBareNumberBytesThreshold) ? AnswerUnit::bytes : AnswerUnit::gb;
     }
     if (!scale_exact(mantissa, static_cast<int>(scale), unit_bytes(parsed.read_as), parsed.bytes))
-        return Error{"answer: " + quoted(original) + " is too large (more than 2^64 bytes)"};
+        return Error{"answer", quoted(original) + " is too large (more than 2^64 bytes)"};
     return parsed;
 }
 

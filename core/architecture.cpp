@@ -256,7 +256,7 @@ std::vector<BreakdownRow> breakdown_rows(const ParamBreakdown& b) {
 
 Expected<ParamBreakdown> count_parameters(const Architecture& a) {
     if (a.hidden_size == 0 || a.num_hidden_layers == 0 || a.vocab_size == 0 || a.num_attention_heads == 0)
-        return Error{"config.json: hidden_size, num_hidden_layers, num_attention_heads and vocab_size are needed"};
+        return Error{"config.json", "hidden_size, num_hidden_layers, num_attention_heads and vocab_size are needed"};
     Totals t;
     const std::vector<LinearLayer> linears = decoder_linear_layers(a);
     count_decoder(a, linears, t);
@@ -271,7 +271,7 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
     const u128 vision = a.text_only ? 0 : static_cast<u128>(a.vision.total());
     const u128 total = t.embedding + t.attention + t.mlp + t.experts + t.shared + t.router + t.norms + t.head + t.recurrent + vision;
     if (total > kMaxParamCount)
-        return Error{"config.json: the model has more than 10^15 parameters (" + format_count_short(kMaxParamCount, 0) +
+        return Error{"config.json", "the model has more than 10^15 parameters (" + format_count_short(kMaxParamCount, 0) +
                      " is the limit)"};
 
     ParamBreakdown b;

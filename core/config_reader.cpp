@@ -215,12 +215,17 @@ public:
     }
 
     void fail(const std::string& key, const std::string& problem) {
-        if (error.empty()) error = key + ": " + problem;
+        if (!error.empty()) return;
+        error = key + ": " + problem;
+        failure_ = Error{key, problem};
     }
+    // The first problem with its key ("config.json" for the file as a whole); only meaningful when error is set.
+    const Error& failure() const { return failure_; }
 
 private:
     const json& object_;
     const json* defaults_;
+    Error failure_{std::string()};
 };
 
 // One row per model_type: its layout and the per-family defaults the Hugging Face config class applies
@@ -880,16 +885,16 @@ bool read_fields(FieldReader& r, Architecture& a) {
 }  // namespace
 
 Expected<Architecture> parse_config(std::string_view json_text) {
-    if (json_text.size() > kMaxConfigBytes) return Error{"config.json: is larger than 4 MB"};
-    if (trim(json_text).empty()) return Error{"config.json: is empty"};
+    if (json_text.size() > kMaxConfigBytes) return Error{"config.json", "is larger than 4 MB"};
+    if (trim(json_text).empty()) return Error{"config.json", "is empty"};
     if (max_nesting_depth(json_text) > kMaxDepth)
-        return Error{"config.json: nested deeper than " + std::to_string(kMaxDepth) + " levels"};
+        return Error{"config.json", "nested deeper than " + std::to_string(kMaxDepth) + " levels"};
 
     const JsonDocument parsed = parse_json(json_text);
     if (!parsed.ok())
-        return Error{"config.json: not valid JSON (truncated or malformed) at byte " + std::to_string(parsed.error_position)};
+        return Error{"config.json", "not valid JSON (truncated or malformed) at byte " + std::to_string(parsed.error_position)};
     const json& document = parsed.value;
-    if (!document.is_object()) return Error{"config.json: must be a JSON object ({...})"};
+    if (!document.is_object()) return Error{"config.json", "must be a JSON object ({...})"};
 
     // Multimodal configs keep the language model under text_config.
     const json* object = &document;
@@ -901,11 +906,11 @@ Expected<Architecture> parse_config(std::string_view json_text) {
     {
         FieldReader text(*object);
         model_type = text.text("model_type");
-        if (!text.error.empty()) return Error{text.error};
+        if (!text.error.empty()) return text.failure();
         if (model_type.empty() && object != &document) {
             FieldReader top(document);
             model_type = top.text("model_type");
-            if (!top.error.empty()) return Error{top.error};
+            if (!top.error.empty()) return top.failure();
         }
     }
     const FamilyRow* row = family_row(model_type);
@@ -925,7 +930,7 @@ Expected<Architecture> parse_config(std::string_view json_text) {
             ": counted as a Llama-style decoder (q/k/v/o attention, gated MLP gate/up/down, RMSNorm, no biases " +
             "unless attention_bias/mlp_bias say so, untied head unless tie_word_embeddings)");
     }
-    if (!read_fields(r, a)) return Error{r.error};
+    if (!read_fields(r, a)) return r.failure();
     if (a.has_vision_tower) {
         Expected<VisionTower> tower = read_vision_tower(document, a.hidden_size);
         if (!tower) return Error{tower.error()};
@@ -937,9 +942,9 @@ Expected<Architecture> parse_config(std::string_view json_text) {
 
 Expected<ModelSource> model_from_config(std::string_view json_text, std::string display_name) {
     Expected<Architecture> arch = parse_config(json_text);
-    if (!arch) return Error{arch.error()};
+    if (!arch) return arch.failure();
     Expected<ParamBreakdown> counts = count_parameters(*arch);
-    if (!counts) return Error{counts.error()};
+    if (!counts) return counts.failure();
     ModelSource source;
     source.display_name = display_name.empty() ? "config.json (" + (arch->model_type.empty() ? std::string("unknown") : arch->model_type) + ")"
                                                : std::move(display_name);

@@ -454,11 +454,7 @@ void HubLookup::answer(const HubResponse& response) {
                 text = *translated;
             }
             Expected<ModelSource> model = model_from_config(text, ref_.repo);
-            if (!model) {
-                std::string problem = model.error();
-                if (problem.rfind("config.json: ", 0) == 0) problem.erase(0, 13);
-                return fail(name + ": " + problem);
-            }
+            if (!model) return fail(name + ": " + model.failure().message_without("config.json"));
             model.value().display_name = ref_.repo + " (" + (model->architecture.model_type.empty() ? std::string("unknown type") : model->architecture.model_type) + ")";
             for (const std::string& w : model->architecture.warnings) result_.notes.push_back(name + ": " + w);
             result_.config_model = std::make_shared<const ModelSource>(std::move(model.value()));

@@ -31,7 +31,7 @@ Expected<bool> ModelFileReader::feed(std::string_view chunk) {
             const Expected<std::uint64_t> length = safetensors_header_length(bytes_ + std::string(chunk.substr(0, 1)), file_size_);
             if (!length)
                 return Error{"not a GGUF file or a safetensors file (it starts with \"" + printable_excerpt(bytes_.substr(0, 4), 4) +
-                             "\"; read as safetensors, " + length.error().substr(13) + ")"};
+                             "\"; read as safetensors, " + length.failure().message_without("safetensors") + ")"};
             wanted_ = 8 + *length;
         } else {
             return false;

@@ -648,7 +648,7 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scen
 
 Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string_view answer_text) {
     const Expected<ParsedAnswer> parsed = parse_answer(answer_text);
-    if (!parsed) return Error{parsed.error()};
+    if (!parsed) return parsed.failure();
     const Expected<std::uint64_t> figure = question_figure(id, s);
     if (!figure) return figure.failure();
     const Expected<std::vector<WrongPath>> paths = wrong_paths(id, s);

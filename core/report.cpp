@@ -104,13 +104,10 @@ std::string card_sentence(const Scenario& s, const Estimate& e) {
 
 namespace {
 
-// The GPU verdict sentences (empty without a GPU): training model states under ZeRO, then inference.
-std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
-    std::vector<std::string> out;
+// The GPU line's training sentence: the peak (or the model states without a model) per GPU, its verdict and
+// how many GPUs it needs.
+std::string training_gpu_sentence(const Scenario& s, const Estimate& e) {
     const GpuFit& g = e.gpu;
-    if (!g.requested) return out;
-    out.push_back("GPU: " + std::to_string(g.gpu_count) + " x " + gpu_name(s) + ", " + format_gb(g.capacity_bytes) + " (" +
-                  format_gib(g.capacity_bytes) + ") each, ZeRO stage " + std::to_string(g.zero_stage));
     std::string training = g.training_uses_peak
                                ? "Training peak per GPU " + format_gb(g.training_peak_per_gpu_bytes) + " (likely " +
                                      format_gb(e.training_peak_low_bytes) + " to " + format_gb(e.training_peak_high_bytes) + "): "
@@ -122,11 +119,21 @@ std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
         training += std::to_string(g.training_gpus_needed) + " GPU" + (g.training_gpus_needed == 1 ? "" : "s") +
                     " needed at ZeRO stage " + std::to_string(g.zero_stage);
     if (g.training_uses_peak)
-        out.push_back(training + " (model states + activations at seq-len " + std::to_string(s.training.seq_len) +
-                      " × micro-batch " + std::to_string(s.training.micro_batch) + " + logits and loss + framework + allocator margin" +
-                      (e.detailed_training ? ")" : "; training-mode detailed lists them)"));
-    else
-        out.push_back(training + " (weights, gradients, optimizer states only; no activations: choose a model for the peak)");
+        return training + " (model states + activations at seq-len " + std::to_string(s.training.seq_len) + " × micro-batch " +
+               std::to_string(s.training.micro_batch) + " + logits and loss + framework + allocator margin" +
+               (e.detailed_training ? ")" : "; training-mode detailed lists them)");
+    return training + " (weights, gradients, optimizer states only; no activations: choose a model for the peak)";
+}
+
+// The GPU verdict sentences (empty without a GPU): training model states under ZeRO, then inference.
+std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
+    std::vector<std::string> out;
+    const GpuFit& g = e.gpu;
+    if (!g.requested) return out;
+    out.push_back("GPU: " + std::to_string(g.gpu_count) + " x " + gpu_name(s) + ", " + format_gb(g.capacity_bytes) + " (" +
+                  format_gib(g.capacity_bytes) + ") each, ZeRO stage " + std::to_string(g.zero_stage));
+    // An inference-only format has no training run: its verdict sentence says so, and no training figure follows.
+    if (!inference_only_format(s)) out.push_back(training_gpu_sentence(s, e));
     out.push_back(std::string("Inference ") + (e.detailed_inference ? "(detailed)" : "(simple)") + " per GPU " +
                   format_gb(g.inference_per_gpu_bytes) + ": " + verdict_phrase(g.inference_verdict, g.inference_margin_bytes) +
                   "; " + std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
@@ -384,14 +391,22 @@ std::string report_json(const Scenario& s, const Estimate& e, const std::vector<
     return w.end_object().take();
 }
 
-std::vector<std::string> verdict_sentences(const Scenario& s, const Estimate& e) {
-    std::vector<std::string> out;
+std::vector<VerdictLine> verdict_lines(const Scenario& s, const Estimate& e) {
+    std::vector<VerdictLine> out;
     if (s.engine.kind != EngineKind::none) {
         const Expected<EngineEstimate> engine = engine_estimate(s);
-        out.push_back(engine ? engine->verdict : std::string(engine_name(s.engine.kind)) + ": " + engine.error());
+        if (engine) out.push_back({engine->verdict, engine->run_verdict});
+        else out.push_back({std::string(engine_name(s.engine.kind)) + ": " + engine.error(), FitVerdict::does_not_fit});
     }
     const std::string trains = training_verdict_sentence(s, e);
-    if (!trains.empty() && (s.engine.kind != EngineKind::none || inference_only_format(s))) out.push_back(trains);
+    if (!trains.empty() && (s.engine.kind != EngineKind::none || inference_only_format(s)))
+        out.push_back({trains, inference_only_format(s) ? FitVerdict::does_not_fit : e.gpu.training_verdict});
+    return out;
+}
+
+std::vector<std::string> verdict_sentences(const Scenario& s, const Estimate& e) {
+    std::vector<std::string> out;
+    for (VerdictLine& line : verdict_lines(s, e)) out.push_back(std::move(line.text));
     return out;
 }
 

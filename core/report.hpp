@@ -36,9 +36,18 @@ enum class UnitChoice { gb, gib, both };
 // look-up's "hub").
 std::string report_json(const Scenario& scenario, const Estimate& estimate, const std::vector<JsonField>& leading = {});
 
+// A verdict sentence and its verdict as data, so that a face colours it without reading the words.
+struct VerdictLine {
+    std::string text;
+    FitVerdict verdict = FitVerdict::fits;
+};
+
 // The verdicts that lead every face, in order: "Runs on ..." with the engine (when one is chosen), then the
 // training verdict as its own sentence ("Trains on ..." or why an inference-only format cannot train).
-// Empty without an engine and without an inference-only format.
+// Empty without an engine and without an inference-only format. An engine that cannot be estimated (its
+// error) and an inference-only format are does_not_fit.
+std::vector<VerdictLine> verdict_lines(const Scenario& scenario, const Estimate& estimate);
+// The same sentences alone (the JSON's "verdicts").
 std::vector<std::string> verdict_sentences(const Scenario& scenario, const Estimate& estimate);
 
 // An aligned plain-text table, one result per line. With an engine it leads with the engine's report

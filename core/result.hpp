@@ -19,6 +19,9 @@ struct Error {
     Error(std::string setting_key, std::string problem_text) : key(std::move(setting_key)), problem(std::move(problem_text)) {}
     Error(const char* message) : problem(message) {}  // NOLINT: implicit
     std::string message() const { return key.empty() ? problem : key + ": " + problem; }
+    // The error where `named` is already said (a file's path, the answer's own field): the problem alone when
+    // the error is about `named`, else the whole message ("hidden_size: must be ..." stays whole).
+    std::string message_without(const char* named) const { return key == named ? problem : message(); }
 };
 
 // Success, or the error of a step that returns no value.

@@ -91,23 +91,23 @@ int compare_bytes(const std::string& a, const std::string& b) {
 
 Expected<std::uint64_t> safetensors_header_length(std::string_view first_bytes, std::uint64_t file_size) {
     if (first_bytes.size() < 8 || file_size < 8)
-        return Error{"safetensors: the file is shorter than its 8-byte header length"};
+        return Error{"safetensors", "the file is shorter than its 8-byte header length"};
     std::uint64_t length = 0;
     for (int i = 7; i >= 0; --i) length = (length << 8) | static_cast<unsigned char>(first_bytes[static_cast<std::size_t>(i)]);
-    if (length == 0) return Error{"safetensors: the header length is 0"};
+    if (length == 0) return Error{"safetensors", "the header length is 0"};
     if (length > file_size - 8)
-        return Error{"safetensors: the header length " + format_count_exact(length) + " is longer than the file (" +
+        return Error{"safetensors", "the header length " + format_count_exact(length) + " is longer than the file (" +
                      format_count_exact(file_size) + " bytes; not a safetensors file, or truncated)"};
     if (length > kMaxSafetensorsHeader)
-        return Error{"safetensors: the header length " + format_count_exact(length) + " is above the format's 100 MB limit"};
+        return Error{"safetensors", "the header length " + format_count_exact(length) + " is above the format's 100 MB limit"};
     if (first_bytes.size() > 8 && first_bytes[8] != '{')
-        return Error{"safetensors: the header does not start with '{' (not a safetensors file)"};
+        return Error{"safetensors", "the header does not start with '{' (not a safetensors file)"};
     return length;
 }
 
 Expected<SafetensorsSummary> read_safetensors_header(std::string_view header, std::uint64_t file_size) {
     const Expected<std::uint64_t> length = safetensors_header_length(header, file_size);
-    if (!length) return Error{length.error()};
+    if (!length) return length.failure();
     if (header.size() - 8 < *length)
         return Error{"safetensors: the header is cut short (" + format_count_exact(header.size() - 8) + " of " +
                      format_count_exact(*length) + " bytes)"};

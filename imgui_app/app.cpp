@@ -109,7 +109,7 @@ void draw_calculator(AppState& app, float logical_width) {
         // Phones: the four totals stay in view above the scrolling column.
         draw_summary_strip(app);
         column("single##col", 0.0f, [&] {
-            draw_verdicts(app);
+            draw_verdicts(app, false);  // the strip above leads with the run verdict
             draw_inputs_panel(app, false);
             draw_engine_panel(app);
             draw_results_panel(app);

@@ -23,7 +23,7 @@ struct EngineView {
     bool ok = false;
     EngineEstimate estimate;
     std::string error;
-    std::vector<std::string> verdicts;
+    std::vector<VerdictLine> verdicts;
 };
 
 // The engines' own flags, as this panel places them.
@@ -41,7 +41,7 @@ void refresh(AppState& app) {
     EngineView& v = view();
     if (v.generation == app.scenario_generation) return;
     v.generation = app.scenario_generation;
-    v.verdicts = verdict_sentences(app.scenario, app.estimate);
+    v.verdicts = verdict_lines(app.scenario, app.estimate);
     v.ok = false;
     v.error.clear();
     if (app.scenario.engine.kind == EngineKind::none) return;
@@ -54,11 +54,6 @@ void refresh(AppState& app) {
     }
 }
 
-ImVec4 tone(const AppState& app, bool good, bool tight) {
-    const Palette& p = theme_palette(app.dark_theme);
-    if (!good) return p.error_text;
-    return tight ? ImVec4(0.95f, 0.68f, 0.20f, 1.0f) : p.ok_text;
-}
 
 void device_table(const AppState& app, const EngineEstimate& e) {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
@@ -87,7 +82,7 @@ void device_table(const AppState& app, const EngineEstimate& e) {
         ImGui::TextUnformatted("Total");
         ImGui::TableNextColumn();
         const bool known = d.capacity_bytes > 0;  // a GPU of known size, or the host with --ram
-        ImGui::PushStyleColor(ImGuiCol_Text, known ? tone(app, d.verdict != FitVerdict::does_not_fit, d.verdict == FitVerdict::tight)
+        ImGui::PushStyleColor(ImGuiCol_Text, known ? verdict_colour(app, d.verdict)
                                                    : ImGui::ColorConvertU32ToFloat4(palette.text));
         wrapped_text("%s%s", format_gib(d.total_bytes).c_str(),
                            known ? (" of " + format_gib(d.capacity_bytes) + ": " + verdict_text(d.verdict)).c_str() : "");
@@ -143,24 +138,18 @@ bool engine_panel_draws(const char* key) {
     return false;
 }
 
-void draw_verdicts(AppState& app) {
-    refresh(app);
-    EngineView& v = view();
-    if (v.verdicts.empty()) return;
-    for (std::size_t i = 0; i < v.verdicts.size(); ++i) {
-        const std::string& sentence = v.verdicts[i];
-        const bool negative = sentence.rfind("Does not", 0) == 0 || sentence.rfind("Trains on: no", 0) == 0;
-        const bool tight = sentence.find("(tight)") != std::string::npos;
-        ImGui::PushStyleColor(ImGuiCol_Text, tone(app, !negative, tight));
-        wrapped_text("%s", sentence.c_str());
-        ImGui::PopStyleColor();
-    }
-}
-
-std::string run_verdict_text(AppState& app) {
+void draw_verdicts(AppState& app, bool run_line) {
     refresh(app);
     const EngineView& v = view();
-    return app.scenario.engine.kind != EngineKind::none && !v.verdicts.empty() ? v.verdicts.front() : std::string();
+    const bool has_run = app.scenario.engine.kind != EngineKind::none;  // the run verdict is the first line
+    for (std::size_t i = has_run && !run_line ? 1 : 0; i < v.verdicts.size(); ++i)
+        verdict_text_line(app, v.verdicts[i].text, v.verdicts[i].verdict);
+}
+
+VerdictLine run_verdict(AppState& app) {
+    refresh(app);
+    const EngineView& v = view();
+    return app.scenario.engine.kind != EngineKind::none && !v.verdicts.empty() ? v.verdicts.front() : VerdictLine{};
 }
 
 void draw_engine_panel(AppState& app) {

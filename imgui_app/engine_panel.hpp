@@ -4,12 +4,14 @@
 
 #include <string>
 
+#include "../core/report.hpp"
 #include "app.hpp"
 
 namespace llm_memory {
 
-// The run and training verdicts, coloured by outcome; nothing without an engine or an inference-only format.
-void draw_verdicts(AppState& app);
+// The run and training verdicts, coloured by their verdicts; nothing without an engine or an inference-only
+// format. `run_line` false leaves the run verdict to the phone's summary strip, which leads with it.
+void draw_verdicts(AppState& app, bool run_line = true);
 // The engine selector, the engine's own flags, its per-device table, needed vs reserved and the command.
 void draw_engine_panel(AppState& app);
 // Where the engine panel would be, in a build without the engine models (the page's lean build, which loads
@@ -19,7 +21,7 @@ void draw_engine_panel(AppState& app);
 std::string draw_engines_elsewhere(AppState& app, const std::string& note);
 // Whether this panel places `key`'s control (the engine and its flags), so the runtime panel leaves it out.
 bool engine_panel_draws(const char* key);
-// The run verdict sentence for the phone's summary strip ("" without an engine).
-std::string run_verdict_text(AppState& app);
+// The run verdict and its sentence (empty text without an engine).
+VerdictLine run_verdict(AppState& app);
 
 }  // namespace llm_memory

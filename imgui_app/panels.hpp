@@ -55,6 +55,10 @@ std::vector<std::string_view> wrap_at_spaces(std::string_view text, float width,
 void muted_text(const std::string& text);
 // Wrapped text in the error colour.
 void error_text(const std::string& text, const Palette& palette);
+// A verdict's colour: fits green, tight amber, does not fit red.
+ImVec4 verdict_colour(const AppState& app, FitVerdict verdict);
+// A sentence in its verdict's colour (core's verdict lines).
+void verdict_text_line(const AppState& app, const std::string& text, FitVerdict verdict);
 // One of the seed's four common mistakes as a short dismissible card, shown where it bites.
 // index: 0 weights-as-inference, 1 one-value-per-trainable, 2 freezing-removes-weights,
 // 3 wrong-bytes-per-parameter.

@@ -92,6 +92,19 @@ void error_text(const std::string& text, const Palette& palette) {
     ImGui::PopStyleColor();
 }
 
+ImVec4 verdict_colour(const AppState& app, FitVerdict verdict) {
+    const Palette& p = theme_palette(app.dark_theme);
+    if (verdict == FitVerdict::fits) return p.ok_text;
+    if (verdict == FitVerdict::does_not_fit) return p.error_text;
+    return ImVec4(0.95f, 0.68f, 0.20f, 1.0f);  // amber: tight
+}
+
+void verdict_text_line(const AppState& app, const std::string& text, FitVerdict verdict) {
+    ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(app, verdict));
+    wrapped_text("%s", text.c_str());
+    ImGui::PopStyleColor();
+}
+
 void accent_card(const Palette& palette, bool highlight, const std::function<void()>& draw) {
     const ImGuiStyle& style = ImGui::GetStyle();
     ImDrawList* list = ImGui::GetWindowDrawList();

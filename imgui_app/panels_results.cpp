@@ -99,13 +99,8 @@ void draw_summary_strip(AppState& app) {
     const Estimate& e = app.estimate;
     const Palette& palette = theme_palette(app.dark_theme);
     // With an engine, the strip leads with the run verdict: the question the phone user asked.
-    const std::string runs = run_verdict_text(app);
-    if (!runs.empty()) {
-        const bool bad = runs.rfind("Does not", 0) == 0;
-        ImGui::PushStyleColor(ImGuiCol_Text, bad ? palette.error_text : palette.ok_text);
-        wrapped_text("%s", runs.c_str());
-        ImGui::PopStyleColor();
-    }
+    const VerdictLine runs = run_verdict(app);
+    if (!runs.text.empty()) verdict_text_line(app, runs.text, runs.verdict);
     std::vector<const MemoryTerm*> cells;
     for (const MemoryTerm& term : e.terms)
         if (term.headline) cells.push_back(&term);

@@ -299,9 +299,7 @@ void practice_submit_answer(AppState& app, std::string_view answer) {
     const Expected<CheckResult> result = check_answer(q.id, q.scenario, answer);
     if (!result) {
         view.last_result.reset();
-        std::string message = result.error();
-        if (message.rfind("answer: ", 0) == 0) message.erase(0, 8);
-        view.last_error = message;
+        view.last_error = result.failure().message_without("answer");  // shown under the answer field
         return;
     }
     view.last_error.clear();

@@ -258,13 +258,6 @@ void gpu_section(AppState& app) {
     setting_control(app, "confidence", Shown::hidden);  // drawn in the What fits panel (fit_panel.cpp)
 }
 
-ImVec4 verdict_colour(const AppState& app, FitVerdict verdict) {
-    const Palette& p = theme_palette(app.dark_theme);
-    if (verdict == FitVerdict::fits) return p.ok_text;
-    if (verdict == FitVerdict::does_not_fit) return p.error_text;
-    return ImVec4(0.95f, 0.68f, 0.20f, 1.0f);  // amber: tight
-}
-
 void verdict_line(const AppState& app, const char* what, std::uint64_t per_gpu_bytes, FitVerdict verdict,
                   std::uint64_t margin_bytes, const char* per = " per GPU") {
     ImGui::TextUnformatted(what);
@@ -315,23 +308,15 @@ void draw_gpu_fit(AppState& app) {
                 format_gb(g.capacity_bytes).c_str(), format_gib(g.capacity_bytes).c_str(), g.zero_stage);
     // Running comes first: it is the question most people bring. Training is its own verdict below. With an
     // engine, its own answer leads (layers it offloads to the CPU included); the whole-model line follows.
-    const std::string engine_run = run_verdict_text(app);
-    if (!engine_run.empty()) {
-        const bool runs = engine_run.rfind("Does not", 0) != 0;
-        ImGui::PushStyleColor(ImGuiCol_Text, verdict_colour(app, runs ? (engine_run.find("(tight)") != std::string::npos ? FitVerdict::tight : FitVerdict::fits)
-                                                                      : FitVerdict::does_not_fit));
-        wrapped_text("%s", engine_run.c_str());
-        ImGui::PopStyleColor();
-    }
-    verdict_line(app, !engine_run.empty() ? "The whole model on the GPUs:" : app.estimate.detailed_inference ? "Inference (detailed):" : "Inference:",
+    const VerdictLine engine_run = run_verdict(app);
+    if (!engine_run.text.empty()) verdict_text_line(app, engine_run.text, engine_run.verdict);
+    verdict_line(app, !engine_run.text.empty() ? "The whole model on the GPUs:" : app.estimate.detailed_inference ? "Inference (detailed):" : "Inference:",
                  g.inference_per_gpu_bytes, g.inference_verdict, g.inference_margin_bytes);
     explain(std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
             " needed if the inference total is split evenly (tensor or pipeline parallel).");
     if (inference_only_format(app.scenario)) {
         // A GGUF quantization has no training path: say so instead of a training peak nobody would run.
-        ImGui::PushStyleColor(ImGuiCol_Text, theme_palette(app.dark_theme).error_text);
-        wrapped_text("%s", training_verdict_sentence(app.scenario, app.estimate).c_str());
-        ImGui::PopStyleColor();
+        verdict_text_line(app, training_verdict_sentence(app.scenario, app.estimate), FitVerdict::does_not_fit);
     } else {
         if (g.training_uses_peak) {
             ImGui::TextUnformatted("Training peak:");

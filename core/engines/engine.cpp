@@ -99,6 +99,9 @@ void finish_estimate(EngineEstimate& est, const Scenario& s) {
         detail += "; KV pool " + format_gib(g.kv_pool_bytes) + " per GPU = " + format_count_exact(g.kv_capacity_tokens) + " tokens, " +
                   format_decimal(g.max_concurrency) + "x concurrency";
     }
+    const bool tight = (worst != nullptr && est.gpu_known && worst->verdict == FitVerdict::tight) ||
+                       (host != nullptr && host->verdict == FitVerdict::tight);
+    est.run_verdict = !est.runs ? FitVerdict::does_not_fit : tight ? FitVerdict::tight : FitVerdict::fits;
     if (!est.gpu_known && est.runs) {
         est.verdict = "Runs with " + est.name + ctx + ": " + detail + ".";
     } else if (!est.gpu_known) {

@@ -64,6 +64,8 @@ struct EngineEstimate {
     bool gpu_known = false;             // a GPU (or capacity) was chosen: the verdict below means something
     bool runs = true;                   // every GPU fits and the engine starts
     std::string verdict;                // "Runs on 1 x NVIDIA GeForce RTX 4090 with llama.cpp: ..." (always set)
+    FitVerdict run_verdict = FitVerdict::fits;  // the sentence's verdict as data: does_not_fit unless runs, tight
+                                                // when the fullest GPU or the host RAM is tight
     std::string failure;                // the engine's own start-up failure in its words, or ""
     // The answer in the engine's flags (fit): llama.cpp's context and offloaded layers, vLLM's max_model_len.
     std::uint64_t context_tokens = 0;   // n_ctx / max_model_len used

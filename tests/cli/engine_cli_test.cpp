@@ -8,19 +8,31 @@ using namespace llm_memory::test;
 
 namespace {
 const std::string kLogs = std::string(LLM_MEMORY_FIXTURES_DIR) + "/../engine_logs/";
-}
 
-TEST_CASE("cli: --from-command sets the model, its format and the KV settings", "[cli][engines]") {
-    const CliRun r = run_cli_capture({"--from-command",
-                                      "llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 32768 -ngl 99 -fa -ctk q8_0 --host 0.0.0.0 --port 8080",
-                                      "--format", "json"});
+// Runs the CLI and requires it to succeed (its stderr shown when it does not).
+CliRun run_ok(const std::vector<std::string>& args) {
+    const CliRun r = run_cli_capture(args);
     INFO(r.err);
     REQUIRE(r.status == 0);
-    CHECK(has(r.out, "\"from_command\":{\"engine\":\"llama.cpp\""));
-    CHECK(has(r.out, "\"preset\":\"llama-3.1-8b\""));
+    return r;
+}
+
+// Checks that `text` has each of `parts`, naming the missing one.
+void check_has(const std::string& text, std::initializer_list<const char*> parts) {
+    for (const char* part : parts) {
+        INFO(part);
+        CHECK(has(text, part));
+    }
+}
+}  // namespace
+
+TEST_CASE("cli: --from-command sets the model, its format and the KV settings", "[cli][engines]") {
+    const CliRun r = run_ok({"--from-command",
+                             "llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 32768 -ngl 99 -fa -ctk q8_0 --host 0.0.0.0 --port 8080",
+                             "--format", "json"});
     // llama.cpp's q8_0 cache for Llama 3.1 8B at 32K: 32 layers x 1024 x 2 x 32768 x 34/32 bytes = 2,281,701,376 (2176 MiB).
-    CHECK(has(r.out, "\"kv_cache_bytes\":2281701376"));
-    CHECK(has(r.out, "\"command\":\"llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 32768 -ngl 99 -fa on -ctk q8_0\""));
+    check_has(r.out, {"\"from_command\":{\"engine\":\"llama.cpp\"", "\"preset\":\"llama-3.1-8b\"", "\"kv_cache_bytes\":2281701376",
+                      "\"command\":\"llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 32768 -ngl 99 -fa on -ctk q8_0\""});
     CHECK(has(r.err, "note: --from-command ignored (no effect on memory): --host 0.0.0.0, --port 8080"));
 
     const CliRun t = run_cli_capture({"--from-command", "vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 4 --max-model-len 32768"});
@@ -86,15 +98,11 @@ TEST_CASE("cli: reconcile refuses junk, a missing file and a log without its mod
 }
 
 TEST_CASE("cli: experts on the CPU from a command line, and fit --minimize n-cpu-moe", "[cli][engines]") {
-    const CliRun r = run_cli_capture({"--from-command", "llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 16384 -ngl 99 --n-cpu-moe 12",
-                                      "--gpu-memory", "12GiB", "--ram", "32GiB"});
-    INFO(r.err);
-    REQUIRE(r.status == 0);
-    CHECK(has(r.out, "tensor overrides: --n-cpu-moe 12: the first 12 layers' routed experts"));
-    CHECK(has(r.out, "host RAM"));
-    CHECK(has(r.out, "of 32 GiB (fits)"));
-    CHECK(has(r.out, "The command that realises it: llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 16384 -ngl 99 -ncmoe 12"));
-    CHECK(has(r.out, "-ngl 49 -fa on --n-cpu-moe 12"));
+    const CliRun r = run_ok({"--from-command", "llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 16384 -ngl 99 --n-cpu-moe 12",
+                             "--gpu-memory", "12GiB", "--ram", "32GiB"});
+    check_has(r.out, {"tensor overrides: --n-cpu-moe 12: the first 12 layers' routed experts", "host RAM", "of 32 GiB (fits)",
+                      "The command that realises it: llama-server -m Qwen3-30B-A3B-Q4_K_M.gguf -c 16384 -ngl 99 -ncmoe 12",
+                      "-ngl 49 -fa on --n-cpu-moe 12"});
     const CliRun f = run_cli_capture({"fit", "--minimize", "n-cpu-moe", "--model", "qwen3-30b-a3b", "--dtype", "q4_k_m", "--engine", "llama.cpp",
                                       "--gpu-memory", "12GiB", "--context", "32768", "--format", "json"});
     INFO(f.err);

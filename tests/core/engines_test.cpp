@@ -486,3 +486,35 @@ TEST_CASE("llama.cpp draft model: its weights, a second KV cache at the target's
     CHECK(apply_setting(s, "draft-model", "no-such-model").error().find("is not a built-in model") != std::string::npos);
     CHECK(apply_setting(s, "draft-kv-dtype", "q5_1").error().find("draft-kv-dtype") == 0);
 }
+
+TEST_CASE("the verdict lines carry their verdict as data, the same as their words say") {
+    // Faces colour these lines from the verdict; the words are core's. Fits, tight (1 GiB left of 24 by
+    // llama.cpp's fit), does not fit (vLLM's own refusal) and an inference-only format's "Trains on: no".
+    const Scenario tight = with({{"model", "llama-3-70b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"context", "8192"}, {"gpu", "rtx-4090"}});
+    const Scenario roomy = with({{"model", "llama-3.1-8b"}, {"engine", "llama.cpp"}, {"context", "8192"}, {"gpu", "a100-80gb"}});
+    const Scenario refused = with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "rtx-4090"}});
+    const std::vector<std::pair<const Scenario*, FitVerdict>> runs = {
+        {&tight, FitVerdict::tight}, {&roomy, FitVerdict::fits}, {&refused, FitVerdict::does_not_fit}};
+    for (const auto& [s, verdict] : runs) {
+        const Expected<Estimate> e = estimate(*s);
+        REQUIRE(e.ok());
+        const std::vector<VerdictLine> lines = verdict_lines(*s, *e);
+        REQUIRE(lines.size() == 2);
+        INFO(lines[0].text);
+        CHECK(lines[0].verdict == verdict);
+        CHECK(lines[0].text == run(*s).verdict);
+        CHECK((lines[0].text.rfind("Does not", 0) == 0) == (verdict == FitVerdict::does_not_fit));
+        CHECK((lines[0].text.find("(tight)") != std::string::npos) == (verdict == FitVerdict::tight));
+        CHECK(lines[1].verdict == (lines[1].text.rfind("Trains on 1", 0) == 0 ? e->gpu.training_verdict : FitVerdict::does_not_fit));
+        CHECK(verdict_sentences(*s, *e) == std::vector<std::string>{lines[0].text, lines[1].text});
+    }
+    const Expected<Estimate> gguf = estimate(tight);
+    REQUIRE(gguf.ok());
+    CHECK(verdict_lines(tight, *gguf)[1].text.rfind("Trains on: no.", 0) == 0);
+    CHECK(verdict_lines(tight, *gguf)[1].verdict == FitVerdict::does_not_fit);
+    // After "Trains on: no", the GPU lines say nothing of a training peak nobody would run.
+    const std::string table = report_table(tight, *gguf, UnitChoice::both);
+    CHECK(table.find("Training peak per GPU") == std::string::npos);
+    CHECK(table.find("Inference (simple) per GPU") != std::string::npos);
+    CHECK(report_table(roomy, *estimate(roomy), UnitChoice::both).find("Training peak per GPU") != std::string::npos);
+}

@@ -19,6 +19,7 @@
 #include "estimator.hpp"
 #include "fit.hpp"
 #include "quantity.hpp"
+#include "safetensors.hpp"
 #include "settings.hpp"
 
 using namespace llm_memory;
@@ -702,4 +703,31 @@ TEST_CASE("fit: questions without an answer are errors naming their key", "[hard
     CHECK(all[0].error.rfind("even 1 token needs", 0) == 0);
     CHECK(fit_json(all).rfind("{\"context\":{\"error\":\"even 1 token needs", 0) == 0);
     CHECK(answer_applicable_fit_questions(Scenario{}).empty());  // no GPU: nothing to ask
+}
+
+TEST_CASE("errors carry their key apart from the problem, so no caller cuts a prefix off the text", "[hardening]") {
+    // A file's whole-file problems are keyed by the file; a field's by the field; the answer's by "answer".
+    const Expected<ModelSource> empty = model_from_config("  ");
+    REQUIRE_FALSE(empty.ok());
+    CHECK(empty.failure().key == "config.json");
+    CHECK(empty.failure().problem == "is empty");
+    CHECK(empty.error() == "config.json: is empty");
+    CHECK(empty.failure().message_without("config.json") == "is empty");
+    const Expected<ModelSource> moe = model_from_config(R"({"model_type":"my_moe","hidden_size":64,"num_hidden_layers":2,
+        "num_attention_heads":4,"vocab_size":100,"intermediate_size":128,"num_experts":8})");
+    REQUIRE_FALSE(moe.ok());
+    CHECK(moe.failure().key == "config.json");
+    CHECK(moe.failure().problem.rfind("model_type \"my_moe\" is not known", 0) == 0);
+    const Expected<ModelSource> field = model_from_config(R"({"hidden_size":-1})");
+    REQUIRE_FALSE(field.ok());
+    CHECK(field.failure().key == "hidden_size");
+    CHECK(field.failure().message_without("config.json") == field.error());  // a field's error stays whole
+    const Expected<ParsedAnswer> answer = parse_answer("-5 GB");
+    REQUIRE_FALSE(answer.ok());
+    CHECK(answer.failure().key == "answer");
+    CHECK(answer.failure().problem == "\"-5 GB\" is negative; memory cannot be below zero");
+    const Expected<std::uint64_t> length = safetensors_header_length(std::string(8, '\0'), 100);
+    REQUIRE_FALSE(length.ok());
+    CHECK(length.failure().key == "safetensors");
+    CHECK(length.failure().problem == "the header length is 0");
 }
