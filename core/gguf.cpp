@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <utility>
 
 #include "json_writer.hpp"
 #include "quantity.hpp"
@@ -62,6 +63,12 @@ constexpr NumberKey kNumberKeys[] = {
     {"attention.kv_lora_rank", &GgufSummary::kv_lora_rank},
     {"rope.dimension_count", &GgufSummary::rope_dimension_count},
     {"vocab_size", &GgufSummary::vocab_size},
+    {"ssm.conv_kernel", &GgufSummary::ssm_conv_kernel},
+    {"ssm.inner_size", &GgufSummary::ssm_inner_size},
+    {"ssm.state_size", &GgufSummary::ssm_state_size},
+    {"ssm.time_step_rank", &GgufSummary::ssm_time_step_rank},
+    {"ssm.group_count", &GgufSummary::ssm_group_count},
+    {"shortconv.l_cache", &GgufSummary::shortconv_l_cache},
 };
 
 bool wanted_number(const std::string& key) {
@@ -106,6 +113,8 @@ void add_part(ParamBreakdown& p, const std::string& name, std::uint64_t elements
     auto has = [&](const char* s) { return name.find(s) != std::string::npos; };
     if (name.rfind("token_embd", 0) == 0 || name.rfind("position_embd", 0) == 0) p.embedding_count += elements;
     else if (name.rfind("output.", 0) == 0) p.output_head_count += elements;
+    else if (name.rfind("v.", 0) == 0 || name.rfind("mm.", 0) == 0) p.vision_count += elements;  // a vision tower, projector
+    else if (has(".ssm_") || has(".shortconv.")) p.recurrent_count += elements;  // Mamba / GDN / short-conv mixers
     else if (has("norm")) p.norm_count += elements;
     else if (has("_exps")) p.expert_count += elements;
     else if (has("_shexp")) p.shared_expert_count += elements;
@@ -436,6 +445,75 @@ Expected<GgufSummary> read_gguf_header(std::string_view bytes, std::uint64_t fil
     return reader.summary();
 }
 
+namespace {
+
+// The recurrent layers of a hybrid or recurrent model, from the tensor names of each blk.N: a layer with
+// ssm_* or shortconv.* tensors is recurrent, one with attn_q/attn_k/attn_v is attention (llama.cpp's names,
+// src/llama-arch.cpp; Qwen3-Next's linear-attention layers also hold attn_qkv/attn_gate, which are not
+// these). The mixer kind follows the architecture, the sizes its ssm.* keys. A layer with both (Falcon-H1's
+// parallel attention and Mamba-2) or neither (Nemotron-H's MLP-only layers), or recurrent tensors in an
+// architecture not listed, is an error that names it, never a guess.
+Expected<bool> read_recurrent_layers(const GgufSummary& s, Architecture& a) {
+    const std::uint64_t layers = s.block_count;
+    std::vector<std::uint8_t> attention(static_cast<std::size_t>(layers), 0), recurrent(static_cast<std::size_t>(layers), 0),
+        seen(static_cast<std::size_t>(layers), 0);
+    bool any_recurrent = false;
+    for (const WeightLayout::Tensor& t : s.layout.layer_tensors) {
+        if (t.layer >= layers) continue;
+        seen[static_cast<std::size_t>(t.layer)] = 1;
+        const std::size_t dot = t.name.find('.', 4);
+        const std::string base = dot == std::string::npos ? std::string() : t.name.substr(dot + 1, t.name.find('.', dot + 1) - dot - 1);
+        if (base.rfind("ssm_", 0) == 0 || base == "shortconv") recurrent[static_cast<std::size_t>(t.layer)] = 1, any_recurrent = true;
+        else if (base == "attn_q" || base == "attn_k" || base == "attn_v") attention[static_cast<std::size_t>(t.layer)] = 1;
+    }
+    if (!any_recurrent) return true;
+    const std::string& arch = s.architecture;
+    RecurrentShape r;
+    if (arch == "qwen3next" || arch == "qwen35" || arch == "qwen35moe") r.kind = MixerKind::gated_deltanet;
+    else if (arch == "mamba2" || arch == "granitehybrid" || arch == "nemotron_h" || arch == "falcon-h1") r.kind = MixerKind::mamba2;
+    else if (arch == "mamba" || arch == "jamba") r.kind = MixerKind::mamba;
+    else if (arch == "lfm2" || arch == "lfm2moe") r.kind = MixerKind::short_conv;
+    else
+        return Error{cat({"GGUF: ", arch, " has recurrent layers (ssm_* tensors) of a kind not modelled"})};
+    for (std::uint64_t il = 0; il < layers; ++il) {
+        const std::size_t i = static_cast<std::size_t>(il);
+        if (!seen[i])
+            return Error{cat({"GGUF: layer ", std::to_string(il), "'s tensors are not in this file (a split file?)"})};
+        if (attention[i] && recurrent[i])
+            return Error{cat({"GGUF: layer ", std::to_string(il), " holds attention and a recurrent mixer side by side (Falcon-H1): not modelled"})};
+        if (!attention[i] && !recurrent[i])
+            return Error{cat({"GGUF: layer ", std::to_string(il), " has neither attention nor a recurrent mixer (Nemotron-H's MLP-only layers): not modelled"})};
+    }
+    auto need = [&](std::uint64_t value, const char* key) -> Expected<bool> {
+        if (value == 0 || value > 1'000'000) return Error{cat({"GGUF: the metadata lacks ", arch, ".", key, ", which sizes the recurrent state"})};
+        return true;
+    };
+    if (r.kind == MixerKind::short_conv) {
+        if (auto ok = need(s.shortconv_l_cache, "shortconv.l_cache"); !ok) return ok;
+        r.d_inner = s.embedding_length;
+        r.conv_kernel = s.shortconv_l_cache;
+    } else {
+        for (const auto& [value, key] : {std::pair<std::uint64_t, const char*>{s.ssm_conv_kernel, "ssm.conv_kernel"},
+                                         {s.ssm_inner_size, "ssm.inner_size"}, {s.ssm_state_size, "ssm.state_size"},
+                                         {s.ssm_time_step_rank, "ssm.time_step_rank"}})
+            if (auto ok = need(value, key); !ok) return ok;
+        if (r.kind != MixerKind::mamba)
+            if (auto ok = need(s.ssm_group_count, "ssm.group_count"); !ok) return ok;
+        r.conv_kernel = s.ssm_conv_kernel;
+        r.d_inner = s.ssm_inner_size;
+        r.d_state = s.ssm_state_size;
+        if (r.kind == MixerKind::mamba) r.dt_rank = s.ssm_time_step_rank;  // Mamba-1: no groups
+        else r.n_heads = s.ssm_time_step_rank, r.n_groups = s.ssm_group_count;
+    }
+    a.recurrent = r;
+    a.layer_mixers.assign(static_cast<std::size_t>(layers), static_cast<std::uint8_t>(r.kind));
+    for (std::uint64_t il = 0; il < layers; ++il)
+        if (attention[static_cast<std::size_t>(il)]) a.layer_mixers[static_cast<std::size_t>(il)] = static_cast<std::uint8_t>(MixerKind::attention);
+    return true;
+}
+
+}  // namespace
+
 Expected<ModelSource> gguf_model(const GgufSummary& s, const std::string& display_name) {
     if (s.block_count == 0 || s.head_count == 0 || s.embedding_length == 0)
         return Error{cat({"GGUF: the metadata lacks ", s.architecture, ".block_count, attention.head_count or embedding_length"})};
@@ -470,6 +548,7 @@ Expected<ModelSource> gguf_model(const GgufSummary& s, const std::string& displa
         if (pattern > 0)
             for (std::size_t i = 0; i < a.sliding_layers.size(); ++i) a.sliding_layers[i] = (i + 1) % pattern != 0;
     }
+    if (const Expected<bool> hybrid = read_recurrent_layers(s, a); !hybrid) return Error{hybrid.error()};
     ModelSource m;
     m.display_name = display_name;
     m.architecture = std::move(a);

@@ -58,6 +58,14 @@ struct GgufSummary {
     std::uint64_t kv_lora_rank = 0;     // MLA (deepseek2)
     std::uint64_t rope_dimension_count = 0;
     std::uint64_t vocab_size = 0;       // <arch>.vocab_size, else the tokenizer.ggml.tokens count
+    // Recurrent layers (llama.cpp's ssm_d_conv, ssm_d_inner, ssm_d_state, ssm_dt_rank, ssm_n_group; LFM2's
+    // shortconv.l_cache): <arch>.ssm.conv_kernel, .inner_size, .state_size, .time_step_rank, .group_count.
+    std::uint64_t ssm_conv_kernel = 0;
+    std::uint64_t ssm_inner_size = 0;
+    std::uint64_t ssm_state_size = 0;
+    std::uint64_t ssm_time_step_rank = 0;
+    std::uint64_t ssm_group_count = 0;
+    std::uint64_t shortconv_l_cache = 0;
     std::vector<GgufTypeTotal> by_type; // ascending type id
     std::uint64_t param_count = 0;      // every tensor's elements
     std::uint64_t weight_bytes = 0;     // every tensor's bytes (the data section without padding)

@@ -103,6 +103,7 @@ constexpr MistakeInfo kMistakes[] = {
     {MistakeId::utilization_as_need, "utilization-as-need"},
     {MistakeId::one_compute_buffer, "one-compute-buffer"},
     {MistakeId::moe_active_for_memory, "moe-active-for-memory"},
+    {MistakeId::drafter_kv_small, "drafter-kv-small"},
     {MistakeId::gib_gb_mixup, "gib-gb-mixup"},
 };
 
@@ -484,6 +485,14 @@ Expected<std::vector<WrongPath>> engine_wrong_paths(QuestionId id, const Scenari
                 add(MistakeId::one_compute_buffer, right->bytes - extra,
                     "That counts one compute buffer for the whole split. On a layer split every GPU holds its own (" +
                         std::to_string(gpus.size()) + " buffers here), each sized for one u-batch.");
+            // The drafter's KV cache (-md) taken as small: it is a second context at the target's full n_ctx
+            // (Quartermaster#24: 0.55 GiB measured for an MTP drafter priced as a 0.15 GB pad).
+            for (const EngineDevice* d : gpus)
+                if (const EngineTerm* t = term_keyed(*d, "draft_kv_buffer"); t != nullptr && t->bytes > 0 && t->bytes < right->bytes)
+                    add(MistakeId::drafter_kv_small, right->bytes - t->bytes,
+                        "That leaves out the drafter's KV cache (" + gb(t->bytes) + " on " + d->label + "). llama.cpp gives the draft model a "
+                        "second context at the target's full context (" + format_count_exact(s.context_tokens) + " tokens) in its own cache "
+                        "type (-ctkd/-ctvd), not a small pad.");
         }
     }
     return paths;

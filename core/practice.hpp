@@ -43,7 +43,8 @@ enum class QuestionId {
 // compute buffer sized by the context instead of n_ubatch), "utilization-as-need" (vLLM's share of the
 // GPU, total x gpu_memory_utilization, read as what the model needs), "one-compute-buffer" (a layer
 // split's GPUs summed with one compute buffer where every GPU holds its own), "moe-active-for-memory" (a
-// mixture of experts' weights counted for the parameters one token uses, not every expert). This order is also the
+// mixture of experts' weights counted for the parameters one token uses, not every expert), "drafter-kv-small" (a
+// llama.cpp split's total without the draft model's KV cache, a second context at the target's full n_ctx). This order is also the
 // priority used when one wrong answer matches several paths: the seed's named mistakes first, unit slips last.
 enum class MistakeId {
     weights_as_inference,
@@ -56,6 +57,7 @@ enum class MistakeId {
     utilization_as_need,
     one_compute_buffer,
     moe_active_for_memory,
+    drafter_kv_small,
     gib_gb_mixup,
 };
 

@@ -411,12 +411,6 @@ std::vector<VerdictLine> verdict_lines(const Scenario& s, const Estimate& e) {
     return out;
 }
 
-std::vector<std::string> verdict_sentences(const Scenario& s, const Estimate& e) {
-    std::vector<std::string> out;
-    for (VerdictLine& line : verdict_lines(s, e)) out.push_back(std::move(line.text));
-    return out;
-}
-
 Expected<std::string> recipe_range_sentence(const Scenario& s) {
     Scenario seed = s;
     seed.recipe = kSeedRecipe;
@@ -520,7 +514,9 @@ std::string report_view_json(const Scenario& s, const Estimate& e) {
             .field("gib", format_gib(line.bytes)).end_object();
     w.end_array().field("gpu", gpu_sentences(s, e));
     // The run and training verdicts, first on every face, and the engine's per-device report lines.
-    w.field("verdicts", verdict_sentences(s, e)).key("engine").begin_array();
+    w.key("verdicts").begin_array();
+    for (const VerdictLine& line : verdict_lines(s, e)) w.value(line.text);
+    w.end_array().key("engine").begin_array();
     if (s.engine.kind != EngineKind::none)
         if (const Expected<EngineEstimate> engine = engine_estimate(s)) write_lines(w, engine_report(*engine, 2), false);
     return w.end_array().end_object().take();

@@ -47,8 +47,6 @@ struct VerdictLine {
 // Empty without an engine and without an inference-only format. An engine that cannot be estimated (its
 // error) and an inference-only format are does_not_fit.
 std::vector<VerdictLine> verdict_lines(const Scenario& scenario, const Estimate& estimate);
-// The same sentences alone (the JSON's "verdicts").
-std::vector<std::string> verdict_sentences(const Scenario& scenario, const Estimate& estimate);
 
 // An aligned plain-text table, one result per line. With an engine it leads with the engine's report
 // (the run verdict, per-device terms, the command line) and the training verdict, then the seed's figures.

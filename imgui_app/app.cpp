@@ -141,9 +141,9 @@ void draw_embed(AppState& app, float logical_width) {
 
 }  // namespace
 
-bool app_set_scenario(AppState& app, const Scenario& scenario) {
+Status app_take_scenario(AppState& app, const Scenario& scenario) {
     const Expected<Estimate> result = estimate(scenario);
-    if (!result) return false;
+    if (!result) return result.failure();
     app.scenario = scenario;
     app.estimate = *result;
     app_scenario_replaced(app);
@@ -154,17 +154,16 @@ bool app_set_scenario(AppState& app, const Scenario& scenario) {
         std::snprintf(field.text.data(), field.text.size(), "%s", field_text_for(scenario, field.key).c_str());
         field.error.clear();
     }
-    return true;
+    return std::nullopt;
 }
+
+bool app_set_scenario(AppState& app, const Scenario& scenario) { return !app_take_scenario(app, scenario); }
 
 Status app_try_setting(AppState& app, const char* key, std::string_view text) {
     Scenario candidate = app.scenario;
     const Expected<bool> applied = apply_setting(candidate, key, text);
     if (!applied) return applied.failure();
-    const Expected<Estimate> result = estimate(candidate);
-    if (!result) return result.failure();
-    app_set_scenario(app, candidate);
-    return std::nullopt;
+    return app_take_scenario(app, candidate);
 }
 
 void app_scenario_replaced(AppState& app) {

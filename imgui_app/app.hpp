@@ -105,14 +105,15 @@ struct AppState {
     std::vector<Derivation> steps;           // the worked steps, rebuilt when the scenario changes
 };
 
-// Fills the text fields from a scenario and recomputes the estimate. Returns false (and keeps the
-// state) if the scenario does not validate.
+// The one way a new scenario becomes the app's: estimates it once, then replaces the scenario, estimate,
+// text fields and generation. On an error nothing changes and the estimate's error is returned.
+Status app_take_scenario(AppState& app, const Scenario& scenario);
+// app_take_scenario for callers that only ask whether it was taken: false keeps the state.
 bool app_set_scenario(AppState& app, const Scenario& scenario);
 
-// The one way a panel applies an edit: sets one settings key from text on top of app.scenario. On success
-// the scenario, estimate, text fields and generation are replaced (app_set_scenario) and nothing is
-// returned; otherwise nothing changes and the error, with the key it is about, is returned for the
-// control that owns it.
+// The one way a panel applies an edit: sets one settings key from text on top of app.scenario, then
+// app_take_scenario. On an error nothing changes and the error, with the key it is about, is returned for
+// the control that owns it.
 Status app_try_setting(AppState& app, const char* key, std::string_view text);
 
 // Call after assigning app.scenario / app.estimate directly (app_set_scenario does it itself): gives the

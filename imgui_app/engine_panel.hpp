@@ -1,5 +1,5 @@
 // The engine panel and the verdicts that lead the results: "Runs on ..." with the chosen engine and
-// "Trains on ..." as its own sentence, both core's (core/report.hpp verdict_sentences).
+// "Trains on ..." as its own sentence, both core's (core/report.hpp verdict_lines).
 #pragma once
 
 #include <string>

@@ -141,9 +141,9 @@ bool hub_lookup_finished(AppState& app, const Expected<HubResult>& result) {
     }
     Scenario candidate = app.scenario;
     const Expected<bool> applied = apply_hub_result(candidate, *result);
-    const Expected<Estimate> check = applied ? estimate(candidate) : Expected<Estimate>(Error{applied.error()});
-    if (!check || !app_set_scenario(app, candidate)) {
-        view.message = check ? std::string("the scenario did not validate") : check.failure().problem;
+    const Status bad = applied ? app_take_scenario(app, candidate) : Status(Error{applied.error()});
+    if (bad) {
+        view.message = bad->problem;
         view.message_is_error = true;
         return false;
     }

@@ -80,12 +80,9 @@ void set_message(ModelPanelView& view, std::string text, bool is_error) {
 
 // Makes `candidate` the app's scenario; on failure shows core's reason and keeps the old one.
 bool take_scenario(AppState& app, ModelPanelView& view, const Scenario& candidate) {
-    const Expected<Estimate> check = estimate(candidate);
-    if (!check || !app_set_scenario(app, candidate)) {
-        set_message(view, check ? std::string("the scenario did not validate") : check.error(), true);
-        return false;
-    }
-    return true;
+    const Status bad = app_take_scenario(app, candidate);
+    if (bad) set_message(view, bad->message(), true);
+    return !bad;
 }
 
 void use_model(AppState& app, ModelPanelView& view, std::shared_ptr<const ModelSource> model) {

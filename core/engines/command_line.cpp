@@ -133,8 +133,10 @@ const std::vector<FlagSpec>& llama_flags() {
         {"-ot|--override-tensor", "override-tensor", ValueKind::overrides, nullptr, nullptr},
         {"-nkvo|--no-kv-offload", "", ValueKind::none, nullptr, "a KV cache kept in system RAM is not modelled"},
         {"-md|--model-draft", "draft-model", ValueKind::draft_model, nullptr, nullptr},
-        {"-ctkd|--cache-type-k-draft", "draft-kv-dtype", ValueKind::llama_cache, nullptr, nullptr},
-        {"-ngld|--gpu-layers-draft|--n-gpu-layers-draft", "", ValueKind::text, nullptr, "the drafter is placed whole on GPU 0; -ngld is not modelled"},
+        // The drafter's K and V cache types, read apart and joined after the flags (draft-kv-dtype is both).
+        {"-ctkd|--cache-type-k-draft", "draft-k", ValueKind::llama_cache, nullptr, nullptr},
+        {"-ctvd|--cache-type-v-draft", "draft-v", ValueKind::llama_cache, nullptr, nullptr},
+        {"-ngld|--gpu-layers-draft|--n-gpu-layers-draft", "draft-ngl", ValueKind::text, nullptr, nullptr},
         {"-cd|--ctx-size-draft", "", ValueKind::text, nullptr, "the drafter's KV cache is sized at the target's context; -cd is not modelled"},
         {"--mmproj", "", ValueKind::text, nullptr, "a vision projector's memory is not counted"},
         {"-mg|--main-gpu", "", ValueKind::text, nullptr, "the main GPU's choice is not modelled (GPU 0 is assumed)"},
@@ -310,7 +312,9 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
     auto bad = [&](const std::string& problem) { return Status(Error(flag, problem)); };
     switch (spec.kind) {
         case ValueKind::none:
-        case ValueKind::text:
+            return std::nullopt;
+        case ValueKind::text:  // kept as written for a later look (-ngld)
+            set_setting(r, key, value, source);
             return std::nullopt;
         case ValueKind::whole:
         case ValueKind::whole_k: {
@@ -692,6 +696,32 @@ Status read_ollama_env(CommandReading& r, const std::string& name, const std::st
     return std::nullopt;
 }
 
+// The drafter's flags read apart (draft-k, draft-v, draft-ngl) made settings: one draft-kv-dtype when -ctkd
+// and -ctvd name one type (llama.cpp's default for either is f16, common/arg.cpp), a warning when they differ
+// (the drafter's cache is sized in one type); -ngld is the drafter whole on the GPU (what is modelled) when
+// it is "all", "auto" or at least the drafter's layers are asked for (a number of 99 or more is read so), a
+// warning otherwise.
+void join_draft_flags(CommandReading& r) {
+    const CommandSetting* k = get_setting(r, "draft-k");
+    const CommandSetting* v = get_setting(r, "draft-v");
+    if (k != nullptr || v != nullptr) {
+        const std::string kt = k ? k->value : "fp16", vt = v ? v->value : "fp16";
+        const std::string source = k && v ? k->source + " " + v->source : (k ? k : v)->source;
+        if (kt == vt) set_setting(r, "draft-kv-dtype", kt, source);
+        else
+            r.unmodelled.push_back(source + " (the drafter's K cache in " + kt + ", V in " + vt + ": one type is modelled, f16 here)");
+    }
+    if (const CommandSetting* ngl = get_setting(r, "draft-ngl")) {
+        const std::string w = lower(ngl->value);
+        const Expected<unsigned long long> n = parse_whole(w, false);
+        if (!(w == "all" || w == "auto" || (n && *n >= 99)))
+            r.unmodelled.push_back(ngl->source + " (the drafter is placed whole on GPU 0)");
+    }
+    drop_setting(r, "draft-k");
+    drop_setting(r, "draft-v");
+    drop_setting(r, "draft-ngl");
+}
+
 bool is_python(const std::string& program) {
     return program == "python" || program == "python3" || program.rfind("python3.", 0) == 0;
 }
@@ -891,6 +921,7 @@ Expected<CommandReading> read_engine_command(std::string_view text) {
     } else if (Status problem = read_flags(r, w, r.engine == "vllm" ? vllm_flags() : llama_flags(), r.engine == "vllm")) {
         return *problem;
     }
+    if (r.engine == "llama.cpp") join_draft_flags(r);
     if (r.engine == "vllm") {
         unsigned long long tp = 1, pp = 1;
         if (const CommandSetting* s = get_setting(r, "tp")) tp = std::stoull(s->value);

@@ -257,10 +257,24 @@ TEST_CASE("llama-server: --n-cpu-moe, --cpu-moe and -ot PATTERN=CPU are read, -o
     CHECK(error_of("llama-server -m a.gguf --n-cpu-moe x").rfind("--n-cpu-moe:", 0) == 0);
 }
 
-TEST_CASE("llama-server: -md names a built-in drafter (and its format), -ctkd its cache type") {
-    const CommandReading r = read_ok("llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -md Llama-3.2-1B-Instruct-Q8_0.gguf -ctkd q8_0 -ngld 99");
+TEST_CASE("llama-server: -md names a built-in drafter (and its format), -ctkd/-ctvd its cache type, -ngld its placement") {
+    // common/arg.cpp: -ctkd and -ctvd set the drafter's K and V cache types apart, each f16 by default; -ngld
+    // the drafter's GPU layers (99 / "all": the whole drafter, which is what is modelled).
+    const CommandReading r = read_ok("llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -md Llama-3.2-1B-Instruct-Q8_0.gguf -ctkd q8_0 -ctvd q8_0 -ngld 99");
     CHECK(pairs(r).at("draft-model") == "llama-3.2-1b");
     CHECK(pairs(r).at("draft-dtype") == "q8_0");
     CHECK(pairs(r).at("draft-kv-dtype") == "q8_0");
-    CHECK(contains(r.unmodelled, "-ngld 99 (the drafter is placed whole on GPU 0"));
+    CHECK(pairs(r).count("draft-k") == 0);
+    CHECK(pairs(r).count("draft-ngl") == 0);
+    CHECK(r.unmodelled.empty());
+    CHECK(read_ok("llama-server -m a.gguf -md Llama-3.2-1B-Q4_K_M.gguf -ngld all").unmodelled.empty());
+    // -ctkd alone leaves the drafter's V cache in f16: not one type, so nothing is set and the reading says why
+    // (before, -ctkd q8_0 priced the V cache in q8_0 too).
+    const CommandReading k_only = read_ok("llama-server -m a.gguf -md b.gguf -ctkd q8_0");
+    CHECK(pairs(k_only).count("draft-kv-dtype") == 0);
+    CHECK(contains(k_only.unmodelled, "-ctkd q8_0 (the drafter's K cache in q8_0, V in fp16: one type is modelled, f16 here)"));
+    CHECK(pairs(read_ok("llama-server -m a.gguf -md b.gguf -ctvd f16 -ctkd f16")).at("draft-kv-dtype") == "fp16");
+    CHECK(error_of("llama-server -m a.gguf -md b.gguf -ctvd q5_9").rfind("-ctvd:", 0) == 0);
+    // Part of the drafter on the CPU is not modelled, and says so.
+    CHECK(contains(read_ok("llama-server -m a.gguf -md b.gguf -ngld 8").unmodelled, "-ngld 8 (the drafter is placed whole on GPU 0"));
 }

@@ -506,7 +506,6 @@ TEST_CASE("the verdict lines carry their verdict as data, the same as their word
         CHECK((lines[0].text.rfind("Does not", 0) == 0) == (verdict == FitVerdict::does_not_fit));
         CHECK((lines[0].text.find("(tight)") != std::string::npos) == (verdict == FitVerdict::tight));
         CHECK(lines[1].verdict == (lines[1].text.rfind("Trains on 1", 0) == 0 ? e->gpu.training_verdict : FitVerdict::does_not_fit));
-        CHECK(verdict_sentences(*s, *e) == std::vector<std::string>{lines[0].text, lines[1].text});
     }
     const Expected<Estimate> gguf = estimate(tight);
     REQUIRE(gguf.ok());

@@ -8,7 +8,9 @@
 #include <string>
 
 #include "gguf.hpp"
+#include "hybrid.hpp"
 #include "kv_cache.hpp"
+#include "model_presets.hpp"
 #include "../files/gguf_writer.hpp"
 
 using namespace llm_memory;
@@ -190,4 +192,103 @@ TEST_CASE("gguf: bad files are refused with a message naming the problem", "[ggu
     GgufWriter::put(arr.meta, 4, 4);
     GgufWriter::put(arr.meta, 1ULL << 62, 8);
     CHECK(error_of(arr.file()).find("claims 4,611,686,018,427,387,904 elements") != std::string::npos);
+}
+
+namespace {
+
+// A hybrid GGUF's header as llama.cpp's converter writes it (src/llama-arch.cpp tensor and key names): per
+// layer attn_q/attn_k/attn_v on the attention layers, the mixer's ssm_* (or shortconv) tensors on the others.
+// `kind` of layer il: 'a' attention, 'r' recurrent, 'b' both side by side, 'm' an MLP alone, 'n' no tensors.
+GgufWriter hybrid_file(const std::string& arch, std::uint32_t layers, char (*kind)(std::uint32_t)) {
+    GgufWriter w;
+    w.text("general.architecture", arch);
+    w.u32(arch + ".block_count", layers);
+    w.u32(arch + ".context_length", 262144);
+    w.u32(arch + ".embedding_length", 2048);
+    w.u32(arch + ".attention.head_count", 16);
+    w.u32(arch + ".attention.head_count_kv", 2);
+    w.u32(arch + ".attention.key_length", 256);
+    w.u32(arch + ".vocab_size", 151936);
+    w.tensor("token_embd.weight", {2048, 16}, 0, 2048 * 16 * 4);
+    for (std::uint32_t il = 0; il < layers; ++il) {
+        const std::string blk = "blk." + std::to_string(il) + ".";
+        const char k = kind(il);
+        if (k == 'a' || k == 'b')
+            for (const char* t : {"attn_q", "attn_k", "attn_v"}) w.tensor(blk + t + ".weight", {2048, 16}, 0, 2048 * 16 * 4);
+        if (k == 'r' || k == 'b') {
+            w.tensor(blk + "attn_qkv.weight", {2048, 16}, 0, 2048 * 16 * 4);  // Qwen3-Next's in_proj_qkvz
+            w.tensor(blk + "ssm_conv1d.weight", {4, 8192}, 0, 4 * 8192 * 4);
+        }
+        if (k != 'n') w.tensor(blk + "ffn_up.weight", {2048, 16}, 0, 2048 * 16 * 4);
+    }
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("gguf: a hybrid file's recurrent layers from its tensor names and ssm.* keys", "[gguf][hybrid]") {
+    // Qwen3-Next-80B-A3B as llama.cpp converts it: every 4th layer full attention, the rest Gated DeltaNet, and
+    // print_info's ssm_d_conv 4, ssm_d_inner 4096, ssm_d_state 128, ssm_dt_rank 32, ssm_n_group 16
+    // (https://github.com/ggml-org/llama.cpp/pull/17578).
+    GgufWriter w = hybrid_file("qwen3next", 48, [](std::uint32_t il) { return (il + 1) % 4 == 0 ? 'a' : 'r'; });
+    w.u32("qwen3next.ssm.conv_kernel", 4);
+    w.u32("qwen3next.ssm.inner_size", 4096);
+    w.u32("qwen3next.ssm.state_size", 128);
+    w.u32("qwen3next.ssm.time_step_rank", 32);
+    w.u32("qwen3next.ssm.group_count", 16);
+    const std::string file = w.file(false);
+    const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
+    REQUIRE(read.ok());
+    CHECK(read->parts.recurrent_count == 36ULL * 4 * 8192);
+    const Expected<ModelSource> m = gguf_model(*read, "qwen3-next.gguf");
+    INFO(m.error());
+    REQUIRE(m.ok());
+    const Architecture& a = m->architecture;
+    CHECK(a.attention_layer_count() == 12);
+    CHECK(a.recurrent_layer_count() == 36);
+    CHECK(a.recurrent.kind == MixerKind::gated_deltanet);
+    // llama.cpp's RS buffer per sequence (src/llama-hparams.cpp n_embd_r/n_embd_s, f32): 36 x (3 x (4096 +
+    // 2 x 16 x 128) + 4096 x 128) x 4 = 79,036,416 B = 75.38 MiB, and the same as the built-in preset's
+    // config.json gives, so a dropped GGUF and the preset agree.
+    CHECK(recurrent_state_bytes(a, 1, 4, 4) == 79'036'416);
+    const ModelPreset* preset = find_preset("qwen3-next-80b-a3b");
+    REQUIRE(preset != nullptr);
+    const Expected<ModelSource> from_config = preset_model(*preset);
+    REQUIRE(from_config.ok());
+    CHECK(recurrent_state_bytes(from_config->architecture, 1, 4, 4) == 79'036'416);
+    // Only the 12 attention layers keep a KV cache: K and V x 2 heads x 256 x 2 bytes (fp16) x 12 layers.
+    const Expected<KvCacheShape> shape = kv_cache_shape(a);
+    REQUIRE(shape.ok());
+    const WeightFormat fp16{"fp16", "FP16", 2, 1, "", "", false};
+    CHECK(*kv_cache_bytes(*shape, 1024, 1, fp16) == 2ULL * 2 * 256 * 2 * 1024 * 12);
+}
+
+TEST_CASE("gguf: hybrid layers llm-memory does not model are refused by name, never guessed", "[gguf][hybrid][errors]") {
+    auto error_for = [](GgufWriter w) {
+        const std::string file = w.file(false);
+        const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
+        REQUIRE(read.ok());
+        const Expected<ModelSource> m = gguf_model(*read, "x.gguf");
+        REQUIRE_FALSE(m.ok());
+        return m.error();
+    };
+    auto every_fourth = [](std::uint32_t il) { return (il + 1) % 4 == 0 ? 'a' : 'r'; };
+    // A recurrent mixer in an architecture not listed.
+    CHECK(error_for(hybrid_file("rwkv7", 8, every_fourth)).find("rwkv7 has recurrent layers (ssm_* tensors) of a kind not modelled") != std::string::npos);
+    // A missing size key is named, not assumed.
+    GgufWriter no_state = hybrid_file("granitehybrid", 8, every_fourth);
+    no_state.u32("granitehybrid.ssm.conv_kernel", 4);
+    no_state.u32("granitehybrid.ssm.inner_size", 8192);
+    no_state.u32("granitehybrid.ssm.time_step_rank", 128);
+    no_state.u32("granitehybrid.ssm.group_count", 1);
+    CHECK(error_for(no_state) == "GGUF: the metadata lacks granitehybrid.ssm.state_size, which sizes the recurrent state");
+    // Falcon-H1 runs attention and Mamba-2 side by side in one layer.
+    GgufWriter parallel = hybrid_file("falcon-h1", 4, [](std::uint32_t il) { return il == 1 ? 'b' : 'a'; });
+    CHECK(error_for(parallel).find("layer 1 holds attention and a recurrent mixer side by side (Falcon-H1)") != std::string::npos);
+    // Nemotron-H's MLP-only layers.
+    GgufWriter mlp_only = hybrid_file("nemotron_h", 5, [](std::uint32_t il) { return il == 4 ? 'm' : il == 3 ? 'a' : 'r'; });
+    // A split file's first part: the later layers' tensors are elsewhere, so their kind cannot be read.
+    GgufWriter split = hybrid_file("qwen3next", 8, [](std::uint32_t il) { return il >= 6 ? 'n' : (il + 1) % 4 == 0 ? 'a' : 'r'; });
+    CHECK(error_for(split) == "GGUF: layer 6's tensors are not in this file (a split file?)");
+    CHECK(error_for(mlp_only).find("layer 4 has neither attention nor a recurrent mixer (Nemotron-H's MLP-only layers)") != std::string::npos);
 }

@@ -250,6 +250,13 @@ TEST_CASE("every mistake id is diagnosed from the wrong answer it produces", "[p
         // Three RTX 3090s on a layer split: each holds a compute buffer; counting one drops the other two's.
         {QuestionId::llama_split_total, "model=llama-3.1-70b&dtype=q4_k_m&engine=llama.cpp&context=8192&gpu=rtx-3090&gpus=3&ngl=all",
          "46381002630 bytes", "one-compute-buffer", "with its own compute buffer"},
+        // A Llama 3.2 1B drafter (-md) for Llama 3.1 70B at 32K: llama.cpp gives the drafter a second context at
+        // the target's n_ctx (tools/server: the draft context takes the slot's n_ctx), so its KV cache is 16 layers
+        // x 32,768 cells x (512 + 512) values x 2 bytes = 1 GiB on GPU 0; priced as small (Quartermaster#24:
+        // 0.55 GiB measured against a 0.15 GB pad) the total is 57,011,499,142 - 1,073,741,824 bytes.
+        {QuestionId::llama_split_total,
+         "model=llama-3.1-70b&dtype=q4_k_m&engine=llama.cpp&context=32768&gpu=rtx-3090&gpus=3&ngl=all&draft-model=llama-3.2-1b",
+         "55937757318 bytes", "drafter-kv-small", "= 57.01 GB"},
     };
     for (MistakeId id : all_mistakes()) {
         bool covered = false;
@@ -425,7 +432,7 @@ TEST_CASE("the four mistake cards use the seed's wording, in order", "[practice]
 TEST_CASE("question and mistake keys round-trip", "[practice]") {
     for (QuestionId id : all_questions()) CHECK(*parse_question_id(question_key(id)) == id);
     for (MistakeId id : all_mistakes()) CHECK(*parse_mistake_id(mistake_key(id)) == id);
-    CHECK(all_mistakes().size() == 11);
+    CHECK(all_mistakes().size() == 12);
     CHECK_FALSE(parse_mistake_id("typo").has_value());
 }
 
