@@ -176,7 +176,9 @@
     // first: a write computed from the page's own state would replace it and the edit would be lost.
     applyAddressEdit();
     if (publishedState === null || (!urlDue && !storageDue)) return;
-    lastWriteMs = performance.now();
+    // The interval runs from the last real write: a flush that finds the address and storage already
+    // current (the same scenario published again) writes nothing and starts no interval.
+    var now = performance.now();
     if (urlDue) {
       urlDue = false;
       var url = pageUrl(publishedState, true);
@@ -184,6 +186,7 @@
         var replaced = location.href;
         try {
           history.replaceState(history.state, '', url);
+          lastWriteMs = now;
           noteReplaced(replaced);
         } catch (e) { /* file:// in some browsers */ }
       }
@@ -192,7 +195,10 @@
     if (storageDue) {
       storageDue = false;
       storedState = publishedState;
-      if (!isEmbed()) storageSet(publishedState);
+      if (!isEmbed()) {
+        storageSet(publishedState);
+        lastWriteMs = now;
+      }
     }
   }
 

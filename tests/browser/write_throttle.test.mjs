@@ -68,8 +68,16 @@ test('40 scenario changes in a row are written once or twice, ending with the la
   await context.close();
 });
 
+// Resolves once WRITE_INTERVAL_MS (250 ms) have passed since the page's last counted write: the next change
+// is then one "after a quiet spell" (idle() says only that no write is pending).
+const quietSpell = (page) => page.waitForFunction(() => {
+  const last = Math.max(-1e9, ...window.__writes.url, ...window.__writes.storage);
+  return performance.now() - last > 250;
+}, null, { timeout: 5000 });
+
 test('pagehide writes a pending change at once', async () => {
   const { context, page, errors } = await openCounted(server.url + '#params=13B');
+  await quietSpell(page);
   const seen = await page.evaluate(() => {
     window.__holdClock(() => {
       window.llmMemory.setState('params=70B');   // written now (quiet spell) ...
@@ -126,6 +134,7 @@ test('dragging the parameter slider writes the link at most once per 250 ms', as
 // hashchange event has been dispatched (the same happens when the throttle's timer fires first).
 test('a hash edit is kept when a pending write is made before its hashchange event', async () => {
   const { context, page, errors } = await openCounted(server.url + '#params=13B');
+  await quietSpell(page);
   const seen = await page.evaluate(() => {
     window.__holdClock(() => {
       window.llmMemory.setState('params=70B');   // written now (quiet spell) ...
@@ -151,10 +160,7 @@ test('a hash edit after a quiet spell opens its exercise and applies its scenari
   const { context, page, errors } = await openCounted(server.url + '#params=7B&practice=predict-70b');
   await page.waitForFunction(() => window.llmMemory.getPractice() === 'predict-70b', null, { timeout: 10000 });
   await page.waitForFunction(() => location.hash === '#params=7B&practice=predict-70b', null, { timeout: 5000 });
-  // The quiet spell: no write for more than the 250 ms interval (so the next change is written at once;
-  // this address is already canonical, so there may have been no replaceState at all).
-  await page.waitForFunction(() => performance.now() - (window.__writes.url.slice(-1)[0] ?? 0) > 300,
-    null, { timeout: 5000 });
+  await quietSpell(page);  // so the edit's scenario is written at once
   await page.evaluate(() => { location.hash = '#params=8B&practice=seed-7b'; });
   await page.waitForFunction(() => window.llmMemory.getPractice() === 'seed-7b', null, { timeout: 10000 });
   assert.equal(await page.evaluate(() => window.llmMemory.getState()), 'params=8B');
