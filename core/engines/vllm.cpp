@@ -55,6 +55,12 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         return Error{"engine", "the model's architecture lacks layers, width, heads or vocabulary size"};
     if (s.model->layout.known)
         return Error{"engine", "vLLM serves safetensors checkpoints, not GGUF files here: use --engine llama.cpp for a GGUF"};
+    // vLLM pages a hybrid model's recurrent state (its MambaSpec) in the attention blocks' pages, padded to
+    // one size; that allocator is not modelled, and counting every layer as attention would misstate the
+    // pool's capacity several times over. Refused by name rather than guessed.
+    if (a.recurrent_layer_count() > 0)
+        return Error{"engine", "hybrid models are not modelled yet (" + n(a.recurrent_layer_count()) + " of " + n(a.num_hidden_layers) +
+                                   " layers recurrent, their state paged with the attention blocks): use --engine llama.cpp"};
     const Expected<Estimate> e = estimate(s);
     if (!e) return e.failure();
 
