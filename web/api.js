@@ -754,7 +754,7 @@
       return;
     }
     var t = event.changedTouches[0];
-    gesture = { id: t.identifier, x: t.pageX, y: t.pageY, lastY: t.pageY,
+    gesture = { id: t.identifier, x: t.pageX, y: t.pageY, lastY: t.pageY, t0: event.timeStamp,
                 mode: isEmbed() && !embedEngaged ? 'host' : 'wait' };
     lastX = t.pageX;
     lastY = t.pageY;
@@ -797,6 +797,9 @@
     var t = touchOf(event);
     if (!t) return;
     var mode = gesture.mode;
+    // The hold timer runs on the page's thread: when a frame kept it busy, the timer can run before a
+    // quick finger's touchend is handled. The events' own times decide: lifted in time is a tap.
+    if (mode === 'hold' && event.timeStamp - gesture.t0 < HOLD_MS) mode = gesture.mode = 'wait';
     var tap = mode === 'wait' || (mode === 'host' && Math.abs(t.pageX - gesture.x) < SLOP && Math.abs(t.pageY - gesture.y) < SLOP);
     if (event.type === 'touchcancel') { endGesture(true); return; }
     if (event.cancelable) event.preventDefault();  // no compatibility mouse events, no second click
