@@ -51,8 +51,13 @@ const std::vector<Gpu>& gpu_catalogue() {
     static const std::string kBinary = "vendor GB read as GiB (memory chips are binary-sized)";
     static const std::vector<Gpu> kGpus = {
         // Consumer.
+        {"rtx-3060", "NVIDIA GeForce RTX 3060 12GB", "12 GB GDDR6", 12 * kGiB, kBinary},
         {"rtx-3090", "NVIDIA GeForce RTX 3090", "24 GB GDDR6X", 24 * kGiB, kBinary + "; nvidia-smi: 24576 MiB"},
-        {"rtx-4090", "NVIDIA GeForce RTX 4090", "24 GB GDDR6X", 24 * kGiB, kBinary},
+        {"rtx-4060-ti-16gb", "NVIDIA GeForce RTX 4060 Ti 16GB", "16 GB GDDR6", 16 * kGiB, kBinary},
+        {"rtx-4070", "NVIDIA GeForce RTX 4070", "12 GB GDDR6X", 12 * kGiB, kBinary},
+        {"rtx-4080", "NVIDIA GeForce RTX 4080", "16 GB GDDR6X", 16 * kGiB, kBinary},
+        {"rtx-4090", "NVIDIA GeForce RTX 4090", "24 GB GDDR6X", 24 * kGiB, kBinary + "; nvidia-smi: 24564 MiB"},
+        {"rtx-5080", "NVIDIA GeForce RTX 5080", "16 GB GDDR7", 16 * kGiB, kBinary},
         {"rtx-5090", "NVIDIA GeForce RTX 5090", "32 GB GDDR7", 32 * kGiB, kBinary},
         // Workstation.
         {"rtx-a6000", "NVIDIA RTX A6000", "48 GB GDDR6", 48 * kGiB, kBinary},
@@ -95,6 +100,10 @@ Expected<Gpu> find_gpu(std::string_view key) {
     for (const Gpu& gpu : gpu_catalogue())
         if (gpu.key == k) return gpu;
     // Common short names.
+    if (k == "3060") return *find_gpu("rtx-3060");
+    if (k == "4070") return *find_gpu("rtx-4070");
+    if (k == "4080") return *find_gpu("rtx-4080");
+    if (k == "5080") return *find_gpu("rtx-5080");
     if (k == "3090") return *find_gpu("rtx-3090");
     if (k == "4090") return *find_gpu("rtx-4090");
     if (k == "5090") return *find_gpu("rtx-5090");

@@ -102,6 +102,21 @@ std::string card_sentence(const Scenario& s, const Estimate& e) {
     return out;
 }
 
+std::string inference_gpu_sentence(const Scenario& s, const Estimate& e) {
+    const GpuFit& g = e.gpu;
+    const std::string needed = std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s");
+    const std::string per_gpu = format_gb(g.inference_per_gpu_bytes);
+    if (s.engine.kind == EngineKind::none)
+        return std::string("Inference ") + (e.detailed_inference ? "(detailed)" : "(simple)") + " per GPU " + per_gpu + ": " +
+               verdict_phrase(g.inference_verdict, g.inference_margin_bytes) + "; " + needed + " needed if split evenly";
+    // The engine's verdict leads; the seed's rule is a comparison, worded without a verdict of its own.
+    const bool over = g.inference_verdict == FitVerdict::does_not_fit;
+    return std::string("For comparison, the seed's rule (") + (e.detailed_inference ? "detailed inference" : "weights x 1.2") +
+           ", every layer on the GPUs, none of " + engine_name(s.engine.kind) + "'s placement): " + per_gpu + " per GPU, " +
+           format_gb(g.inference_margin_bytes) + (over ? " more than" : " less than") + " a card holds; " + needed +
+           " if split evenly";
+}
+
 namespace {
 
 // The GPU line's training sentence: the peak (or the model states without a model) per GPU, its verdict and
@@ -134,13 +149,13 @@ std::vector<std::string> gpu_sentences(const Scenario& s, const Estimate& e) {
                   format_gib(g.capacity_bytes) + ") each, ZeRO stage " + std::to_string(g.zero_stage));
     // An inference-only format has no training run: its verdict sentence says so, and no training figure follows.
     if (!inference_only_format(s)) out.push_back(training_gpu_sentence(s, e));
-    out.push_back(std::string("Inference ") + (e.detailed_inference ? "(detailed)" : "(simple)") + " per GPU " +
-                  format_gb(g.inference_per_gpu_bytes) + ": " + verdict_phrase(g.inference_verdict, g.inference_margin_bytes) +
-                  "; " + std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
-                  " needed if split evenly");
-    if (!g.inference_cards.empty()) out.push_back(card_sentence(s, e));
+    out.push_back(inference_gpu_sentence(s, e));
+    // With an engine, its per-device lines say what each card holds; the seed's even split would be a
+    // second answer to the same question.
+    if (!g.inference_cards.empty() && s.engine.kind == EngineKind::none) out.push_back(card_sentence(s, e));
     return out;
 }
+
 
 // GB/GiB for figures of a gigabyte or more; smaller ones (LoRA adapters, their optimizer states) in
 // MB/MiB or KB/KiB so they do not print as "0.01 GB".

@@ -71,6 +71,13 @@ std::string report_view_json(const Scenario& scenario, const Estimate& estimate)
 // Error: either variant does not estimate (its message).
 Expected<std::string> recipe_range_sentence(const Scenario& scenario);
 
+// The inference line of the GPU sentences. Without an engine, the seed's verdict: "Inference (simple) per GPU
+// 31.2 GB: fits, 48.8 GB to spare; 1 GPU needed if split evenly". With one, the engine's run verdict is the
+// answer and this is a comparison without a verdict word: "For comparison, the seed's rule (weights x 1.2,
+// every layer on the GPUs, none of llama.cpp's placement): 40.2 GB per GPU, 9.28 GB more than a card holds;
+// 2 GPUs if split evenly".
+std::string inference_gpu_sentence(const Scenario& scenario, const Estimate& estimate);
+
 // With more than one GPU, each card's share of the inference total and its verdict, pooled memory beside:
 // "Per card (tensor split 3:1 of 31.2 GB; pooled 51.54 GB, but each card holds its own share): GPU 0
 // 23.4 GB: tight, 2.37 GB to spare; GPU 1 7.8 GB: fits, 17.97 GB to spare". "" with one GPU.

@@ -311,11 +311,16 @@ void draw_gpu_fit(AppState& app) {
     // Running comes first: it is the question most people bring. Training is its own verdict below. With an
     // engine, its own answer leads (layers it offloads to the CPU included); the whole-model line follows.
     const VerdictLine engine_run = run_verdict(app);
-    if (!engine_run.text.empty()) verdict_text_line(app, engine_run.text, engine_run.verdict);
-    verdict_line(app, !engine_run.text.empty() ? "The whole model on the GPUs:" : app.estimate.detailed_inference ? "Inference (detailed):" : "Inference:",
-                 g.inference_per_gpu_bytes, g.inference_verdict, g.inference_margin_bytes);
-    explain(std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
-            " needed if the inference total is split evenly (tensor or pipeline parallel).");
+    if (!engine_run.text.empty()) {
+        // One answer to "does it run": the engine's. The seed's rule follows as a muted comparison.
+        verdict_text_line(app, engine_run.text, engine_run.verdict);
+        explain(inference_gpu_sentence(app.scenario, app.estimate) + ".");
+    } else {
+        verdict_line(app, app.estimate.detailed_inference ? "Inference (detailed):" : "Inference:", g.inference_per_gpu_bytes,
+                     g.inference_verdict, g.inference_margin_bytes);
+        explain(std::to_string(g.inference_gpus_needed) + " GPU" + (g.inference_gpus_needed == 1 ? "" : "s") +
+                " needed if the inference total is split evenly (tensor or pipeline parallel).");
+    }
     if (inference_only_format(app.scenario)) {
         // A GGUF quantization has no training path: say so instead of a training peak nobody would run.
         verdict_text_line(app, training_verdict_sentence(app.scenario, app.estimate), FitVerdict::does_not_fit);
@@ -340,7 +345,7 @@ void draw_gpu_fit(AppState& app) {
                     format_gb(g.training_per_gpu.optimizer_bytes) + " per GPU now.");
         explain(training_fit_note(app.scenario, app.estimate));
     }
-    if (!g.inference_cards.empty()) {
+    if (!g.inference_cards.empty() && engine_run.text.empty()) {  // an engine lists its own cards
         // Per card, not pooled: each card must hold its own share of the split.
         explain(card_split_heading(app.scenario, app.estimate) + ":");
         constexpr std::size_t kListed = 16;

@@ -142,7 +142,7 @@ bad "fit confidence unknown"  'error: --confidence: "sure" is not safe or typica
 bad "fit markdown"            'error: --format: fit prints table or json' -- fit --format markdown --gpu rtx-4090
 bad "fit bad scenario flag"   'error: --params: is not a number' -- fit --gpu rtx-4090 --params abc
 bad "fit bad state"           'error: --state: params: is not a number' -- fit --state 'params=abc' --gpu rtx-4090
-bad "fit bad gpu"             'error: --gpu: "rtx-9999" is not a known GPU (rtx-3090, rtx-4090, rtx-5090, rtx-a6000, l40s, t4, l4, v100-16gb, v100-32gb, a100-40gb, a100-80gb, h100-80gb, h200, mi300x, apple-16gb, apple-32gb, apple-36gb, apple-64gb, apple-96gb, apple-128gb, apple-192gb; or give --gpu-memory)' -- fit --gpu rtx-9999 --maximize context
+bad "fit bad gpu"             'error: --gpu: "rtx-9999" is not a known GPU (rtx-3060, rtx-3090, rtx-4060-ti-16gb, rtx-4070, rtx-4080, rtx-4090, rtx-5080, rtx-5090, rtx-a6000, l40s, t4, l4, v100-16gb, v100-32gb, a100-40gb, a100-80gb, h100-80gb, h200, mi300x, apple-16gb, apple-32gb, apple-36gb, apple-64gb, apple-96gb, apple-128gb, apple-192gb; or give --gpu-memory)' -- fit --gpu rtx-9999 --maximize context
 # ... and order does not matter, as for the flags.
 count=$((count + 1))
 out=$("$bin" --state 'trainable=20B' --params 70B --format json 2>"$errfile"); status=$?; err=$(cat "$errfile")

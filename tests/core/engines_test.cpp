@@ -525,6 +525,17 @@ TEST_CASE("the verdict lines carry their verdict as data, the same as their word
     // After "Trains on: no", the GPU lines say nothing of a training peak nobody would run.
     const std::string table = report_table(tight, *gguf, UnitChoice::both);
     CHECK(table.find("Training peak per GPU") == std::string::npos);
-    CHECK(table.find("Inference (simple) per GPU") != std::string::npos);
+    CHECK(table.find("Inference (simple) per GPU") == std::string::npos);
+    // One answer to "does it run": llama.cpp's, which offloads what does not fit. The seed's rule (weights x
+    // 1.2 = 48.66 GB, every layer on the card) follows as a comparison with no verdict word of its own.
+    const std::string seed_line = inference_gpu_sentence(tight, *gguf);
+    CHECK(seed_line.rfind("For comparison, the seed's rule (weights x 1.2, every layer on the GPUs, none of llama.cpp's placement): ", 0) == 0);
+    CHECK(seed_line.find("more than a card holds; 2 GPUs if split evenly") != std::string::npos);
+    CHECK(seed_line.find("fit") == std::string::npos);
+    CHECK(table.find(seed_line) != std::string::npos);
+    Scenario plain = tight;
+    plain.engine.kind = EngineKind::none;
+    CHECK(inference_gpu_sentence(plain, *gguf).rfind("Inference (simple) per GPU ", 0) == 0);
+    CHECK(inference_gpu_sentence(plain, *gguf).find(": does not fit: ") != std::string::npos);
     CHECK(report_table(roomy, *estimate(roomy), UnitChoice::both).find("Training peak per GPU") != std::string::npos);
 }

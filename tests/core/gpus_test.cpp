@@ -24,13 +24,22 @@ TEST_CASE("gpus: catalogue capacities follow the binary convention", "[gpus]") {
     CHECK(find_gpu("a100-80gb")->capacity_bytes == 81920ULL * 1024 * 1024);
     CHECK(find_gpu("A100-80GB")->capacity_bytes == 85'899'345'920ULL);
     CHECK(find_gpu("rtx-4090")->capacity_bytes == 24 * GiB);
+    // The 12 and 16 GB cards most people run models on (NVIDIA's spec pages: 12 GB GDDR6X, 16 GB GDDR7 ...),
+    // read as GiB like the rest. nvidia-smi shows a little less than the GiB figure (24564 of 24576 MiB on an
+    // RTX 4090, RLinf/RLinf#255): the margin the verdict's "tight" band is for.
+    CHECK(find_gpu("rtx-4070")->capacity_bytes == 12 * GiB);
+    CHECK(find_gpu("4070")->key == "rtx-4070");
+    CHECK(find_gpu("3060")->capacity_bytes == 12 * GiB);
+    CHECK(find_gpu("rtx-4060-ti-16gb")->capacity_bytes == 16 * GiB);
+    CHECK(find_gpu("4080")->capacity_bytes == 16 * GiB);
+    CHECK(find_gpu("5080")->vendor_memory == "16 GB GDDR7");
     CHECK(find_gpu("h200")->capacity_bytes == 141 * GiB);
     CHECK(find_gpu("mi300x")->capacity_bytes == 192 * GiB);
     CHECK(find_gpu("h100")->key == "h100-80gb");
     CHECK(gpu_catalogue().size() >= 15);
     const Expected<Gpu> bad = find_gpu("rtx-9999");
     REQUIRE_FALSE(bad.ok());
-    CHECK(bad.error().find("is not a known GPU (rtx-3090, rtx-4090") != std::string::npos);
+    CHECK(bad.error().find("is not a known GPU (rtx-3060, rtx-3090, rtx-4060-ti-16gb, rtx-4070") != std::string::npos);
 }
 
 TEST_CASE("gpus: Apple unified memory counts the GPU's working set, not the RAM", "[gpus][apple]") {

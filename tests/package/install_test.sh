@@ -60,7 +60,8 @@ for bash_completion in "" /usr/share/bash-completion/bash_completion; do
   [[ -z "$bash_completion" || -f "$bash_completion" ]] || continue
   [[ $(complete_words --dt) == "--dtype" ]] || fail "--dt completes to '$(complete_words --dt)'"
   [[ $(complete_words --dtype q4) == "q4_0 q4_k q4_k_m" ]] || fail "--dtype q4 completes to '$(complete_words --dtype q4)'"
-  [[ $(complete_words --gpu rtx-40) == "rtx-4090" ]] || fail "--gpu rtx-40: '$(complete_words --gpu rtx-40)'"
+  [[ $(complete_words --gpu rtx-40) == "rtx-4060-ti-16gb rtx-4070 rtx-4080 rtx-4090" ]] || fail "--gpu rtx-40: '$(complete_words --gpu rtx-40)'"
+  [[ $(complete_words --gpu rtx-409) == "rtx-4090" ]] || fail "--gpu rtx-409: '$(complete_words --gpu rtx-409)'"
   [[ $(complete_words --model llama-2-) == "llama-2-13b llama-2-70b llama-2-7b" ]] || fail "--model llama-2-: '$(complete_words --model llama-2-)'"
   [[ $(complete_words --format "") == "json markdown table" ]] || fail "--format: '$(complete_words --format "")'"
   [[ $(complete_words --params "") == "" ]] || fail "--params offers '$(complete_words --params "")'"
