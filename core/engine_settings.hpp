@@ -41,6 +41,8 @@ struct EngineSettings {
     std::string draft_model;           // -md: a built-in model's key, the speculative-decoding drafter; "" = none
     std::string draft_dtype;           // the drafter's weight format; "" = the target's
     std::string draft_kv_dtype;        // -ctkd (and -ctvd): the drafter's cache type; "" = f16
+    bool mmproj = false;               // --mmproj FILE: the model's vision projector is loaded (an f16 mmproj file)
+    bool mmproj_offload = true;        // --no-mmproj-offload sets false: the projector stays in host RAM
     // Every engine
     std::uint64_t ram_bytes = 0;       // --ram: system memory for the host's verdict; 0 = not judged
     // vLLM

@@ -883,6 +883,17 @@ const std::vector<SettingSpec>& setting_specs() {
              return std::string();
          },
          [](const Scenario& s) { return s.engine.draft_kv_dtype; }, nullptr, nullptr, "f16", ""},
+        {"mmproj", "[BOOL]", "llama.cpp --mmproj FILE: load the model's vision projector (an f16 mmproj file) with its own compute buffer",
+         "Vision projector (--mmproj)", "", K::flag, "true",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mmproj, t); },
+         [](const Scenario& s) { return s.engine.mmproj ? std::string("true") : std::string(); }, nullptr, nullptr, "",
+         "The vision tower's file: its f16 weights and its compute buffer for one image, on GPU 0."},
+        {"mmproj-offload", "[BOOL]", "llama.cpp puts the projector on the GPU (default true; false = --no-mmproj-offload: host RAM)",
+         "Projector on the GPU", "", K::flag, "false",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mmproj_offload, t); },
+         [](const Scenario& s) { return s.engine.mmproj_offload ? std::string() : std::string("false"); },
+         [](const Scenario&) { return std::string("true"); }, nullptr, "",
+         "false = --no-mmproj-offload: the projector and its graph stay in host RAM."},
         {"ram", "SIZE", "system memory for the host's verdict (weights left on the CPU, experts, KV, host buffers): 64GiB",
          "System RAM", "GB or GiB", K::text, "64GiB",
          [](Scenario& s, std::string_view t) {
@@ -951,7 +962,7 @@ const SettingSpec* find_setting(std::string_view key) {
 
 bool is_engine_setting(std::string_view key) {
     for (const char* engine_key : {"engine", "ubatch", "nbatch", "ngl", "split-mode", "flash-attn", "v-dtype", "parallel",
-                                   "kv-unified", "swa-full", "mmap", "n-cpu-moe", "override-tensor", "ram", "draft-model", "draft-dtype", "draft-kv-dtype", "gpu-util", "max-num-seqs", "max-batched-tokens",
+                                   "kv-unified", "swa-full", "mmap", "n-cpu-moe", "override-tensor", "ram", "draft-model", "draft-dtype", "draft-kv-dtype", "mmproj", "mmproj-offload", "gpu-util", "max-num-seqs", "max-batched-tokens",
                                    "block-size", "enforce-eager"})
         if (key == engine_key) return true;
     return false;

@@ -96,6 +96,10 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
                   layers * (4 * linear(h, h, true) + linear(h, i, true) + linear(i, h, true) + 2 * 2 * h) + 2 * h;
         projector = h * text_hidden + h;
         t.tokens_per_image = top.opt("mm_tokens_per_image", 256);
+        t.hidden_size = static_cast<std::uint64_t>(h);
+        t.intermediate_size = static_cast<std::uint64_t>(i);
+        t.attention_heads = static_cast<std::uint64_t>(v.opt("num_attention_heads", 12));  // SiglipVisionConfig's default
+        if (!v.error.empty()) return Error{v.error};
     } else if (top_type == "llama4" || vision_type == "llama4_vision_model") {
         // Llama4VisionModel: an unbiased unfold-conv patch linear, class embedding, (patches + 1) positions,
         // pre/post LayerNorms, biased attention and MLP per layer, the pixel-shuffle adapter (two unbiased

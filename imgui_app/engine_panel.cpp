@@ -28,7 +28,7 @@ struct EngineView {
 
 // The engines' own flags, as this panel places them.
 constexpr const char* kLlamaKeys[] = {"ngl", "ubatch", "nbatch", "flash-attn", "v-dtype", "parallel", "kv-unified", "split-mode", "swa-full", "mmap",
-                                      "n-cpu-moe", "override-tensor", "draft-model", "draft-dtype", "draft-kv-dtype"};
+                                      "n-cpu-moe", "override-tensor", "draft-model", "draft-dtype", "draft-kv-dtype", "mmproj", "mmproj-offload"};
 constexpr const char* kVllmKeys[] = {"gpu-util", "max-num-seqs", "max-batched-tokens", "block-size", "enforce-eager"};
 constexpr const char* kEveryEngineKeys[] = {"ram"};  // the host's verdict
 

@@ -96,6 +96,7 @@ enum class ValueKind {
     n_cpu_moe,   // --n-cpu-moe N (0 allowed)
     draft_model, // -md FILE: a built-in model by its name (and its weight format from the file name)
     overrides,   // -ot PATTERN=CPU[,...]: repeated flags add to the list
+    mmproj,      // --mmproj FILE: a projector file (its name is not read; the model's vision tower is counted)
     text,        // any value (ignored or unmodelled flags)
 };
 
@@ -138,7 +139,10 @@ const std::vector<FlagSpec>& llama_flags() {
         {"-ctvd|--cache-type-v-draft", "draft-v", ValueKind::llama_cache, nullptr, nullptr},
         {"-ngld|--gpu-layers-draft|--n-gpu-layers-draft", "draft-ngl", ValueKind::text, nullptr, nullptr},
         {"-cd|--ctx-size-draft", "", ValueKind::text, nullptr, "the drafter's KV cache is sized at the target's context; -cd is not modelled"},
-        {"--mmproj", "", ValueKind::text, nullptr, "a vision projector's memory is not counted"},
+        {"-mm|--mmproj|-mmu|--mmproj-url", "mmproj", ValueKind::mmproj, nullptr, nullptr},
+        {"--no-mmproj", "mmproj", ValueKind::none, "off", nullptr},
+        {"--no-mmproj-offload", "mmproj-offload", ValueKind::none, "off", nullptr},
+        {"--mmproj-offload", "mmproj-offload", ValueKind::none, "on", nullptr},
         {"-mg|--main-gpu", "", ValueKind::text, nullptr, "the main GPU's choice is not modelled (GPU 0 is assumed)"},
         {"-dev|--device", "", ValueKind::text, nullptr, "device lists are not modelled (give -ts)"},
         {"--lora", "", ValueKind::text, nullptr, "LoRA adapters' memory is not counted"},
@@ -334,6 +338,13 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
             if (!x) return bad(x.error());
             if (!(*x > 0.0) || *x > 1.0) return bad(shown(value) + " must be above 0 and at most 1");
             set_setting(r, key, value, source);
+            return std::nullopt;
+        }
+        case ValueKind::mmproj: {
+            std::string v = value;
+            while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.pop_back();
+            if (v.empty()) return bad("needs the projector's file (an mmproj .gguf)");
+            set_setting(r, key, "on", source);
             return std::nullopt;
         }
         case ValueKind::draft_model: {
@@ -989,6 +1000,10 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
             continue;
         }
         std::string value = s->value;
+        if (spec.kind == ValueKind::mmproj) {
+            if (value == "on") out += " --mmproj mmproj-f16.gguf";  // the file's name is not kept
+            continue;
+        }
         if (spec.kind == ValueKind::n_cpu_moe && value == "all") continue;  // written as --cpu-moe
         if (spec.kind == ValueKind::llama_cache) value = llama_cache_name(value);
         if (spec.kind == ValueKind::vllm_dtype) {

@@ -264,7 +264,9 @@ WeightLayout weight_layout(const Scenario& s, const Estimate& e, std::vector<std
     w.token_embd_bytes = bytes_of(c.embedding_count);
     w.output_bytes = a.tie_word_embeddings ? 0 : bytes_of(c.output_head_count);
     w.output_norm_bytes = bytes_of(final_norm);
-    std::uint64_t placed = w.token_embd_bytes + w.output_bytes + w.output_norm_bytes;
+    // The model's GGUF holds the language model alone: convert_hf_to_gguf.py writes a vision tower to its
+    // own mmproj file (counted apart, with --mmproj).
+    std::uint64_t placed = w.token_embd_bytes + w.output_bytes + w.output_norm_bytes + bytes_of(c.vision_count);
     const std::uint64_t layers_bytes = e.weight_bytes > placed ? e.weight_bytes - placed : 0;
     (void)layers_params;
     // Routed experts sit in the MoE layers only (gate, up and down of equal size), the rest spread evenly.
@@ -474,7 +476,34 @@ struct Inputs {
     std::uint64_t draft_weight_bytes = 0;
     std::string draft_format;
     KvTypes draft_types;
+    // The vision projector (--mmproj): its f16 weights and its clip graph's compute buffer, on GPU 0 unless
+    // --no-mmproj-offload (then host RAM).
+    bool projector = false;
+    std::uint64_t projector_weight_bytes = 0;
+    std::uint64_t projector_compute_bytes = 0;  // 0: not modelled for this family
+    std::string projector_weight_steps, projector_compute_steps;
 };
+
+// The projector's clip graph, reserved once for one image at the encoder's own size (tools/mtmd/clip.cpp
+// alloc_compute_meta). Modelled for Gemma 3's SigLIP (896 x 896, no tiling), checked against llama-server's
+// measured buffer: flash attention off, the f32 attention scores of one layer (heads x positions^2) and six
+// hidden-state tensors live at once; on, the largest phase is the feed-forward: the residual, its norm, the
+// output and the f32 intermediate. Other families: 0 (no published figure to check a rule against).
+std::uint64_t projector_compute_bytes(const VisionTower& t, bool flash_attn, std::string& steps) {
+    if (t.kind != VisionKind::gemma3_siglip || t.patch_size == 0 || t.hidden_size == 0) return 0;
+    const std::uint64_t side = t.image_size / t.patch_size;
+    const std::uint64_t pos = side * side;
+    const std::uint64_t hidden = pos * t.hidden_size * kF32;
+    const std::string at = n(pos) + " positions (" + n(t.image_size) + " / " + n(t.patch_size) + " = " + n(side) + " patches a side)";
+    if (flash_attn) {
+        steps = "flash attention on, the feed-forward phase of one image at " + at + ": 3 x " + n(pos) + " x " + n(t.hidden_size) + " x 4 + " + n(pos) +
+                " x " + n(t.intermediate_size) + " x 4 bytes";
+        return 3 * hidden + pos * t.intermediate_size * kF32;
+    }
+    steps = "flash attention off, one image at " + at + ": attention scores " + n(t.attention_heads) + " heads x " + n(pos) + " x " + n(pos) +
+            " x 4 + 6 x " + n(pos) + " x " + n(t.hidden_size) + " x 4 bytes";
+    return t.attention_heads * pos * pos * kF32 + 6 * hidden;
+}
 
 Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* settings) {
     const Scenario& s = *in.s;
@@ -655,6 +684,16 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
                                dp.output_steps + ")",
                            std::max({dp.attention, dp.ffn, dp.output}), EngineTermKind::compute});
     }
+    // The vision projector (llama-server / llama-mtmd-cli --mmproj): mtmd puts the clip model and its graph on
+    // the first GPU (--no-mmproj-offload: the CPU), and llama-server adds both to --fit's target for that device.
+    if (in.projector) {
+        const bool on_gpu = gpus > 0 && s.engine.mmproj_offload;
+        EngineDevice& d = out.devices[on_gpu ? 0 : static_cast<std::size_t>(gpus)];
+        d.terms.push_back({"mmproj_buffer", "Projector weights (mmproj)", in.projector_weight_steps, in.projector_weight_bytes, EngineTermKind::weights});
+        if (in.projector_compute_bytes > 0)
+            d.terms.push_back({"mmproj_compute_buffer", "Projector compute buffer", in.projector_compute_steps, in.projector_compute_bytes,
+                               EngineTermKind::compute});
+    }
     for (EngineDevice& d : out.devices) {
         const std::uint64_t margin = d.reserved_bytes;
         finish_device(d);
@@ -720,6 +759,8 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
         cmd += " -md " + in.draft->preset_key + ".gguf";
         if (!s.engine.draft_kv_dtype.empty()) cmd += std::string(" -ctkd ") + ggml_kv_name(s.engine.draft_kv_dtype) + " -ctvd " + ggml_kv_name(s.engine.draft_kv_dtype);
     }
+    if (in.projector) cmd += " --mmproj mmproj-" + (s.model->preset_key.empty() ? std::string("model") : s.model->preset_key) + "-f16.gguf" +
+                             (s.engine.mmproj_offload ? "" : " --no-mmproj-offload");
     if (s.engine.swa_full) cmd += " --swa-full";
     if (!s.engine.mmap) cmd += " --no-mmap";
     return cmd;
@@ -786,6 +827,28 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
             return Error{"draft-kv-dtype", "llama.cpp: V cache quantization requires flash_attn (-fa on)"};
         out.notes.push_back("The drafter (" + d.model->display_name + ") is a second model in memory: its weights, its own KV cache at the "
                             "target's full context (not a small one) and its own compute buffer.");
+    }
+    if (s.engine.mmproj) {
+        const VisionTower& t = a.vision;
+        if (ollama) return Error{"mmproj", "Ollama loads a model's projector itself, without a flag: choose --engine llama.cpp"};
+        if (t.kind == VisionKind::none)
+            return Error{"mmproj", "the model has no vision tower (vision_config) for a projector file: choose a multimodal model"};
+        if (a.text_only) return Error{"mmproj", "--text-only leaves the vision tower out: turn one of them off"};
+        in.projector = true;
+        // mmproj files are written in f16 (convert_hf_to_gguf.py --mmproj, its default outtype); llama.cpp has no
+        // flag to convert them at load.
+        in.projector_weight_bytes = t.total() * 2;
+        in.projector_weight_steps = std::string(vision_kind_name(t.kind)) + ": " + n(t.encoder_count) + " encoder + " + n(t.projector_count) +
+                                    " projector parameters x 2 bytes (f16, the mmproj file's type; the few small tensors a file keeps in f32 are not told apart)" +
+                                    (s.engine.mmproj_offload ? "" : "; --no-mmproj-offload: in host RAM");
+        const bool fa = s.engine.flash_attn != Switch::off;
+        in.projector_compute_bytes = projector_compute_bytes(t, fa, in.projector_compute_steps);
+        out.notes.push_back(in.projector_compute_bytes > 0
+                                ? "The vision projector (--mmproj) is a second model: its weights and its own compute buffer for one image, " +
+                                      std::string(s.engine.mmproj_offload && s.gpu_count > 0 ? "on GPU 0, counted in --fit's target as llama-server does."
+                                                                                             : "in host RAM (--no-mmproj-offload).")
+                                : std::string("The projector's own compute buffer for ") + vision_kind_name(t.kind) +
+                                      " is not counted: no measured figure to check a rule against (only Gemma 3's is modelled).");
     }
     if (ollama && in.overrides.any)
         return Error{s.engine.override_tensor.empty() ? "n-cpu-moe" : "override-tensor", "Ollama has no flag for tensor overrides: choose --engine llama.cpp"};

@@ -19,7 +19,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 // The keys the lean page refuses (core/settings.cpp is_engine_setting) and web/page_loader.mjs routes to the full build.
 const ENGINE_KEYS = ['engine', 'ubatch', 'nbatch', 'ngl', 'split-mode', 'flash-attn', 'v-dtype', 'parallel', 'kv-unified',
-  'swa-full', 'mmap', 'n-cpu-moe', 'override-tensor', 'ram', 'draft-model', 'draft-dtype', 'draft-kv-dtype', 'gpu-util',
+  'swa-full', 'mmap', 'n-cpu-moe', 'override-tensor', 'ram', 'draft-model', 'draft-dtype', 'draft-kv-dtype', 'mmproj', 'mmproj-offload', 'gpu-util',
   'max-num-seqs', 'max-batched-tokens', 'block-size', 'enforce-eager'];
 const LEAN_NOTE = /^the engine models are in the page's full build \(about \d+ KB\): a link with engine= opens it, as does choosing an engine on the page$/;
 // The two scenarios: Llama 3 70B in Q4_K_M on an RTX 4090 at 8K with llama.cpp, and Llama 3.1 70B

@@ -278,3 +278,21 @@ TEST_CASE("llama-server: -md names a built-in drafter (and its format), -ctkd/-c
     // Part of the drafter on the CPU is not modelled, and says so.
     CHECK(contains(read_ok("llama-server -m a.gguf -md b.gguf -ngld 8").unmodelled, "-ngld 8 (the drafter is placed whole on GPU 0"));
 }
+
+TEST_CASE("llama-server: --mmproj FILE loads the vision projector, --no-mmproj-offload keeps it in host RAM") {
+    // llama.cpp common/arg.cpp: -mm/--mmproj FILE, -mmu/--mmproj-url URL, --no-mmproj, --no-mmproj-offload.
+    const CommandReading r = read_ok("llama-server -m gemma-3-27b-it-Q4_K_M.gguf --mmproj mmproj-model-f16.gguf --no-mmproj-offload -c 8192");
+    CHECK(pairs(r).at("mmproj") == "on");
+    CHECK(pairs(r).at("mmproj-offload") == "off");
+    CHECK(!contains(r.unmodelled, "--mmproj"));
+    CHECK(pairs(read_ok("llama-server -m a.gguf -mm p.gguf")).at("mmproj") == "on");
+    CHECK(pairs(read_ok("llama-server -m a.gguf --mmproj=p.gguf --no-mmproj")).at("mmproj") == "off");
+    CHECK(error_of("llama-server -m a.gguf --mmproj") == "--mmproj: needs a value");
+    CHECK(error_of("llama-server -m a.gguf --mmproj=") == "--mmproj: needs the projector's file (an mmproj .gguf)");
+    CHECK(error_of("llama-server -m a.gguf --no-mmproj-offload=1") == "--no-mmproj-offload: takes no value");
+    const std::string printed = engine_command_line(r.engine, r.model_ref, r.settings);
+    CHECK(printed.find("--mmproj mmproj-f16.gguf") != std::string::npos);
+    CHECK(printed.find("--no-mmproj-offload") != std::string::npos);
+    CHECK(pairs(read_ok(printed)) == pairs(r));
+    CHECK(command_state(r).find("mmproj=on&mmproj-offload=off") != std::string::npos);
+}

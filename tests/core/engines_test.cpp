@@ -539,3 +539,59 @@ TEST_CASE("the verdict lines carry their verdict as data, the same as their word
     CHECK(inference_gpu_sentence(plain, *gguf).find(": does not fit: ") != std::string::npos);
     CHECK(report_table(roomy, *estimate(roomy), UnitChoice::both).find("Training peak per GPU") != std::string::npos);
 }
+
+TEST_CASE("llama.cpp vision projector (--mmproj): its f16 weights and its clip compute buffer on GPU 0") {
+    // llama-server's own figure for the Gemma 3 projector's clip compute buffer, read from its
+    // "[mtmd] adding N MiB to fit_params_target" line less the weights, flash attention off then on:
+    // 1132 MiB and 121 MiB (https://github.com/gpustack/gguf-parser-go/issues/44, "Real clip compute buffer").
+    // SigLIP at 896 x 896 in 14-pixel patches: 4,096 positions, 1152 wide, 16 heads, 4304 intermediate.
+    Scenario s = with({{"model", "gemma-3-27b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"context", "8192"},
+                       {"parallel", "1"}, {"ngl", "all"}, {"flash-attn", "off"}});
+    const EngineEstimate alone = run(s);
+    CHECK(term(device(alone, "gpu0"), "mmproj_buffer") == 0);
+    REQUIRE(apply_setting(s, "mmproj", "true"));
+    const EngineEstimate off = run(s);
+    const EngineDevice& g = device(off, "gpu0");
+    CHECK(term(g, "mmproj_compute_buffer") == 1132 * MiB);
+    // The weights: the tower's count (checked against the model card in vision_test.cpp) in f16.
+    const std::uint64_t tower = s.model->architecture.vision.total();
+    CHECK(term(g, "mmproj_buffer") == tower * 2);
+    CHECK(g.total_bytes == device(alone, "gpu0").total_bytes + tower * 2 + 1132 * MiB);
+    CHECK(off.command.find("--mmproj mmproj-gemma-3-27b-f16.gguf") != std::string::npos);
+    REQUIRE(apply_setting(s, "flash-attn", "on"));
+    const std::uint64_t on = term(device(run(s), "gpu0"), "mmproj_compute_buffer");
+    CHECK(on >= 120 * MiB + MiB / 2);  // 121 MiB as printed: 121.25 MiB
+    CHECK(on <= 121 * MiB + MiB / 2);
+    // --no-mmproj-offload: the projector and its graph stay in host RAM; the GPU is as without it.
+    REQUIRE(apply_setting(s, "mmproj-offload", "false"));
+    const EngineEstimate host = run(s);
+    CHECK(term(device(host, "gpu0"), "mmproj_buffer") == 0);
+    CHECK(term(device(host, "host"), "mmproj_buffer") == tower * 2);
+    CHECK(term(device(host, "host"), "mmproj_compute_buffer") == on);
+    CHECK(host.command.find("--no-mmproj-offload") != std::string::npos);
+    // A projector needs a vision tower, and llama.cpp's flag.
+    CHECK(apply_setting(s, "mmproj", "maybe").error().find("is not true or false") != std::string::npos);
+    REQUIRE(apply_setting(s, "text-only", "true"));
+    Expected<EngineEstimate> e = engine_estimate(s);
+    REQUIRE(!e);
+    CHECK(e.error().find("mmproj") == 0);
+    Scenario text = with({{"model", "llama-3.1-8b"}, {"engine", "llama.cpp"}, {"mmproj", "true"}});
+    e = engine_estimate(text);
+    REQUIRE(!e);
+    CHECK(e.error().find("no vision tower") != std::string::npos);
+    REQUIRE(apply_setting(text, "engine", "ollama"));
+    CHECK(!engine_estimate(text));
+}
+
+TEST_CASE("llama.cpp without a GGUF leaves a vision tower out of the model buffer: it lives in the mmproj file") {
+    // convert_hf_to_gguf.py writes the language model and the projector to two files.
+    Scenario s = with({{"model", "gemma-3-27b"}, {"dtype", "q8_0"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "4096"},
+                       {"parallel", "1"}, {"ngl", "all"}});
+    const EngineEstimate e = run(s);
+    REQUIRE(apply_setting(s, "text-only", "true"));
+    const EngineEstimate text = run(s);
+    // The same bytes up to the rounding of each share (a few bytes of 28 GB); the tower is 0.8 GB.
+    const auto near = [](std::uint64_t a, std::uint64_t b) { return (a > b ? a - b : b - a) < 1024; };
+    CHECK(near(term(device(e, "gpu0"), "model_buffer"), term(device(text, "gpu0"), "model_buffer")));
+    CHECK(near(term(device(e, "host"), "model_buffer"), term(device(text, "host"), "model_buffer")));
+}
