@@ -692,6 +692,11 @@ int main() {
     glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+    // ImGui draws 2D triangles over an opaque clear: no depth or stencil buffer (WebGL clears both after
+    // every frame it shows) and no alpha channel (the browser composites the canvas as opaque).
+    glfwWindowHint(GLFW_DEPTH_BITS, 0);
+    glfwWindowHint(GLFW_STENCIL_BITS, 0);
+    glfwWindowHint(GLFW_ALPHA_BITS, 0);
     g_web.window = glfwCreateWindow(800, 600, "LLM Memory Estimator", nullptr, nullptr);
     if (g_web.window == nullptr) {
         // No WebGL 2: the page shows the figures as HTML; the JS API keeps working.
