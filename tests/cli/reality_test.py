@@ -13,6 +13,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 spec = importlib.util.spec_from_file_location("reality_table", ROOT / "scripts" / "reality_table.py")
 reality = importlib.util.module_from_spec(spec)
+sys.path.insert(0, str(ROOT / "scripts"))  # the script imports its sibling reality_common
 spec.loader.exec_module(reality)
 
 KINDS = {"full fine-tune", "LoRA", "QLoRA", "long context", "inference serving"}
@@ -140,7 +141,7 @@ def main():
         else:
             print(f"ok   reality band text {klass}: the CLI's report names the class and says {words[0].strip()}")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = reality.current_section(readme)
+    section = reality.reality_common.current(readme, reality.BEGIN, reality.END)
     if section is None:
         print("FAIL reality README: README.md has no generated 'How close to reality' section")
         fail = 1
