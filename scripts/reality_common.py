@@ -14,6 +14,19 @@ def load_rows(path):
         return json.load(f)["rows"]
 
 
+def row_problems(rows, fields):
+    """The rows' ids used twice and the fields a row lacks, as "<id>: ..." lines (the tests' data checks)."""
+    problems = []
+    seen = set()
+    for row in rows:
+        name = row.get("id", "?")
+        if name in seen:
+            problems.append(f"{name}: id used twice")
+        seen.add(name)
+        problems += [f"{name}: no {field}" for field in fields if field not in row]
+    return problems
+
+
 def amount(measured, units):
     """A measured {"value", "unit"} as a number of the unit's base (bytes, tokens, blocks)."""
     return float(measured["value"]) * units[measured["unit"]]

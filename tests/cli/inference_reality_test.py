@@ -40,15 +40,9 @@ def data_problems(rows, binary):
     logs = {row.get("source", {}).get("url") for row in rows}
     if len(logs) < MIN_LOGS:
         problems.append(f"only {len(logs)} published logs (at least {MIN_LOGS})")
-    seen = set()
+    problems += table.reality_common.row_problems(rows, ("engine", "engine_version", "model", "settings", "terms", "source"))
     for row in rows:
         name = row.get("id", "?")
-        if name in seen:
-            problems.append(f"{name}: id used twice")
-        seen.add(name)
-        for field in ("engine", "engine_version", "model", "settings", "terms", "source"):
-            if field not in row:
-                problems.append(f"{name}: no {field}")
         url = row.get("source", {}).get("url", "")
         if not url.startswith("https://"):
             problems.append(f"{name}: source url is not https")

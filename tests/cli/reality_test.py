@@ -34,15 +34,9 @@ def data_problems(rows):
     missing_kinds = KINDS - {row.get("kind") for row in rows}
     if missing_kinds:
         problems.append("no row of kind " + ", ".join(sorted(missing_kinds)))
-    seen = set()
+    problems += reality.reality_common.row_problems(rows, REQUIRED)
     for row in rows:
         name = row.get("id", "?")
-        if name in seen:
-            problems.append(f"{name}: id used twice")
-        seen.add(name)
-        for field in REQUIRED:
-            if field not in row:
-                problems.append(f"{name}: no {field}")
         if any(field not in row for field in REQUIRED):
             continue
         if row["kind"] not in KINDS:
