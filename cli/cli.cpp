@@ -441,9 +441,11 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
         const Expected<CpuMoeAnswer> a = llama_cpp_fewest_cpu_moe(options.scenario);
         if (!a) return fail(options.sources.with_option(a.failure()));
         if (options.format == OutputFormat::json) {
-            out = "{\"n_cpu_moe\":{\"found\":" + std::string(a->found ? "true" : "false") + ",\"n_cpu_moe\":" + std::to_string(a->n_cpu_moe) +
-                  ",\"expert_bytes\":" + std::to_string(a->expert_bytes) + ",\"sentence\":\"" + json_escape(a->sentence) +
-                  "\",\"engine\":" + engine_json(a->estimate) + "}}\n";
+            JsonWriter w;
+            w.begin_object().key("n_cpu_moe").begin_object();
+            w.field("found", a->found).field("n_cpu_moe", a->n_cpu_moe).field("expert_bytes", a->expert_bytes).field("sentence", a->sentence);
+            w.raw_field("engine", engine_json(a->estimate)).end_object().end_object();
+            out = w.take() + "\n";
         } else {
             out = "Fewest expert layers on the CPU (llama.cpp --n-cpu-moe)\n  " + a->sentence + "\n" + a->estimate.verdict + "\nCommand: " +
                   a->estimate.command + "\n";

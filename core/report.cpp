@@ -417,8 +417,17 @@ std::vector<VerdictLine> verdict_lines(const Scenario& s, const Estimate& e) {
     std::vector<VerdictLine> out;
     if (s.engine.kind != EngineKind::none) {
         const Expected<EngineEstimate> engine = engine_estimate(s);
-        if (engine) out.push_back({engine->verdict, engine->run_verdict});
-        else out.push_back({std::string(engine_name(s.engine.kind)) + ": " + engine.error(), FitVerdict::does_not_fit});
+        if (engine) out.push_back({engine->verdict, engine->run_verdict, true});
+        else out.push_back({std::string(engine_name(s.engine.kind)) + ": " + engine.error(), FitVerdict::does_not_fit, true});
+    } else if (inference_only_format(s) && e.gpu.requested) {
+        const GpuFit& g = e.gpu;
+        const bool fits = g.inference_verdict != FitVerdict::does_not_fit;
+        out.push_back({"Runs on " + std::to_string(g.gpu_count) + " x " + gpu_name(s) + " by the seed's rule: " +
+                           (fits ? "yes" : "no") + " (" + (e.detailed_inference ? "detailed inference " : "weights x 1.2 = ") +
+                           format_gb(g.inference_per_gpu_bytes) + " per GPU, " + format_gb(g.inference_margin_bytes) +
+                           (fits ? " to spare" : " short") + (g.inference_verdict == FitVerdict::tight ? ", tight" : "") +
+                           "). Choose an engine to see what llama.cpp or Ollama would place on the GPU and offload to the CPU.",
+                       g.inference_verdict, true});
     }
     const std::string trains = training_verdict_sentence(s, e);
     if (!trains.empty() && (s.engine.kind != EngineKind::none || inference_only_format(s)))
@@ -456,7 +465,7 @@ std::string report_table(const Scenario& s, const Estimate& e, UnitChoice units)
         if (!trains.empty()) out += trains + "\n";
         out += "\nThe seed's figures:\n";
     } else if (inference_only_format(s)) {
-        out += training_verdict_sentence(s, e) + "\n";
+        for (const VerdictLine& line : verdict_lines(s, e)) out += line.text + "\n";
     }
     out += describe_inputs(s, e) + "\n";
     out += model_line(s, e);

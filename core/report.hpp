@@ -40,10 +40,13 @@ std::string report_json(const Scenario& scenario, const Estimate& estimate, cons
 struct VerdictLine {
     std::string text;
     FitVerdict verdict = FitVerdict::fits;
+    bool run = false;  // the run verdict ("Runs on ..."), which a phone shows above its totals
 };
 
 // The verdicts that lead every face, in order: "Runs on ..." with the engine (when one is chosen), then the
 // training verdict as its own sentence ("Trains on ..." or why an inference-only format cannot train).
+// An inference-only format on a GPU without an engine leads with the seed's run verdict ("Runs on 1 x
+// NVIDIA GeForce RTX 4070 by the seed's rule: no, ..."): the question such a user asked is whether it runs.
 // Empty without an engine and without an inference-only format. An engine that cannot be estimated (its
 // error) and an inference-only format are does_not_fit.
 std::vector<VerdictLine> verdict_lines(const Scenario& scenario, const Estimate& estimate);

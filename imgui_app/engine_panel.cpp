@@ -141,7 +141,7 @@ bool engine_panel_draws(const char* key) {
 void draw_verdicts(AppState& app, bool run_line) {
     refresh(app);
     const EngineView& v = view();
-    const bool has_run = app.scenario.engine.kind != EngineKind::none;  // the run verdict is the first line
+    const bool has_run = !v.verdicts.empty() && v.verdicts.front().run;  // the run verdict is the first line
     for (std::size_t i = has_run && !run_line ? 1 : 0; i < v.verdicts.size(); ++i)
         verdict_text_line(app, v.verdicts[i].text, v.verdicts[i].verdict);
 }
@@ -149,7 +149,7 @@ void draw_verdicts(AppState& app, bool run_line) {
 VerdictLine run_verdict(AppState& app) {
     refresh(app);
     const EngineView& v = view();
-    return app.scenario.engine.kind != EngineKind::none && !v.verdicts.empty() ? v.verdicts.front() : VerdictLine{};
+    return !v.verdicts.empty() && v.verdicts.front().run ? v.verdicts.front() : VerdictLine{};
 }
 
 void draw_engine_panel(AppState& app) {

@@ -21,7 +21,8 @@ void draw_engine_panel(AppState& app);
 std::string draw_engines_elsewhere(AppState& app, const std::string& note);
 // Whether this panel places `key`'s control (the engine and its flags), so the runtime panel leaves it out.
 bool engine_panel_draws(const char* key);
-// The run verdict and its sentence (empty text without an engine).
+// The run verdict and its sentence: the engine's, or the seed's for an inference-only format on a GPU
+// (empty text otherwise).
 VerdictLine run_verdict(AppState& app);
 
 }  // namespace llm_memory

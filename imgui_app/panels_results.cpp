@@ -98,7 +98,8 @@ void draw_results_panel(AppState& app) {
 void draw_summary_strip(AppState& app) {
     const Estimate& e = app.estimate;
     const Palette& palette = theme_palette(app.dark_theme);
-    // With an engine, the strip leads with the run verdict: the question the phone user asked.
+    // The strip leads with the run verdict (the engine's, or the seed's for a GGUF format): the question
+    // the phone user asked.
     const VerdictLine runs = run_verdict(app);
     if (!runs.text.empty()) verdict_text_line(app, runs.text, runs.verdict);
     std::vector<const MemoryTerm*> cells;

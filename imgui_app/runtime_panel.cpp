@@ -310,7 +310,7 @@ void draw_gpu_fit(AppState& app) {
                 format_gb(g.capacity_bytes).c_str(), format_gib(g.capacity_bytes).c_str(), g.zero_stage);
     // Running comes first: it is the question most people bring. Training is its own verdict below. With an
     // engine, its own answer leads (layers it offloads to the CPU included); the whole-model line follows.
-    const VerdictLine engine_run = run_verdict(app);
+    const VerdictLine engine_run = app.scenario.engine.kind != EngineKind::none ? run_verdict(app) : VerdictLine{};
     if (!engine_run.text.empty()) {
         // One answer to "does it run": the engine's. The seed's rule follows as a muted comparison.
         verdict_text_line(app, engine_run.text, engine_run.verdict);

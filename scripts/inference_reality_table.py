@@ -13,12 +13,13 @@ Tolerances per term: kv_cache 3 %, weights 5 %, compute and activation_peak 20 %
 and kv_blocks 25 %; peak_allocated (torch.cuda.max_memory_allocated of a transformers run: the device's weights + cache +
 activations, without the CUDA context) 5 %, as weights per device, which are most of it. A term marked "unmet" stays in the table with its reason.
 """
-import argparse
 import json
 import pathlib
 import statistics
 import subprocess
 import sys
+
+import reality_common
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "fixtures" / "inference_reality.json"
@@ -39,13 +40,11 @@ PEAK_PARTS = ("weights_bytes", "kv_cache_bytes", "compute_bytes")
 
 
 def load_rows(path=DATA):
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)["rows"]
+    return reality_common.load_rows(path)
 
 
 def measured_value(term):
-    m = term["measured"]
-    return float(m["value"]) * UNITS[m["unit"]]
+    return reality_common.amount(term["measured"], UNITS)
 
 
 def cli_args(row):
@@ -188,52 +187,25 @@ def markdown(results):
     return "\n".join(lines) + "\n"
 
 
-def replace_section(text, section):
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise SystemExit("README has no inference-reality-table markers")
-    return text[:start] + section + text[end + len(END) + 1:]
-
-
-def current_section(text):
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        return None
-    return text[start:end + len(END) + 1]
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bin", default=str(ROOT / "build" / "native" / "llm-memory"))
-    parser.add_argument("--data", default=str(DATA))
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--markdown", action="store_true", help="print the README section")
-    group.add_argument("--write", metavar="README", help="replace the section in this file")
-    group.add_argument("--check", metavar="README", help="exit 1 if this file's section is not what the script generates")
+    parser, _ = reality_common.arguments(__doc__, ROOT / "build" / "native" / "llm-memory", DATA)
     options = parser.parse_args()
     results = evaluate(options.bin, load_rows(options.data))
     section = markdown(results)
-    if options.markdown:
-        sys.stdout.write(section)
-    elif options.write:
-        path = pathlib.Path(options.write)
-        path.write_text(replace_section(path.read_text(encoding="utf-8"), section), encoding="utf-8")
-    elif options.check:
-        if current_section(pathlib.Path(options.check).read_text(encoding="utf-8")) != section:
-            print(f"{options.check}: the inference reality section differs from what scripts/inference_reality_table.py "
-                  f"generates; run scripts/inference_reality_table.py --write {options.check}", file=sys.stderr)
-            return 1
-    else:
-        for r in results:
-            for term, ours, error, problem in r["terms"]:
-                status = problem or f"{fmt_error(error)} ({'within' if within(term, error) else 'over'} {TOLERANCE[term['term']] * 100:.0f} %)"
-                mark = f"  [unmet: {term['unmet']}]" if term.get("unmet") else ""
-                print(f"{r['row']['id']:38} {term['term'] + ' ' + term['device']:26} {term['measured']['value']:>9} "
-                      f"{term['measured']['unit']:6} {status}{mark}")
-        for k in TERM_ORDER:
-            if k in medians(results):
-                median, count = medians(results)[k]
-                print(f"median absolute error, {k}: {median * 100:.1f} % over {count} terms")
+    status = reality_common.publish(options, section, BEGIN, END, "inference-reality-table", "the inference reality section",
+                                    "scripts/inference_reality_table.py")
+    if status is not None:
+        return status
+    for r in results:
+        for term, ours, error, problem in r["terms"]:
+            status = problem or f"{fmt_error(error)} ({'within' if within(term, error) else 'over'} {TOLERANCE[term['term']] * 100:.0f} %)"
+            mark = f"  [unmet: {term['unmet']}]" if term.get("unmet") else ""
+            print(f"{r['row']['id']:38} {term['term'] + ' ' + term['device']:26} {term['measured']['value']:>9} "
+                  f"{term['measured']['unit']:6} {status}{mark}")
+    for k in TERM_ORDER:
+        if k in medians(results):
+            median, count = medians(results)[k]
+            print(f"median absolute error, {k}: {median * 100:.1f} % over {count} terms")
     return 0
 
 

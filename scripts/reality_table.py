@@ -14,12 +14,13 @@ the row's metric (see METRIC_SETTINGS): an allocated-tensor measurement is compa
 context and the allocator's margin, a reserved one without the context, an nvidia-smi one (or the GPU a
 run just fitted) with both.
 """
-import argparse
 import json
 import pathlib
 import statistics
 import subprocess
 import sys
+
+import reality_common
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "fixtures" / "reality.json"
@@ -43,13 +44,11 @@ METRIC_LABELS = {
 
 
 def load_rows(path=DATA):
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)["rows"]
+    return reality_common.load_rows(path)
 
 
 def measured_bytes(row):
-    m = row["measured"]
-    return float(m["value"]) * UNITS[m["unit"]]
+    return reality_common.amount(row["measured"], UNITS)
 
 
 def cli_args(row):
@@ -254,46 +253,20 @@ def markdown(results):
     return "\n".join(lines) + "\n"
 
 
-def replace_section(text, section):
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        raise SystemExit("README has no reality-table markers")
-    return text[:start] + section + text[end + len(END) + 1:]
-
-
-def current_section(text):
-    start, end = text.find(BEGIN), text.find(END)
-    if start < 0 or end < start:
-        return None
-    return text[start:end + len(END) + 1]
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bin", default=str(ROOT / "build" / "native" / "llm-memory"))
-    parser.add_argument("--data", default=str(DATA))
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--markdown", action="store_true", help="print the README section")
-    group.add_argument("--write", metavar="README", help="replace the section in this file")
-    group.add_argument("--check", metavar="README", help="exit 1 if this file's section is not what the script generates")
+    parser, group = reality_common.arguments(__doc__, ROOT / "build" / "native" / "llm-memory", DATA)
     group.add_argument("--band", action="store_true", help="print each class's peak band (the constants core/training.cpp holds)")
     options = parser.parse_args()
     results = evaluate(options.bin, load_rows(options.data))
     section = markdown(results)
+    status = reality_common.publish(options, section, BEGIN, END, "reality-table", "the 'How close to reality' section",
+                                    "scripts/reality_table.py")
+    if status is not None:
+        return status
     if options.band:
         for klass in CLASSES:
             low, high = band(results, klass)
             print(f"{klass:8} low {low} ppm, high {high} ppm")
-    elif options.markdown:
-        sys.stdout.write(section)
-    elif options.write:
-        path = pathlib.Path(options.write)
-        path.write_text(replace_section(path.read_text(encoding="utf-8"), section), encoding="utf-8")
-    elif options.check:
-        if current_section(pathlib.Path(options.check).read_text(encoding="utf-8")) != section:
-            print(f"{options.check}: the 'How close to reality' section differs from what scripts/reality_table.py "
-                  f"generates; run scripts/reality_table.py --write {options.check}", file=sys.stderr)
-            return 1
     else:
         for r in results:
             row = r["row"]

@@ -15,6 +15,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 spec = importlib.util.spec_from_file_location("inference_reality_table", ROOT / "scripts" / "inference_reality_table.py")
 table = importlib.util.module_from_spec(spec)
+sys.path.insert(0, str(ROOT / "scripts"))  # the script imports its sibling reality_common
 spec.loader.exec_module(table)
 
 # Kept apart by the issue to check this work from outside: never a row.
@@ -39,15 +40,9 @@ def data_problems(rows, binary):
     logs = {row.get("source", {}).get("url") for row in rows}
     if len(logs) < MIN_LOGS:
         problems.append(f"only {len(logs)} published logs (at least {MIN_LOGS})")
-    seen = set()
+    problems += table.reality_common.row_problems(rows, ("engine", "engine_version", "model", "settings", "terms", "source"))
     for row in rows:
         name = row.get("id", "?")
-        if name in seen:
-            problems.append(f"{name}: id used twice")
-        seen.add(name)
-        for field in ("engine", "engine_version", "model", "settings", "terms", "source"):
-            if field not in row:
-                problems.append(f"{name}: no {field}")
         url = row.get("source", {}).get("url", "")
         if not url.startswith("https://"):
             problems.append(f"{name}: source url is not https")
@@ -115,7 +110,7 @@ def main():
                 print(f"FAIL {label}: {table.fmt_error(error)} is outside {table.TOLERANCE[term['term']] * 100:.0f} %")
                 failures += 1
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    if table.current_section(readme) != table.markdown(results):
+    if table.reality_common.current(readme, table.BEGIN, table.END) != table.markdown(results):
         print("FAIL README.md: the inference reality section is not what scripts/inference_reality_table.py generates "
               "(run scripts/inference_reality_table.py --write README.md)")
         failures += 1

@@ -84,6 +84,22 @@ TEST_CASE("fit, check and reconcile JSON read back with core's reader", "[json]"
     const JsonValue engine_fit = json_of({"fit", "--model", "llama-3.1-8b", "--gpu", "rtx-4090", "--engine", "llama.cpp", "--context", "8K"});
     CHECK(!engine_fit.find("engine_flags")->text().empty());
     CHECK(engine_fit.members().size() > 3);
+    // --minimize n-cpu-moe: one object under "n_cpu_moe", its figures as the table prints them.
+    const JsonValue moe = json_of({"fit", "--minimize", "n-cpu-moe", "--model", "qwen3-30b-a3b", "--dtype", "q4_k_m", "--engine",
+                                   "llama.cpp", "--gpu-memory", "12GiB", "--context", "32768"});
+    REQUIRE(moe.members().size() == 1);
+    const JsonValue* answer = moe.find("n_cpu_moe");
+    REQUIRE(answer != nullptr);
+    REQUIRE(answer->members().size() == 5);
+    CHECK(answer->find("found")->boolean());
+    REQUIRE(answer->find("n_cpu_moe")->is_unsigned());
+    CHECK(answer->find("expert_bytes")->unsigned_value() > 0);
+    const std::string flag = "--n-cpu-moe " + std::to_string(answer->find("n_cpu_moe")->unsigned_value()) + ":";
+    CHECK(answer->find("sentence")->text().rfind(flag, 0) == 0);
+    CHECK(answer->find("engine")->find("command")->text().find(flag.substr(0, flag.size() - 1)) != std::string::npos);
+    const CliRun table = run_cli_capture({"fit", "--minimize", "n-cpu-moe", "--model", "qwen3-30b-a3b", "--dtype", "q4_k_m", "--engine",
+                                          "llama.cpp", "--gpu-memory", "12GiB", "--context", "32768"});
+    CHECK(table.out.find(answer->find("sentence")->text()) != std::string::npos);
     const JsonValue all = json_of({"fit", "--model", "llama-3.1-8b", "--gpu", "rtx-4090", "--training-mode", "detailed"});
     CHECK(all.members().size() >= 2);
     const JsonValue check = json_of({"check", "--question", "inference", "--state", "params=7B", "--answer", "14 GB"});

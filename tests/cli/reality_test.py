@@ -13,6 +13,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 spec = importlib.util.spec_from_file_location("reality_table", ROOT / "scripts" / "reality_table.py")
 reality = importlib.util.module_from_spec(spec)
+sys.path.insert(0, str(ROOT / "scripts"))  # the script imports its sibling reality_common
 spec.loader.exec_module(reality)
 
 KINDS = {"full fine-tune", "LoRA", "QLoRA", "long context", "inference serving"}
@@ -33,15 +34,9 @@ def data_problems(rows):
     missing_kinds = KINDS - {row.get("kind") for row in rows}
     if missing_kinds:
         problems.append("no row of kind " + ", ".join(sorted(missing_kinds)))
-    seen = set()
+    problems += reality.reality_common.row_problems(rows, REQUIRED)
     for row in rows:
         name = row.get("id", "?")
-        if name in seen:
-            problems.append(f"{name}: id used twice")
-        seen.add(name)
-        for field in REQUIRED:
-            if field not in row:
-                problems.append(f"{name}: no {field}")
         if any(field not in row for field in REQUIRED):
             continue
         if row["kind"] not in KINDS:
@@ -140,7 +135,7 @@ def main():
         else:
             print(f"ok   reality band text {klass}: the CLI's report names the class and says {words[0].strip()}")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = reality.current_section(readme)
+    section = reality.reality_common.current(readme, reality.BEGIN, reality.END)
     if section is None:
         print("FAIL reality README: README.md has no generated 'How close to reality' section")
         fail = 1

@@ -11,33 +11,14 @@
 #include <string>
 
 #include "architecture.hpp"
+#include "config_fixtures.hpp"
 
 using namespace llm_memory;
+using namespace llm_memory::test;
 
 namespace {
 
-struct Fixture {
-    const char* name;
-    const char* json;
-};
-
-const Fixture kFixtures[] = {
-#include "config_fixtures.inc"
-};
-
-std::string fixture(const char* name) {
-    for (const Fixture& f : kFixtures)
-        if (std::strcmp(f.name, name) == 0) return f.json;
-    FAIL("missing fixture " << name);
-    return {};
-}
-
-ParamBreakdown counts_of(const std::string& json) {
-    const Expected<ModelSource> m = model_from_config(json);
-    INFO(m.error());
-    REQUIRE(m.ok());
-    return m->counts;
-}
+ParamBreakdown counts_of(const std::string& json) { return model_of(json).counts; }
 
 std::uint64_t total_of(const char* name) { return counts_of(fixture(name)).total_count; }
 

@@ -535,6 +535,24 @@ TEST_CASE("the verdict lines carry their verdict as data, the same as their word
     CHECK(table.find(seed_line) != std::string::npos);
     Scenario plain = tight;
     plain.engine.kind = EngineKind::none;
+    // Without an engine, a GGUF format on a GPU still leads with whether it runs (the seed's rule), then
+    // "Trains on: no": 70,553,706,496 x 4.84 bits / 8 x 1.2 = 51.22 GB against the RTX 4090's 25.77 GB.
+    const std::vector<VerdictLine> seed_lines = verdict_lines(plain, *gguf);
+    REQUIRE(seed_lines.size() == 2);
+    CHECK(seed_lines[0].run);
+    CHECK(seed_lines[0].verdict == FitVerdict::does_not_fit);
+    CHECK(seed_lines[0].text.rfind("Runs on 1 x NVIDIA GeForce RTX 4090 by the seed's rule: no (weights x 1.2 = 51.22 GB per GPU, 25.45 GB short).", 0) == 0);
+    CHECK(!seed_lines[1].run);
+    CHECK(seed_lines[1].text.rfind("Trains on: no.", 0) == 0);
+    CHECK(report_table(plain, *gguf, UnitChoice::gb).rfind(seed_lines[0].text + "\n" + seed_lines[1].text + "\n", 0) == 0);
+    Scenario roomy_gguf = plain;
+    REQUIRE(apply_setting(roomy_gguf, "gpu", "a100-80gb"));
+    const std::vector<VerdictLine> roomy_lines = verdict_lines(roomy_gguf, *estimate(roomy_gguf));
+    CHECK(roomy_lines[0].text.find("by the seed's rule: yes (") != std::string::npos);
+    CHECK(roomy_lines[0].verdict == FitVerdict::fits);
+    Scenario no_gpu = plain;
+    REQUIRE(apply_setting(no_gpu, "gpu", ""));
+    CHECK(!verdict_lines(no_gpu, *estimate(no_gpu)).front().run);  // no GPU, no run verdict
     CHECK(inference_gpu_sentence(plain, *gguf).rfind("Inference (simple) per GPU ", 0) == 0);
     CHECK(inference_gpu_sentence(plain, *gguf).find(": does not fit: ") != std::string::npos);
     CHECK(report_table(roomy, *estimate(roomy), UnitChoice::both).find("Training peak per GPU") != std::string::npos);

@@ -11,33 +11,12 @@
 #include "hybrid.hpp"
 #include "kv_cache.hpp"
 #include "steps.hpp"
+#include "config_fixtures.hpp"
 
 using namespace llm_memory;
+using namespace llm_memory::test;
 
 namespace {
-
-struct Fixture {
-    const char* name;
-    const char* json;
-};
-
-const Fixture kFixtures[] = {
-#include "config_fixtures.inc"
-};
-
-std::string fixture(const char* name) {
-    for (const Fixture& f : kFixtures)
-        if (std::strcmp(f.name, name) == 0) return f.json;
-    FAIL("missing fixture " << name);
-    return {};
-}
-
-ModelSource model_of(const std::string& json) {
-    Expected<ModelSource> m = model_from_config(json);
-    INFO(m.error());
-    REQUIRE(m.ok());
-    return *m;
-}
 
 std::string error_of(const std::string& json) {
     const Expected<ModelSource> m = model_from_config(json);

@@ -10,19 +10,12 @@
 
 #include "json.hpp"
 #include "json_reference.hpp"
+#include "config_fixtures.hpp"
 
 using namespace llm_memory;
+using namespace llm_memory::test;
 
 namespace {
-
-struct Fixture {
-    const char* name;
-    const char* json;
-};
-
-const Fixture kFixtures[] = {
-#include "config_fixtures.inc"
-};
 
 std::size_t error_at(std::string_view text) { return parse_json(text).error_position; }
 

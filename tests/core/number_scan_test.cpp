@@ -20,19 +20,12 @@
 #include <vector>
 
 #include "number_scan.hpp"
+#include "config_fixtures.hpp"
 
 using namespace llm_memory;
+using namespace llm_memory::test;
 
 namespace {
-
-struct Fixture {
-    const char* name;
-    const char* json;
-};
-
-const Fixture kFixtures[] = {
-#include "config_fixtures.inc"
-};
 
 #ifdef LLM_MEMORY_TEST_LIBC_IS_MUSL
 constexpr bool kLibcIsMusl = true;

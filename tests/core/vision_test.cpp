@@ -11,33 +11,12 @@
 #include "kv_cache.hpp"
 #include "settings.hpp"
 #include "vision.hpp"
+#include "config_fixtures.hpp"
 
 using namespace llm_memory;
+using namespace llm_memory::test;
 
 namespace {
-
-struct Fixture {
-    const char* name;
-    const char* json;
-};
-
-const Fixture kFixtures[] = {
-#include "config_fixtures.inc"
-};
-
-std::string fixture(const char* name) {
-    for (const Fixture& f : kFixtures)
-        if (std::strcmp(f.name, name) == 0) return f.json;
-    FAIL("missing fixture " << name);
-    return {};
-}
-
-ModelSource model_of(const std::string& json) {
-    Expected<ModelSource> m = model_from_config(json);
-    INFO(m.error());
-    REQUIRE(m.ok());
-    return *m;
-}
 
 std::uint64_t tokens(const char* name, std::uint64_t w, std::uint64_t h) {
     const Expected<std::uint64_t> t = image_tokens(model_of(fixture(name)).architecture.vision, w, h);
