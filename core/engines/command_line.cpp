@@ -9,6 +9,7 @@
 
 #include "../architecture.hpp"
 #include "../estimator.hpp"
+#include "../json.hpp"
 #include "../model_presets.hpp"
 #include "../quantity.hpp"
 #include "../settings.hpp"
@@ -97,6 +98,7 @@ enum class ValueKind {
     draft_model, // -md FILE: a built-in model by its name (and its weight format from the file name)
     overrides,   // -ot PATTERN=CPU[,...]: repeated flags add to the list
     mmproj,      // --mmproj FILE: a projector file (its name is not read; the model's vision tower is counted)
+    speculative, // vLLM --speculative-config JSON: read and checked; a drafter is named as not priced
     text,        // any value (ignored or unmodelled flags)
 };
 
@@ -218,7 +220,7 @@ const std::vector<FlagSpec>& vllm_flags() {
         {"-q|--quantization", "dtype", ValueKind::vllm_quant, nullptr, nullptr},
         {"--cpu-offload-gb", "", ValueKind::text, nullptr, "weights offloaded to system RAM are not modelled"},
         {"--limit-mm-per-prompt", "", ValueKind::text, nullptr, "multimodal inputs are not modelled"},
-        {"--speculative-config", "", ValueKind::text, nullptr, "a draft model's memory is not counted"},
+        {"--speculative-config", "", ValueKind::speculative, nullptr, nullptr},
         {"--num-gpu-blocks-override", "", ValueKind::text, nullptr, "a fixed block count is not modelled"},
         {"--kv-transfer-config", "", ValueKind::text, nullptr, "KV transfer connectors are not modelled"},
         {"--enable-lora", "", ValueKind::none, nullptr, "LoRA adapters' memory is not counted"},
@@ -309,6 +311,53 @@ const CommandSetting* get_setting(const CommandReading& r, const std::string& ke
     return nullptr;
 }
 
+// vLLM's --speculative-config (vllm/config/speculative.py SpeculativeConfig): a JSON object with "method"
+// and/or "model" and "num_speculative_tokens" (> 0). Prompt-lookup methods hold no weights (ignored, with
+// why); a drafter is named as not priced, since the vLLM model leaves drafters out.
+Status read_speculative(CommandReading& r, const std::string& flag, const std::string& value) {
+    const std::string source = flag + " " + value;
+    auto bad = [&](const std::string& problem) { return Status(Error(flag, problem)); };
+    const JsonDocument doc = parse_json(value);
+    if (!doc.ok())
+        return bad(shown(value) + " is not valid JSON (" +
+                   (doc.error_position > value.size() ? std::string("it ends too soon")
+                                                      : "reading stops at character " + std::to_string(doc.error_position)) +
+                   "); write '{\"model\": \"NAME\", \"num_speculative_tokens\": 5}' in single quotes");
+    if (!doc.value.is_object()) return bad("takes a JSON object such as {\"method\": \"ngram\", \"num_speculative_tokens\": 5}");
+    auto text_of = [&](const char* key, std::string& out) -> Status {
+        const JsonValue* v = doc.value.find(key);
+        if (v == nullptr || v->is_null()) return std::nullopt;
+        if (!v->is_string() || v->text().empty()) return bad(std::string("\"") + key + "\" must be a non-empty string");
+        out = v->text();
+        return std::nullopt;
+    };
+    std::string method, model;
+    if (Status p = text_of("method", method)) return p;
+    if (Status p = text_of("model", model)) return p;
+    if (const JsonValue* k = doc.value.find("num_speculative_tokens"); k != nullptr && !k->is_null() && !(k->is_unsigned() && k->unsigned_value() > 0))
+        return bad("\"num_speculative_tokens\" must be a whole number of at least 1");
+    if (model == "[ngram]") method = "ngram", model.clear();  // vLLM's older spelling
+    const bool mtp = method == "mtp" || (method.size() > 4 && method.compare(method.size() - 4, 4, "_mtp") == 0);
+    static const char* const kMethods[] = {"ngram", "ngram_gpu", "suffix", "draft_model", "eagle", "eagle3", "medusa", "mlp_speculator",
+                                           "extract_hidden_states", "dflash", "dspark", "custom_class"};
+    if (!method.empty() && !mtp && std::find_if(std::begin(kMethods), std::end(kMethods), [&](const char* m) { return method == m; }) == std::end(kMethods))
+        return bad("\"method\": " + shown(method) +
+                   " is not one of vLLM's (ngram, ngram_gpu, suffix, draft_model, eagle, eagle3, mtp or a *_mtp model type, medusa, "
+                   "mlp_speculator, extract_hidden_states, dflash, dspark, custom_class)");
+    if (method.empty() && model.empty()) return bad("names no drafter: give \"method\" (ngram, eagle, mtp, ...) or \"model\"");
+    if (method == "ngram" || method == "ngram_gpu" || method == "suffix") {
+        r.ignored.push_back(source + " (" + method + " proposes tokens from the text itself: no draft weights or KV cache)");
+        return std::nullopt;
+    }
+    std::string drafter = model.empty() ? std::string(mtp ? "the target's own MTP layers" : "the drafter") : "the drafter " + model;
+    if (!model.empty()) {
+        const ModelReference m = match_model_reference(model, false);
+        drafter += m.preset_key.empty() ? " (not a built-in model)" : " (built-in " + m.preset_key + ")";
+    }
+    r.unmodelled.push_back(source + " (" + drafter + ": vLLM drafters are not priced yet; their weights and KV cache are left out)");
+    return std::nullopt;
+}
+
 // Translates one valued flag into a setting (or a note); an Error keyed by the flag when the value is bad.
 Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& flag, const std::string& value) {
     const std::string source = flag + " " + value;
@@ -317,6 +366,8 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
     switch (spec.kind) {
         case ValueKind::none:
             return std::nullopt;
+        case ValueKind::speculative:
+            return read_speculative(r, flag, value);
         case ValueKind::text:  // kept as written for a later look (-ngld)
             set_setting(r, key, value, source);
             return std::nullopt;
@@ -666,6 +717,10 @@ Status read_flags(CommandReading& r, Words& w, const std::vector<FlagSpec>& tabl
         if (name == "-m" || name == "--model" || name == "-hf" || name == "-hfr" || name == "--hf-repo") {
             r.model_ref = value;
             r.model_source = name;
+            continue;
+        }
+        if (spec->kind == ValueKind::speculative) {
+            if (Status problem = read_speculative(r, name, value)) return problem;
             continue;
         }
         if (spec->key[0] == '\0') {

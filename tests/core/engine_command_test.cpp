@@ -186,6 +186,49 @@ TEST_CASE("vLLM: bad values are errors naming the flag") {
     CHECK(error_of("python -m http.server").rfind("the module", 0) == 0);
 }
 
+TEST_CASE("vLLM: --speculative-config is read as JSON; a drafter is named as not priced, prompt lookup holds no weights") {
+    // vllm/config/speculative.py SpeculativeConfig: "model" (a draft model, EAGLE head or weights), "method"
+    // (ngram, ngram_gpu, suffix, draft_model, eagle, eagle3, mtp and the *_mtp model types, medusa, ...),
+    // "num_speculative_tokens" (Field gt=0); the vLLM model here prices no drafter.
+    const CommandReading d = read_ok(
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"model\": \"meta-llama/Llama-3.2-1B-Instruct\", "
+        "\"num_speculative_tokens\": 5}'");
+    REQUIRE(d.unmodelled.size() == 1);
+    CHECK(d.unmodelled[0].find("(the drafter meta-llama/Llama-3.2-1B-Instruct (built-in llama-3.2-1b): vLLM drafters are not priced yet") !=
+          std::string::npos);
+    CHECK(pairs(d).count("draft-model") == 0);  // not priced by vLLM, so not set as if it were
+    const CommandReading e = read_ok("vllm serve m --speculative_config='{\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"}'");
+    CHECK(contains(e.unmodelled, "--speculative-config {\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"} (the drafter x/EAGLE3-head (not a built-in"));
+    const CommandReading mtp = read_ok("vllm serve m --speculative-config '{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}'");
+    CHECK(contains(mtp.unmodelled, "--speculative-config {\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1} (the target's own MTP layers"));
+    // Prompt lookup (n-gram, suffix) proposes from the text: no weights, listed as ignored with why.
+    for (const char* cfg : {"{\"method\": \"ngram\", \"num_speculative_tokens\": 5, \"prompt_lookup_max\": 4}", "{\"model\": \"[ngram]\"}",
+                            "{\"method\": \"suffix\"}"}) {
+        const CommandReading n = read_ok(std::string("vllm serve m --speculative-config '") + cfg + "'");
+        INFO(cfg);
+        CHECK(n.unmodelled.empty());
+        REQUIRE(n.ignored.size() == 1);
+        CHECK(n.ignored[0].find("no draft weights or KV cache") != std::string::npos);
+    }
+    // Bad configs name the problem.
+    CHECK(error_of("vllm serve m --speculative-config '{\"model\": \"x\",'") ==
+          "--speculative-config: \"{\"model\": \"x\",\" is not valid JSON (it ends too soon); write "
+          "'{\"model\": \"NAME\", \"num_speculative_tokens\": 5}' in single quotes");
+    // Unquoted, the shell takes the double quotes away, as sh would: the hint says to quote it.
+    CHECK(error_of("vllm serve m --speculative-config={\"method\":\"eagle3\"}") ==
+          "--speculative-config: \"{method:eagle3}\" is not valid JSON (reading stops at character 2); write "
+          "'{\"model\": \"NAME\", \"num_speculative_tokens\": 5}' in single quotes");
+    CHECK(error_of("vllm serve m --speculative-config '{model: 1}'").find("is not valid JSON (reading stops at character 2)") != std::string::npos);
+    CHECK(error_of("vllm serve m --speculative-config '[1]'").rfind("--speculative-config: takes a JSON object", 0) == 0);
+    CHECK(error_of("vllm serve m --speculative-config '{\"method\": \"warp\"}'").rfind("--speculative-config: \"method\": \"warp\" is not one of vLLM's", 0) == 0);
+    CHECK(error_of("vllm serve m --speculative-config '{\"num_speculative_tokens\": 5}'") ==
+          "--speculative-config: names no drafter: give \"method\" (ngram, eagle, mtp, ...) or \"model\"");
+    CHECK(error_of("vllm serve m --speculative-config '{\"model\": \"a\", \"num_speculative_tokens\": 0}'") ==
+          "--speculative-config: \"num_speculative_tokens\" must be a whole number of at least 1");
+    CHECK(error_of("vllm serve m --speculative-config '{\"model\": 5}'") == "--speculative-config: \"model\" must be a non-empty string");
+    CHECK(error_of("vllm serve m --speculative-config") == "--speculative-config: needs a value");
+}
+
 TEST_CASE("ollama run: the name, its tag and Ollama's variables") {
     const CommandReading r = read_ok("OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 OLLAMA_CONTEXT_LENGTH=16384 ollama run llama3.1:70b");
     CHECK(r.engine == "ollama");

@@ -200,6 +200,18 @@ TEST_CASE("vLLM: weights per GPU, the KV pool, blocks, capacity and concurrency"
     CHECK(e.command == "vllm serve meta-llama/Llama-3.1-8B --max-model-len 32768");
 }
 
+TEST_CASE("vLLM: a drafter (draft-model) is said to be left out, never dropped unseen") {
+    // The vLLM model prices no drafter (--speculative-config): the figures are the target's alone, and a note says so.
+    const EngineEstimate plain = run(with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "a100-80gb"}, {"context", "32768"}}));
+    const EngineEstimate drafted =
+        run(with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "a100-80gb"}, {"context", "32768"}, {"draft-model", "llama-3.2-1b"}}));
+    CHECK(device(drafted, "gpu0").total_bytes == device(plain, "gpu0").total_bytes);
+    bool said = false;
+    for (const std::string& note : drafted.notes) said = said || note.rfind("draft-model llama-3.2-1b: vLLM drafters (--speculative-config) are not priced yet", 0) == 0;
+    CHECK(said);
+    for (const std::string& note : plain.notes) CHECK(note.find("draft-model") == std::string::npos);
+}
+
 TEST_CASE("vLLM's activation peak follows the batched tokens and the sampler, not the context") {
     // vLLM 0.19 on an H100, 8192 batched tokens and 1024 sequences (its defaults there), as it logs "Actual usage is
     // ... GiB for peak activation" (llm-d-incubation/llm-d-planner, accuracy/results/v0.19.0/logs,
