@@ -12,7 +12,8 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // instead (index.html + full.js + full.wasm), measured at 385-390 KB when it was split off; the budget leaves
 // the engines the same room to grow as the lean page.
 // Raised 404,000 -> 406,000: the llama.cpp vision projector (mmproj terms, two settings) put it 216 B over.
-export const FULL_GZIP_BUDGET_BYTES = 406_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 406,000 -> 408,000: vLLM's --speculative-config read as JSON (and the vLLM drafter note) put it 266 B over.
+export const FULL_GZIP_BUDGET_BYTES = 408_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;

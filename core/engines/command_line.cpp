@@ -315,46 +315,39 @@ const CommandSetting* get_setting(const CommandReading& r, const std::string& ke
 // and/or "model" and "num_speculative_tokens" (> 0). Prompt-lookup methods hold no weights (ignored, with
 // why); a drafter is named as not priced, since the vLLM model leaves drafters out.
 Status read_speculative(CommandReading& r, const std::string& flag, const std::string& value) {
-    const std::string source = flag + " " + value;
     auto bad = [&](const std::string& problem) { return Status(Error(flag, problem)); };
     const JsonDocument doc = parse_json(value);
     if (!doc.ok())
         return bad(shown(value) + " is not valid JSON (" +
-                   (doc.error_position > value.size() ? std::string("it ends too soon")
-                                                      : "reading stops at character " + std::to_string(doc.error_position)) +
+                   (doc.error_position > value.size() ? std::string("it ends too soon") : "reading stops at character " + std::to_string(doc.error_position)) +
                    "); write '{\"model\": \"NAME\", \"num_speculative_tokens\": 5}' in single quotes");
     if (!doc.value.is_object()) return bad("takes a JSON object such as {\"method\": \"ngram\", \"num_speculative_tokens\": 5}");
-    auto text_of = [&](const char* key, std::string& out) -> Status {
+    std::string text[2];  // "method", "model"
+    for (int i = 0; i < 2; ++i) {
+        const char* key = i == 0 ? "method" : "model";
         const JsonValue* v = doc.value.find(key);
-        if (v == nullptr || v->is_null()) return std::nullopt;
+        if (v == nullptr || v->is_null()) continue;
         if (!v->is_string() || v->text().empty()) return bad(std::string("\"") + key + "\" must be a non-empty string");
-        out = v->text();
-        return std::nullopt;
-    };
-    std::string method, model;
-    if (Status p = text_of("method", method)) return p;
-    if (Status p = text_of("model", model)) return p;
+        text[i] = v->text();
+    }
+    std::string& method = text[0];
+    std::string& model = text[1];
     if (const JsonValue* k = doc.value.find("num_speculative_tokens"); k != nullptr && !k->is_null() && !(k->is_unsigned() && k->unsigned_value() > 0))
         return bad("\"num_speculative_tokens\" must be a whole number of at least 1");
     if (model == "[ngram]") method = "ngram", model.clear();  // vLLM's older spelling
     const bool mtp = method == "mtp" || (method.size() > 4 && method.compare(method.size() - 4, 4, "_mtp") == 0);
-    static const char* const kMethods[] = {"ngram", "ngram_gpu", "suffix", "draft_model", "eagle", "eagle3", "medusa", "mlp_speculator",
-                                           "extract_hidden_states", "dflash", "dspark", "custom_class"};
-    if (!method.empty() && !mtp && std::find_if(std::begin(kMethods), std::end(kMethods), [&](const char* m) { return method == m; }) == std::end(kMethods))
-        return bad("\"method\": " + shown(method) +
-                   " is not one of vLLM's (ngram, ngram_gpu, suffix, draft_model, eagle, eagle3, mtp or a *_mtp model type, medusa, "
-                   "mlp_speculator, extract_hidden_states, dflash, dspark, custom_class)");
+    const std::string methods = " ngram ngram_gpu suffix draft_model eagle eagle3 medusa mlp_speculator extract_hidden_states dflash dspark custom_class ";
+    if (!method.empty() && !mtp && methods.find(" " + method + " ") == std::string::npos)
+        return bad("\"method\": " + shown(method) + " is not one of vLLM's:" + methods + "mtp or a *_mtp model type");
     if (method.empty() && model.empty()) return bad("names no drafter: give \"method\" (ngram, eagle, mtp, ...) or \"model\"");
+    const std::string source = flag + " " + value;
     if (method == "ngram" || method == "ngram_gpu" || method == "suffix") {
         r.ignored.push_back(source + " (" + method + " proposes tokens from the text itself: no draft weights or KV cache)");
         return std::nullopt;
     }
-    std::string drafter = model.empty() ? std::string(mtp ? "the target's own MTP layers" : "the drafter") : "the drafter " + model;
-    if (!model.empty()) {
-        const ModelReference m = match_model_reference(model, false);
-        drafter += m.preset_key.empty() ? " (not a built-in model)" : " (built-in " + m.preset_key + ")";
-    }
-    r.unmodelled.push_back(source + " (" + drafter + ": vLLM drafters are not priced yet; their weights and KV cache are left out)");
+    const std::string preset = model.empty() ? std::string() : match_model_reference(model, false).preset_key;
+    r.unmodelled.push_back(source + " (" + (model.empty() ? std::string(mtp ? "the target's own MTP layers" : "the drafter") : "the drafter " + model) +
+                           (preset.empty() ? "" : ", built-in " + preset) + ": vLLM drafters are not priced yet; their weights and KV cache are left out)");
     return std::nullopt;
 }
 

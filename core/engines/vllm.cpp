@@ -68,7 +68,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     std::vector<std::string> notes;
     // A drafter (draft-model, llama.cpp's -md) is priced by the llama.cpp model only: said, never dropped unseen.
     if (!s.engine.draft_model.empty())
-        notes.push_back("draft-model " + s.engine.draft_model + ": vLLM drafters (--speculative-config) are not priced yet; these figures leave "
+        notes.push_back("draft-model " + s.engine.draft_model + ": vLLM drafters are not priced yet; these figures leave "
                         "its weights and KV cache out.");
     if (tp * pp == 1 && s.gpu_count > 1) {
         tp = s.gpu_count;

@@ -194,11 +194,11 @@ TEST_CASE("vLLM: --speculative-config is read as JSON; a drafter is named as not
         "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"model\": \"meta-llama/Llama-3.2-1B-Instruct\", "
         "\"num_speculative_tokens\": 5}'");
     REQUIRE(d.unmodelled.size() == 1);
-    CHECK(d.unmodelled[0].find("(the drafter meta-llama/Llama-3.2-1B-Instruct (built-in llama-3.2-1b): vLLM drafters are not priced yet") !=
+    CHECK(d.unmodelled[0].find("(the drafter meta-llama/Llama-3.2-1B-Instruct, built-in llama-3.2-1b: vLLM drafters are not priced yet") !=
           std::string::npos);
     CHECK(pairs(d).count("draft-model") == 0);  // not priced by vLLM, so not set as if it were
     const CommandReading e = read_ok("vllm serve m --speculative_config='{\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"}'");
-    CHECK(contains(e.unmodelled, "--speculative-config {\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"} (the drafter x/EAGLE3-head (not a built-in"));
+    CHECK(contains(e.unmodelled, "--speculative-config {\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"} (the drafter x/EAGLE3-head: vLLM drafters are not priced yet"));
     const CommandReading mtp = read_ok("vllm serve m --speculative-config '{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}'");
     CHECK(contains(mtp.unmodelled, "--speculative-config {\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1} (the target's own MTP layers"));
     // Prompt lookup (n-gram, suffix) proposes from the text: no weights, listed as ignored with why.
@@ -220,7 +220,7 @@ TEST_CASE("vLLM: --speculative-config is read as JSON; a drafter is named as not
           "'{\"model\": \"NAME\", \"num_speculative_tokens\": 5}' in single quotes");
     CHECK(error_of("vllm serve m --speculative-config '{model: 1}'").find("is not valid JSON (reading stops at character 2)") != std::string::npos);
     CHECK(error_of("vllm serve m --speculative-config '[1]'").rfind("--speculative-config: takes a JSON object", 0) == 0);
-    CHECK(error_of("vllm serve m --speculative-config '{\"method\": \"warp\"}'").rfind("--speculative-config: \"method\": \"warp\" is not one of vLLM's", 0) == 0);
+    CHECK(error_of("vllm serve m --speculative-config '{\"method\": \"warp\"}'").rfind("--speculative-config: \"method\": \"warp\" is not one of vLLM's: ngram ngram_gpu suffix", 0) == 0);
     CHECK(error_of("vllm serve m --speculative-config '{\"num_speculative_tokens\": 5}'") ==
           "--speculative-config: names no drafter: give \"method\" (ngram, eagle, mtp, ...) or \"model\"");
     CHECK(error_of("vllm serve m --speculative-config '{\"model\": \"a\", \"num_speculative_tokens\": 0}'") ==
