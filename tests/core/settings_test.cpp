@@ -94,18 +94,29 @@ std::string example_base(const char* key) {
     return "model=llama-2-7b";
 }
 
+// A scenario the key's example applies to (example_base), before and after the example.
+struct ExampleEdit {
+    Scenario base;
+    Scenario changed;
+};
+ExampleEdit example_edit(const SettingSpec& spec) {
+    const StateResult base = apply_state(Scenario{}, example_base(spec.key));
+    REQUIRE(base.problems.empty());
+    ExampleEdit edit{base.scenario, base.scenario};
+    REQUIRE(apply_setting(edit.changed, spec.key, spec.example).ok());
+    return edit;
+}
+
 }  // namespace
 
 TEST_CASE("every setting round-trips its example value through the URL state and the form", "[settings]") {
     for (const SettingSpec& spec : setting_specs()) {
         INFO(spec.key << " = " << spec.example);
-        const StateResult base = apply_state(Scenario{}, example_base(spec.key));
-        REQUIRE(base.problems.empty());
-        Scenario s = base.scenario;
-        REQUIRE(apply_setting(s, spec.key, spec.example).ok());
+        const ExampleEdit edit = example_edit(spec);
+        const Scenario& s = edit.changed;
         const std::string shown = spec.show(s);
         CHECK_FALSE(shown.empty());                    // the example is not the default
-        CHECK(shown != spec.show(base.scenario));      // and it changed the scenario
+        CHECK(shown != spec.show(edit.base));          // and it changed the scenario
         REQUIRE(estimate(s).ok());                     // and it is a scenario the estimator takes
         // The URL state reads back to the same scenario, and to the same value of this key.
         const StateResult back = apply_state(Scenario{}, to_state(s));
@@ -131,15 +142,12 @@ TEST_CASE("a setting is marked as an engine's exactly when its value lives in Sc
     std::size_t marked = 0;
     for (const SettingSpec& spec : setting_specs()) {
         INFO(spec.key << " = " << spec.example);
-        const StateResult base = apply_state(Scenario{}, example_base(spec.key));
-        REQUIRE(base.problems.empty());
-        Scenario changed = base.scenario;
-        REQUIRE(apply_setting(changed, spec.key, spec.example).ok());
-        REQUIRE(to_state(changed) != to_state(base.scenario));
-        Scenario engine_part = base.scenario;  // the base with the change's engine settings alone
+        const auto [base, changed] = example_edit(spec);
+        REQUIRE(to_state(changed) != to_state(base));
+        Scenario engine_part = base;     // the base with the change's engine settings alone
         engine_part.engine = changed.engine;
-        Scenario rest_part = changed;          // the change with the base's engine settings
-        rest_part.engine = base.scenario.engine;
+        Scenario rest_part = changed;    // the change with the base's engine settings
+        rest_part.engine = base.engine;
         const bool engine_setting = spec.engine != SettingEngine::none;
         CHECK(is_engine_setting(spec.key) == engine_setting);
         CHECK(to_state(engine_setting ? engine_part : rest_part) == to_state(changed));
