@@ -600,22 +600,31 @@ std::string cause_of(const LogReading& log, const ReconcileRow& row) {
             if (s.key == key) return s.value;
         return {};
     };
+    auto stated = [&](const char* key) {  // a setting for a sentence: its value, or that the log is silent
+        const std::string v = setting(key);
+        return v.empty() ? std::string("not stated in the log") : v;
+    };
     const bool over = row.error > 0;
     if (row.term == "kv_cache")
-        return over ? "the context: llm-memory counts more cells than the log's n_ctx (" + setting("context") + "); check -c, -np and the SWA layers"
-                    : "the context or cache type: the log holds more cells or wider values (n_ctx " + setting("context") + ", type " + setting("kv-dtype") + ")";
+        return over ? "the context: llm-memory counts more cells than the log's n_ctx (" + stated("context") + "); check -c, -np and the SWA layers"
+                    : "the context or cache type: the log holds more cells or wider values (n_ctx " + stated("context") + ", type " + stated("kv-dtype") + ")";
     if (row.term == "compute") {
         std::string gpus = setting("gpus");
         if (!over && !gpus.empty() && gpus != "1")
             return "the per-card compute copy: each of the " + gpus + " GPUs of a layer split holds its own compute buffer";
-        return over ? "n_ubatch: llama.cpp sizes the compute buffer by the u-batch (" + setting("ubatch") + " tokens), not the context"
-                    : "n_ubatch or flash attention: without flash attention the scores take n_ctx x n_ubatch x heads x 4 bytes (flash_attn " + setting("flash-attn") + ")";
+        return over ? "n_ubatch: llama.cpp sizes the compute buffer by the u-batch (n_ubatch " + stated("ubatch") + "), not the context"
+                    : "n_ubatch or flash attention: without flash attention the scores take n_ctx x n_ubatch x heads x 4 bytes (flash_attn " + stated("flash-attn") + ")";
     }
     if (row.term == "weights")
         return row.device == "host" ? "mmap: host weights are the mapped file (token_embd and the layers left on the CPU)"
                                     : "the tensor types: a quantized file mixes formats per tensor (the output and attn_v layers are often wider)";
     if (row.term == "kv_pool" || row.term == "kv_capacity_tokens" || row.term == "gpu_blocks" || row.term == "max_concurrency")
         return "the utilization share: vLLM's pool is total x gpu_memory_utilization minus weights, activation peak and non-torch memory, not what the model needs";
+    if (row.term == "output") {
+        const std::string np = setting("parallel");
+        return "the parallel slots and the vocabulary: llama.cpp's output buffer holds the logits of n_seq_max sequences x n_vocab x 4 bytes (" +
+               (np.empty() ? std::string("the log does not state n_seq_max; check -np") : "n_seq_max " + np) + ")";
+    }
     if (row.term == "activation_peak") return "the batched-token budget: vLLM profiles max_num_batched_tokens, not the context";
     if (row.term == "non_torch") return "non-torch memory (NCCL buffers, CUDA context) depends on the driver and the GPU count";
     if (row.term == "used") return "nvidia-smi also counts the CUDA context and the allocator's free blocks";
@@ -661,6 +670,13 @@ Expected<std::vector<ReconcileRow>> reconcile_log(const LogReading& log, std::st
                     const double v = number_of(d.find(field));
                     if (v >= 0) est.put(term, dev, v);
                 }
+                // llama.cpp's output buffer is one of the host's terms (in other_bytes, not a field of its own).
+                if (const JsonValue* terms = d.find("terms"); terms != nullptr && terms->is_array())
+                    for (const JsonValue& t : terms->items()) {
+                        const JsonValue* key = t.find("key");
+                        const double v = number_of(t.find("bytes"));
+                        if (key != nullptr && key->is_string() && key->text() == "output_buffer" && v >= 0) est.put("output", dev, v);
+                    }
             }
             // A figure over all devices: the sum of the devices' KV.
             double kv_all = 0;

@@ -78,6 +78,29 @@ TEST_CASE("cli: reconcile reads a llama.cpp log and a vLLM log", "[cli][engines]
     CHECK(has(r.out, "\"term\":\"weights\",\"device\":\"gpu0\",\"measured\":16063177687"));
 }
 
+TEST_CASE("cli: reconcile compares llama.cpp's host output buffer, and names what the log leaves unsaid", "[cli][engines]") {
+    // SciSharp/LLamaSharp issue 1099 (Qwen2.5-3B, n_ctx 4096, one sequence): "CUDA_Host output buffer size =
+    // 0.58 MiB", the logits of 1 sequence x 151,936 vocab x 4 bytes = 607,744 bytes.
+    const std::string log = kLogs + "llamasharp-issue1099-qwen2.5-3b.log";
+    const std::string config = std::string(LLM_MEMORY_FIXTURES_DIR) + "/../inference_configs/qwen2.5-3b.json";
+    CliRun r = run_cli_capture({"reconcile", log, "--config", config, "--context", "4096", "--parallel", "1"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(has(r.out, "output              host    0.58 MiB      0.58 MiB      -0.1 %  within 20 %"));
+    // Four slots (llama-server's default) hold four sequences' logits: the gap and its likely cause.
+    r = run_cli_capture({"reconcile", log, "--config", config, "--context", "4096"});
+    REQUIRE(r.status == 0);
+    CHECK(has(r.out, "output              host    0.58 MiB      2.32 MiB      +299.7 %  over 20 %"));
+    CHECK(has(r.out, "likely cause: the parallel slots and the vocabulary: llama.cpp's output buffer holds the logits of "
+                     "n_seq_max sequences x n_vocab x 4 bytes (the log does not state n_seq_max; check -np)"));
+    // The log states no n_ubatch: the cause says so instead of leaving an empty figure.
+    r = run_cli_capture({"reconcile", log, "--config", config});
+    REQUIRE(r.status == 0);
+    CHECK(has(r.out, "the log's n_ctx (not stated in the log)"));
+    CHECK(has(r.out, "the u-batch (n_ubatch not stated in the log)"));
+    CHECK_FALSE(has(r.out, "()"));
+}
+
 TEST_CASE("cli: reconcile refuses junk, a missing file and a log without its model", "[cli][engines]") {
     CliRun r = run_cli_capture({"reconcile", kLogs + "no-such.log"});
     CHECK(r.status == 2);
