@@ -16,8 +16,9 @@ namespace {
 std::string check_usage() {
     return "Usage: llm-memory check --question ID --answer TEXT [--state S] [scenario options] [--format text|json]\n"
            "Checks an answer to one practice question and names the mistake behind a wrong one.\n"
-           "  --question ID   weight, inference, gradient-optimizer, training, reduction or\n"
-           "                  mixed-precision-training (the training total under the adamw-mixed recipe)\n"
+           "  --question ID   weight, inference, gradient-optimizer, training, reduction,\n"
+           "                  mixed-precision-training (the training total under the adamw-mixed recipe),\n"
+           "                  or of an engine: llama-compute, vllm-need, llama-split-total\n"
            "  --answer TEXT   16.8, 16.8 GB, 15.65 GiB, 1.68e10 bytes, 16,800 MB (a bare number is GB;\n"
            "                  a bare number of a million or more is bytes). Right within 1%.\n"
            "  --state S       the scenario as URL state: 'params=7B&trainable=1B' (default: the seed's 13B)\n"
@@ -25,7 +26,9 @@ std::string check_usage() {
            "  --format F      text (default) or json:\n"
            "                  {\"correct\":…,\"mistake\":ID or null,\"explanation\":…,\"expected_bytes\":…,…}\n"
            "Mistake ids: weights-as-inference, one-value-per-trainable, freezing-removes-weights,\n"
-           "  training-without-weights, overhead-on-training, wrong-bytes-per-parameter, gib-gb-mixup.\n"
+           "  training-without-weights, overhead-on-training, wrong-bytes-per-parameter, compute-by-context,\n"
+           "  utilization-as-need, one-compute-buffer, moe-active-for-memory, drafter-kv-small,\n"
+           "  projector-as-file-size, gib-gb-mixup.\n"
            "Exit status: 0 when the answer was checked (right or wrong); 2 for bad input, including an\n"
            "answer that is not an amount of memory.\n"
            "Example: llm-memory check --question inference --state 'params=7B' --answer '14 GB' --format json\n";

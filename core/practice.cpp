@@ -104,6 +104,7 @@ constexpr MistakeInfo kMistakes[] = {
     {MistakeId::one_compute_buffer, "one-compute-buffer"},
     {MistakeId::moe_active_for_memory, "moe-active-for-memory"},
     {MistakeId::drafter_kv_small, "drafter-kv-small"},
+    {MistakeId::projector_as_file_size, "projector-as-file-size"},
     {MistakeId::gib_gb_mixup, "gib-gb-mixup"},
 };
 
@@ -335,7 +336,15 @@ Expected<EngineAnswer> engine_answer(QuestionId id, const Scenario& s) {
         total += d->total_bytes;
         parts += (parts.empty() ? "" : " + ") + d->label + " " + gb(d->total_bytes) + " (with its own compute buffer of " + gb(d->compute_bytes) + ")";
     }
-    return EngineAnswer{total, parts + " = " + gb(total) + "."};
+    std::string projector;  // the vision projector (--mmproj) on a GPU: its weights and its own compute buffer
+    for (const EngineDevice* d : gpus) {
+        const EngineTerm* w = term_keyed(*d, "mmproj_buffer");
+        const EngineTerm* c = term_keyed(*d, "mmproj_compute_buffer");
+        if (w != nullptr && c != nullptr)
+            projector += " " + d->label + " holds the vision projector: " + gb(w->bytes) + " of weights + " + gb(c->bytes) +
+                         " of its own compute buffer = " + gb(w->bytes + c->bytes) + ".";
+    }
+    return EngineAnswer{total, parts + " = " + gb(total) + "." + projector};
 }
 
 }  // namespace
@@ -493,6 +502,19 @@ Expected<std::vector<WrongPath>> engine_wrong_paths(QuestionId id, const Scenari
                         "That leaves out the drafter's KV cache (" + gb(t->bytes) + " on " + d->label + "). llama.cpp gives the draft model a "
                         "second context at the target's full context (" + format_count_exact(s.context_tokens) + " tokens) in its own cache "
                         "type (-ctkd/-ctvd), not a small pad.");
+            // The vision projector (--mmproj) priced as its file: mtmd also reserves the clip graph's own compute
+            // buffer for one image (gguf-parser-go#44: 1,132 MiB measured for Gemma 3's SigLIP, flash attention off).
+            for (const EngineDevice* d : gpus)
+                if (const EngineTerm* t = term_keyed(*d, "mmproj_compute_buffer"); t != nullptr && t->bytes > 0 && t->bytes < right->bytes) {
+                    const EngineTerm* w = term_keyed(*d, "mmproj_buffer");
+                    const std::uint64_t file = w != nullptr ? w->bytes : 0;
+                    const std::uint64_t held = file + t->bytes;
+                    add(MistakeId::projector_as_file_size, right->bytes - t->bytes,
+                        "That prices the vision projector (--mmproj) as its file: " + gb(file) + " of f16 weights. llama.cpp also reserves "
+                        "the projector's own compute buffer for one image (" + gb(t->bytes) + " on " + d->label + "), so the projector holds " +
+                            gb(file) + " + " + gb(t->bytes) + " = " + gb(held) + ", and its file is " +
+                            std::to_string(scale_bytes(file, 100, held)) + "% of that.");
+                }
         }
     }
     return paths;

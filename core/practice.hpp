@@ -44,7 +44,9 @@ enum class QuestionId {
 // GPU, total x gpu_memory_utilization, read as what the model needs), "one-compute-buffer" (a layer
 // split's GPUs summed with one compute buffer where every GPU holds its own), "moe-active-for-memory" (a
 // mixture of experts' weights counted for the parameters one token uses, not every expert), "drafter-kv-small" (a
-// llama.cpp split's total without the draft model's KV cache, a second context at the target's full n_ctx). This order is also the
+// llama.cpp split's total without the draft model's KV cache, a second context at the target's full n_ctx),
+// "projector-as-file-size" (a llama.cpp split's total with the vision projector (--mmproj) priced as its f16
+// file, without the compute buffer its clip graph reserves for one image). This order is also the
 // priority used when one wrong answer matches several paths: the seed's named mistakes first, unit slips last.
 enum class MistakeId {
     weights_as_inference,
@@ -58,6 +60,7 @@ enum class MistakeId {
     one_compute_buffer,
     moe_active_for_memory,
     drafter_kv_small,
+    projector_as_file_size,
     gib_gb_mixup,
 };
 

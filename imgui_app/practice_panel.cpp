@@ -53,6 +53,7 @@ const char* mistake_title(MistakeId id) {
         case MistakeId::overhead_on_training: return "Applying the inference overhead factor to training";
         case MistakeId::moe_active_for_memory: return "Counting a mixture of experts' active parameters for memory";
         case MistakeId::drafter_kv_small: return "Taking a draft model's KV cache as small";
+        case MistakeId::projector_as_file_size: return "Pricing a vision projector as its file size";
         case MistakeId::gib_gb_mixup: return "Mixing up GiB (2^30 bytes) and GB (10^9 bytes)";
         default: return mistake_key(id);
     }

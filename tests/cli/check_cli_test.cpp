@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli_test_support.hpp"
+#include "practice.hpp"
 
 using namespace llm_memory;
 using llm_memory::test::has;
@@ -82,4 +83,10 @@ TEST_CASE("check: --help describes the subcommand", "[cli][check]") {
     CHECK(r.status == 0);
     CHECK(has(r.out, "Usage: llm-memory check --question ID --answer TEXT"));
     CHECK(has(r.out, "gib-gb-mixup"));
+    // Every mistake id the checker can name is listed.
+    for (MistakeId id : all_mistakes()) {
+        INFO(mistake_key(id));
+        CHECK(has(r.out, mistake_key(id)));
+    }
+    CHECK(has(r.out, "llama-split-total"));
 }

@@ -257,6 +257,13 @@ TEST_CASE("every mistake id is diagnosed from the wrong answer it produces", "[p
         {QuestionId::llama_split_total,
          "model=llama-3.1-70b&dtype=q4_k_m&engine=llama.cpp&context=32768&gpu=rtx-3090&gpus=3&ngl=all&draft-model=llama-3.2-1b",
          "55937757318 bytes", "drafter-kv-small", "= 57.01 GB"},
+        // Gemma 3 27B with its vision projector (--mmproj, flash attention off) on two RTX 3090s: the projector
+        // priced as its f16 file leaves out the 1,132 MiB compute buffer llama-server reserves for its clip graph
+        // (https://github.com/gpustack/gguf-parser-go/issues/44, "Real clip compute buffer"): the split's
+        // 23,161,561,234 bytes less 1,186,988,032.
+        {QuestionId::llama_split_total,
+         "model=gemma-3-27b&dtype=q4_k_m&engine=llama.cpp&context=8192&gpu=rtx-3090&gpus=2&ngl=all&flash-attn=off&mmproj=true",
+         "21974573202 bytes", "projector-as-file-size", "holds the vision projector"},
     };
     for (MistakeId id : all_mistakes()) {
         bool covered = false;
@@ -432,7 +439,7 @@ TEST_CASE("the four mistake cards use the seed's wording, in order", "[practice]
 TEST_CASE("question and mistake keys round-trip", "[practice]") {
     for (QuestionId id : all_questions()) CHECK(*parse_question_id(question_key(id)) == id);
     for (MistakeId id : all_mistakes()) CHECK(*parse_mistake_id(mistake_key(id)) == id);
-    CHECK(all_mistakes().size() == 12);
+    CHECK(all_mistakes().size() == 13);
     CHECK_FALSE(parse_mistake_id("typo").has_value());
 }
 
@@ -502,5 +509,43 @@ TEST_CASE("engine questions: llama.cpp's compute buffer, vLLM's need and a layer
         REQUIRE(ex.ok());
         for (const PracticeQuestion& q : ex->questions)
             CHECK((q.id != QuestionId::llama_compute && q.id != QuestionId::vllm_need && q.id != QuestionId::llama_split_total));
+    }
+}
+
+TEST_CASE("projector-as-file-size: the projector's weights and its own compute buffer, from the engine model", "[practice]") {
+    // Gemma 3 27B's SigLIP tower: 416,866,032 encoder + 1152 x 5376 + 1152 projector parameters (google/gemma-3-27b-it
+    // on the Hub, checked in vision_test.cpp) in f16 = 846,120,672 bytes, the mmproj file. llama-server adds
+    // 1,132 MiB for the projector's clip graph with flash attention off (gguf-parser-go#44): 2,033,108,704
+    // bytes held, the file 41.6% of them.
+    const char* kState = "model=gemma-3-27b&dtype=q4_k_m&engine=llama.cpp&context=8192&gpu=rtx-3090&gpus=2&ngl=all&flash-attn=off&mmproj=true";
+    const std::uint64_t file_bytes = (416'866'032ULL + 1152ULL * 5376 + 1152) * 2;
+    const std::uint64_t compute_bytes = 1132ULL * 1024 * 1024;
+    const Expected<std::uint64_t> right = question_figure(QuestionId::llama_split_total, state(kState));
+    REQUIRE(right);
+    const Expected<std::vector<WrongPath>> paths = wrong_paths(QuestionId::llama_split_total, state(kState));
+    REQUIRE(paths);
+    const WrongPath* path = nullptr;
+    for (const WrongPath& p : *paths)
+        if (p.mistake == MistakeId::projector_as_file_size) path = &p;
+    REQUIRE(path != nullptr);
+    CHECK(path->bytes == *right - compute_bytes);
+    CHECK(has(path->what, "0.85 GB of f16 weights"));
+    CHECK(has(path->what, "0.85 GB + 1.19 GB = 2.03 GB, and its file is 42% of that"));
+    CHECK(file_bytes == 846'120'672ULL);
+    const CheckResult r = check(QuestionId::llama_split_total, kState, "21.97 GB");
+    CHECK(mistake_of(r) == "projector-as-file-size");
+    CHECK(r.also_matches.empty());
+    CHECK(has(r.explanation, "holds the vision projector: 0.85 GB of weights + 1.19 GB of its own compute buffer = 2.03 GB."));
+    CHECK(check(QuestionId::llama_split_total, kState, "23.16 GB").correct);
+    // Without the projector, no such path; with flash attention on its buffer is 121 MiB, under the 1%
+    // tolerance of a 22 GB split, so the slip gives a right answer and is not offered.
+    for (const char* other : {"model=gemma-3-27b&dtype=q4_k_m&engine=llama.cpp&context=8192&gpu=rtx-3090&gpus=2&ngl=all&flash-attn=off",
+                              "model=gemma-3-27b&dtype=q4_k_m&engine=llama.cpp&context=8192&gpu=rtx-3090&gpus=2&ngl=all&flash-attn=on&mmproj=true",
+                              "model=gemma-3-27b&dtype=q4_k_m&engine=llama.cpp&context=8192&gpu=rtx-3090&gpus=2&ngl=all&flash-attn=off&mmproj=true"
+                              "&mmproj-offload=false"}) {
+        INFO(other);
+        const Expected<std::vector<WrongPath>> none = wrong_paths(QuestionId::llama_split_total, state(other));
+        REQUIRE(none);
+        for (const WrongPath& p : *none) CHECK(p.mistake != MistakeId::projector_as_file_size);
     }
 }
