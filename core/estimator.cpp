@@ -7,6 +7,7 @@
 #include "estimator.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "architecture.hpp"
 #include "formats.hpp"
@@ -778,7 +779,14 @@ Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64
 
 // ---- estimate() ----
 
+namespace {
+std::atomic<std::uint64_t> g_estimate_runs{0};
+}  // namespace
+
+std::uint64_t estimate_runs() { return g_estimate_runs.load(std::memory_order_relaxed); }
+
 Expected<Estimate> estimate(const Scenario& s) {
+    g_estimate_runs.fetch_add(1, std::memory_order_relaxed);
     Build b(s);
     b.arch = s.model ? &s.model->architecture : nullptr;
     if (Status bad = check_seed_inputs(s)) return *bad;

@@ -301,4 +301,8 @@ Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64
 // dtype; gpus 0 or above 100000; zero above 3; a tensor-split whose parts are not one per GPU.
 Expected<Estimate> estimate(const Scenario& scenario);
 
+// How many times estimate() has run in this process: tests check that an edit, a link or --state is
+// estimated once.
+std::uint64_t estimate_runs();
+
 }  // namespace llm_memory

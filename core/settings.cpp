@@ -534,6 +534,12 @@ std::string apply_engine_tokens(std::uint64_t& field, std::string_view text, std
 
 std::string show_switch(Switch value) { return value == Switch::automatic ? std::string() : switch_choices()[static_cast<std::size_t>(value)].word; }
 
+// Marks a row as an engine's setting (SettingEngine): the mark is the whole of what makes it one.
+SettingSpec for_engine(SettingEngine engine, SettingSpec spec) {
+    spec.engine = engine;
+    return spec;
+}
+
 }  // namespace
 
 const std::vector<SettingSpec>& setting_specs() {
@@ -547,6 +553,7 @@ const std::vector<SettingSpec>& setting_specs() {
     static const std::string kDtypeHelp = "weight format instead of --bytes: " + weight_format_keys() + ", or 4.65bpw";
     static const std::string kRecipeHelp = "training recipe: " + recipe_keys() + " (default seed-adam: k x state-bytes)";
     using K = SettingKind;
+    using E = SettingEngine;
     // {key, value hint, --help line, label, unit, kind, example, apply, show, field shown at the default,
     //  choices, placeholder, note}
     static const std::vector<SettingSpec> kSpecs = {
@@ -760,47 +767,47 @@ const std::vector<SettingSpec>& setting_specs() {
          "Tensor split", "per GPU", K::text, "3,1",
          apply_tensor_split, show_tensor_split, nullptr, nullptr, "even, or 3,1",
          "One proportion per GPU, as llama.cpp's --tensor-split; each card's share gets its own verdict."},
-        {"engine", "NAME", "inference engine: none (default: the seed's weights x overhead), llama.cpp, ollama (llama.cpp with Ollama's defaults), vllm, transformers",
+        for_engine(E::choice, {"engine", "NAME", "inference engine: none (default: the seed's weights x overhead), llama.cpp, ollama (llama.cpp with Ollama's defaults), vllm, transformers",
          "Inference engine", "", K::choice, "vllm",
          apply_engine, [](const Scenario& s) { return s.engine.kind == EngineKind::none ? std::string() : engine_choices()[static_cast<std::size_t>(s.engine.kind)].word; },
-         [](const Scenario&) { return std::string("none"); }, engine_choices},
-        {"ubatch", "T", "llama.cpp -ub: physical batch, the tokens the compute buffer is sized for (default 512)",
+         [](const Scenario&) { return std::string("none"); }, engine_choices}),
+        for_engine(E::llama_cpp, {"ubatch", "T", "llama.cpp -ub: physical batch, the tokens the compute buffer is sized for (default 512)",
          "Physical batch (-ub)", "tokens", K::count, "256",
          [](Scenario& s, std::string_view t) { return apply_engine_tokens(s.engine.ubatch_tokens, t, 1); },
          [](const Scenario& s) { return show_whole_if(s.engine.ubatch_tokens, 0); },
          [](const Scenario&) { return std::string("512"); }, nullptr, "512",
-         "The tokens one compute pass takes; the compute buffer and the logits are sized for it, not the context."},
-        {"nbatch", "T", "llama.cpp -b: logical batch (default 2048; Ollama 512)",
+         "The tokens one compute pass takes; the compute buffer and the logits are sized for it, not the context."}),
+        for_engine(E::llama_cpp, {"nbatch", "T", "llama.cpp -b: logical batch (default 2048; Ollama 512)",
          "Logical batch (-b)", "tokens", K::count, "1024",
          [](Scenario& s, std::string_view t) { return apply_engine_tokens(s.engine.nbatch_tokens, t, 1); },
          [](const Scenario& s) { return show_whole_if(s.engine.nbatch_tokens, 0); },
-         [](const Scenario&) { return std::string("2048"); }, nullptr, "2048", "Tokens submitted at once (Ollama: 512)."},
-        {"ngl", "N|all|auto", "llama.cpp -ngl: layers on the GPU counted from the output layer back; all; or auto (default: --fit chooses)",
+         [](const Scenario&) { return std::string("2048"); }, nullptr, "2048", "Tokens submitted at once (Ollama: 512)."}),
+        for_engine(E::llama_cpp, {"ngl", "N|all|auto", "llama.cpp -ngl: layers on the GPU counted from the output layer back; all; or auto (default: --fit chooses)",
          "GPU layers (-ngl)", "layers, all or auto", K::text, "20",
          apply_ngl, show_ngl, [](const Scenario&) { return std::string("auto"); }, nullptr, "auto",
-         "Counted from the output layer back; auto = what --fit settles on (1 GiB free per GPU)."},
-        {"split-mode", "MODE", "llama.cpp -sm over several GPUs: layer (default), row or none",
+         "Counted from the output layer back; auto = what --fit settles on (1 GiB free per GPU)."}),
+        for_engine(E::llama_cpp, {"split-mode", "MODE", "llama.cpp -sm over several GPUs: layer (default), row or none",
          "Split mode (-sm)", "", K::choice, "row",
          [](Scenario& s, std::string_view t) { return apply_choice(s.engine.split_mode, t, split_mode_choices()); },
          [](const Scenario& s) { return s.engine.split_mode == SplitMode::layer ? std::string() : split_mode_choices()[static_cast<std::size_t>(s.engine.split_mode)].word; },
-         [](const Scenario&) { return std::string("layer"); }, split_mode_choices},
-        {"flash-attn", "auto|on|off", "llama.cpp -fa: flash attention (default auto = on where the GPU supports it)",
+         [](const Scenario&) { return std::string("layer"); }, split_mode_choices}),
+        for_engine(E::llama_cpp, {"flash-attn", "auto|on|off", "llama.cpp -fa: flash attention (default auto = on where the GPU supports it)",
          "Flash attention (-fa)", "", K::choice, "off",
          [](Scenario& s, std::string_view t) { return apply_choice(s.engine.flash_attn, t, switch_choices()); },
          [](const Scenario& s) { return show_switch(s.engine.flash_attn); },
          [](const Scenario&) { return std::string("auto"); }, switch_choices, "",
-         "auto = on where the GPU supports it. Off: the compute buffer holds the f32 attention scores."},
-        {"v-dtype", "NAME", "llama.cpp -ctv: V-cache format (default: follows --kv-dtype); a quantized V cache needs flash attention",
+         "auto = on where the GPU supports it. Off: the compute buffer holds the f32 attention scores."}),
+        for_engine(E::llama_cpp, {"v-dtype", "NAME", "llama.cpp -ctv: V-cache format (default: follows --kv-dtype); a quantized V cache needs flash attention",
          "V-cache format (-ctv)", "", K::text, "q8_0",
          apply_v_dtype, [](const Scenario& s) { return s.engine.v_dtype; }, [](const Scenario& s) { return s.kv_dtype; }, nullptr,
-         "same as the K cache", "Follows the KV-cache format unless set; a quantized V cache needs flash attention."},
-        {"parallel", "N", "llama.cpp -np: sequences served at once (default: llama-server 4 slots sharing one unified cache; Ollama 1)",
+         "same as the K cache", "Follows the KV-cache format unless set; a quantized V cache needs flash attention."}),
+        for_engine(E::llama_cpp, {"parallel", "N", "llama.cpp -np: sequences served at once (default: llama-server 4 slots sharing one unified cache; Ollama 1)",
          "Parallel slots (-np)", "sequences", K::count, "2",
          [](Scenario& s, std::string_view t) { return apply_whole(s.engine.parallel, t, 1, kMaxSlots); },
          [](const Scenario& s) { return show_whole_if(s.engine.parallel, 0); },
          [](const Scenario&) { return std::string("4"); }, nullptr, "4",
-         "llama-server's slots (Ollama: 1). Without a unified cache each slot gets context / slots cells."},
-        {"kv-unified", "auto|on|off", "llama.cpp --kv-unified: one KV cache shared by all slots (default auto: on when -np is left to llama-server)",
+         "llama-server's slots (Ollama: 1). Without a unified cache each slot gets context / slots cells."}),
+        for_engine(E::llama_cpp, {"kv-unified", "auto|on|off", "llama.cpp --kv-unified: one KV cache shared by all slots (default auto: on when -np is left to llama-server)",
          "Unified KV cache", "", K::choice, "off",
          [](Scenario& s, std::string_view t) {
              const std::string w = lower_text(t);
@@ -808,19 +815,19 @@ const std::vector<SettingSpec>& setting_specs() {
          },
          [](const Scenario& s) { return show_switch(s.engine.kv_unified); },
          [](const Scenario&) { return std::string("auto"); }, switch_choices, "",
-         "One cache shared by all slots; auto = on when -np is left to llama-server."},
-        {"swa-full", "[BOOL]", "llama.cpp --swa-full: sliding-window layers keep the whole context",
+         "One cache shared by all slots; auto = on when -np is left to llama-server."}),
+        for_engine(E::llama_cpp, {"swa-full", "[BOOL]", "llama.cpp --swa-full: sliding-window layers keep the whole context",
          "Full-size SWA cache (--swa-full)", "", K::flag, "true",
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.swa_full, t); },
          [](const Scenario& s) { return s.engine.swa_full ? std::string("true") : std::string(); }, nullptr, nullptr, "",
-         "Sliding-window layers keep the whole context instead of their window."},
-        {"mmap", "[BOOL]", "llama.cpp memory-maps the model file (default true; false = --no-mmap)",
+         "Sliding-window layers keep the whole context instead of their window."}),
+        for_engine(E::llama_cpp, {"mmap", "[BOOL]", "llama.cpp memory-maps the model file (default true; false = --no-mmap)",
          "Memory-map the model file (mmap)", "", K::flag, "false",
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mmap, t); },
          [](const Scenario& s) { return s.engine.mmap ? std::string() : std::string("false"); },
          [](const Scenario&) { return std::string("true"); }, nullptr, "",
-         "false = --no-mmap: the CPU's layers are read into RAM instead of mapped from the file."},
-        {"n-cpu-moe", "N|all", "llama.cpp --n-cpu-moe: the routed experts of the first N layers stay in host RAM; all = --cpu-moe",
+         "false = --no-mmap: the CPU's layers are read into RAM instead of mapped from the file."}),
+        for_engine(E::llama_cpp, {"n-cpu-moe", "N|all", "llama.cpp --n-cpu-moe: the routed experts of the first N layers stay in host RAM; all = --cpu-moe",
          "Expert layers on the CPU (--n-cpu-moe)", "layers or all", K::text, "20",
          [](Scenario& s, std::string_view t) {
              const std::string w = lower_text(t);
@@ -830,8 +837,8 @@ const std::vector<SettingSpec>& setting_specs() {
          },
          [](const Scenario& s) { return s.engine.cpu_moe_all ? std::string("all") : show_whole_if(s.engine.n_cpu_moe, 0); },
          [](const Scenario&) { return std::string("0"); }, nullptr, "0, 20 or all",
-         "The experts then run at system-memory bandwidth; attention and the KV cache stay on the GPU."},
-        {"override-tensor", "LIST", "llama.cpp -ot: PATTERN=CPU[,PATTERN=CPU]: tensors whose names the regex finds stay in host RAM (exps=CPU)",
+         "The experts then run at system-memory bandwidth; attention and the KV cache stay on the GPU."}),
+        for_engine(E::llama_cpp, {"override-tensor", "LIST", "llama.cpp -ot: PATTERN=CPU[,PATTERN=CPU]: tensors whose names the regex finds stay in host RAM (exps=CPU)",
          "Tensor overrides (-ot)", "", K::text, "exps=CPU",
          [](Scenario& s, std::string_view t) {
              std::string list(trim(t)), entry;
@@ -849,8 +856,8 @@ const std::vector<SettingSpec>& setting_specs() {
              return std::string();
          },
          [](const Scenario& s) { return s.engine.override_tensor; }, nullptr, nullptr, "exps=CPU",
-         "Regexes over tensor names, as llama.cpp's -ot; only =CPU is modelled."},
-        {"draft-model", "NAME", "llama.cpp -md: a built-in model as the speculative-decoding drafter: its weights, its own KV cache at the target's context, its compute buffer",
+         "Regexes over tensor names, as llama.cpp's -ot; only =CPU is modelled."}),
+        for_engine(E::llama_cpp, {"draft-model", "NAME", "llama.cpp -md: a built-in model as the speculative-decoding drafter: its weights, its own KV cache at the target's context, its compute buffer",
          "Draft model (-md)", "", K::text, "llama-3.2-1b",
          [](Scenario& s, std::string_view t) {
              const std::string w(trim(t));
@@ -861,8 +868,8 @@ const std::vector<SettingSpec>& setting_specs() {
              return std::string();
          },
          [](const Scenario& s) { return s.engine.draft_model; }, nullptr, nullptr, "none, or llama-3.2-1b",
-         "A second model in memory: its weights and a second KV cache at the full context."},
-        {"draft-dtype", "NAME", "the drafter's weight format (default: the target's)",
+         "A second model in memory: its weights and a second KV cache at the full context."}),
+        for_engine(E::llama_cpp, {"draft-dtype", "NAME", "the drafter's weight format (default: the target's)",
          "Draft weight format", "", K::text, "q8_0",
          [](Scenario& s, std::string_view t) {
              const std::string w = lower_text(t);
@@ -872,8 +879,8 @@ const std::vector<SettingSpec>& setting_specs() {
              s.engine.draft_dtype = f->key;
              return std::string();
          },
-         [](const Scenario& s) { return s.engine.draft_dtype; }, nullptr, nullptr, "the target's", ""},
-        {"draft-kv-dtype", "NAME", "llama.cpp -ctkd/-ctvd: the drafter's cache type (default f16)",
+         [](const Scenario& s) { return s.engine.draft_dtype; }, nullptr, nullptr, "the target's", ""}),
+        for_engine(E::llama_cpp, {"draft-kv-dtype", "NAME", "llama.cpp -ctkd/-ctvd: the drafter's cache type (default f16)",
          "Draft cache type (-ctkd)", "", K::text, "q8_0",
          [](Scenario& s, std::string_view t) {
              const std::string w = lower_text(t);
@@ -882,19 +889,19 @@ const std::vector<SettingSpec>& setting_specs() {
              s.engine.draft_kv_dtype = w == "f32" ? "fp32" : w;
              return std::string();
          },
-         [](const Scenario& s) { return s.engine.draft_kv_dtype; }, nullptr, nullptr, "f16", ""},
-        {"mmproj", "[BOOL]", "llama.cpp --mmproj FILE: load the model's vision projector (an f16 mmproj file) with its own compute buffer",
+         [](const Scenario& s) { return s.engine.draft_kv_dtype; }, nullptr, nullptr, "f16", ""}),
+        for_engine(E::llama_cpp, {"mmproj", "[BOOL]", "llama.cpp --mmproj FILE: load the model's vision projector (an f16 mmproj file) with its own compute buffer",
          "Vision projector (--mmproj)", "", K::flag, "true",
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mmproj, t); },
          [](const Scenario& s) { return s.engine.mmproj ? std::string("true") : std::string(); }, nullptr, nullptr, "",
-         "The vision tower's file: its f16 weights and its compute buffer for one image, on GPU 0."},
-        {"mmproj-offload", "[BOOL]", "llama.cpp puts the projector on the GPU (default true; false = --no-mmproj-offload: host RAM)",
+         "The vision tower's file: its f16 weights and its compute buffer for one image, on GPU 0."}),
+        for_engine(E::llama_cpp, {"mmproj-offload", "[BOOL]", "llama.cpp puts the projector on the GPU (default true; false = --no-mmproj-offload: host RAM)",
          "Projector on the GPU", "", K::flag, "false",
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mmproj_offload, t); },
          [](const Scenario& s) { return s.engine.mmproj_offload ? std::string() : std::string("false"); },
          [](const Scenario&) { return std::string("true"); }, nullptr, "",
-         "false = --no-mmproj-offload: the projector and its graph stay in host RAM."},
-        {"ram", "SIZE", "system memory for the host's verdict (weights left on the CPU, experts, KV, host buffers): 64GiB",
+         "false = --no-mmproj-offload: the projector and its graph stay in host RAM."}),
+        for_engine(E::every, {"ram", "SIZE", "system memory for the host's verdict (weights left on the CPU, experts, KV, host buffers): 64GiB",
          "System RAM", "GB or GiB", K::text, "64GiB",
          [](Scenario& s, std::string_view t) {
              const std::string w = lower_text(t);
@@ -902,23 +909,23 @@ const std::vector<SettingSpec>& setting_specs() {
              return read_memory_size(s.engine.ram_bytes, w);
          },
          [](const Scenario& s) { return s.engine.ram_bytes == 0 ? std::string() : show_size(s.engine.ram_bytes); }, nullptr, nullptr,
-         "64GiB", "What stays in system memory is judged against this; memory-mapped weights count once."},
-        {"gpu-util", "F", "vLLM --gpu-memory-utilization: the share of each GPU vLLM takes (default 0.9)",
+         "64GiB", "What stays in system memory is judged against this; memory-mapped weights count once."}),
+        for_engine(E::vllm, {"gpu-util", "F", "vLLM --gpu-memory-utilization: the share of each GPU vLLM takes (default 0.9)",
          "GPU memory utilization", "fraction", K::number, "0.8",
          apply_gpu_util, [](const Scenario& s) { return s.engine.gpu_util.is_zero() ? std::string() : format_decimal(s.engine.gpu_util); },
          [](const Scenario&) { return std::string("0.9"); }, nullptr, "0.9",
-         "vLLM takes this share of each GPU; what the weights and the profile run leave of it is the KV pool."},
-        {"max-num-seqs", "N", "vLLM --max-num-seqs (default 256; 1024 on a GPU of 70 GiB or more that is not an A100)",
+         "vLLM takes this share of each GPU; what the weights and the profile run leave of it is the KV pool."}),
+        for_engine(E::vllm, {"max-num-seqs", "N", "vLLM --max-num-seqs (default 256; 1024 on a GPU of 70 GiB or more that is not an A100)",
          "Max sequences (vLLM)", "sequences", K::count, "64",
          [](Scenario& s, std::string_view t) { return apply_whole(s.engine.max_num_seqs, t, 1, kMaxSlots); },
          [](const Scenario& s) { return show_whole_if(s.engine.max_num_seqs, 0); }, nullptr, nullptr, "256",
-         "Default 256; 1024 on a GPU of 70 GiB or more that is not an A100."},
-        {"max-batched-tokens", "T", "vLLM --max-num-batched-tokens: the profile run's tokens (default 2048; 8192 on a GPU of 70 GiB or more that is not an A100)",
+         "Default 256; 1024 on a GPU of 70 GiB or more that is not an A100."}),
+        for_engine(E::vllm, {"max-batched-tokens", "T", "vLLM --max-num-batched-tokens: the profile run's tokens (default 2048; 8192 on a GPU of 70 GiB or more that is not an A100)",
          "Max batched tokens (vLLM)", "tokens", K::count, "4096",
          [](Scenario& s, std::string_view t) { return apply_engine_tokens(s.engine.max_batched_tokens, t, 1); },
          [](const Scenario& s) { return show_whole_if(s.engine.max_batched_tokens, 0); }, nullptr, nullptr, "2048",
-         "The profile run's tokens: its activation peak follows this, not the context."},
-        {"block-size", "N", "vLLM --block-size: tokens per KV block (default 16)",
+         "The profile run's tokens: its activation peak follows this, not the context."}),
+        for_engine(E::vllm, {"block-size", "N", "vLLM --block-size: tokens per KV block (default 16)",
          "KV block size (vLLM)", "tokens", K::count, "32",
          [](Scenario& s, std::string_view t) {
              std::uint64_t v = 0;
@@ -929,12 +936,12 @@ const std::vector<SettingSpec>& setting_specs() {
              return std::string();
          },
          [](const Scenario& s) { return show_whole_if(s.engine.block_size, 0); },
-         [](const Scenario&) { return std::string("16"); }, nullptr, "16", "Tokens per KV block; the pool is counted in blocks."},
-        {"enforce-eager", "[BOOL]", "vLLM --enforce-eager: no CUDA graphs",
+         [](const Scenario&) { return std::string("16"); }, nullptr, "16", "Tokens per KV block; the pool is counted in blocks."}),
+        for_engine(E::vllm, {"enforce-eager", "[BOOL]", "vLLM --enforce-eager: no CUDA graphs",
          "Enforce eager (no CUDA graphs)", "", K::flag, "true",
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.enforce_eager, t); },
          [](const Scenario& s) { return s.engine.enforce_eager ? std::string("true") : std::string(); }, nullptr, nullptr, "",
-         "No CUDA graphs: saves their memory (our estimate 0.5 GiB), runs slower."},
+         "No CUDA graphs: saves their memory (our estimate 0.5 GiB), runs slower."}),
         {"confidence", "LEVEL",
          "fit's training answers: safe (default: the training peak's likely high end fits, so the longest sequence "
          "it names fits) or typical (the estimated peak fits)",
@@ -961,11 +968,8 @@ const SettingSpec* find_setting(std::string_view key) {
 }
 
 bool is_engine_setting(std::string_view key) {
-    for (const char* engine_key : {"engine", "ubatch", "nbatch", "ngl", "split-mode", "flash-attn", "v-dtype", "parallel",
-                                   "kv-unified", "swa-full", "mmap", "n-cpu-moe", "override-tensor", "ram", "draft-model", "draft-dtype", "draft-kv-dtype", "mmproj", "mmproj-offload", "gpu-util", "max-num-seqs", "max-batched-tokens",
-                                   "block-size", "enforce-eager"})
-        if (key == engine_key) return true;
-    return false;
+    const SettingSpec* spec = find_setting(key);
+    return spec != nullptr && spec->engine != SettingEngine::none;
 }
 
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value) {
@@ -973,14 +977,14 @@ Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::stri
     if (spec == nullptr) {
         return Error{"unknown setting \"" + printable_excerpt(key, 40) + "\""};
     }
-    if (!engines_in_build() && is_engine_setting(spec->key)) return Error{spec->key, engines_left_out_note()};
+    if (spec->engine != SettingEngine::none && !engines_in_build()) return Error{spec->key, engines_left_out_note()};
     std::string message = spec->apply(scenario, value);
     if (!message.empty()) return Error{spec->key, message};
     return true;
 }
 
 StateResult apply_state_pairs(const Scenario& base, std::string_view state) {
-    StateResult result{base, {}};
+    StateResult result{base, {}, false, std::nullopt};
     if (!state.empty() && (state.front() == '#' || state.front() == '?')) state.remove_prefix(1);
     std::size_t start = 0;
     std::size_t unlisted_problems = 0;
@@ -1010,11 +1014,13 @@ StateResult apply_state_pairs(const Scenario& base, std::string_view state) {
 
 StateResult apply_state(const Scenario& base, std::string_view state) {
     StateResult result = apply_state_pairs(base, state);
-    const Expected<Estimate> check = estimate(result.scenario);
+    Expected<Estimate> check = estimate(result.scenario);
     if (!check) {
         result.problems.push_back(check.error());
         result.scenario = base;
         result.combination_rejected = true;
+    } else {
+        result.estimate = std::move(*check);
     }
     return result;
 }

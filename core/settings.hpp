@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,12 @@ namespace llm_memory {
 // one of the row's choices, or a flag (on/off).
 enum class SettingKind : std::uint8_t { number, count, text, choice, flag };
 
+// Whose setting a row is. none: the scenario's own (the seed's, a model's, training's). Every other value
+// is an engine setting: a build without the engine models refuses it and its form leaves it out, the page's
+// loader sends a link with it to the full build, and the canvas's engine panel draws it (the engine choice
+// itself, llama.cpp's (and Ollama's) flags, vLLM's, or one that every engine reads).
+enum class SettingEngine : std::uint8_t { none, choice, llama_cpp, vllm, every };
+
 // One settable input: one row of the table gives every face its setting. `key` is the CLI long option and
 // the URL key; the row also carries --help's line, a form's label, unit, kind, choices and placeholder, the
 // value a form field shows, and an example value (the round-trip test sets every key to it).
@@ -29,7 +36,8 @@ enum class SettingKind : std::uint8_t { number, count, text, choice, flag };
 // The CLI flag, --help, the man page, bash completion, the URL and --state key, the JS API, stored state,
 // fuzzing, the web page's text view and the canvas control (setting_control) all follow from the row, and
 // tests fail if any face lacks it. Only where the control sits on the canvas is chosen by hand: add one
-// setting_control(app, "key") call to the panel that should show it (imgui_app/runtime_panel.cpp).
+// setting_control(app, "key") call to the panel that should show it (imgui_app/runtime_panel.cpp). An
+// engine's setting is a row wrapped in for_engine(...) and nothing else: the engine panel draws it.
 struct SettingSpec {
     const char* key;
     const char* value_hint;  // e.g. "N" or "F"
@@ -48,6 +56,7 @@ struct SettingSpec {
     const std::vector<Choice>& (*choices)() = nullptr;
     const char* hint = "";   // a form's placeholder: "4096 or 8K"
     const char* note = "";   // the line of plain words under a form's control ("" = the chosen choice's help)
+    SettingEngine engine = SettingEngine::none;  // set with for_engine() in the table
 };
 
 // The text a form field shows for `spec`: show(), or field() at the default.
@@ -59,8 +68,8 @@ const std::vector<SettingSpec>& setting_specs();
 // Looks a key up; nullptr when unknown.
 const SettingSpec* find_setting(std::string_view key);
 
-// Whether `key` is one of the engines' settings (engine and its flags): refused, and left out of the form,
-// by a build without the engine models (engines/engine.hpp engines_in_build).
+// Whether `key` is one of the engines' settings (a row whose `engine` is not none): refused, and left out of
+// the form, by a build without the engine models (engines/engine.hpp engines_in_build).
 bool is_engine_setting(std::string_view key);
 
 // Sets one key from text. Error: "key: problem" (unknown key, or the value's problem).
@@ -71,6 +80,9 @@ struct StateResult {
     Scenario scenario;
     std::vector<std::string> problems;  // each names the key: "bytes: is not a number"
     bool combination_rejected = false;  // the pairs did not validate together: scenario is `base`
+    // apply_state's estimate of `scenario` (empty when combination_rejected, and from apply_state_pairs), so a
+    // caller that takes the scenario need not estimate it again.
+    std::optional<Estimate> estimate;
 };
 
 // How many bad settings apply_state lists one by one; the rest are counted in one more line, so a

@@ -27,7 +27,7 @@ std::string settings_form_json(const Scenario& scenario) {
     w.begin_array();
     const bool engines = engines_in_build();
     for (const SettingSpec& spec : setting_specs()) {
-        if (!engines && is_engine_setting(spec.key)) continue;
+        if (!engines && spec.engine != SettingEngine::none) continue;
         w.begin_object().field("key", spec.key).field("label", spec.label).field("help", spec.help).field("unit", spec.unit);
         w.field("kind", kind_word(spec.kind)).field("value", setting_field_text(spec, scenario)).key("choices").begin_array();
         if (spec.choices != nullptr)

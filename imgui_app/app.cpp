@@ -141,11 +141,12 @@ void draw_embed(AppState& app, float logical_width) {
 
 }  // namespace
 
-Status app_take_scenario(AppState& app, const Scenario& scenario) {
-    const Expected<Estimate> result = estimate(scenario);
-    if (!result) return result.failure();
+namespace {
+
+// The commit: the scenario, its estimate, the text fields and a new generation.
+void take_estimated(AppState& app, const Scenario& scenario, const Estimate& estimate) {
     app.scenario = scenario;
-    app.estimate = *result;
+    app.estimate = estimate;
     app_scenario_replaced(app);
     app.scenario_changed = true;
     app.copied_message.clear();
@@ -154,10 +155,24 @@ Status app_take_scenario(AppState& app, const Scenario& scenario) {
         std::snprintf(field.text.data(), field.text.size(), "%s", field_text_for(scenario, field.key).c_str());
         field.error.clear();
     }
+}
+
+}  // namespace
+
+Status app_take_scenario(AppState& app, const Scenario& scenario) {
+    const Expected<Estimate> result = estimate(scenario);
+    if (!result) return result.failure();
+    take_estimated(app, scenario, *result);
     return std::nullopt;
 }
 
 bool app_set_scenario(AppState& app, const Scenario& scenario) { return !app_take_scenario(app, scenario); }
+
+bool app_take_state(AppState& app, const StateResult& result) {
+    if (!result.estimate) return false;
+    take_estimated(app, result.scenario, *result.estimate);
+    return true;
+}
 
 Status app_try_setting(AppState& app, const char* key, std::string_view text) {
     Scenario candidate = app.scenario;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "estimator.hpp"
+#include "settings.hpp"
 #include "scaling.hpp"
 #include "steps.hpp"
 
@@ -110,6 +111,9 @@ struct AppState {
 Status app_take_scenario(AppState& app, const Scenario& scenario);
 // app_take_scenario for callers that only ask whether it was taken: false keeps the state.
 bool app_set_scenario(AppState& app, const Scenario& scenario);
+// A link's or stored state's outcome (apply_state) becomes the app's with the estimate apply_state made, so
+// it is estimated once. False (nothing changes) when it has none: its pairs did not validate together.
+bool app_take_state(AppState& app, const StateResult& result);
 
 // The one way a panel applies an edit: sets one settings key from text on top of app.scenario, then
 // app_take_scenario. On an error nothing changes and the error, with the key it is about, is returned for

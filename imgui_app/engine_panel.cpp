@@ -4,7 +4,6 @@
 // Every figure and sentence is core's (core/engines/); this file only arranges them.
 #include "engine_panel.hpp"
 
-#include <cstring>
 #include <string>
 
 #include "engines/engine.hpp"
@@ -26,11 +25,14 @@ struct EngineView {
     std::vector<VerdictLine> verdicts;
 };
 
-// The engines' own flags, as this panel places them.
-constexpr const char* kLlamaKeys[] = {"ngl", "ubatch", "nbatch", "flash-attn", "v-dtype", "parallel", "kv-unified", "split-mode", "swa-full", "mmap",
-                                      "n-cpu-moe", "override-tensor", "draft-model", "draft-dtype", "draft-kv-dtype", "mmproj", "mmproj-offload"};
-constexpr const char* kVllmKeys[] = {"gpu-util", "max-num-seqs", "max-batched-tokens", "block-size", "enforce-eager"};
-constexpr const char* kEveryEngineKeys[] = {"ram"};  // the host's verdict
+// Places every engine flag (the rows core's table marks for an engine), in table order: llama.cpp's (and
+// Ollama's), then vLLM's, then the ones every engine reads (the host's RAM). `shown` says how each group shows.
+template <typename ShownFor>
+void engine_flag_controls(AppState& app, ShownFor shown) {
+    for (SettingEngine group : {SettingEngine::llama_cpp, SettingEngine::vllm, SettingEngine::every})
+        for (const SettingSpec& spec : setting_specs())
+            if (spec.engine == group) setting_control(app, spec.key, shown(group));
+}
 
 EngineView& view() {
     static EngineView v;  // one app per process (native window or page)
@@ -107,9 +109,7 @@ std::string draw_engines_elsewhere(AppState& app, const std::string& note) {
     ImGui::PushID("engine_panel");
     section_heading("Runs on: the engine");
     setting_control(app, "engine", Shown::hidden);
-    for (const char* key : kLlamaKeys) setting_control(app, key, Shown::hidden);
-    for (const char* key : kVllmKeys) setting_control(app, key, Shown::hidden);
-    for (const char* key : kEveryEngineKeys) setting_control(app, key, Shown::hidden);
+    engine_flag_controls(app, [](SettingEngine) { return Shown::hidden; });
     // The engine's own choices (core's settings table); "none" is what this build shows.
     const std::vector<Choice>& choices = find_setting("engine")->choices();
     ImGui::TextUnformatted(find_setting("engine")->label);  // as the full build's selector: label above, full width
@@ -127,16 +127,7 @@ std::string draw_engines_elsewhere(AppState& app, const std::string& note) {
     return asked;
 }
 
-bool engine_panel_draws(const char* key) {
-    if (std::strcmp(key, "engine") == 0) return true;
-    for (const char* k : kLlamaKeys)
-        if (std::strcmp(k, key) == 0) return true;
-    for (const char* k : kVllmKeys)
-        if (std::strcmp(k, key) == 0) return true;
-    for (const char* k : kEveryEngineKeys)
-        if (std::strcmp(k, key) == 0) return true;
-    return false;
-}
+bool engine_panel_draws(const char* key) { return is_engine_setting(key); }
 
 void draw_verdicts(AppState& app, bool run_line) {
     refresh(app);
@@ -164,9 +155,10 @@ void draw_engine_panel(AppState& app) {
     // the chosen engine's own flags are drawn, under a header that starts closed.
     const bool open = kind != EngineKind::none && ImGui::CollapsingHeader("Engine flags##engine_flags");
     if (open && kind == EngineKind::transformers) muted_text("transformers reads the context, batch, weight format and GPUs set above.");
-    for (const char* key : kLlamaKeys) setting_control(app, key, open && llama ? Shown::enabled : Shown::hidden);
-    for (const char* key : kVllmKeys) setting_control(app, key, open && kind == EngineKind::vllm ? Shown::enabled : Shown::hidden);
-    for (const char* key : kEveryEngineKeys) setting_control(app, key, open ? Shown::enabled : Shown::hidden);
+    engine_flag_controls(app, [&](SettingEngine group) {
+        const bool chosen = group == SettingEngine::every || (group == SettingEngine::llama_cpp ? llama : kind == EngineKind::vllm);
+        return open && chosen ? Shown::enabled : Shown::hidden;
+    });
     if (kind == EngineKind::none) {
         muted_text("Choose llama.cpp, Ollama, vLLM or transformers to see what each GPU and the host hold as that engine allocates.");
         ImGui::PopID();

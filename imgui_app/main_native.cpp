@@ -104,7 +104,7 @@ void load_state_file(llm_memory::AppState& app, const std::string& path) {
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
     if (text.empty()) return;
     const llm_memory::StateResult result = llm_memory::apply_state(llm_memory::Scenario{}, text);
-    if (n == sizeof buffer || !result.problems.empty() || !llm_memory::app_set_scenario(app, result.scenario)) {
+    if (n == sizeof buffer || !result.problems.empty() || !llm_memory::app_take_state(app, result)) {
         std::fprintf(stderr, "llm-memory-gui: ignored the saved scenario in %s (%s)\n", path.c_str(),
                      n == sizeof buffer ? "too long" : result.problems.empty() ? "invalid" : result.problems.front().c_str());
     }

@@ -380,7 +380,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_estimate_json(const char* state) {
         out = llm_memory::json_error_object(result.problems.front());
         return out.c_str();
     }
-    out = llm_memory::report_json(result.scenario, *llm_memory::estimate(result.scenario));
+    out = llm_memory::report_json(result.scenario, *result.estimate);
     return out.c_str();
 }
 
@@ -406,7 +406,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_set_state(const char* state, int par
     // A link whose pairs do not validate together (params=7B&trainable=8B) changes nothing: apply_state
     // fell back to the defaults, and the page keeps what it shows instead of jumping to them.
     if (result.problems.empty() || (partial != 0 && !result.combination_rejected)) {
-        if (llm_memory::app_set_scenario(g_web.app, result.scenario)) on_scenario_changed();
+        if (llm_memory::app_take_state(g_web.app, result)) on_scenario_changed();
     }
     out = ok_json(result.problems);
     wake();

@@ -9,9 +9,11 @@ import zlib from 'node:zlib';
 
 const [site] = process.argv.slice(2);
 if (!site) throw new Error('usage: node web/page_loader.mjs SITE_DIR');
-// The engine keys core refuses without the engine models (core/settings.cpp is_engine_setting), and the page
-// keys that ask for the full build. The one list: api.js reads it as Module.llmMemoryFullKeys, and
-// engine_io.test.mjs checks it against the settings the lean page's text view leaves out.
+// The engine keys core refuses without the engine models (the settings table's rows marked for_engine in
+// core/settings.cpp), and the page keys that ask for the full build. The loader runs before any wasm, so the
+// list is written here; core/settings_test.cpp fails unless it is exactly the marked rows (plus hf, lookup and
+// paste), and engine_io.test.mjs checks it against the settings the lean page's text view leaves out.
+// api.js reads it as Module.llmMemoryFullKeys.
 const FULL_BUILD_KEYS = ['engine', 'ubatch', 'nbatch', 'ngl', 'split-mode', 'flash-attn', 'v-dtype', 'parallel',
   'kv-unified', 'swa-full', 'mmap', 'n-cpu-moe', 'override-tensor', 'ram', 'draft-model', 'draft-dtype', 'draft-kv-dtype', 'mmproj', 'mmproj-offload', 'gpu-util', 'max-num-seqs', 'max-batched-tokens', 'block-size', 'enforce-eager',
   'hf', 'lookup', 'paste'];

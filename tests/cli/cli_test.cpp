@@ -86,6 +86,17 @@ TEST_CASE("cli: --state applies URL state", "[cli]") {
     CHECK(r.err.empty());
 }
 
+TEST_CASE("cli: a scenario given by --state and flags is estimated once", "[cli]") {
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"--state", "model=llama-2-7b&context=4096"},
+          std::vector<std::string>{"--state", "model=llama-2-7b&context=4096", "--batch", "2", "--format", "json"}}) {
+        const std::uint64_t before = estimate_runs();
+        const Run r = cli(args);
+        CHECK(r.status == 0);
+        CHECK(estimate_runs() - before == 1);
+    }
+}
+
 // --state is strict on the command line, exactly like the flags it stands for (cli/state_arg.hpp): the
 // first bad pair is exit 2 with one error line naming --state and the key, nothing on stdout; whether the
 // settings work together is checked after every option, as for the flags, and names the option that set

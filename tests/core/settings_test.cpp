@@ -1,6 +1,7 @@
 // The shared settings table: CLI flags, URL state and stored state read the same keys the same way.
 #include <catch_amalgamated.hpp>
 
+#include <set>
 #include <string>
 
 #include "report.hpp"
@@ -33,6 +34,24 @@ TEST_CASE("apply_state keeps the last good scenario when the result is invalid",
     CHECK(r.problems[0].rfind("trainable: ", 0) == 0);
     CHECK(r.scenario.param_count == 7'000'000'000ULL);
     CHECK(r.scenario.trainable.kind == TrainableSpec::Kind::all);
+}
+
+TEST_CASE("apply_state estimates a link once and hands the estimate on", "[settings]") {
+    const std::uint64_t before = estimate_runs();
+    const StateResult r = apply_state(Scenario{}, "model=llama-2-7b&context=4096&gpu=rtx-4090");
+    CHECK(estimate_runs() - before == 1);
+    REQUIRE(r.problems.empty());
+    REQUIRE(r.estimate.has_value());
+    CHECK(r.estimate->inference_bytes == estimate(r.scenario)->inference_bytes);
+    CHECK(r.estimate->training_bytes == estimate(r.scenario)->training_bytes);
+    // Pairs that do not validate together: the base is kept and there is no estimate to take.
+    const StateResult bad = apply_state(Scenario{}, "params=7B&trainable=8B");
+    CHECK(bad.combination_rejected);
+    CHECK_FALSE(bad.estimate.has_value());
+    // apply_state_pairs (the CLI's first step, before its flags) estimates nothing.
+    const std::uint64_t pairs_before = estimate_runs();
+    CHECK_FALSE(apply_state_pairs(Scenario{}, "model=llama-2-7b").estimate.has_value());
+    CHECK(estimate_runs() == pairs_before);
 }
 
 TEST_CASE("to_state round-trips scenarios exactly", "[settings]") {
@@ -75,18 +94,29 @@ std::string example_base(const char* key) {
     return "model=llama-2-7b";
 }
 
+// A scenario the key's example applies to (example_base), before and after the example.
+struct ExampleEdit {
+    Scenario base;
+    Scenario changed;
+};
+ExampleEdit example_edit(const SettingSpec& spec) {
+    const StateResult base = apply_state(Scenario{}, example_base(spec.key));
+    REQUIRE(base.problems.empty());
+    ExampleEdit edit{base.scenario, base.scenario};
+    REQUIRE(apply_setting(edit.changed, spec.key, spec.example).ok());
+    return edit;
+}
+
 }  // namespace
 
 TEST_CASE("every setting round-trips its example value through the URL state and the form", "[settings]") {
     for (const SettingSpec& spec : setting_specs()) {
         INFO(spec.key << " = " << spec.example);
-        const StateResult base = apply_state(Scenario{}, example_base(spec.key));
-        REQUIRE(base.problems.empty());
-        Scenario s = base.scenario;
-        REQUIRE(apply_setting(s, spec.key, spec.example).ok());
+        const ExampleEdit edit = example_edit(spec);
+        const Scenario& s = edit.changed;
         const std::string shown = spec.show(s);
         CHECK_FALSE(shown.empty());                    // the example is not the default
-        CHECK(shown != spec.show(base.scenario));      // and it changed the scenario
+        CHECK(shown != spec.show(edit.base));          // and it changed the scenario
         REQUIRE(estimate(s).ok());                     // and it is a scenario the estimator takes
         // The URL state reads back to the same scenario, and to the same value of this key.
         const StateResult back = apply_state(Scenario{}, to_state(s));
@@ -103,6 +133,51 @@ TEST_CASE("every setting round-trips its example value through the URL state and
             CHECK(choice_index(spec.choices(), shown) < spec.choices().size());  // the example is one of its choices
         }
     }
+}
+
+TEST_CASE("a setting is marked as an engine's exactly when its value lives in Scenario::engine", "[settings][engines]") {
+    // What the engine models read beyond the scenario's own inputs is Scenario::engine (core/engine_settings.hpp):
+    // a row that changes it must be marked for an engine (so a build without them refuses it and hides its
+    // field), and a marked row must change nothing else.
+    std::size_t marked = 0;
+    for (const SettingSpec& spec : setting_specs()) {
+        INFO(spec.key << " = " << spec.example);
+        const auto [base, changed] = example_edit(spec);
+        REQUIRE(to_state(changed) != to_state(base));
+        Scenario engine_part = base;     // the base with the change's engine settings alone
+        engine_part.engine = changed.engine;
+        Scenario rest_part = changed;    // the change with the base's engine settings
+        rest_part.engine = base.engine;
+        const bool engine_setting = spec.engine != SettingEngine::none;
+        CHECK(is_engine_setting(spec.key) == engine_setting);
+        CHECK(to_state(engine_setting ? engine_part : rest_part) == to_state(changed));
+        marked += engine_setting ? 1 : 0;
+    }
+    CHECK(marked == 24);  // the engine, 17 of llama.cpp's flags, 5 of vLLM's, and the host's RAM
+    CHECK_FALSE(is_engine_setting("no-such-key"));
+}
+
+// The page's loader (web/page_loader.mjs) sends a link with an engine key to the full build; its list must be
+// exactly the marked rows (plus the page's own hf, lookup and paste), or a link would open the lean page and be
+// refused there. tests/browser/engine_io.test.mjs checks that the lean page's form leaves out exactly this list.
+TEST_CASE("the page's loader opens the full build for exactly the marked engine settings", "[settings][engines]") {
+    const std::string loader =
+#include "page_loader.inc"
+        ;
+    const std::size_t open = loader.find("const FULL_BUILD_KEYS = [");
+    REQUIRE(open != std::string::npos);
+    const std::size_t close = loader.find("];", open);
+    REQUIRE(close != std::string::npos);
+    std::set<std::string> listed;
+    for (std::size_t at = loader.find('\'', open); at < close; at = loader.find('\'', at + 1)) {
+        const std::size_t end = loader.find('\'', at + 1);
+        listed.insert(loader.substr(at + 1, end - at - 1));
+        at = end;
+    }
+    std::set<std::string> expected = {"hf", "lookup", "paste"};
+    for (const SettingSpec& spec : setting_specs())
+        if (spec.engine != SettingEngine::none) expected.insert(spec.key);
+    CHECK(listed == expected);
 }
 
 TEST_CASE("each choice setting reads every word of its table, and its form lists exactly those", "[settings]") {

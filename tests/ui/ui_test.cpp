@@ -58,7 +58,7 @@ float widest_overflow(std::string& which) { return llm_memory::test::widest_wind
 void set_state(AppState& app, const char* state) {
     const StateResult r = apply_state(Scenario{}, state);
     REQUIRE(r.problems.empty());
-    REQUIRE(app_set_scenario(app, r.scenario));
+    REQUIRE(app_take_state(app, r));
 }
 
 }  // namespace
@@ -355,6 +355,27 @@ TEST_CASE("the What fits panel shows core's answers and follows the scenario", "
     set_state(app, "model=llama-2-7b&gpu-memory=8GiB&context=4096");
     run_frames(app, 1600, 1000, 1);
     CHECK(app.fit_panel->reports[6].answers[0].headline == "-ngl 15 of 33");
+}
+
+TEST_CASE("a link and an edit each estimate once", "[ui][settings]") {
+    AppState app;
+    // A link (the page's URL, setState, stored state): apply_state's estimate is the one the app takes.
+    std::uint64_t before = estimate_runs();
+    const StateResult link = apply_state(Scenario{}, "model=llama-2-7b&gpu=rtx-4090&context=4096");
+    REQUIRE(app_take_state(app, link));
+    CHECK(estimate_runs() - before == 1);
+    CHECK(to_state(app.scenario) == to_state(link.scenario));
+    CHECK(app.estimate.inference_bytes == link.estimate->inference_bytes);
+    // An edit of one key.
+    before = estimate_runs();
+    REQUIRE_FALSE(app_try_setting(app, "context", "8192"));
+    CHECK(estimate_runs() - before == 1);
+    CHECK(app.scenario.context_tokens == 8192);
+    // A link whose pairs do not validate together changes nothing.
+    const std::uint64_t generation = app.scenario_generation;
+    CHECK_FALSE(app_take_state(app, apply_state(Scenario{}, "params=7B&trainable=8B")));
+    CHECK(app.scenario_generation == generation);
+    CHECK(app.scenario.context_tokens == 8192);
 }
 
 TEST_CASE("every setting has a control on the canvas", "[ui][settings]") {
