@@ -72,32 +72,35 @@ void reconcile(AppState& app, EngineIoView& view) {
     view.outcome = std::move(out.value());
 }
 
+// The rows as a table; a gap over its tolerance is marked (1), (2), ... and its likely cause is written
+// under the table at the panel's width (inside the table, a narrow first column wrapped it word by word).
 void draw_rows(const ReconcileOutcome& outcome, const Palette& palette) {
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("##reconcile_rows", 5, flags)) return;
-    ImGui::TableSetupColumn("Term");
-    ImGui::TableSetupColumn("Device");
-    ImGui::TableSetupColumn("Measured");
-    ImGui::TableSetupColumn("Ours");
-    ImGui::TableSetupColumn("Gap");
+    if (!ImGui::BeginTable("##reconcile_rows", 4, flags)) return;
+    ImGui::TableSetupColumn("Term", ImGuiTableColumnFlags_WidthStretch);  // "kv_cache (gpu0)": wraps; the figures never do
+    ImGui::TableSetupColumn("Measured", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("Ours", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("Gap", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableHeadersRow();
+    int causes = 0;
     for (const ReconcileRow& r : outcome.rows) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.term.c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.device.c_str());
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::Text("%s (%s)", r.term.c_str(), r.device.c_str());
+        ImGui::PopTextWrapPos();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(amount(r.term, r.measured).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.has_estimate ? amount(r.term, r.estimated).c_str() : "-");
         ImGui::TableNextColumn();
         if (r.has_estimate) {
-            char gap[32];
-            std::snprintf(gap, sizeof gap, "%+.1f %%", r.error * 100.0);
+            char gap[48];
             if (r.cause.empty()) {
+                std::snprintf(gap, sizeof gap, "%+.1f %%", r.error * 100.0);
                 ImGui::TextUnformatted(gap);
             } else {
+                std::snprintf(gap, sizeof gap, "%+.1f %% (%d)", r.error * 100.0, ++causes);
                 ImGui::PushStyleColor(ImGuiCol_Text, palette.error_text);
                 ImGui::TextUnformatted(gap);
                 ImGui::PopStyleColor();
@@ -105,16 +108,14 @@ void draw_rows(const ReconcileOutcome& outcome, const Palette& palette) {
         } else {
             ImGui::TextDisabled("no figure");
         }
-        if (!r.cause.empty()) {
-            ImGui::TableNextRow();
-            ImGui::TableNextColumn();
-            ImGui::TableSetColumnIndex(0);
-            ImGui::PushTextWrapPos(0.0f);
-            ImGui::TextDisabled("likely cause: %s", r.cause.c_str());
-            ImGui::PopTextWrapPos();
-        }
     }
     ImGui::EndTable();
+    int n = 0;
+    ImGui::PushTextWrapPos(0.0f);
+    for (const ReconcileRow& r : outcome.rows)
+        if (r.has_estimate && !r.cause.empty())
+            ImGui::TextDisabled("(%d) %s, %s: likely cause: %s", ++n, r.term.c_str(), r.device.c_str(), r.cause.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace

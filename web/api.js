@@ -820,27 +820,32 @@
     else if (doc.activeElement !== canvas) canvas.focus({ 'preventScroll': true });
   }
 
-  // --- the phone keyboard: a real <input> that types into the ImGui text field being edited ---
+  // --- the phone keyboard: a real <textarea> that types into the ImGui text field being edited ---
+  // (a textarea, so a log pasted into a box of several lines keeps its line breaks; an <input> drops them)
   // The numeric keypad where the field takes a plain number (settings of kind "number").
+  var entryLines = false;  // the field being edited takes several lines: Enter is a new line, not the end
   function describeTextEntry(input, key) {
     var spec = settingRows()[key];
     input.setAttribute('inputmode', spec && spec['kind'] === 'number' ? 'decimal' : 'text');
+    input.setAttribute('enterkeyhint', entryLines ? 'enter' : 'done');
     input.setAttribute('aria-label', spec ? spec['label'] : 'Text being edited');
   }
   function beginTextEntry(key) {
     var input = byId('text-entry');
+    entryLines = false;
     describeTextEntry(input, key);
     input.value = '';
     input.focus({ 'preventScroll': true });
   }
   // From the driver: a text field became active (its text and settings key) or stopped being active.
-  Module['llmMemoryTextEdit'] = function (active, text, key) {
+  Module['llmMemoryTextEdit'] = function (active, text, key, lines) {
     var input = byId('text-entry');
     // A field a touch activated without the input taking the focus in the touch handler (what the
     // finger hovered was not drawn yet): take it now.
     if (active && touchSource && doc.activeElement !== input) input.focus({ 'preventScroll': true });
     if (!input || doc.activeElement !== input) return;
     if (!active) { input.blur(); return; }
+    entryLines = !!lines;
     describeTextEntry(input, key);
     input.value = text;
     input.setSelectionRange(0, text.length);
@@ -850,7 +855,7 @@
     var send = function (end) { call('llm_memory_text_input', null, ['string', 'number'], [input.value, end]); };
     input.addEventListener('input', function () { send(0); });
     input.addEventListener('keydown', function (e) {
-      if (e.key === 'Enter' || e.key === 'Escape') {
+      if ((e.key === 'Enter' && !entryLines) || e.key === 'Escape') {
         e.preventDefault();
         send(e.key === 'Enter' ? 2 : 3);  // the field's own Enter (commit) or Escape (revert)
         input.blur();

@@ -53,8 +53,8 @@ EM_JS(int, js_touch_screen, (), { return Module['llmMemoryTouch'] ? 1 : 0; });
 EM_JS(void, js_start, (int webgl), { Module['llmMemoryStart'](webgl); });
 EM_JS(void, js_practice, (const char* ref), { Module['llmMemoryPractice'](UTF8ToString(ref)); });
 EM_JS(void, js_open_file_picker, (), { Module['llmMemoryOpenFilePicker'](); });
-EM_JS(void, js_text_edit, (int active, const char* text, const char* key), {
-    Module['llmMemoryTextEdit'](active, UTF8ToString(text), UTF8ToString(key));
+EM_JS(void, js_text_edit, (int active, const char* text, const char* key, int lines), {
+    Module['llmMemoryTextEdit'](active, UTF8ToString(text), UTF8ToString(key), lines);
 });
 
 // Size: ImFontAtlas::Build() falls back to ImGui's built-in ProggyClean font (a 12 KB base85 string, about
@@ -246,7 +246,8 @@ void apply_touch_scroll() {
 
 // The page's phone-keyboard input: its text replaces the active field's text (select all, delete, type:
 // the same key path as a desktop keyboard, so the field applies and checks it as typed), and its blur
-// ends the edit. The page is told when a text field becomes active or stops being active.
+// ends the edit. The page is told when a text field becomes active or stops being active, and whether it
+// takes several lines (a pasted log keeps its line breaks; Enter is a new line there, not the end).
 void sync_text_edit_before_frame() {
     ImGuiIO& io = ImGui::GetIO();
     ImGuiContext& g = *GImGui;
@@ -279,7 +280,8 @@ void sync_text_edit_after_frame() {
     if (id == g_web.text_edit_id) return;
     g_web.text_edit_id = id;
     const char* key = g_web.app.editing_key != nullptr ? g_web.app.editing_key : "";
-    js_text_edit(id != 0 ? 1 : 0, id != 0 ? state->InitialTextA.Data : "", key);
+    const bool lines = state != nullptr && (state->Flags & ImGuiInputTextFlags_Multiline) != 0;  // a log or config box
+    js_text_edit(id != 0 ? 1 : 0, id != 0 ? state->InitialTextA.Data : "", key, lines ? 1 : 0);
 }
 
 void tick() {

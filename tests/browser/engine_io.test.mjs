@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launch, serveSite, openPage, waitForApi, waitForIdle, cliPath, repoRoot, siteDir } from './harness.mjs';
-import { itemRect } from './touch_support.mjs';
+import { itemRect, openPhone } from './touch_support.mjs';
 
 let browser;
 let server;
@@ -214,6 +214,32 @@ test('"Paste a log": reconciled in the page as the CLI reconciles it, nothing se
   assert.deepEqual(pick(ours.rows), pick(cli.rows));
   assert.equal(cli.rows.find((r) => r.term === 'kv_cache' && r.device === 'gpu0').estimated, 4294967296);  // the log: 4096.00 MiB
   assert.equal(requests.length, sent, requests.slice(sent).join(', '));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// On a phone the keyboard types through a hidden <textarea> (web/api.js): a log pasted into the canvas's log
+// box keeps its line breaks (an <input> dropped them, and the log became one line), and Enter there is a
+// new line, not the end of the edit.
+test('a phone: a log pasted into the canvas log box keeps its lines', async () => {
+  const { page, errors, context } = await openPhone(browser, server.url + '#model=llama-3-8b&engine=llama.cpp&paste=log', { app: false });
+  await fullBuildLoaded(page);
+  await waitForIdle(page);
+  const box = await itemRect(page, '##engine_log_text');
+  await page.touchscreen.tap(box.cx, box.cy);
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'text-entry');
+  assert.equal(await page.locator('#text-entry').getAttribute('enterkeyhint'), 'enter');
+  const log = fs.readFileSync(path.join(repoRoot, 'tests/fixtures/engine_logs/logdetective-pr106-ctx32768.log'), 'utf8').trimEnd();
+  await page.keyboard.insertText(log);
+  await page.keyboard.press('Enter');  // a new line; the keyboard stays
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'text-entry');
+  await page.evaluate(() => document.getElementById('text-entry').blur());
+  await waitForIdle(page);
+  // The field's own text, handed back to the keyboard when the box is tapped again: every line is there.
+  await page.touchscreen.tap(box.cx, box.cy);
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'text-entry');
+  await page.waitForFunction(() => document.getElementById('text-entry').value !== '');
+  assert.equal(await page.evaluate(() => document.getElementById('text-entry').value), log + '\n');
   assert.deepEqual(errors, []);
   await context.close();
 });

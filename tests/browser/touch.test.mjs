@@ -132,6 +132,7 @@ test('a tap on a text field focuses a real input (the phone keyboard) whose text
   await until(page, () => document.getElementById('text-entry').value === '13B', null, 'the input holds the field text');
   assert.equal(await entry.getAttribute('aria-label'), 'Parameters (N)');
   assert.equal(await entry.getAttribute('inputmode'), 'text');  // 13B, 70 billion: letters allowed
+  assert.equal(await entry.getAttribute('enterkeyhint'), 'done');  // one line: Enter ends the edit
   // A phone keyboard (and an IME) sends input events only: insertText is that path.
   await page.evaluate(() => document.getElementById('text-entry').select());
   await page.keyboard.insertText('70B');
