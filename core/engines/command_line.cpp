@@ -712,11 +712,7 @@ Status read_flags(CommandReading& r, Words& w, const std::vector<FlagSpec>& tabl
             r.model_source = name;
             continue;
         }
-        if (spec->kind == ValueKind::speculative) {
-            if (Status problem = read_speculative(r, name, value)) return problem;
-            continue;
-        }
-        if (spec->key[0] == '\0') {
+        if (spec->key[0] == '\0' && spec->kind != ValueKind::speculative) {  // noted only; take_value reads the JSON
             if (spec->why != nullptr) r.unmodelled.push_back(name + " " + value + " (" + spec->why + ")");
             else r.ignored.push_back(name + " " + value);
             continue;
