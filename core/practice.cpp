@@ -694,27 +694,27 @@ Expected<CheckResult> check_answer_with(QuestionId id, const Scenario& scenario,
     if (engine_question(id)) {
         const Expected<std::uint64_t> engine_figure = question_figure(id, scenario);
         if (!engine_figure) return engine_figure.failure();
-        Expected<std::vector<WrongPath>> engine_paths = wrong_paths(id, scenario);
+        const Expected<std::vector<WrongPath>> engine_paths = wrong_paths(id, scenario);
         if (!engine_paths) return Error{engine_paths.error()};
-        Expected<std::string> engine_step = right_step(id, scenario);
+        const Expected<std::string> engine_step = right_step(id, scenario);
         if (!engine_step) return Error{engine_step.error()};
         figure = *engine_figure;
-        paths = std::move(*engine_paths);
-        step = std::move(*engine_step);
+        paths = *engine_paths;
+        step = *engine_step;
     } else {
         const Scenario s = question_scenario(id, scenario);
         std::optional<Estimate> own;
         if (known == nullptr) {
-            Expected<Estimate> e = estimate(s);
+            const Expected<Estimate> e = estimate(s);
             if (!e) return e.failure();
-            own = std::move(*e);
+            own = *e;
             known = &*own;
         }
-        Expected<std::string> own_step = right_step_from(id, s, *known);
+        const Expected<std::string> own_step = right_step_from(id, s, *known);
         if (!own_step) return Error{own_step.error()};
         figure = question_bytes(id, *known);
         paths = wrong_paths_from(id, s, *known);
-        step = std::move(*own_step);
+        step = *own_step;
     }
 
     CheckResult result;
