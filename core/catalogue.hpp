@@ -3,6 +3,7 @@
 // three catalogues cannot drift apart in how they read a name or how they list their choices.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -27,12 +28,18 @@ inline std::string catalogue_key(std::string_view text, std::string_view separat
     return out;
 }
 
-// The row whose key is `key`, else the row an alias of `key` names; nullptr when neither matches.
+// The row whose key is `key`; nullptr when none matches.
 template <typename Row>
-const Row* find_in(const std::vector<Row>& table, std::string_view key,
-                   const std::vector<CatalogueAlias>& aliases = {}) {
+const Row* find_in(const std::vector<Row>& table, std::string_view key) {
     for (const Row& row : table)
         if (row.key == key) return &row;
+    return nullptr;
+}
+
+// The row whose key is `key`, else the row an alias of `key` names; nullptr when neither matches.
+template <typename Row, std::size_t N>
+const Row* find_in(const std::vector<Row>& table, std::string_view key, const CatalogueAlias (&aliases)[N]) {
+    if (const Row* row = find_in(table, key)) return row;
     for (const CatalogueAlias& alias : aliases)
         if (alias.first == key) return find_in(table, alias.second);
     return nullptr;

@@ -51,7 +51,7 @@ const std::vector<WeightFormat>& weight_formats() {
 }
 
 Expected<WeightFormat> find_weight_format(std::string_view name) {
-    static const std::vector<CatalogueAlias> kAliases = {
+    static constexpr CatalogueAlias kAliases[] = {
         {"float32", "fp32"}, {"float16", "fp16"}, {"bfloat16", "bf16"}, {"nf4_double_quant", "nf4_dq"}, {"nf4dq", "nf4_dq"}};
     const std::string key = catalogue_key(name, "-", '_');
     if (key.empty()) return Error{"is empty (one of " + weight_format_keys() + ", or bits such as 4.65bpw)"};

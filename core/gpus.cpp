@@ -80,7 +80,7 @@ std::string gpu_keys() { return keys_of(gpu_catalogue()); }
 
 Expected<Gpu> find_gpu(std::string_view key) {
     // Common short names.
-    static const std::vector<CatalogueAlias> kAliases = {
+    static constexpr CatalogueAlias kAliases[] = {
         {"3060", "rtx-3060"}, {"4070", "rtx-4070"}, {"4080", "rtx-4080"}, {"5080", "rtx-5080"},
         {"3090", "rtx-3090"}, {"4090", "rtx-4090"}, {"5090", "rtx-5090"}, {"a100", "a100-80gb"},
         {"h100", "h100-80gb"}, {"a6000", "rtx-a6000"}};

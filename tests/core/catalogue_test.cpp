@@ -20,8 +20,10 @@ const std::vector<Row> kRows = {{"alpha", 1}, {"beta-2", 2}};
 TEST_CASE("catalogue: find_in, aliases, keys_of and catalogue_key", "[catalogue]") {
     CHECK(find_in(kRows, "alpha")->value == 1);
     CHECK(find_in(kRows, "Alpha") == nullptr);  // find_in compares keys as given: folding is catalogue_key's job
-    CHECK(find_in(kRows, "b", {{"a", "alpha"}, {"b", "beta-2"}})->value == 2);
-    CHECK(find_in(kRows, "c", {{"c", "gamma"}}) == nullptr);  // an alias to a missing key finds nothing
+    constexpr CatalogueAlias kAliases[] = {{"a", "alpha"}, {"b", "beta-2"}, {"c", "gamma"}};
+    CHECK(find_in(kRows, "b", kAliases)->value == 2);
+    CHECK(find_in(kRows, "alpha", kAliases)->value == 1);
+    CHECK(find_in(kRows, "c", kAliases) == nullptr);  // an alias to a missing key finds nothing
     CHECK(keys_of(kRows) == "alpha, beta-2");
     CHECK(keys_of(std::vector<Row>{}).empty());
     CHECK(catalogue_key("  Q4-K-M ", "-", '_') == "q4_k_m");
