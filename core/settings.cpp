@@ -995,6 +995,25 @@ Status engine_setting_problem(const Scenario& scenario) {
     return std::nullopt;
 }
 
+std::vector<std::string> clear_unread_engine_settings(Scenario& scenario) {
+    const EngineKind kind = scenario.engine.kind;
+    std::vector<std::string> cleared;
+    for (const SettingSpec& spec : setting_specs())
+        if (!engine_reads(spec.engine, kind) && !spec.show(scenario).empty()) cleared.push_back(spec.key);
+    if (cleared.empty()) return cleared;
+    // The engine's settings from their defaults, then the ones this engine reads as they were (show and
+    // apply round-trip every key).
+    Scenario fresh = scenario;
+    fresh.engine = EngineSettings{};
+    fresh.engine.kind = kind;
+    for (const SettingSpec& spec : setting_specs()) {
+        if (spec.engine == SettingEngine::none || spec.engine == SettingEngine::choice || !engine_reads(spec.engine, kind)) continue;
+        if (const std::string text = spec.show(scenario); !text.empty()) spec.apply(fresh, text);
+    }
+    scenario = fresh;
+    return cleared;
+}
+
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value) {
     const SettingSpec* spec = find_setting(key);
     if (spec == nullptr) {
