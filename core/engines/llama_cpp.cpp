@@ -698,10 +698,7 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
         const std::uint64_t margin = d.reserved_bytes;
         finish_device(d);
         d.reserved_bytes = d.total_bytes + margin;
-        if (d.is_gpu && d.capacity_bytes > 0) {
-            d.verdict = fit_verdict(d.total_bytes, d.capacity_bytes);
-            d.margin_bytes = d.total_bytes <= d.capacity_bytes ? d.capacity_bytes - d.total_bytes : d.total_bytes - d.capacity_bytes;
-        }
+        if (d.is_gpu && d.capacity_bytes > 0) judge_device(d, d.total_bytes, d.capacity_bytes);
     }
     if (settings != nullptr) {
         const std::uint64_t n_stream = r.unified ? 1 : r.n_seq;
