@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdarg>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -334,6 +335,10 @@ void tick() {
         g_web.app.open_full_app_requested = false;
         js_open_full_app();
     }
+    // The last owed frame pauses the loop now rather than at the next animation frame: a settled page asks
+    // the browser for no further callback (Chromium serves an idle page's late when busy, up to 3.4 s in
+    // the browser stage: bench/SUITE.md), and idle() is true as soon as that frame is drawn.
+    if (!g_web.pacer.frame_owed()) pause_loop();
 }
 
 void on_event() { wake(); }
@@ -558,6 +563,33 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_item_rect(const char* label) {
             break;
         }
     }
+    return out.c_str();
+}
+
+// Test hook (a test's timeout message, harness.mjs waitForIdle): what keeps the loop drawing or paused:
+// "paused=P suspended=S owed=O queued=N active=LABEL nav=LABEL" (ImGui's active and nav-focused items by
+// their label when the item hook records them, else their id; 0 for none).
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_idle_report() {
+    static std::string out;
+    out.clear();
+    if (!g_web.renderer_ready) return out.c_str();
+    const ImGuiContext& g = *GImGui;
+    char text[96];
+    std::snprintf(text, sizeof text, "paused=%d suspended=%d owed=%d queued=%d", g_web.loop_paused, g_web.suspended,
+                  g_web.pacer.frame_owed(), g.InputEventsQueue.Size);
+    out = text;
+    auto append_item = [&](const char* what, ImGuiID id) {
+        std::snprintf(text, sizeof text, " %s=%u", what, id);
+        for (const WebApp::Item& item : g_web.items) {
+            if (item.id == id && id != 0) {
+                out += std::string(" ") + what + "=" + item.label;
+                return;
+            }
+        }
+        out += text;
+    };
+    append_item("active", g.ActiveId);
+    append_item("nav", g.NavId);
     return out.c_str();
 }
 

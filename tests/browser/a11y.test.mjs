@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, openReady, waitForApi, shotDir } from './harness.mjs';
+import { launch, serveSite, openReady, waitForApi, shotDir, POLL_MS } from './harness.mjs';
 
 let browser;
 let server;
@@ -77,7 +77,7 @@ test('every setting is in the text view by role and name, and each one changes t
       await page.waitForFunction((v) => {
         const pairs = window.llmMemory.getState().split('&').map(decodeURIComponent);
         return v.split('&').every((p) => pairs.includes(p));
-      }, value, { timeout: 5000 });
+      }, value, { timeout: 5000, polling: POLL_MS });
       continue;
     }
     const before = (await resultsText(page)) + (await gpuText(page)) + (await fitText(page));
@@ -85,7 +85,7 @@ test('every setting is in the text view by role and name, and each one changes t
     await page.waitForFunction(([k, v]) => {
       const pairs = window.llmMemory.getState().split('&');
       return v === '' ? !pairs.some((p) => p.startsWith(k + '=')) : pairs.map(decodeURIComponent).includes(k + '=' + v);
-    }, [key, value], { timeout: 5000 }).catch(async () => {
+    }, [key, value], { timeout: 5000, polling: POLL_MS }).catch(async () => {
       throw new Error(`${key}=${value} not applied: state ${await state(page)}, message "${await page.locator('#set-' + key + '-err').textContent()}"`);
     });
     const after = (await resultsText(page)) + (await gpuText(page)) + (await fitText(page));
@@ -131,7 +131,7 @@ test('a rejected value is marked invalid with its message; canvas changes reach 
   const params = page.getByRole('textbox', { name: 'Parameters (N)' });
   await params.fill('abc');
   await params.press('Enter');
-  await page.waitForFunction(() => document.getElementById('set-params').getAttribute('aria-invalid') === 'true');
+  await page.waitForFunction(() => document.getElementById('set-params').getAttribute('aria-invalid') === 'true', null, { polling: POLL_MS });
   const described = (await params.getAttribute('aria-describedby')).split(' ');
   const message = await page.locator('#' + described[1]).textContent();
   assert.match(message, /^params: /);
@@ -139,17 +139,17 @@ test('a rejected value is marked invalid with its message; canvas changes reach 
   assert.equal(await state(page), 'params=13B');  // the last good scenario stays
   // The canvas (here the JS API, the same publish path) changes the scenario: the view follows...
   await page.evaluate(() => window.llmMemory.setState('params=70B'));
-  await page.waitForFunction(() => document.getElementById('set-params').value === '70B');
+  await page.waitForFunction(() => document.getElementById('set-params').value === '70B', null, { polling: POLL_MS });
   assert.equal(await params.getAttribute('aria-invalid'), 'false');
   assert.match(await resultsText(page), /Weight memory140 GB/);
   // ...except the field the user is typing in.
   const k = page.getByRole('textbox', { name: 'Values per trainable parameter (k)' });
   await k.fill('5');
   await page.evaluate(() => window.llmMemory.setState('params=30B'));
-  await page.waitForFunction(() => document.getElementById('set-params').value === '30B');
+  await page.waitForFunction(() => document.getElementById('set-params').value === '30B', null, { polling: POLL_MS });
   assert.equal(await k.inputValue(), '5');
   await k.press('Enter');
-  await page.waitForFunction(() => window.llmMemory.getState() === 'params=30B&k=5');
+  await page.waitForFunction(() => window.llmMemory.getState() === 'params=30B&k=5', null, { polling: POLL_MS });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -161,9 +161,9 @@ test('the keyboard alone: the skip link is the first stop, then every field, the
   const box = await page.locator('#skip-link').boundingBox();  // visible while focused
   assert.ok(box.y >= 0 && box.width > 1 && box.height > 1, JSON.stringify(box));
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.activeElement.id === 'text-view');
+  await page.waitForFunction(() => document.activeElement.id === 'text-view', null, { polling: POLL_MS });
   // Remembered in the link (the page's writes are throttled to one per 250 ms, so wait for that write).
-  await page.waitForFunction(() => /(^#|&)view=text(&|$)/.test(location.hash), null, { timeout: 5000 });
+  await page.waitForFunction(() => /(^#|&)view=text(&|$)/.test(location.hash), null, { timeout: 5000, polling: POLL_MS });
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'set-model');
   await page.keyboard.press('Tab');  // text-only sits with the model: it changes the model's count
@@ -173,7 +173,7 @@ test('the keyboard alone: the skip link is the first stop, then every field, the
   await page.keyboard.press('Control+A');
   await page.keyboard.type('70B');
   await page.keyboard.press('Tab');  // leaving the field commits it
-  await page.waitForFunction(() => window.llmMemory.getState() === 'params=70B');
+  await page.waitForFunction(() => window.llmMemory.getState() === 'params=70B', null, { polling: POLL_MS });
   assert.equal(await page.evaluate(() => document.activeElement.id), 'set-bytes');
   // Every control is reachable by Tab, in order, up to the practice answer and its Check button.
   const order = [];
@@ -187,14 +187,14 @@ test('the keyboard alone: the skip link is the first stop, then every field, the
   assert.ok(order.includes('set-gpu-memory') && order.includes('set-qlora'), order.join(' '));
   await page.keyboard.type('14 GB');  // the seed's 7B exercise, question 1: 7B x 2 bytes = 14 GB
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => /14 GB/.test(document.getElementById('tv-feedback').textContent));
+  await page.waitForFunction(() => /14 GB/.test(document.getElementById('tv-feedback').textContent), null, { polling: POLL_MS });
   assert.match(await page.locator('#tv-feedback').textContent(), /^Right/);
   // The Text view button closes and reopens it.
   await page.locator('#text-view-toggle').focus();
   await page.keyboard.press('Enter');
   assert.equal(await page.locator('#text-view').isVisible(), false);
   assert.equal(await page.locator('#text-view-toggle').getAttribute('aria-expanded'), 'false');
-  await page.waitForFunction(() => !/view=text/.test(location.hash));
+  await page.waitForFunction(() => !/view=text/.test(location.hash), null, { polling: POLL_MS });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -27,6 +27,13 @@ export const CHROMIUM_ARGS = [
   '--autofill-server-url=http://127.0.0.1:9/',
 ];
 
+// How often a wait re-reads the page: a timer every POLL_MS ms, never playwright's default of once per
+// animation frame. A settled page draws nothing, and Chromium serves an idle page's requestAnimationFrame
+// late when the shared browser is busy: in the stage at 6 files at a time, an idle page's callbacks took up
+// to 3.4 s to come while its timers ran at most 167 ms late (bench/SUITE.md, the seventh pass). Polled per
+// frame, waitForIdle timed out on pages whose idle() had been true for seconds. Pass { polling: POLL_MS }.
+export const POLL_MS = 50;
+
 // The browser a test file uses. Under the stage's runner (tests/browser/run.mjs) every file connects to the
 // one Chromium it started (LLM_MEMORY_BROWSER_WS); `node --test FILE` alone launches its own. Either way
 // browser.close() in the file's after() ends only that file's share (a connected browser disconnects and
@@ -77,6 +84,17 @@ function startPythonServer(dir) {
   });
 }
 
+// The page's console errors and uncaught exceptions from now on, in an array the caller keeps (and that
+// waitForIdle's timeout message quotes: an exception in the main loop's tick stops the loop unpaused).
+const errorsOf = new WeakMap();
+export function watchErrors(page) {
+  const errors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  errorsOf.set(page, errors);
+  return errors;
+}
+
 // Opens a page and records console errors, page errors and every request URL. options: deviceScaleFactor,
 // colorScheme, isMobile, hasTouch (the browser context's), initScript (run before the page's scripts).
 export async function openPage(browser, url, viewport = { width: 1280, height: 800 }, options = {}) {
@@ -84,10 +102,8 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 8
     isMobile: options.isMobile ?? false, hasTouch: options.hasTouch ?? false });
   if (options.initScript) await context.addInitScript(options.initScript);
   const page = await context.newPage();
-  const errors = [];
+  const errors = watchErrors(page);
   const requests = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  page.on('pageerror', (err) => errors.push(String(err)));
   page.on('request', (req) => requests.push(req.url()));
   await page.goto(url);
   return { context, page, errors, requests };
@@ -106,7 +122,7 @@ export async function openReady(browser, url, viewport, options) {
 // exist before the wasm is instantiated and throw if called then: wait for llmMemory.ready first.)
 export async function waitForApp(page, frames = 2) {
   await waitForApi(page);
-  await page.waitForFunction((n) => window.llmMemory.frameCount() >= n, frames, { timeout: 30000 });
+  await page.waitForFunction((n) => window.llmMemory.frameCount() >= n, frames, { timeout: 30000, polling: POLL_MS });
 }
 
 // Fraction of canvas pixels that differ from the top-left pixel (0 = blank).
@@ -129,7 +145,7 @@ export async function canvasInk(page) {
 
 // The page's JS API once it is ready (window.llmMemory.ready resolved).
 export async function waitForApi(page) {
-  await page.waitForFunction(() => window.llmMemory && window.llmMemory.ready, null, { timeout: 30000 });
+  await page.waitForFunction(() => window.llmMemory && window.llmMemory.ready, null, { timeout: 30000, polling: POLL_MS });
   await page.evaluate(() => window.llmMemory.ready.then(() => true));
 }
 
@@ -144,11 +160,33 @@ export async function frameCount(page) {
 // returns (so an idle() read after an input is about that input).
 export async function waitForIdle(page) {
   try {
-    await page.waitForFunction(() => window.llmMemory.idle(), null, { timeout: 10000 });
+    await page.waitForFunction(() => window.llmMemory.idle(), null, { timeout: 10000, polling: POLL_MS });
   } catch (err) {
-    throw new Error(`the page never went idle (${await frameCount(page)} frames drawn): ${err.message}`);
+    throw new Error(`the page never went idle (${await idleReport(page)}): ${err.message}`);
   }
   return frameCount(page);
+}
+
+// Why the page is not idle, for a timeout's message, read at once: idle() and its parts (the loop paused, a
+// frame owed, a write, a file read or a Hub look-up under way), ImGui's active and nav-focused items, the
+// page's focused element and visibility; then whether it still draws (frames over the next second) and the
+// page's errors (an exception in the main loop's tick stops the loop unpaused).
+export async function idleReport(page) {
+  try {
+    const now = await page.evaluate(() => {
+      const el = document.activeElement;
+      const focused = el ? el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') : 'none';
+      const drawn = window.llmMemory.frameCount();
+      return { drawn, text: `${drawn} frames drawn; idle()=${window.llmMemory.idle()} ` +
+        `${Module.ccall('llm_memory_idle_report', 'string', [], [])} ${Module.llmMemoryIdleParts()} focus=${focused} ` +
+        `hasFocus=${document.hasFocus()} visibility=${document.visibilityState} url=${location.href}` };
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    return `${now.text} frames in the next second=${(await frameCount(page)) - now.drawn} ` +
+      `errors=${JSON.stringify(errorsOf.get(page) ?? 'not watched')}`;
+  } catch (e) {
+    return `no report: ${e.message}`;
+  }
 }
 
 // True when every request went to `origin` (http) or was a data:/blob: URL.

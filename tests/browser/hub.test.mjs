@@ -12,7 +12,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, serveSite, waitForApi, waitForIdle, foreignRequests, cliPath, shotDir } from './harness.mjs';
+import { launch, serveSite, waitForApi, waitForIdle, watchErrors, foreignRequests, cliPath, shotDir, POLL_MS } from './harness.mjs';
 import { itemRect } from './touch_support.mjs';
 import { startFakeHub, startHubProxy } from '../files/fake_hub.mjs';
 
@@ -58,10 +58,8 @@ async function openHubPage(url, options = {}) {
     proxy: { server: proxy.server, bypass: '127.0.0.1' } });  // the site itself is not proxied
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
-  const errors = [];
+  const errors = watchErrors(page);
   const requests = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  page.on('pageerror', (err) => errors.push(String(err)));
   page.on('request', (req) => requests.push(req.url()));
   await page.goto(url);
   await waitForApi(page);
@@ -102,7 +100,7 @@ async function click(page, label, nth = 0) {
 async function lookUp(page, id, answer = null) {
   await page.evaluate((i) => { window.hubResult = null; window.llmMemory.lookUpHub(i).then((r) => { window.hubResult = r; }); }, id);
   if (answer) await click(page, answer);
-  await page.waitForFunction(() => window.hubResult !== null, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.hubResult !== null, null, { timeout: 20000, polling: POLL_MS });
   return page.evaluate(() => window.hubResult);
 }
 
@@ -145,7 +143,7 @@ test('consent, then a safetensors repo: the CLI\'s figures, the bytes the server
   assert.deepEqual(foreignRequests(requests, server.url), []);
   const from = hub.requests.length;
   await click(page, 'Allow and look up');
-  await page.waitForFunction(() => window.hubResult, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.hubResult, null, { timeout: 20000, polling: POLL_MS });
   const result = await page.evaluate(() => window.hubResult);
   assert.equal(result.applied, true, result.message);
   assert.equal(result.hub.bytes_read, hub.bytesSince(from));
@@ -159,7 +157,7 @@ test('consent, then a safetensors repo: the CLI\'s figures, the bytes the server
   assert.ok(foreign.some((u) => u.startsWith(`${STORAGE}/xet-bridge-us/test-org/tiny-llama/model-00001-of-00002.safetensors`)));
   assert.deepEqual(foreign.filter((u) => !u.startsWith('https://huggingface.co/') && !u.startsWith(`${STORAGE}/`)), []);
   assert.equal(await page.evaluate(() => window.localStorage.getItem('llm-memory:hf-consent')), 'yes');
-  await page.waitForFunction(() => location.hash.includes('hf=test-org/tiny-llama'));
+  await page.waitForFunction(() => location.hash.includes('hf=test-org/tiny-llama'), null, { polling: POLL_MS });
   // The same id again: answered from this session's memory, nothing sent.
   const before = hub.requests.length;
   const again = await lookUp(page, 'test-org/tiny-llama');
@@ -189,7 +187,7 @@ test('a GGUF repo: the quant picker, then the picked file\'s header only (one 64
     const from = hub.requests.length;
     await page.evaluate(() => { window.hubResult = null; });
     await page.evaluate(() => { window.llmMemory.lookUpHub('test-org/tiny-llama-GGUF:tiny-llama-Q4_K_M.gguf').then((r) => { window.hubResult = r; }); });
-    await page.waitForFunction(() => window.hubResult !== null, null, { timeout: 20000 });
+    await page.waitForFunction(() => window.hubResult !== null, null, { timeout: 20000, polling: POLL_MS });
     const picked = await page.evaluate(() => window.hubResult);
     assert.equal(picked.applied, true, picked.message);
     const storage = hub.requests.slice(from).filter((q) => q.host === 'storage');
@@ -211,7 +209,7 @@ test('a GGUF quant picked by clicking its row in the Model section', async () =>
   const row = await labelStarting(page, 'tiny-llama-Q4_K_M.gguf');
   await waitForIdle(page);
   await click(page, row);
-  await page.waitForFunction(() => location.hash.includes('hf=test-org/tiny-llama-GGUF:tiny-llama-Q4_K_M.gguf'), null, { timeout: 20000 });
+  await page.waitForFunction(() => location.hash.includes('hf=test-org/tiny-llama-GGUF:tiny-llama-Q4_K_M.gguf'), null, { timeout: 20000, polling: POLL_MS });
   const shown = await page.evaluate(() => window.llmMemory.estimate());
   assert.equal(shown.file.format, 'gguf');
   assert.deepEqual(errors, []);
@@ -269,7 +267,7 @@ test('the consent can be withdrawn under the field', async () => {
   const { page, context } = await openHubPage(fullBuild(server.url), { initScript: CONSENTED });
   await lookUp(page, 'test-org/tiny-llama');
   await click(page, 'Withdraw consent');
-  await page.waitForFunction(() => window.localStorage.getItem('llm-memory:hf-consent') === null);
+  await page.waitForFunction(() => window.localStorage.getItem('llm-memory:hf-consent') === null, null, { polling: POLL_MS });
   // The next look-up asks again.
   await page.evaluate(() => { window.llmMemory.lookUpHub('test-org/tiny-llama-GGUF'); });
   await itemRect(page, 'Allow and look up');
@@ -287,14 +285,14 @@ test('the lean page\'s field loads the full build, which looks the id up as its 
   await page.keyboard.type('test-org/tiny-llama');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('script[src="full.js"]') && window.Module &&
-    Module._llm_memory_engines_in_build && window.llmMemory, null, { timeout: 30000 });
+    Module._llm_memory_engines_in_build && window.llmMemory, null, { timeout: 30000, polling: POLL_MS });
   await waitForApi(page);
   await itemRect(page, 'Allow and look up');
   await waitForIdle(page);
   assert.deepEqual(foreignRequests(requests, server.url), [], 'nothing is sent before the answer');
   assert.equal(await page.evaluate(() => history.length), entries);  // replaced, not pushed: Back leaves the page
   await click(page, 'Allow and look up');
-  await page.waitForFunction(() => location.hash.includes('hf=test-org/tiny-llama'), null, { timeout: 20000 });
+  await page.waitForFunction(() => location.hash.includes('hf=test-org/tiny-llama'), null, { timeout: 20000, polling: POLL_MS });
   assert.doesNotMatch(await page.evaluate(() => location.hash), /lookup=/);
   const expected = await cli('test-org/tiny-llama');
   assert.equal((await page.evaluate(() => window.llmMemory.estimate())).parameters, expected.parameters);

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, openPage, waitForApi, waitForIdle, frameCount, canvasInk, shotDir } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, frameCount, canvasInk, shotDir, POLL_MS } from './harness.mjs';
 
 let browser;
 let server;
@@ -28,7 +28,7 @@ async function waitForCanvasMatch(page) {
     const r = c.getBoundingClientRect();
     return c.width === Math.round(r.width * devicePixelRatio) &&
       Math.abs(c.height - Math.round(r.height * devicePixelRatio)) <= 1;  // 1 px: GLFW's fullscreen guard
-  }, null, { timeout: 10000 });
+  }, null, { timeout: 10000, polling: POLL_MS });
 }
 
 test('idle: at most 2 frames in 5 s without input; input resumes drawing, then it stops again', async () => {
@@ -42,12 +42,12 @@ test('idle: at most 2 frames in 5 s without input; input resumes drawing, then i
   // Pointer input wakes the loop.
   await page.mouse.move(300, 300);
   await page.mouse.move(320, 310);
-  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, start + idleFrames, { timeout: 5000 });
+  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, start + idleFrames, { timeout: 5000, polling: POLL_MS });
   // A change through the API wakes it too (idle() turns false within the call), and it pauses again
   // afterwards: once idle() is true, no frame comes and idle() stays true.
   const before = await waitForIdle(page);
   assert.equal(await page.evaluate(() => { window.llmMemory.setState('params=7B'); return window.llmMemory.idle(); }), false);
-  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, before, { timeout: 5000 });
+  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, before, { timeout: 5000, polling: POLL_MS });
   const settled = await waitForIdle(page);
   await page.waitForTimeout(1500);
   assert.equal(await frameCount(page), settled, 'frames kept coming after the change');
@@ -78,7 +78,7 @@ test('no frames while the tab is hidden; drawing resumes when it is shown', asyn
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
     document.dispatchEvent(new Event('visibilitychange'));
   });
-  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, idle, { timeout: 5000 });
+  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, idle, { timeout: 5000, polling: POLL_MS });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -118,7 +118,7 @@ test('a DPR change at run time rebuilds the backbuffer (and the font) at the new
   await waitForIdle(page);
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setDeviceMetricsOverride', { width: 900, height: 600, deviceScaleFactor: 2, mobile: false });
-  await page.waitForFunction(() => devicePixelRatio === 2);
+  await page.waitForFunction(() => devicePixelRatio === 2, null, { polling: POLL_MS });
   // CDP's emulated DPR change fires neither the media query nor resize events that a real zoom or a
   // move to another monitor fires, so send the resize event the page listens for.
   await page.evaluate(() => window.dispatchEvent(new Event('resize')));

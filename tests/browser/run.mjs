@@ -56,6 +56,16 @@ async function parseJobs(text) {
 function readTimes() {
   try { return JSON.parse(fs.readFileSync(timesFile, 'utf8')); } catch { return {}; }
 }
+// This run's durations join the file's as it is now (another runner of this tree may have written its own
+// since this one started: those stay), and the file is replaced whole by a rename, so a runner starting
+// meanwhile never reads it half written (which reads as {}: no durations, no longest-first order).
+function writeTimes(entries) {
+  const times = { ...readTimes(), ...Object.fromEntries(entries) };
+  fs.mkdirSync(path.dirname(timesFile), { recursive: true });
+  const temporary = `${timesFile}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, JSON.stringify(times, null, 2) + '\n');
+  fs.renameSync(temporary, timesFile);
+}
 
 const children = new Set();
 // One file in its own node process; resolves { file, ok, seconds, counts, output }.
@@ -198,10 +208,7 @@ async function main() {
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const sum = (k) => results.reduce((s, r) => s + (r.counts[k] ?? 0), 0);
   const failedFiles = results.filter((r) => !r.ok);
-  const times = { ...known };
-  for (const r of results) times[rel(r.file)] = Math.round(r.seconds * 10) / 10;
-  fs.mkdirSync(path.dirname(timesFile), { recursive: true });
-  fs.writeFileSync(timesFile, JSON.stringify(times, null, 2) + '\n');
+  writeTimes(results.map((r) => [rel(r.file), Math.round(r.seconds * 10) / 10]));
   console.log(`browser: ${results.length} files, ${sum('tests')} tests, ${sum('pass')} passed, ${sum('fail')} failed` +
     `${sum('cancelled') ? `, ${sum('cancelled')} cancelled` : ''}${sum('skipped') ? `, ${sum('skipped')} skipped` : ''}` +
     ` in ${seconds.toFixed(1)} s (${jobs} at a time)`);

@@ -1,13 +1,11 @@
 // Touch helpers shared by the phone tests: a phone context (390x844, isMobile, hasTouch), item rects from
 // the page's test hook (ImGui item labels, CSS px), and swipes/drags through CDP Input.dispatchTouchEvent.
-import { waitForApp, waitForIdle } from './harness.mjs';
+import { waitForApp, waitForIdle, watchErrors } from './harness.mjs';
 
 export async function openPhone(browser, url, { dpr = 3, width = 390, height = 844, app = true } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: dpr, hasTouch: true, isMobile: true, colorScheme: 'dark' });
   const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const errors = watchErrors(page);
   await page.goto(url);
   if (app) {
     await waitForApp(page);
