@@ -146,7 +146,7 @@ TEST_CASE("hybrid: NVIDIA-Nemotron-Nano-9B-v2 counts exactly (Mamba-2, attention
     CHECK(recurrent_state_bytes(a, 1, 4, 4) == 145'539'072ULL);
     CHECK(recurrent_state_bytes(a, 1, 2, 4) == 143'548'416ULL);
     CHECK(recurrent_layers_note(a).find("27 of 56 layers are Mamba-2 layers") == 0);
-    CHECK(recurrent_layers_note(a).find("138.80 MiB per sequence in llama.cpp") != std::string::npos);
+    CHECK(recurrent_layers_note(a).find("138.8 MiB per sequence in llama.cpp (f32), 136.9 MiB in vLLM") != std::string::npos);
     // The KV cache covers the 4 attention layers only: 4 x 8 KV heads x 128 x 2 x 8,192 tokens x 2 bytes.
     const std::shared_ptr<const ModelSource> model = std::make_shared<ModelSource>(m);
     Scenario s;
