@@ -1,6 +1,6 @@
 // The inference engine a scenario runs in and that engine's own settings, as plain values (no figures).
 // The engine models in core/engines/ read them; the estimator carries them in Scenario and never reads
-// them. Zero / empty / `automatic` means "the engine's default", so a scenario without an engine is the
+// them, beyond refusing one that the chosen engine does not read (settings.hpp engine_setting_problem). Zero / empty / `automatic` means "the engine's default", so a scenario without an engine is the
 // seed's and every default is stated once, in the engine's file.
 #pragma once
 

@@ -14,6 +14,7 @@
 #include "hybrid.hpp"
 #include "kv_cache.hpp"
 #include "lora.hpp"
+#include "settings.hpp"
 #include "training.hpp"
 
 namespace llm_memory {
@@ -790,6 +791,7 @@ Expected<Estimate> estimate(const Scenario& s) {
     Build b(s);
     b.arch = s.model ? &s.model->architecture : nullptr;
     if (Status bad = check_seed_inputs(s)) return *bad;
+    if (Status bad = engine_setting_problem(s)) return *bad;  // an engine's setting the chosen engine ignores
     if (Status bad = choose_weight_format(b)) return *bad;
     if (Status bad = count_trainable(b)) return *bad;
     if (Status bad = choose_recipe(b)) return *bad;

@@ -857,7 +857,7 @@ const std::vector<SettingSpec>& setting_specs() {
          },
          [](const Scenario& s) { return s.engine.override_tensor; }, nullptr, nullptr, "exps=CPU",
          "Regexes over tensor names, as llama.cpp's -ot; only =CPU is modelled."}),
-        for_engine(E::llama_cpp, {"draft-model", "NAME", "llama.cpp -md: a built-in model as the speculative-decoding drafter: its weights, its own KV cache at the target's context, its compute buffer",
+        for_engine(E::drafter, {"draft-model", "NAME", "llama.cpp -md: a built-in model as the speculative-decoding drafter: its weights, its own KV cache at the target's context, its compute buffer",
          "Draft model (-md)", "", K::text, "llama-3.2-1b",
          [](Scenario& s, std::string_view t) {
              const std::string w(trim(t));
@@ -970,6 +970,34 @@ const SettingSpec* find_setting(std::string_view key) {
 bool is_engine_setting(std::string_view key) {
     const SettingSpec* spec = find_setting(key);
     return spec != nullptr && spec->engine != SettingEngine::none;
+}
+
+bool engine_reads(SettingEngine group, EngineKind kind) {
+    const bool llama = kind == EngineKind::llama_cpp || kind == EngineKind::ollama;
+    switch (group) {
+        case SettingEngine::none:
+        case SettingEngine::choice: return true;
+        case SettingEngine::llama_cpp: return llama;
+        case SettingEngine::vllm: return kind == EngineKind::vllm;
+        case SettingEngine::drafter: return llama || kind == EngineKind::vllm;
+        case SettingEngine::every: return kind != EngineKind::none;
+    }
+    return false;
+}
+
+Status engine_setting_problem(const Scenario& scenario) {
+    static const char* const kReaders[] = {"", "", "llama.cpp and Ollama only", "vLLM only", "every engine", "llama.cpp and vLLM only"};
+    const EngineKind kind = scenario.engine.kind;
+    for (const SettingSpec& spec : setting_specs()) {
+        if (engine_reads(spec.engine, kind) || spec.show(scenario).empty()) continue;  // read, or left at its default
+        const std::string readers = kReaders[static_cast<std::size_t>(spec.engine)];
+        const std::string problem =
+            kind == EngineKind::none
+                ? "is an engine's setting (read by " + readers + ") and no engine is chosen: choose one (--engine) or leave it out"
+                : "is read by " + readers + ", not by " + engine_name(kind) + ", so it would change nothing: leave it out or choose another engine";
+        return Error{spec.key, problem};
+    }
+    return std::nullopt;
 }
 
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value) {

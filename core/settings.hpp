@@ -22,8 +22,10 @@ enum class SettingKind : std::uint8_t { number, count, text, choice, flag };
 // Whose setting a row is. none: the scenario's own (the seed's, a model's, training's). Every other value
 // is an engine setting: a build without the engine models refuses it and its form leaves it out, the page's
 // loader sends a link with it to the full build, and the canvas's engine panel draws it (the engine choice
-// itself, llama.cpp's (and Ollama's) flags, vLLM's, or one that every engine reads).
-enum class SettingEngine : std::uint8_t { none, choice, llama_cpp, vllm, every };
+// itself, llama.cpp's (and Ollama's) flags, vLLM's, one that every engine reads, or the speculative-decoding
+// drafter, which llama.cpp prices and vLLM names as not priced). The mark also says which engines read the
+// setting (engine_reads): one asked for under an engine that ignores it is an error (engine_setting_problem).
+enum class SettingEngine : std::uint8_t { none, choice, llama_cpp, vllm, every, drafter };
 
 // One settable input: one row of the table gives every face its setting. `key` is the CLI long option and
 // the URL key; the row also carries --help's line, a form's label, unit, kind, choices and placeholder, the
@@ -71,6 +73,17 @@ const SettingSpec* find_setting(std::string_view key);
 // Whether `key` is one of the engines' settings (a row whose `engine` is not none): refused, and left out of
 // the form, by a build without the engine models (engines/engine.hpp engines_in_build).
 bool is_engine_setting(std::string_view key);
+
+// Whether an engine reads the settings of a row marked `group`: llama_cpp's are read by llama.cpp and
+// Ollama, vllm's by vLLM, drafter's by llama.cpp and vLLM (and taken by Ollama's model, which refuses a
+// drafter by name), every's by any engine (not by none, the seed's model, which reads no engine setting);
+// none's and the engine choice by every scenario.
+bool engine_reads(SettingEngine group, EngineKind kind);
+
+// The first engine setting given a value other than its default under an engine that does not read it
+// ("mmproj: is read by llama.cpp and Ollama only, not by vllm: ..."), or nothing. estimate() refuses such a
+// scenario, so the CLI, a link, a stored state and the canvas all keep the last good state and say why.
+Status engine_setting_problem(const Scenario& scenario);
 
 // Sets one key from text. Error: "key: problem" (unknown key, or the value's problem).
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value);

@@ -26,12 +26,17 @@ struct EngineView {
 };
 
 // Places every engine flag (the rows core's table marks for an engine), in table order: llama.cpp's (and
-// Ollama's), then vLLM's, then the ones every engine reads (the host's RAM). `shown` says how each group shows.
+// Ollama's, with the drafter's), then vLLM's, then the ones every engine reads (the host's RAM). `shown`
+// says how each row's group shows.
 template <typename ShownFor>
 void engine_flag_controls(AppState& app, ShownFor shown) {
-    for (SettingEngine group : {SettingEngine::llama_cpp, SettingEngine::vllm, SettingEngine::every})
+    const auto place = [&](SettingEngine a, SettingEngine b) {
         for (const SettingSpec& spec : setting_specs())
-            if (spec.engine == group) setting_control(app, spec.key, shown(group));
+            if (spec.engine == a || spec.engine == b) setting_control(app, spec.key, shown(spec.engine));
+    };
+    place(SettingEngine::llama_cpp, SettingEngine::drafter);
+    place(SettingEngine::vllm, SettingEngine::vllm);
+    place(SettingEngine::every, SettingEngine::every);
 }
 
 EngineView& view() {
@@ -150,14 +155,12 @@ void draw_engine_panel(AppState& app) {
     section_heading("Runs on: the engine");
     setting_control(app, "engine");
     const EngineKind kind = app.scenario.engine.kind;
-    const bool llama = kind == EngineKind::llama_cpp || kind == EngineKind::ollama;
     // Every engine key is placed each frame (runtime_panel's "More settings" leaves them to this panel); only
     // the chosen engine's own flags are drawn, under a header that starts closed.
     const bool open = kind != EngineKind::none && ImGui::CollapsingHeader("Engine flags##engine_flags");
     if (open && kind == EngineKind::transformers) muted_text("transformers reads the context, batch, weight format and GPUs set above.");
-    engine_flag_controls(app, [&](SettingEngine group) {
-        const bool chosen = group == SettingEngine::every || (group == SettingEngine::llama_cpp ? llama : kind == EngineKind::vllm);
-        return open && chosen ? Shown::enabled : Shown::hidden;
+    engine_flag_controls(app, [&](SettingEngine group) {  // the flags the chosen engine reads (core's engine_reads)
+        return open && engine_reads(group, kind) ? Shown::enabled : Shown::hidden;
     });
     if (kind == EngineKind::none) {
         muted_text("Choose llama.cpp, Ollama, vLLM or transformers to see what each GPU and the host hold as that engine allocates.");

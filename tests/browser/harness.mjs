@@ -19,6 +19,9 @@ export const shotDir = path.join(repoRoot, 'build/screenshots');
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu',
   '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  // Chromium asks content-autofill.googleapis.com about the forms of every page, from the page's context
+  // (hub.test.mjs's proxy refused 71 of them in one run of its 8 tests): no network in tests.
+  '--disable-features=AutofillServerCommunication',
 ];
 
 // The browser a test file uses. Under the stage's runner (tests/browser/run.mjs) every file connects to the

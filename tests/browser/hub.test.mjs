@@ -1,19 +1,20 @@
 // Hugging Face look-ups on the page (web/hub.js, web/hub_exports.cpp, imgui_app/hub_panel.cpp) against our
-// fake Hub (tests/files/fake_hub.mjs). The browser asks for the real https://huggingface.co/... URLs; the
-// context routes them, and the storage host the Hub redirects to (https://us.aws.cdn.hf.co), to the fake
-// servers on 127.0.0.1, so the page's CSP and the redirects are exercised as in production and no test
-// reaches the internet. The default page, and a link with hf=, make no foreign request until the user says
-// yes in the prompt. Bytes read per look-up are counted by the fake servers.
+// fake Hub (tests/files/fake_hub.mjs). The browser asks for the real https://huggingface.co/... URLs; each
+// context's proxy (startHubProxy) tunnels huggingface.co and the storage host the Hub redirects to
+// (https://us.aws.cdn.hf.co) to the fake servers on 127.0.0.1 and refuses every other host, so the page's CSP,
+// CORS (preflights included) and the redirects are exercised as in production and no test reaches the
+// internet. The proxy is per context, so the file runs in the stage's shared Chromium (run.mjs). The default
+// page, and a link with hf=, make no foreign request until the user says yes in the prompt. Bytes read per
+// look-up are counted by the fake servers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, serveSite, waitForApi, waitForIdle, foreignRequests, cliPath, shotDir } from './harness.mjs';
+import { launch, serveSite, waitForApi, waitForIdle, foreignRequests, cliPath, shotDir } from './harness.mjs';
 import { itemRect } from './touch_support.mjs';
-import { startFakeHub } from '../files/fake_hub.mjs';
+import { startFakeHub, startHubProxy } from '../files/fake_hub.mjs';
 
 const STORAGE = 'https://us.aws.cdn.hf.co';  // a host of today's Hub storage (README: the CSP's hosts)
 // A remembered yes (run before the page's scripts; about:blank has no storage).
@@ -25,6 +26,7 @@ let browser;
 let server;
 let hub;       // HTTPS, where the browser's huggingface.co and storage host lead
 let plainHub;  // the same repos over HTTP on other ports, for the CLI's reference figures
+let proxy;     // each context's: huggingface.co and the storage host to the fake servers
 before(async () => {
   server = await serveSite();
   // A throwaway self-signed certificate for the fake Hub's HTTPS (the context ignores its issuer).
@@ -33,17 +35,16 @@ before(async () => {
   hub = await startFakeHub({ tls: { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) } });
   hub.setStorageOrigin(STORAGE);  // the Hub's redirects name the production storage host
   plainHub = await startFakeHub();
-  // huggingface.co and the storage host resolve to the fake servers; every other name fails to resolve.
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [...CHROMIUM_ARGS.filter((a) => a !== '--headless'),
-      `--host-resolver-rules=MAP huggingface.co:443 127.0.0.1:${hub.hubPort}, MAP us.aws.cdn.hf.co:443 127.0.0.1:${hub.storagePort}, ` +
-      'MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'],
-  });
+  // huggingface.co and the storage host lead to the fake servers; every other host is refused.
+  proxy = await startHubProxy({ 'huggingface.co:443': hub.hubPort, 'us.aws.cdn.hf.co:443': hub.storagePort });
+  browser = await launch();
   fs.mkdirSync(shotDir, { recursive: true });
 });
-after(async () => { await browser?.close(); await server?.close(); await hub?.close(); await plainHub?.close(); });
+after(async () => {
+  await browser?.close(); await server?.close(); await hub?.close(); await plainHub?.close(); await proxy?.close();
+  // The pages asked no host but the site, huggingface.co and the storage host (each test checks its own too).
+  assert.deepEqual(proxy?.refused ?? [], []);
+});
 
 // The look-up is in the page's full build (web/CMakeLists.txt): engine=none (the default) in the link loads
 // it; the lean page's field loads it with lookup=ID (tested below).
@@ -53,7 +54,8 @@ const fullBuild = (url) => url + (url.includes('#') ? '&' : '#') + 'engine=none'
 async function openHubPage(url, options = {}) {
   const { viewport = { width: 1280, height: 800 }, initScript, phone = false } = options;
   const context = await browser.newContext({ viewport: phone ? { width: 390, height: 844 } : viewport, deviceScaleFactor: phone ? 3 : 1,
-    isMobile: phone, hasTouch: phone, colorScheme: 'dark', ignoreHTTPSErrors: true });
+    isMobile: phone, hasTouch: phone, colorScheme: 'dark', ignoreHTTPSErrors: true,
+    proxy: { server: proxy.server, bypass: '127.0.0.1' } });  // the site itself is not proxied
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   const errors = [];

@@ -162,6 +162,11 @@ TEST_CASE("cli: every setting's flag and its --state pair give the same JSON for
         std::string state = "model=llama-2-7b";
         if (std::string(spec.key) == "qlora") flags.insert(flags.end(), {"--lora-rank", "8"}), state += "&lora-rank=8";
         if (std::string(spec.key) == "tensor-split") flags.insert(flags.end(), {"--gpus", "2"}), state += "&gpus=2";
+        // An engine's setting under an engine that reads it (one the engine ignores is an error).
+        if (spec.engine != llm_memory::SettingEngine::none && spec.engine != llm_memory::SettingEngine::choice) {
+            const std::string engine = spec.engine == llm_memory::SettingEngine::vllm ? "vllm" : "llama.cpp";
+            flags.insert(flags.end(), {"--engine", engine}), state += "&engine=" + engine;
+        }
         const std::string key = spec.key;
         if (key == "text-only" || key == "images" || key == "image-size") flags[1] = "gemma-3-12b", state = "model=gemma-3-12b";
         if (key == "images") flags.insert(flags.end(), {"--image-size", "896x896"}), state += "&image-size=896x896";

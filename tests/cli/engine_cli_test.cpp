@@ -136,3 +136,28 @@ TEST_CASE("cli: experts on the CPU from a command line, and fit --minimize n-cpu
     CHECK(dense.status == 2);
     CHECK(has(dense.err, "no routed experts"));
 }
+
+// Issue 26's quality bar: an engine's setting under an engine that does not read it was dropped without a
+// word; it is now one error line naming the setting and the engine, exit 2, nothing on stdout.
+TEST_CASE("cli: an engine's setting the chosen engine does not read is an error naming both", "[cli][engines]") {
+    const auto refused = [](const std::vector<std::string>& args, const std::string& setting, const std::string& engine) {
+        const CliRun r = run_cli_capture(args);
+        INFO(r.err);
+        CHECK(r.status == 2);
+        CHECK(r.out.empty());
+        CHECK(has(r.err, "error: "));
+        CHECK(has(r.err, setting + ": is "));
+        CHECK(has(r.err, engine));
+    };
+    refused({"--model", "gemma-3-12b", "--engine", "vllm", "--mmproj"}, "mmproj", "not by vLLM");
+    refused({"--model", "gemma-3-12b", "--mmproj", "--engine", "vllm"}, "mmproj", "not by vLLM");  // either order
+    refused({"--from-command", "vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 8192", "--mmproj"}, "mmproj", "not by vLLM");
+    refused({"--model", "llama-3.1-8b", "--engine", "transformers", "--draft-model", "llama-3.2-1b"}, "draft-model", "not by transformers");
+    refused({"--from-command", "llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 8192", "--gpu-util", "0.8"}, "gpu-util", "not by llama.cpp");
+    refused({"--state", "model=llama-3.1-8b&engine=vllm&n-cpu-moe=4"}, "n-cpu-moe", "not by vLLM");
+    refused({"--model", "llama-3.1-8b", "--ngl", "20"}, "ngl", "no engine is chosen");
+    // Read by the engine: runs (vLLM names a drafter as not priced rather than dropping it).
+    const CliRun v = run_ok({"--model", "llama-3.1-8b", "--engine", "vllm", "--draft-model", "llama-3.2-1b"});
+    CHECK(has(v.out, "vLLM drafters are not priced yet"));
+    run_ok({"--model", "gemma-3-12b", "--engine", "llama.cpp", "--mmproj"});
+}

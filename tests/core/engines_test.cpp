@@ -290,14 +290,19 @@ TEST_CASE("engine JSON carries the per-device object and both verdicts") {
 }
 
 TEST_CASE("engine settings round-trip through the URL state") {
+    // Each engine's flags under that engine (vLLM's under llama.cpp is refused: settings_test).
     const Scenario s = with({{"engine", "llama.cpp"}, {"ubatch", "1024"}, {"nbatch", "4096"}, {"ngl", "40"}, {"split-mode", "row"},
                              {"flash-attn", "off"}, {"v-dtype", "q8_0"}, {"parallel", "2"}, {"kv-unified", "on"}, {"swa-full", "true"},
-                             {"mmap", "false"}, {"gpu-util", "0.85"}, {"max-num-seqs", "64"}, {"max-batched-tokens", "4096"},
-                             {"block-size", "32"}, {"enforce-eager", "true"}});
+                             {"mmap", "false"}});
     const std::string state = to_state(s);
     CHECK(state == "params=13B&engine=llama.cpp&ubatch=1024&nbatch=4096&ngl=40&split-mode=row&flash-attn=off&v-dtype=q8_0&parallel=2&kv-unified=on&"
-                   "swa-full=true&mmap=false&gpu-util=0.85&max-num-seqs=64&max-batched-tokens=4096&block-size=32&enforce-eager=true");
+                   "swa-full=true&mmap=false");
     CHECK(to_state(apply_state(Scenario{}, state).scenario) == state);
+    const Scenario v = with({{"engine", "vllm"}, {"gpu-util", "0.85"}, {"max-num-seqs", "64"}, {"max-batched-tokens", "4096"},
+                             {"block-size", "32"}, {"enforce-eager", "true"}});
+    const std::string vllm_state = to_state(v);
+    CHECK(vllm_state == "params=13B&engine=vllm&gpu-util=0.85&max-num-seqs=64&max-batched-tokens=4096&block-size=32&enforce-eager=true");
+    CHECK(to_state(apply_state(Scenario{}, vllm_state).scenario) == vllm_state);
     Scenario bad;
     CHECK_FALSE(apply_setting(bad, "engine", "tgi").ok());
     CHECK_FALSE(apply_setting(bad, "block-size", "24").ok());

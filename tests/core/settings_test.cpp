@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "engines/engine.hpp"
 #include "report.hpp"
 #include "settings.hpp"
 #include "settings_form.hpp"
@@ -87,6 +88,10 @@ namespace {
 // (the vision settings need a model with a vision tower; images need an image size).
 std::string example_base(const char* key) {
     const std::string k = key;
+    // An engine's setting is tried under an engine that reads it (estimate refuses one the engine ignores).
+    const SettingEngine group = find_setting(key)->engine;
+    if (group == SettingEngine::vllm) return "model=llama-2-7b&engine=vllm";
+    if (group != SettingEngine::none && group != SettingEngine::choice) return "model=llama-2-7b&engine=llama.cpp";
     if (k == "qlora") return "model=llama-2-7b&lora-rank=8";
     if (k == "tensor-split") return "model=llama-2-7b&gpus=2";
     if (k == "text-only" || k == "image-size") return "model=gemma-3-12b";
@@ -153,7 +158,7 @@ TEST_CASE("a setting is marked as an engine's exactly when its value lives in Sc
         CHECK(to_state(engine_setting ? engine_part : rest_part) == to_state(changed));
         marked += engine_setting ? 1 : 0;
     }
-    CHECK(marked == 24);  // the engine, 17 of llama.cpp's flags, 5 of vLLM's, and the host's RAM
+    CHECK(marked == 24);  // the engine, 16 of llama.cpp's flags, the drafter (llama.cpp's and vLLM's), 5 of vLLM's, the host's RAM
     CHECK_FALSE(is_engine_setting("no-such-key"));
 }
 
@@ -194,4 +199,64 @@ TEST_CASE("each choice setting reads every word of its table, and its form lists
             CHECK_FALSE(choice.label.empty());
         }
     }
+}
+
+// Issue 26's quality bar: an engine's setting given under an engine that does not read it was dropped without
+// a word (--mmproj with --engine vllm, --draft-model with --engine transformers, --ngl with no engine). Every
+// marked row, under every engine: read, or refused by name with the base kept.
+TEST_CASE("an engine's setting under an engine that does not read it is refused by name, the last good state kept", "[settings][engines]") {
+    const std::vector<Choice>& engines = find_setting("engine")->choices();
+    std::size_t refused = 0;
+    for (const SettingSpec& spec : setting_specs()) {
+        if (spec.engine == SettingEngine::none || spec.engine == SettingEngine::choice) continue;
+        for (std::size_t k = 0; k < engines.size(); ++k) {
+            const auto kind = static_cast<EngineKind>(k);
+            const std::string engine = kind == EngineKind::none ? "" : "&engine=" + engines[k].word;
+            const std::string pair = std::string(spec.key) + "=" + url_encode(spec.example);
+            INFO(pair << engine);
+            // Either order: the engine chosen after the setting is checked as well as before it.
+            for (const std::string& state : {"model=llama-2-7b" + engine + "&" + pair, "model=llama-2-7b&" + pair + engine}) {
+                const StateResult r = apply_state(Scenario{}, state);
+                if (engine_reads(spec.engine, kind)) {
+                    CHECK(r.problems.empty());
+                    continue;
+                }
+                ++refused;
+                CHECK(r.combination_rejected);
+                CHECK(to_state(r.scenario) == to_state(Scenario{}));  // the base, not a part of the link
+                REQUIRE(r.problems.size() == 1);
+                CHECK(r.problems[0].rfind(std::string(spec.key) + ": is ", 0) == 0);
+                CHECK(r.problems[0].find(kind == EngineKind::none ? std::string("no engine is chosen") : "not by " + std::string(engine_name(kind))) != std::string::npos);
+            }
+        }
+    }
+    // 17 llama.cpp rows (none, vLLM, transformers), draft-model (none, transformers), 5 vLLM rows (none,
+    // llama.cpp, Ollama, transformers), ram (none); each in two orders.
+    CHECK(refused == 2 * (16 * 3 + 2 + 5 * 4 + 1));
+}
+
+TEST_CASE("which engines read which settings, and what the refusal says", "[settings][engines]") {
+    // Stated here, not derived from the marks: llama.cpp's flags are Ollama's too; vLLM reads a drafter
+    // (named as not priced) but no other llama.cpp flag; transformers reads only the host's RAM.
+    const auto refusal = [](const std::string& state) {
+        const StateResult r = apply_state(Scenario{}, state);
+        return r.problems.empty() ? std::string() : r.problems.back();
+    };
+    CHECK(refusal("model=gemma-3-12b&engine=vllm&mmproj=true") ==
+          "mmproj: is read by llama.cpp and Ollama only, not by vLLM, so it would change nothing: leave it out or choose another engine");
+    CHECK(refusal("model=llama-3.1-8b&engine=transformers&draft-model=llama-3.2-1b") ==
+          "draft-model: is read by llama.cpp and vLLM only, not by transformers, so it would change nothing: leave it out or choose another engine");
+    CHECK(refusal("model=llama-3.1-8b&ngl=20") ==
+          "ngl: is an engine's setting (read by llama.cpp and Ollama only) and no engine is chosen: choose one (--engine) or leave it out");
+    CHECK(refusal("model=llama-3.1-8b&engine=llama.cpp&gpu-util=0.8").rfind("gpu-util: is read by vLLM only, not by llama.cpp", 0) == 0);
+    CHECK(refusal("model=llama-3.1-8b&ram=64GiB").rfind("ram: is an engine's setting (read by every engine)", 0) == 0);
+    CHECK(refusal("model=gemma-3-12b&engine=ollama&mmproj=true&mmproj-offload=false").empty());
+    CHECK(refusal("model=llama-3.1-8b&engine=vllm&draft-model=llama-3.2-1b").empty());
+    CHECK(refusal("model=llama-3.1-8b&engine=transformers&ram=64GiB").empty());
+    // A setting left at its default (or set back to it) is not asked for: no refusal.
+    CHECK(refusal("model=llama-3.1-8b&engine=vllm&mmproj=false&ngl=auto&draft-model=none").empty());
+    // apply_setting takes each key alone; the combination is what estimate() refuses, so the canvas keeps its state.
+    Scenario s = apply_state(Scenario{}, "model=llama-3.1-8b&engine=vllm").scenario;
+    REQUIRE(apply_setting(s, "mmproj", "true"));
+    CHECK(estimate(s).error() == refusal("model=llama-3.1-8b&engine=vllm&mmproj=true"));
 }

@@ -5,6 +5,7 @@
 // recorded with the bytes sent, so tests assert what a look-up read.
 import http from 'node:http';
 import https from 'node:https';
+import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { sampleGguf, everyTypeGguf } from './model_files.mjs';
 
@@ -232,6 +233,51 @@ export async function startFakeHub(options = {}) {
     close() {
       for (const s of sockets) s.destroy();
       return Promise.all([new Promise((r) => hub.close(r)), new Promise((r) => storage.close(r))]);
+    },
+  };
+}
+
+// An HTTP proxy on 127.0.0.1 that stands in for name resolution, per browser context (playwright's
+// newContext({ proxy })): a CONNECT to a mapped "host:port" is tunnelled to that port on 127.0.0.1, every
+// other host is refused (403) and recorded. The browser still speaks TLS, CORS, redirects and preflights with
+// the fake servers themselves, as it would with huggingface.co; only the address it connects to differs.
+// map: { 'huggingface.co:443': port, ... }. Returns { server: 'http://127.0.0.1:PORT', refused, close() }.
+export async function startHubProxy(map) {
+  const refused = [];
+  const sockets = new Set();
+  const proxy = http.createServer((req, res) => {  // plain-HTTP proxying: nothing is mapped to http://
+    refused.push(req.url);
+    res.writeHead(403, { 'content-type': 'text/plain' });
+    res.end('not mapped by the fake Hub\'s proxy\n');
+  });
+  proxy.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  proxy.on('connect', (req, client, head) => {
+    const port = Object.hasOwn(map, req.url) ? map[req.url] : null;
+    if (port === null) {
+      refused.push(req.url);
+      client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    const upstream = net.connect(port, '127.0.0.1', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(upstream);
+    // A server that drops its connection drops the browser's: the tunnel ends both ways, at once.
+    upstream.on('close', () => { sockets.delete(upstream); client.destroy(); });
+    client.on('close', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  const port = await new Promise((resolve) => proxy.listen(0, '127.0.0.1', () => resolve(proxy.address().port)));
+  return {
+    server: `http://127.0.0.1:${port}`,
+    refused,
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => proxy.close(r));
     },
   };
 }
