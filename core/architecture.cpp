@@ -12,10 +12,9 @@
 #include "quantity.hpp"
 
 namespace llm_memory {
-namespace {
 
 void add_linear(std::vector<LinearLayer>& out, std::string path, const char* part, std::uint64_t in,
-                std::uint64_t out_features, bool bias, std::uint64_t layers, std::uint64_t per_layer = 1) {
+                std::uint64_t out_features, bool bias, std::uint64_t layers, std::uint64_t per_layer) {
     if (layers == 0 || per_layer == 0) return;
     LinearLayer l;
     const std::size_t dot = path.rfind('.');
@@ -29,6 +28,15 @@ void add_linear(std::vector<LinearLayer>& out, std::string path, const char* par
     l.per_layer_count = per_layer;
     out.push_back(std::move(l));
 }
+
+void add_gated_mlp(std::vector<LinearLayer>& out, const std::string& prefix, const char* part, std::uint64_t in,
+                   std::uint64_t width, bool bias, std::uint64_t layers, std::uint64_t per_layer) {
+    add_linear(out, prefix + "gate_proj", part, in, width, bias, layers, per_layer);
+    add_linear(out, prefix + "up_proj", part, in, width, bias, layers, per_layer);
+    add_linear(out, prefix + "down_proj", part, width, in, bias, layers, per_layer);
+}
+
+namespace {
 
 std::uint64_t norm_size(const Architecture& a, std::uint64_t width) {
     return a.norm_kind == NormKind::layer_norm ? 2 * width : width;  // RMSNorm and Cohere's LayerNorm: weight only
@@ -60,9 +68,7 @@ void add_moe_linears(std::vector<LinearLayer>& out, const Architecture& a, std::
         default:
             if (a.family == ModelFamily::qwen2_moe || a.family == ModelFamily::qwen3_moe)
                 add_linear(out, "mlp.gate", "router", h, e, false, moe_layers);
-            add_linear(out, "mlp.experts.*.gate_proj", "experts", h, w, false, moe_layers, e);
-            add_linear(out, "mlp.experts.*.up_proj", "experts", h, w, false, moe_layers, e);
-            add_linear(out, "mlp.experts.*.down_proj", "experts", w, h, false, moe_layers, e);
+            add_gated_mlp(out, "mlp.experts.*.", "experts", h, w, false, moe_layers, e);
             break;
     }
     const std::uint64_t s = a.shared_expert_intermediate_size;
@@ -70,9 +76,7 @@ void add_moe_linears(std::vector<LinearLayer>& out, const Architecture& a, std::
         const char* prefix = a.family == ModelFamily::qwen2_moe ? "mlp.shared_expert."
                              : a.family == ModelFamily::llama4  ? "feed_forward.shared_expert."
                                                                 : "mlp.shared_experts.";
-        add_linear(out, std::string(prefix) + "gate_proj", "shared_experts", h, s, false, moe_layers);
-        add_linear(out, std::string(prefix) + "up_proj", "shared_experts", h, s, false, moe_layers);
-        add_linear(out, std::string(prefix) + "down_proj", "shared_experts", s, h, false, moe_layers);
+        add_gated_mlp(out, prefix, "shared_experts", h, s, false, moe_layers);
         if (a.family == ModelFamily::qwen2_moe)
             add_linear(out, "mlp.shared_expert_gate", "shared_experts", h, 1, false, moe_layers);
     }
@@ -236,9 +240,7 @@ std::vector<LinearLayer> decoder_linear_layers(const Architecture& a) {
     }
     if (a.gated_mlp) {
         const std::string mlp = a.family == ModelFamily::llama4 ? "feed_forward." : "mlp.";
-        add_linear(out, mlp + "gate_proj", "mlp", h, i, a.mlp_bias, dense_layers);
-        add_linear(out, mlp + "up_proj", "mlp", h, i, a.mlp_bias, dense_layers);
-        add_linear(out, mlp + "down_proj", "mlp", i, h, a.mlp_bias, dense_layers);
+        add_gated_mlp(out, mlp, "mlp", h, i, a.mlp_bias, dense_layers);
     } else {
         add_linear(out, "mlp.fc1", "mlp", h, i, a.mlp_bias, dense_layers);
         add_linear(out, "mlp.fc2", "mlp", i, h, a.mlp_bias, dense_layers);

@@ -209,6 +209,16 @@ struct LinearLayer {
     std::uint64_t instance_count() const { return layer_count * per_layer_count; }
 };
 
+// Appends one LinearLayer: `path` inside a decoder layer ("self_attn.q_proj"; its last component is the
+// PEFT target name), in x out features, in `layers` layers with `per_layer` copies each. Nothing when
+// either count is 0.
+void add_linear(std::vector<LinearLayer>& out, std::string path, const char* part, std::uint64_t in,
+                std::uint64_t out_features, bool bias, std::uint64_t layers, std::uint64_t per_layer = 1);
+// Appends a gated MLP's three linears, in module order: `prefix` + gate_proj and up_proj (in -> width),
+// down_proj (width -> in). prefix "mlp." or "mlp.experts.*.".
+void add_gated_mlp(std::vector<LinearLayer>& out, const std::string& prefix, const char* part, std::uint64_t in,
+                   std::uint64_t width, bool bias, std::uint64_t layers, std::uint64_t per_layer = 1);
+
 // Every linear inside the decoder layers (not embeddings or the output head), in module order.
 // Names: Llama-style q_proj,k_proj,v_proj,o_proj,gate_proj,up_proj,down_proj; GPT-2 c_attn, c_proj
 // (twice: attention and MLP), c_fc; OPT q/k/v/out_proj, fc1, fc2; Falcon query_key_value, dense,

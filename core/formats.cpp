@@ -4,21 +4,9 @@
 // (tools/quantize/README.md, "Llama 2 7B" table), since a mix uses different types per tensor.
 #include "formats.hpp"
 
+#include "catalogue.hpp"
+
 namespace llm_memory {
-namespace {
-
-
-std::string normalise(std::string_view name) {
-    std::string out;
-    for (char c : trim(name)) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        if (c == '-') c = '_';
-        out.push_back(c);
-    }
-    return out;
-}
-
-}  // namespace
 
 const std::vector<WeightFormat>& weight_formats() {
     static const std::vector<WeightFormat> kFormats = {
@@ -63,16 +51,13 @@ const std::vector<WeightFormat>& weight_formats() {
 }
 
 Expected<WeightFormat> find_weight_format(std::string_view name) {
-    const std::string key = normalise(name);
+    static constexpr CatalogueAlias kAliases[] = {
+        {"float32", "fp32"}, {"float16", "fp16"}, {"bfloat16", "bf16"}, {"nf4_double_quant", "nf4_dq"}, {"nf4dq", "nf4_dq"}};
+    const std::string key = catalogue_key(name, "-", '_');
     if (key.empty()) return Error{"is empty (one of " + weight_format_keys() + ", or bits such as 4.65bpw)"};
-    for (const WeightFormat& format : weight_formats())
-        if (format.key == key) return format;
-    if (key == "float32") return *find_weight_format("fp32");
-    if (key == "float16") return *find_weight_format("fp16");
-    if (key == "bfloat16") return *find_weight_format("bf16");
-    if (key == "nf4_double_quant" || key == "nf4dq") return *find_weight_format("nf4_dq");
+    if (const WeightFormat* format = find_in(weight_formats(), key, kAliases)) return *format;
     if (key.size() > 3 && key.compare(key.size() - 3, 3, "bpw") == 0) {
-        // Parse the digits from the original text: normalise() turned a leading '-' into '_'.
+        // Parse the digits from the original text: catalogue_key() turned a leading '-' into '_'.
         const std::string_view original = trim(name);
         const Expected<Decimal> bits = parse_decimal(original.substr(0, original.size() - 3), 64 * Decimal::kScale);
         if (!bits) return Error{"custom bits per weight " + bits.error()};
@@ -94,13 +79,6 @@ std::uint64_t format_bytes(const WeightFormat& format, std::uint64_t count) {
     return static_cast<std::uint64_t>((numerator + format.block_weights / 2) / format.block_weights);
 }
 
-std::string weight_format_keys() {
-    std::string out;
-    for (const WeightFormat& format : weight_formats()) {
-        if (!out.empty()) out += ", ";
-        out += format.key;
-    }
-    return out;
-}
+std::string weight_format_keys() { return keys_of(weight_formats()); }
 
 }  // namespace llm_memory

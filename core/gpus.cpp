@@ -3,6 +3,7 @@
 // note says otherwise. Integers only.
 #include "gpus.hpp"
 
+#include "catalogue.hpp"
 #include "quantity.hpp"
 
 namespace llm_memory {
@@ -12,16 +13,6 @@ namespace {
 constexpr std::uint64_t kGiB = 1ULL << 30;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
-
-std::string lower(std::string_view text) {
-    std::string out;
-    for (char c : trim(text)) {
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        if (c == '_' || c == ' ') c = '-';
-        out.push_back(c);
-    }
-    return out;
-}
 
 // An Apple entry: `ram_gib` of unified memory (Apple's GB is GiB), of which the GPU may use its working set.
 Gpu apple(std::uint64_t ram_gib, const char* label) {
@@ -85,31 +76,17 @@ const std::vector<Gpu>& gpu_catalogue() {
     return kGpus;
 }
 
-std::string gpu_keys() {
-    std::string out;
-    for (const Gpu& gpu : gpu_catalogue()) {
-        if (!out.empty()) out += ", ";
-        out += gpu.key;
-    }
-    return out;
-}
+std::string gpu_keys() { return keys_of(gpu_catalogue()); }
 
 Expected<Gpu> find_gpu(std::string_view key) {
-    const std::string k = lower(key);
-    if (k.empty()) return Error{"is empty (one of " + gpu_keys() + ")"};
-    for (const Gpu& gpu : gpu_catalogue())
-        if (gpu.key == k) return gpu;
     // Common short names.
-    if (k == "3060") return *find_gpu("rtx-3060");
-    if (k == "4070") return *find_gpu("rtx-4070");
-    if (k == "4080") return *find_gpu("rtx-4080");
-    if (k == "5080") return *find_gpu("rtx-5080");
-    if (k == "3090") return *find_gpu("rtx-3090");
-    if (k == "4090") return *find_gpu("rtx-4090");
-    if (k == "5090") return *find_gpu("rtx-5090");
-    if (k == "a100") return *find_gpu("a100-80gb");
-    if (k == "h100") return *find_gpu("h100-80gb");
-    if (k == "a6000") return *find_gpu("rtx-a6000");
+    static constexpr CatalogueAlias kAliases[] = {
+        {"3060", "rtx-3060"}, {"4070", "rtx-4070"}, {"4080", "rtx-4080"}, {"5080", "rtx-5080"},
+        {"3090", "rtx-3090"}, {"4090", "rtx-4090"}, {"5090", "rtx-5090"}, {"a100", "a100-80gb"},
+        {"h100", "h100-80gb"}, {"a6000", "rtx-a6000"}};
+    const std::string k = catalogue_key(key, "_ ", '-');
+    if (k.empty()) return Error{"is empty (one of " + gpu_keys() + ")"};
+    if (const Gpu* gpu = find_in(gpu_catalogue(), k, kAliases)) return *gpu;
     return Error{"\"" + printable_excerpt(trim(key), 40) + "\" is not a known GPU (" + gpu_keys() +
                  "; or give --gpu-memory)"};
 }

@@ -9,22 +9,6 @@
 namespace llm_memory {
 namespace {
 
-void add(std::vector<LinearLayer>& out, std::string path, const char* part, std::uint64_t in, std::uint64_t out_features,
-         bool bias, std::uint64_t layers, std::uint64_t per_layer = 1) {
-    if (layers == 0 || per_layer == 0) return;
-    LinearLayer l;
-    const std::size_t dot = path.rfind('.');
-    l.target_name = dot == std::string::npos ? path : path.substr(dot + 1);
-    l.module_path = std::move(path);
-    l.part = part;
-    l.in_features = in;
-    l.out_features = out_features;
-    l.has_bias = bias;
-    l.layer_count = layers;
-    l.per_layer_count = per_layer;
-    out.push_back(std::move(l));
-}
-
 // The conv channels of a recurrent layer: Mamba-2 and GDN d_inner + 2 x groups x state; Mamba-1 and the
 // short conv d_inner.
 std::uint64_t conv_channels(const RecurrentShape& r) { return r.d_inner + 2 * r.n_groups * r.d_state; }
@@ -58,35 +42,35 @@ std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
     const std::string ssm = nemotron ? "mixer." : "mamba.";
 
     // Attention layers: q/k/v/o (Qwen3-Next's q_proj also yields the output gate; LFM2 names o "out_proj").
-    add(out, attn + "q_proj", "attention", h, a.attention_output_gate ? 2 * q_out : q_out, a.qkv_bias, attention_layers);
-    add(out, attn + "k_proj", "attention", h, kv_out, a.qkv_bias, attention_layers);
-    add(out, attn + "v_proj", "attention", h, kv_out, a.qkv_bias, attention_layers);
-    add(out, attn + (lfm2 ? "out_proj" : "o_proj"), "attention", q_out, h, a.out_proj_bias, attention_layers);
+    add_linear(out, attn + "q_proj", "attention", h, a.attention_output_gate ? 2 * q_out : q_out, a.qkv_bias, attention_layers);
+    add_linear(out, attn + "k_proj", "attention", h, kv_out, a.qkv_bias, attention_layers);
+    add_linear(out, attn + "v_proj", "attention", h, kv_out, a.qkv_bias, attention_layers);
+    add_linear(out, attn + (lfm2 ? "out_proj" : "o_proj"), "attention", q_out, h, a.out_proj_bias, attention_layers);
 
     // Recurrent layers: the mixer's projections.
     switch (r.kind) {
         case MixerKind::gated_deltanet:
             // in_proj_qkvz: queries and keys (n_k x d_k each), values and the z gate (n_v x d_v each);
             // in_proj_ba: beta and alpha, one per value head.
-            add(out, "linear_attn.in_proj_qkvz", "recurrent", h, 2 * r.n_groups * r.d_state + 2 * r.d_inner, false, recurrent_layers);
-            add(out, "linear_attn.in_proj_ba", "recurrent", h, 2 * r.n_heads, false, recurrent_layers);
-            add(out, "linear_attn.out_proj", "recurrent", r.d_inner, h, false, recurrent_layers);
+            add_linear(out, "linear_attn.in_proj_qkvz", "recurrent", h, 2 * r.n_groups * r.d_state + 2 * r.d_inner, false, recurrent_layers);
+            add_linear(out, "linear_attn.in_proj_ba", "recurrent", h, 2 * r.n_heads, false, recurrent_layers);
+            add_linear(out, "linear_attn.out_proj", "recurrent", r.d_inner, h, false, recurrent_layers);
             break;
         case MixerKind::mamba2:
             // in_proj: z and x (d_inner each), B and C (groups x state each), dt (one per head).
-            add(out, ssm + "in_proj", "recurrent", h, 2 * r.d_inner + 2 * r.n_groups * r.d_state + r.n_heads, r.proj_bias,
+            add_linear(out, ssm + "in_proj", "recurrent", h, 2 * r.d_inner + 2 * r.n_groups * r.d_state + r.n_heads, r.proj_bias,
                 recurrent_layers);
-            add(out, ssm + "out_proj", "recurrent", r.d_inner, h, r.proj_bias, recurrent_layers);
+            add_linear(out, ssm + "out_proj", "recurrent", r.d_inner, h, r.proj_bias, recurrent_layers);
             break;
         case MixerKind::mamba:
-            add(out, "mamba.in_proj", "recurrent", h, 2 * r.d_inner, r.proj_bias, recurrent_layers);
-            add(out, "mamba.x_proj", "recurrent", r.d_inner, r.dt_rank + 2 * r.d_state, false, recurrent_layers);
-            add(out, "mamba.dt_proj", "recurrent", r.dt_rank, r.d_inner, true, recurrent_layers);
-            add(out, "mamba.out_proj", "recurrent", r.d_inner, h, r.proj_bias, recurrent_layers);
+            add_linear(out, "mamba.in_proj", "recurrent", h, 2 * r.d_inner, r.proj_bias, recurrent_layers);
+            add_linear(out, "mamba.x_proj", "recurrent", r.d_inner, r.dt_rank + 2 * r.d_state, false, recurrent_layers);
+            add_linear(out, "mamba.dt_proj", "recurrent", r.dt_rank, r.d_inner, true, recurrent_layers);
+            add_linear(out, "mamba.out_proj", "recurrent", r.d_inner, h, r.proj_bias, recurrent_layers);
             break;
         case MixerKind::short_conv:
-            add(out, "conv.in_proj", "recurrent", h, 3 * h, r.proj_bias, recurrent_layers);
-            add(out, "conv.out_proj", "recurrent", h, h, r.proj_bias, recurrent_layers);
+            add_linear(out, "conv.in_proj", "recurrent", h, 3 * h, r.proj_bias, recurrent_layers);
+            add_linear(out, "conv.out_proj", "recurrent", h, h, r.proj_bias, recurrent_layers);
             break;
         case MixerKind::attention:
         case MixerKind::none:
@@ -105,44 +89,34 @@ std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
         case ModelFamily::granite_hybrid:
             // GraniteMoeHybridMoE: router Linear (h -> E), experts' stacked input_linear (h -> 2w: gate and
             // up) and output_linear (w -> h); GraniteMoeHybridMLP shared_mlp in every layer.
-            add(out, "block_sparse_moe.router.layer", "router", h, e, false, moe_layers);
-            add(out, "block_sparse_moe.input_linear", "experts", h, 2 * w, false, moe_layers, e);
-            add(out, "block_sparse_moe.output_linear", "experts", w, h, false, moe_layers, e);
-            add(out, "shared_mlp.input_linear", e > 0 ? "shared_experts" : "mlp", h, 2 * s, false, layers);
-            add(out, "shared_mlp.output_linear", e > 0 ? "shared_experts" : "mlp", s, h, false, layers);
+            add_linear(out, "block_sparse_moe.router.layer", "router", h, e, false, moe_layers);
+            add_linear(out, "block_sparse_moe.input_linear", "experts", h, 2 * w, false, moe_layers, e);
+            add_linear(out, "block_sparse_moe.output_linear", "experts", w, h, false, moe_layers, e);
+            add_linear(out, "shared_mlp.input_linear", e > 0 ? "shared_experts" : "mlp", h, 2 * s, false, layers);
+            add_linear(out, "shared_mlp.output_linear", e > 0 ? "shared_experts" : "mlp", s, h, false, layers);
             break;
         case ModelFamily::nemotron_h:
             // NemotronHMLP on the MLP-only blocks: up_proj and down_proj, relu² between them, no gate.
-            add(out, "mixer.up_proj", "mlp", h, i, a.mlp_bias, layers - attention_layers - recurrent_layers);
-            add(out, "mixer.down_proj", "mlp", i, h, a.mlp_bias, layers - attention_layers - recurrent_layers);
+            add_linear(out, "mixer.up_proj", "mlp", h, i, a.mlp_bias, layers - attention_layers - recurrent_layers);
+            add_linear(out, "mixer.down_proj", "mlp", i, h, a.mlp_bias, layers - attention_layers - recurrent_layers);
             break;
         case ModelFamily::lfm2:
-            add(out, "feed_forward.w1", "mlp", h, i, false, layers);
-            add(out, "feed_forward.w3", "mlp", h, i, false, layers);
-            add(out, "feed_forward.w2", "mlp", i, h, false, layers);
+            add_linear(out, "feed_forward.w1", "mlp", h, i, false, layers);
+            add_linear(out, "feed_forward.w3", "mlp", h, i, false, layers);
+            add_linear(out, "feed_forward.w2", "mlp", i, h, false, layers);
             break;
         case ModelFamily::jamba:
-            add(out, "feed_forward.gate_proj", "mlp", h, i, false, dense_layers);
-            add(out, "feed_forward.up_proj", "mlp", h, i, false, dense_layers);
-            add(out, "feed_forward.down_proj", "mlp", i, h, false, dense_layers);
-            add(out, "feed_forward.router", "router", h, e, false, moe_layers);
-            add(out, "feed_forward.experts.*.gate_proj", "experts", h, w, false, moe_layers, e);
-            add(out, "feed_forward.experts.*.up_proj", "experts", h, w, false, moe_layers, e);
-            add(out, "feed_forward.experts.*.down_proj", "experts", w, h, false, moe_layers, e);
+            add_gated_mlp(out, "feed_forward.", "mlp", h, i, false, dense_layers);
+            add_linear(out, "feed_forward.router", "router", h, e, false, moe_layers);
+            add_gated_mlp(out, "feed_forward.experts.*.", "experts", h, w, false, moe_layers, e);
             break;
         default:  // Qwen3-Next: Qwen3NextSparseMoeBlock (router "gate", experts, shared_expert, shared_expert_gate)
-            add(out, "mlp.gate_proj", "mlp", h, i, false, dense_layers);
-            add(out, "mlp.up_proj", "mlp", h, i, false, dense_layers);
-            add(out, "mlp.down_proj", "mlp", i, h, false, dense_layers);
-            add(out, "mlp.gate", "router", h, e, false, moe_layers);
-            add(out, "mlp.experts.*.gate_proj", "experts", h, w, false, moe_layers, e);
-            add(out, "mlp.experts.*.up_proj", "experts", h, w, false, moe_layers, e);
-            add(out, "mlp.experts.*.down_proj", "experts", w, h, false, moe_layers, e);
+            add_gated_mlp(out, "mlp.", "mlp", h, i, false, dense_layers);
+            add_linear(out, "mlp.gate", "router", h, e, false, moe_layers);
+            add_gated_mlp(out, "mlp.experts.*.", "experts", h, w, false, moe_layers, e);
             if (s > 0) {
-                add(out, "mlp.shared_expert.gate_proj", "shared_experts", h, s, false, moe_layers);
-                add(out, "mlp.shared_expert.up_proj", "shared_experts", h, s, false, moe_layers);
-                add(out, "mlp.shared_expert.down_proj", "shared_experts", s, h, false, moe_layers);
-                add(out, "mlp.shared_expert_gate", "shared_experts", h, 1, false, moe_layers);
+                add_gated_mlp(out, "mlp.shared_expert.", "shared_experts", h, s, false, moe_layers);
+                add_linear(out, "mlp.shared_expert_gate", "shared_experts", h, 1, false, moe_layers);
             }
             break;
     }

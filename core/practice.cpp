@@ -20,6 +20,7 @@
 #include "report.hpp"
 #include "settings.hpp"
 #include "small_sort.hpp"
+#include "split_mix64.hpp"
 
 namespace llm_memory {
 namespace {
@@ -118,18 +119,6 @@ const std::vector<std::string>& seed_hints() {
     };
     return kHints;
 }
-
-// splitmix64: a tiny, well-mixed generator with a 64-bit state; identical results on every platform.
-struct SplitMix64 {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-    std::size_t pick(std::size_t count) { return static_cast<std::size_t>(next() % count); }
-};
 
 // True when two figures are too close to tell apart (within twice the tolerance).
 bool too_close(std::uint64_t a, std::uint64_t b) {
@@ -392,16 +381,10 @@ std::string trainable_states_text(const Estimate& e, const std::string& nt, cons
     return nt + " × (" + sum + ") bytes, fp32 adapter";
 }
 
-Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
-    const Scenario s = question_scenario(id, scenario);
-    if (engine_question(id)) {
-        const Expected<EngineAnswer> a = engine_answer(id, s);
-        if (!a) return a.failure();
-        return a->step;
-    }
-    const Expected<Estimate> result = estimate(s);
-    if (!result) return Error{result.error()};
-    const Estimate& e = *result;
+namespace {
+
+// The right step of a non-engine question on its question scenario `s`, whose estimate is `e`.
+Expected<std::string> right_step_from(QuestionId id, const Scenario& s, const Estimate& e) {
     const std::string n = count_text(e.param_count);
     const std::string nt = count_text(e.trainable_count);
     const std::string b = bytes_text(s.bytes_per_param);
@@ -438,9 +421,23 @@ Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
         }
         case QuestionId::llama_compute:
         case QuestionId::vllm_need:
-        case QuestionId::llama_split_total: break;  // answered above
+        case QuestionId::llama_split_total: break;  // answered by engine_answer
     }
     return Error{"question: unknown"};
+}
+
+}  // namespace
+
+Expected<std::string> right_step(QuestionId id, const Scenario& scenario) {
+    const Scenario s = question_scenario(id, scenario);
+    if (engine_question(id)) {
+        const Expected<EngineAnswer> a = engine_answer(id, s);
+        if (!a) return a.failure();
+        return a->step;
+    }
+    const Expected<Estimate> result = estimate(s);
+    if (!result) return Error{result.error()};
+    return right_step_from(id, s, *result);
 }
 
 bool within_tolerance(std::uint64_t answer_bytes, std::uint64_t target_bytes) {
@@ -520,14 +517,8 @@ Expected<std::vector<WrongPath>> engine_wrong_paths(QuestionId id, const Scenari
     return paths;
 }
 
-}  // namespace
-
-Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scenario) {
-    if (engine_question(id)) return engine_wrong_paths(id, question_scenario(id, scenario));
-    const Scenario s = question_scenario(id, scenario);
-    const Expected<Estimate> base = estimate(s);
-    if (!base) return Error{base.error()};
-    const Estimate& e = *base;
+// The wrong paths of a non-engine question on its question scenario `s`, whose estimate is `e`.
+std::vector<WrongPath> wrong_paths_from(QuestionId id, const Scenario& s, const Estimate& e) {
     const std::uint64_t right = question_bytes(id, e);
     const bool frozen = e.trainable_count < e.param_count;
     const bool mixed = id == QuestionId::mixed_precision_training;
@@ -679,34 +670,71 @@ Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scen
     return paths;
 }
 
-Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string_view answer_text) {
+}  // namespace
+
+Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scenario) {
+    const Scenario s = question_scenario(id, scenario);
+    if (engine_question(id)) return engine_wrong_paths(id, s);
+    const Expected<Estimate> base = estimate(s);
+    if (!base) return Error{base.error()};
+    return wrong_paths_from(id, s, *base);
+}
+
+namespace {
+
+// check_answer with the question scenario's estimate given when the caller has it (`known`, else
+// nullptr), so a checked answer estimates its scenario once: the wrong paths only estimate their changes.
+Expected<CheckResult> check_answer_with(QuestionId id, const Scenario& scenario, const Estimate* known,
+                                        std::string_view answer_text) {
     const Expected<ParsedAnswer> parsed = parse_answer(answer_text);
     if (!parsed) return parsed.failure();
-    const Expected<std::uint64_t> figure = question_figure(id, s);
-    if (!figure) return figure.failure();
-    const Expected<std::vector<WrongPath>> paths = wrong_paths(id, s);
-    if (!paths) return Error{paths.error()};
-    const Expected<std::string> step = right_step(id, s);
-    if (!step) return Error{step.error()};
+    std::uint64_t figure = 0;
+    std::vector<WrongPath> paths;
+    std::string step;
+    if (engine_question(id)) {
+        const Expected<std::uint64_t> engine_figure = question_figure(id, scenario);
+        if (!engine_figure) return engine_figure.failure();
+        const Expected<std::vector<WrongPath>> engine_paths = wrong_paths(id, scenario);
+        if (!engine_paths) return Error{engine_paths.error()};
+        const Expected<std::string> engine_step = right_step(id, scenario);
+        if (!engine_step) return Error{engine_step.error()};
+        figure = *engine_figure;
+        paths = *engine_paths;
+        step = *engine_step;
+    } else {
+        const Scenario s = question_scenario(id, scenario);
+        std::optional<Estimate> own;
+        if (known == nullptr) {
+            const Expected<Estimate> e = estimate(s);
+            if (!e) return e.failure();
+            own = *e;
+            known = &*own;
+        }
+        const Expected<std::string> own_step = right_step_from(id, s, *known);
+        if (!own_step) return Error{own_step.error()};
+        figure = question_bytes(id, *known);
+        paths = wrong_paths_from(id, s, *known);
+        step = *own_step;
+    }
 
     CheckResult result;
     result.question = id;
     result.answer = *parsed;
-    result.expected_bytes = *figure;
+    result.expected_bytes = figure;
     const std::string read_note = parsed->unit == AnswerUnit::none
                                       ? " (" + parsed->number_text + " has no unit, so it was read as " +
                                             (parsed->read_as == AnswerUnit::gb ? gb(parsed->bytes) : format_count_exact(parsed->bytes) + " bytes") + ".)"
                                       : std::string();
     if (within_tolerance(parsed->bytes, result.expected_bytes)) {
         result.correct = true;
-        result.explanation = "Right: " + gb(result.expected_bytes) + " (" + format_gib(result.expected_bytes) + "). " + *step;
+        result.explanation = "Right: " + gb(result.expected_bytes) + " (" + format_gib(result.expected_bytes) + "). " + step;
         return result;
     }
     const WrongPath* match = nullptr;
     const AnswerUnit unit = parsed->read_as;
     const bool binary = unit == AnswerUnit::kib || unit == AnswerUnit::mib || unit == AnswerUnit::gib || unit == AnswerUnit::tib;
     const bool decimal = unit == AnswerUnit::kb || unit == AnswerUnit::mb || unit == AnswerUnit::gb || unit == AnswerUnit::tb;
-    for (const WrongPath& path : *paths) {
+    for (const WrongPath& path : paths) {
         if (!within_tolerance(parsed->bytes, path.bytes)) continue;
         if (path.written_in == WrongPath::WrittenIn::decimal_unit && binary) continue;
         if (path.written_in == WrongPath::WrittenIn::binary_unit && decimal) continue;
@@ -719,7 +747,7 @@ Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string
     }
     if (match != nullptr) {
         result.mistake = match->mistake;
-        result.explanation = match->what + " Right step: " + *step;
+        result.explanation = match->what + " Right step: " + step;
         const bool designed_pair = match->mistake == MistakeId::freezing_removes_weights && result.also_matches.size() == 1 &&
                                    result.also_matches[0] == MistakeId::training_without_weights;
         if (designed_pair) {
@@ -733,10 +761,16 @@ Expected<CheckResult> check_answer(QuestionId id, const Scenario& s, std::string
         }
     } else {
         result.explanation = "Not within " + std::to_string(kAnswerTolerancePercent) + "% of " + gb(result.expected_bytes) +
-                             ", and not one of the known mistakes. Right step: " + *step;
+                             ", and not one of the known mistakes. Right step: " + step;
     }
     result.explanation += read_note;
     return result;
+}
+
+}  // namespace
+
+Expected<CheckResult> check_answer(QuestionId id, const Scenario& scenario, std::string_view answer_text) {
+    return check_answer_with(id, scenario, nullptr, answer_text);
 }
 
 std::string check_result_json(const CheckResult& r) {
@@ -756,7 +790,10 @@ std::string check_answer_json(std::string_view question_key_text, std::string_vi
     if (!id) return json_error_object(id.error());
     const StateResult applied = apply_state(Scenario{}, state);
     if (!applied.problems.empty()) return json_error_object("state: " + applied.problems.front());
-    const Expected<CheckResult> result = check_answer(*id, applied.scenario, answer_text);
+    // apply_state's estimate is the question's own when the question asks on the state's scenario as given.
+    const bool own_scenario = !engine_question(*id) && *id != QuestionId::mixed_precision_training;
+    const Estimate* known = own_scenario && applied.estimate ? &*applied.estimate : nullptr;
+    const Expected<CheckResult> result = check_answer_with(*id, applied.scenario, known, answer_text);
     if (!result) return json_error_object(result.error());
     return check_result_json(*result);
 }

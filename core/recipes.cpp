@@ -8,6 +8,8 @@
 //   Block-wise Quantization): 1-byte states with one fp32 absmax per block of 2048 values.
 #include "recipes.hpp"
 
+#include "catalogue.hpp"
+
 namespace llm_memory {
 namespace {
 
@@ -15,12 +17,6 @@ namespace {
 constexpr std::uint64_t bytes(std::uint64_t whole) { return whole * kPicoPerByte; }
 // 1 byte per value + one fp32 (4-byte) absmax per block of 2048 values (bitsandbytes block size).
 constexpr std::uint64_t kEightBitState = kPicoPerByte + 4 * kPicoPerByte / 2048;
-
-std::string lower(std::string_view text) {
-    std::string out;
-    for (char c : trim(text)) out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
-    return out;
-}
 
 }  // namespace
 
@@ -54,19 +50,11 @@ const std::vector<Recipe>& recipes() {
     return kRecipes;
 }
 
-std::string recipe_keys() {
-    std::string out;
-    for (const Recipe& recipe : recipes()) {
-        if (!out.empty()) out += ", ";
-        out += recipe.key;
-    }
-    return out;
-}
+std::string recipe_keys() { return keys_of(recipes()); }
 
 Expected<Recipe> find_recipe(std::string_view key) {
-    const std::string k = lower(key);
-    for (const Recipe& recipe : recipes())
-        if (recipe.key == k) return recipe;
+    const std::string k = catalogue_key(key);
+    if (const Recipe* recipe = find_in(recipes(), k)) return *recipe;
     if (k.empty()) return Error{"is empty (one of " + recipe_keys() + ")"};
     return Error{"\"" + printable_excerpt(trim(key), 40) + "\" is not a known recipe (" + recipe_keys() + ")"};
 }

@@ -8,6 +8,7 @@
 
 #include "model_presets.hpp"
 
+#include "catalogue.hpp"
 #include "formats.hpp"
 #include "gpus.hpp"
 #include "kv_cache.hpp"
@@ -99,14 +100,8 @@ int hex_value(char c) {
 
 // How it runs: weight format, recipe, LoRA, KV cache, GPU.
 
-std::string lower_text(std::string_view text) {
-    std::string out;
-    for (char c : trim(text)) out.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
-    return out;
-}
-
 std::string apply_dtype(Scenario& s, std::string_view text) {
-    const std::string t = lower_text(text);
+    const std::string t = catalogue_key(text);
     if (t.empty() || t == "default" || t == "bytes") {
         s.dtype.clear();
         return {};
@@ -150,7 +145,7 @@ std::string apply_lora_targets(Scenario& s, std::string_view text) {
 }
 
 std::string apply_bool(bool& field, std::string_view text) {
-    const std::string t = lower_text(text);
+    const std::string t = catalogue_key(text);
     if (t == "" || t == "1" || t == "true" || t == "yes" || t == "on") field = true;
     else if (t == "0" || t == "false" || t == "no" || t == "off") field = false;
     else return "\"" + printable_excerpt(text, 40) + "\" is not true or false";
@@ -184,7 +179,7 @@ std::string apply_seq_len(Scenario& s, std::string_view text) {
 // One of a few words: the value's index in `choices` (an enum's table in enum order), or an error listing them.
 template <typename Enum>
 std::string apply_choice(Enum& field, std::string_view text, const std::vector<Choice>& choices) {
-    const std::size_t i = choice_index(choices, lower_text(text));
+    const std::size_t i = choice_index(choices, catalogue_key(text));
     if (i < choices.size()) {
         field = static_cast<Enum>(i);
         return {};
@@ -226,7 +221,7 @@ const std::vector<Choice>& adapter_dtype_choices() {
     return kChoices;
 }
 std::string apply_adapter_dtype(Scenario& s, std::string_view text) {
-    if (lower_text(text) == "fp16") {
+    if (catalogue_key(text) == "fp16") {
         s.adapter_fp32 = false;
         return {};
     }
@@ -253,7 +248,7 @@ std::string apply_percent(Decimal& field, std::string_view text) {
 }
 
 std::string apply_gpu(Scenario& s, std::string_view text) {
-    const std::string t = lower_text(text);
+    const std::string t = catalogue_key(text);
     if (t.empty() || t == "none") {
         s.gpu.clear();
         return {};
@@ -275,7 +270,7 @@ std::string read_memory_size(std::uint64_t& out, std::string_view text) {
 
 // Memory per GPU: a size, or "0" / "none" (clears).
 std::string apply_gpu_memory(Scenario& s, std::string_view text) {
-    const std::string t = lower_text(text);
+    const std::string t = catalogue_key(text);
     if (t == "0" || t.empty() || t == "none") {
         s.gpu_memory_bytes = 0;
         return {};
@@ -285,7 +280,7 @@ std::string apply_gpu_memory(Scenario& s, std::string_view text) {
 
 // The framework's memory per GPU: "auto" (CUDA context + NCCL from the GPU count), "0", or a size.
 std::string apply_framework_overhead(Scenario& s, std::string_view text) {
-    const std::string t = lower_text(text);
+    const std::string t = catalogue_key(text);
     if (t == "auto" || t.empty()) {
         s.framework_overhead_auto = true;
         s.framework_overhead_bytes = 0;
@@ -320,7 +315,7 @@ std::string show_gpu_memory(const Scenario& s) {
 // "3,1" or "0.6,0.4": one proportion per GPU (llama.cpp --tensor-split); "" or "even" = an even split.
 inline constexpr std::size_t kMaxTensorSplitParts = 64;
 std::string apply_tensor_split(Scenario& s, std::string_view text) {
-    const std::string t = lower_text(text);
+    const std::string t = catalogue_key(text);
     if (t.empty() || t == "even") {
         s.tensor_split.clear();
         return {};
@@ -470,14 +465,14 @@ inline constexpr std::uint64_t kMaxEngineTokens = 1'000'000;  // u-batch, batch,
 inline constexpr std::uint64_t kMaxSlots = 4096;               // -np, --max-num-seqs
 
 std::string apply_engine(Scenario& s, std::string_view text) {
-    std::string t = lower_text(text);
+    std::string t = catalogue_key(text);
     if (t == "llamacpp" || t == "llama-cpp" || t == "llama_cpp" || t == "llama-server") t = "llama.cpp";
     if (t.empty()) t = "none";
     return apply_choice(s.engine.kind, t, engine_choices());
 }
 
 std::string apply_ngl(Scenario& s, std::string_view text) {
-    const std::string t = lower_text(text);
+    const std::string t = catalogue_key(text);
     if (t == "auto" || t.empty() || t == "-1") {
         s.engine.ngl_auto = true;
         s.engine.ngl_all = false;
@@ -504,7 +499,7 @@ std::string show_ngl(const Scenario& s) {
 }
 
 std::string apply_v_dtype(Scenario& s, std::string_view text) {
-    const std::string t = lower_text(text);
+    const std::string t = catalogue_key(text);
     if (t.empty() || t == "default" || t == "same") {
         s.engine.v_dtype.clear();
         return {};
@@ -810,7 +805,7 @@ const std::vector<SettingSpec>& setting_specs() {
         for_engine(E::llama_cpp, {"kv-unified", "auto|on|off", "llama.cpp --kv-unified: one KV cache shared by all slots (default auto: on when -np is left to llama-server)",
          "Unified KV cache", "", K::choice, "off",
          [](Scenario& s, std::string_view t) {
-             const std::string w = lower_text(t);
+             const std::string w = catalogue_key(t);
              return apply_choice(s.engine.kv_unified, w == "true" || w == "1" ? std::string("on") : w == "false" || w == "0" ? std::string("off") : w, switch_choices());
          },
          [](const Scenario& s) { return show_switch(s.engine.kv_unified); },
@@ -830,7 +825,7 @@ const std::vector<SettingSpec>& setting_specs() {
         for_engine(E::llama_cpp, {"n-cpu-moe", "N|all", "llama.cpp --n-cpu-moe: the routed experts of the first N layers stay in host RAM; all = --cpu-moe",
          "Expert layers on the CPU (--n-cpu-moe)", "layers or all", K::text, "20",
          [](Scenario& s, std::string_view t) {
-             const std::string w = lower_text(t);
+             const std::string w = catalogue_key(t);
              s.engine.cpu_moe_all = w == "all";
              if (s.engine.cpu_moe_all || w.empty()) return std::string();
              return apply_whole(s.engine.n_cpu_moe, w, 0, 100000);
@@ -872,7 +867,7 @@ const std::vector<SettingSpec>& setting_specs() {
         for_engine(E::llama_cpp, {"draft-dtype", "NAME", "the drafter's weight format (default: the target's)",
          "Draft weight format", "", K::text, "q8_0",
          [](Scenario& s, std::string_view t) {
-             const std::string w = lower_text(t);
+             const std::string w = catalogue_key(t);
              if (w.empty()) return (s.engine.draft_dtype.clear(), std::string());
              const Expected<WeightFormat> f = find_weight_format(w);
              if (!f) return f.error();
@@ -883,7 +878,7 @@ const std::vector<SettingSpec>& setting_specs() {
         for_engine(E::llama_cpp, {"draft-kv-dtype", "NAME", "llama.cpp -ctkd/-ctvd: the drafter's cache type (default f16)",
          "Draft cache type (-ctkd)", "", K::text, "q8_0",
          [](Scenario& s, std::string_view t) {
-             const std::string w = lower_text(t);
+             const std::string w = catalogue_key(t);
              if (w.empty() || w == "f16" || w == "fp16") return (s.engine.draft_kv_dtype.clear(), std::string());
              if (w != "bf16" && w != "fp32" && w != "f32" && w != "q8_0" && w != "q4_0") return "\"" + printable_excerpt(w, 20) + "\" is not f16, bf16, f32, q8_0 or q4_0";
              s.engine.draft_kv_dtype = w == "f32" ? "fp32" : w;
@@ -904,7 +899,7 @@ const std::vector<SettingSpec>& setting_specs() {
         for_engine(E::every, {"ram", "SIZE", "system memory for the host's verdict (weights left on the CPU, experts, KV, host buffers): 64GiB",
          "System RAM", "GB or GiB", K::text, "64GiB",
          [](Scenario& s, std::string_view t) {
-             const std::string w = lower_text(t);
+             const std::string w = catalogue_key(t);
              if (w.empty() || w == "0" || w == "none") return (s.engine.ram_bytes = 0, std::string());
              return read_memory_size(s.engine.ram_bytes, w);
          },
@@ -998,6 +993,25 @@ Status engine_setting_problem(const Scenario& scenario) {
         return Error{spec.key, problem};
     }
     return std::nullopt;
+}
+
+std::vector<std::string> clear_unread_engine_settings(Scenario& scenario) {
+    const EngineKind kind = scenario.engine.kind;
+    std::vector<std::string> cleared;
+    for (const SettingSpec& spec : setting_specs())
+        if (!engine_reads(spec.engine, kind) && !spec.show(scenario).empty()) cleared.push_back(spec.key);
+    if (cleared.empty()) return cleared;
+    // The engine's settings from their defaults, then the ones this engine reads as they were (show and
+    // apply round-trip every key).
+    Scenario fresh = scenario;
+    fresh.engine = EngineSettings{};
+    fresh.engine.kind = kind;
+    for (const SettingSpec& spec : setting_specs()) {
+        if (spec.engine == SettingEngine::none || spec.engine == SettingEngine::choice || !engine_reads(spec.engine, kind)) continue;
+        if (const std::string text = spec.show(scenario); !text.empty()) spec.apply(fresh, text);
+    }
+    scenario = fresh;
+    return cleared;
 }
 
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value) {

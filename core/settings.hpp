@@ -85,6 +85,11 @@ bool engine_reads(SettingEngine group, EngineKind kind);
 // scenario, so the CLI, a link, a stored state and the canvas all keep the last good state and say why.
 Status engine_setting_problem(const Scenario& scenario);
 
+// A form's engine switch (the canvas, the desktop app): the engine settings the newly chosen engine does not
+// read go back to their defaults, and their keys are returned so the form can say what it cleared. The CLI
+// and a link name the engine and its settings together, and there engine_setting_problem refuses instead.
+std::vector<std::string> clear_unread_engine_settings(Scenario& scenario);
+
 // Sets one key from text. Error: "key: problem" (unknown key, or the value's problem).
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value);
 

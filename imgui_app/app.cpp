@@ -3,6 +3,7 @@
 // iframe) shows a compact calculator with a link to the full app. Panels live in panels_*.cpp.
 #include "app.hpp"
 #include "engine_panel.hpp"
+#include "engines/engine.hpp"
 #include "hub_panel.hpp"
 #include "fit_panel.hpp"
 #include "model_panel.hpp"
@@ -150,6 +151,7 @@ void take_estimated(AppState& app, const Scenario& scenario, const Estimate& est
     app_scenario_replaced(app);
     app.scenario_changed = true;
     app.copied_message.clear();
+    app.engine_notice.clear();
     app.scenario_error.clear();
     for (TextField& field : app.fields) {
         std::snprintf(field.text.data(), field.text.size(), "%s", field_text_for(scenario, field.key).c_str());
@@ -178,7 +180,16 @@ Status app_try_setting(AppState& app, const char* key, std::string_view text) {
     Scenario candidate = app.scenario;
     const Expected<bool> applied = apply_setting(candidate, key, text);
     if (!applied) return applied.failure();
-    return app_take_scenario(app, candidate);
+    // Switching engines here clears the settings the new engine does not read, and says so.
+    std::vector<std::string> cleared;
+    if (std::string_view(key) == "engine") cleared = clear_unread_engine_settings(candidate);
+    if (Status bad = app_take_scenario(app, candidate)) return bad;
+    if (!cleared.empty()) {
+        std::string names;
+        for (const std::string& k : cleared) names += (names.empty() ? "" : ", ") + k;
+        app.engine_notice = "Cleared what " + std::string(engine_name(candidate.engine.kind)) + " does not read: " + names + ".";
+    }
+    return std::nullopt;
 }
 
 void app_scenario_replaced(AppState& app) {

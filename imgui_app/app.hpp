@@ -94,6 +94,7 @@ struct AppState {
     std::uint64_t capacity_generation = ~std::uint64_t{0};  // the scenario generation the field last showed
     std::string capacity_error;              // the field's message when its text is rejected
     std::string copied_message;              // "Steps copied as Markdown"; cleared by the next change
+    std::string engine_notice;               // what an engine switch cleared; cleared by the next change
     std::string scenario_error;              // a rejected edit's problem that names no text field (e.g. LoRA
                                              // needs a model); shown under the inputs heading, cleared on success
     std::shared_ptr<PracticeView> practice;  // the Practice tab's state, created on first use (practice_panel.cpp)

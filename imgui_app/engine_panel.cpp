@@ -154,6 +154,7 @@ void draw_engine_panel(AppState& app) {
     ImGui::PushID("engine_panel");
     section_heading("Runs on: the engine");
     setting_control(app, "engine");
+    if (!app.engine_notice.empty()) muted_text(app.engine_notice);
     const EngineKind kind = app.scenario.engine.kind;
     // Every engine key is placed each frame (runtime_panel's "More settings" leaves them to this panel); only
     // the chosen engine's own flags are drawn, under a header that starts closed.

@@ -46,6 +46,19 @@ void finish_device(EngineDevice& d) {
     if (d.reserved_bytes < d.total_bytes) d.reserved_bytes = d.total_bytes;
 }
 
+void judge_device(EngineDevice& d, std::uint64_t needed, std::uint64_t capacity) {
+    d.verdict = fit_verdict(needed, capacity);
+    d.margin_bytes = needed <= capacity ? capacity - needed : needed - capacity;
+}
+
+void add_host_device(EngineEstimate& est) {
+    EngineDevice host;
+    host.device = "host";
+    host.label = "Host RAM";
+    finish_device(host);
+    est.devices.push_back(std::move(host));
+}
+
 void finish_estimate(EngineEstimate& est, const Scenario& s) {
     est.needed_bytes = est.reserved_bytes = 0;
     std::uint64_t gpus = 0, gpu_total = 0, host_total = 0;
@@ -57,8 +70,7 @@ void finish_estimate(EngineEstimate& est, const Scenario& s) {
         // --ram: what stays in system memory against it (memory-mapped weights once: the file's pages that
         // went to a GPU are not counted here).
         d.capacity_bytes = s.engine.ram_bytes;
-        d.verdict = fit_verdict(d.total_bytes, d.capacity_bytes);
-        d.margin_bytes = d.total_bytes <= d.capacity_bytes ? d.capacity_bytes - d.total_bytes : d.total_bytes - d.capacity_bytes;
+        judge_device(d, d.total_bytes, d.capacity_bytes);
         host = &d;
     }
     for (const EngineDevice& d : est.devices) {

@@ -133,6 +133,10 @@ Expected<CpuMoeAnswer> llama_cpp_fewest_cpu_moe(const Scenario& scenario);
 
 // Shared by the engine files: sums a device's terms into its columns and sets its verdict.
 void finish_device(EngineDevice& device);
+// Sets a device's verdict and margin for `needed_bytes` of its memory against `capacity_bytes`.
+void judge_device(EngineDevice& device, std::uint64_t needed_bytes, std::uint64_t capacity_bytes);
+// Appends the host's device ("host", "Host RAM") with no terms, finished.
+void add_host_device(EngineEstimate& estimate);
 // Sums the devices into needed/reserved, sets runs and the verdict sentence.
 void finish_estimate(EngineEstimate& estimate, const Scenario& scenario);
 // The byte figure as reports show it: "24.21 GiB (26 GB)".

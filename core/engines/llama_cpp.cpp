@@ -34,6 +34,8 @@ constexpr std::uint64_t kCellPad = 256;           // n_ctx and SWA cells are pad
 // allowance per CUDA GPU (ollama discover/gpu.go, MinimumMemory = 457 MiB).
 constexpr std::uint64_t kCudaContextBytes = 457 * kMiB;
 constexpr std::uint64_t kF32 = 4;
+// ggml-cuda's offload_op: the smallest batch for which an op on host weights runs on the GPU instead.
+constexpr std::uint64_t kOpOffloadMinBatch = 32;
 
 std::uint64_t pad_up(std::uint64_t value, std::uint64_t pad) { return (value + pad - 1) / pad * pad; }
 std::string n(std::uint64_t v) { return format_count_exact(v); }
@@ -549,9 +551,11 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
     std::vector<std::uint64_t> model(static_cast<std::size_t>(gpus + 1), 0);
     std::vector<std::uint64_t> layers_on(static_cast<std::size_t>(gpus + 1), 0);
     std::uint64_t host_experts = 0;
+    std::uint64_t largest_host_layer = 0;  // the largest layer left on the CPU, copied in when its ops are offloaded
     for (std::uint64_t il = 0; il < layers; ++il) {
         const std::uint64_t dev = device_of(il);
         const std::uint64_t bytes = in.w.layer_bytes[static_cast<std::size_t>(il)];
+        if (dev == gpus) largest_host_layer = std::max(largest_host_layer, bytes);
         if (mode == SplitMode::row && dev < gpus) {
             // Row split: every matrix is cut by rows over the GPUs in -ts proportion (norms stay on the main GPU).
             long double prev = 0;
@@ -595,6 +599,11 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
 
     const Phases p = phases(a, r);
     const std::uint64_t gpu_layers_total = layers - layers_on[static_cast<std::size_t>(gpus)];
+    // Op offload (ggml-backend.cpp, ggml_backend_sched_backend_id_from_cur): an op whose weights sit in host
+    // memory runs on the first GPU when that GPU takes it (CUDA: a batch of at least 32), so a partial
+    // offload computes its CPU layers on GPU 0 with their weights copied into its compute buffer, and the
+    // host's compute buffer keeps only the graph's inputs. -ngl 0 is read as a CPU-only run: the CPU computes.
+    const bool op_offload = gpus > 0 && ngl > 0 && layers_on[static_cast<std::size_t>(gpus)] > 0 && p.tokens >= kOpOffloadMinBatch;
     for (std::uint64_t g = 0; g <= gpus; ++g) {
         EngineDevice& d = out.devices[static_cast<std::size_t>(g)];
         const bool is_host = g == gpus;
@@ -637,6 +646,11 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
                 bytes = std::max(bytes, copied);
                 steps += ", output on the CPU run here: its weight " + n(output_weight) + " bytes copied in + " + p.output_steps;
             }
+            if (g == 0 && op_offload) {
+                const std::uint64_t copied = std::max(p.attention, p.ffn) + largest_host_layer;
+                bytes = std::max(bytes, copied);
+                steps += ", a CPU layer run here (op offload): its weights " + n(largest_host_layer) + " bytes copied in + its largest phase";
+            }
             steps += ") at n_ubatch " + n(p.tokens) + " tokens";
             d.terms.push_back({"compute_buffer", "Compute buffer", steps, bytes, EngineTermKind::compute});
             d.terms.push_back({"cuda_context", "CUDA context", "CUDA context and cuBLAS workspace (Ollama's allowance per CUDA GPU: 457 MiB)",
@@ -651,7 +665,10 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
                 steps += " + sliding mask " + n(swa_cells) + " x " + n(p.tokens) + " x 4";
             }
             std::uint64_t bytes = inputs;
-            if (count > 0 || has_output) {
+            if (op_offload) {
+                steps += " (the " + n(count) + " CPU layers" + (has_output ? " and the output layer" : "") +
+                         " compute on GPU 0: llama.cpp's op offload at a batch of " + n(p.tokens) + ")";
+            } else if (count > 0 || has_output) {
                 std::uint64_t cpu_phase = count > 0 ? std::max(p.attention, p.ffn) : 0;
                 if (has_output) cpu_phase = std::max(cpu_phase, p.output);
                 bytes += cpu_phase;
@@ -700,10 +717,7 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
         const std::uint64_t margin = d.reserved_bytes;
         finish_device(d);
         d.reserved_bytes = d.total_bytes + margin;
-        if (d.is_gpu && d.capacity_bytes > 0) {
-            d.verdict = fit_verdict(d.total_bytes, d.capacity_bytes);
-            d.margin_bytes = d.total_bytes <= d.capacity_bytes ? d.capacity_bytes - d.total_bytes : d.total_bytes - d.capacity_bytes;
-        }
+        if (d.is_gpu && d.capacity_bytes > 0) judge_device(d, d.total_bytes, d.capacity_bytes);
     }
     if (settings != nullptr) {
         const std::uint64_t n_stream = r.unified ? 1 : r.n_seq;

@@ -103,17 +103,10 @@ Expected<EngineEstimate> transformers_estimate(const Scenario& s) {
         d.terms.push_back({"cuda_context", "CUDA context", "PyTorch's CUDA context per GPU (512 MiB)", kTorchContextBytes, EngineTermKind::other});
         finish_device(d);
         d.reserved_bytes = d.total_bytes;
-        if (capacity > 0) {
-            d.verdict = fit_verdict(d.total_bytes, capacity);
-            d.margin_bytes = d.total_bytes <= capacity ? capacity - d.total_bytes : d.total_bytes - capacity;
-        }
+        if (capacity > 0) judge_device(d, d.total_bytes, capacity);
         out.devices.push_back(std::move(d));
     }
-    EngineDevice host;
-    host.device = "host";
-    host.label = "Host RAM";
-    finish_device(host);
-    out.devices.push_back(host);
+    add_host_device(out);
     out.context_tokens = context;
     out.gpu_known = capacity > 0;
     out.settings.push_back("context " + n(context) + " tokens x batch " + n(batch) + (s.context_tokens == 0 ? " (2048 when --context is not given)" : ""));

@@ -203,18 +203,13 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                 // What the run needs: everything but the pool's spare blocks, i.e. one request of max_model_len.
                 const std::uint64_t one_request = (max_len + block - 1) / block * block_bytes;
                 const std::uint64_t needed = d.total_bytes - d.kv_cache_bytes + one_request;
-                d.verdict = fit_verdict(needed, capacity);
-                d.margin_bytes = needed <= capacity ? capacity - needed : needed - capacity;
+                judge_device(d, needed, capacity);
             }
             first_rank = false;
             out.devices.push_back(std::move(d));
         }
     }
-    EngineDevice host;
-    host.device = "host";
-    host.label = "Host RAM";
-    finish_device(host);
-    out.devices.push_back(host);
+    add_host_device(out);
 
     out.context_tokens = max_len;
     out.gpu_known = capacity > 0;

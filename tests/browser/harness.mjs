@@ -19,9 +19,12 @@ export const shotDir = path.join(repoRoot, 'build/screenshots');
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu',
   '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  // Chromium asks content-autofill.googleapis.com about the forms of every page, from the page's context
-  // (hub.test.mjs's proxy refused 71 of them in one run of its 8 tests): no network in tests.
-  '--disable-features=AutofillServerCommunication',
+  // No network in tests. Chromium asks content-autofill.googleapis.com about the forms of every page, from the
+  // page's context (hub.test.mjs's proxy refused 71 of them in one run of its 8 tests): its queries go to a
+  // closed local port instead (a net log shows them there). Not --disable-features=AutofillServerCommunication:
+  // Chromium keeps only the last --disable-features, so it dropped playwright's own list, and the
+  // OptimizationHints and NetworkTimeServiceQuerying requests that list turns off were back in a net log.
+  '--autofill-server-url=http://127.0.0.1:9/',
 ];
 
 // The browser a test file uses. Under the stage's runner (tests/browser/run.mjs) every file connects to the

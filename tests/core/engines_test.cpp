@@ -126,6 +126,27 @@ TEST_CASE("llama.cpp -ngl counts the output layer first, then blocks from the la
     CHECK(e.command.find("-ngl 32") != std::string::npos);
 }
 
+TEST_CASE("llama.cpp partial offload: the CPU layers compute on GPU 0 (op offload), the host keeps only the inputs") {
+    // ggml/src/ggml-backend.cpp ggml_backend_sched_backend_id_from_cur: an op on weights in host memory runs on
+    // the first GPU that offload_op accepts (ggml-cuda: a batch of at least 32), its weights copied into that
+    // GPU's compute buffer. Published: https://github.com/ollama/ollama/issues/4139 (Llama 3 8B, 16 of 32
+    // layers offloaded, n_ctx 24576, n_ubatch 512): CUDA_Host compute buffer 56.01 MiB, the embeddings
+    // 4096 x 512 x 4 and the mask 24576 x 512 x 4 only; CUDA0 compute buffer 1705.00 MiB (the row of
+    // tests/fixtures/inference_reality.json checks both).
+    Scenario s = mistral7b_gguf();
+    REQUIRE(apply_setting(s, "context", "2048"));
+    const std::uint64_t full = term(device(run(s), "gpu0"), "compute_buffer");
+    REQUIRE(apply_setting(s, "ngl", "16"));  // 15 blocks and the output on the GPU, 17 blocks on the CPU
+    EngineEstimate e = run(s);
+    CHECK(term(device(e, "host"), "host_compute_buffer") == 12 * MiB);   // inputs only: 8 MiB + 4 MiB
+    CHECK(term(device(e, "gpu0"), "compute_buffer") > full);               // a CPU block's 100 MiB copied in
+    CHECK(term(device(e, "gpu0"), "compute_buffer") <= full + 100 * MiB);
+    // Below a batch of 32 the GPU declines: the CPU computes its blocks in its own buffer.
+    REQUIRE(apply_setting(s, "ubatch", "16"));
+    e = run(s);
+    CHECK(term(device(e, "host"), "host_compute_buffer") > 4096 * 16 * 4 + 2048 * 16 * 4);
+}
+
 TEST_CASE("llama.cpp q8_0 cache: 34 bytes per 32 values; a quantized V cache needs flash attention") {
     // ggml block_q8_0 (ggml/src/ggml-common.h): fp16 scale + 32 int8. Llama 3 8B at 8192: 1024 MiB x 34/64 = 544 MiB.
     Scenario s = with({{"model", "llama-3-8b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"context", "8192"}, {"kv-dtype", "q8_0"},

@@ -376,7 +376,7 @@ TEST_CASE("parse_whole_count: GPUs, batch, ranks and stages come whole; fraction
     CHECK(*parse_count("1.5") == 2);  // parse_count itself still rounds half up (parameter counts)
 }
 
-// The keys that issues 4 and 5 added to the settings table (model, formats, recipes, LoRA, KV cache, GPUs):
+// The settings for the model, formats, recipes, LoRA, KV cache and GPUs:
 // the same surfaces as above, so the same kind of table.
 TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject bad values exactly", "[hardening]") {
     const std::string kFormats = "(fp32, fp16, bf16, fp8, int8, int4, nf4, nf4_dq, q8_0, q6_k, q5_k, q5_k_m, q4_k, q4_k_m, "

@@ -21,6 +21,7 @@
 
 #include "number_scan.hpp"
 #include "config_fixtures.hpp"
+#include "split_mix64.hpp"
 
 using namespace llm_memory;
 using namespace llm_memory::test;
@@ -33,16 +34,9 @@ constexpr bool kLibcIsMusl = true;
 constexpr bool kLibcIsMusl = false;
 #endif
 
-// Deterministic 64-bit generator (splitmix64): the same corpus on every platform.
-struct Random {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    }
-    int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
+// Deterministic 64-bit generator (core's splitmix64): the same corpus on every platform.
+struct Random : SplitMix64 {
+    int below(int n) { return static_cast<int>(pick(static_cast<std::size_t>(n))); }
 };
 
 std::uint64_t bits_of(double v) {
@@ -329,7 +323,7 @@ struct Tally {
 };
 
 TEST_CASE("number scan: strtod and strtof agree with the C library on random digit strings and printed doubles", "[corpus-1]") {
-    Random random{20261202};
+    Random random{{20261202}};
     Tally tally;
     for (int i = 0; i < 250000; ++i) tally.check(random_decimal(random));
     for (int i = 0; i < 100000; ++i) {
@@ -346,7 +340,7 @@ TEST_CASE("number scan: strtod and strtof agree with the C library on random dig
 }
 
 TEST_CASE("number scan: strtod and strtof agree with the C library on long mantissas, midpoints and extremes", "[corpus-2]") {
-    Random random{20261203};
+    Random random{{20261203}};
     Tally tally;
     for (int i = 0; i < 100000; ++i) {  // 20-40 digit mantissas over the whole range
         std::string s = random_digits(random, 20 + random.below(21), true);
@@ -401,7 +395,7 @@ TEST_CASE("number scan: strtod and strtof agree with the C library after junk su
     // Junk after the number: the end pointer and the value (every 7th corpus text, and the specials).
     {
         const char* const junk[] = {"x", "e", "E", "e+", "e-x", ".", "..", "p3", " ", "ex", "E+z", "_", "(", ",5", "0x", "f", "i"};
-        Random again{77};
+        Random again{{77}};
         for (int i = 0; i < 60000; ++i) {
             std::string text = i % 2 ? random_decimal(again) : formatted(again.below(2) ? "%.17g" : "%a", random_finite_double(again));
             tally.check(text + junk[again.below(static_cast<int>(sizeof junk / sizeof junk[0]))]);
@@ -544,7 +538,7 @@ TEST_CASE("number scan: sscanf keeps musl's results where glibc's differ") {
 
 TEST_CASE("number scan: sscanf agrees with the C library on the page's formats") {
     std::vector<std::string> texts(std::begin(kScanTexts), std::end(kScanTexts));
-    Random random{5150};
+    Random random{{5150}};
     for (int i = 0; i < 3000; ++i) {
         texts.push_back(std::to_string(static_cast<std::int64_t>(random.next()) >> random.below(64)));
         texts.push_back(random_decimal(random).substr(0, 60));

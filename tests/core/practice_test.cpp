@@ -337,6 +337,30 @@ TEST_CASE("check_answer_json: the issue's example and its errors", "[practice][j
     CHECK(check_answer_json("weight", "params=7B", "lots").rfind("{\"error\":\"answer: \\\"lots\\\" is not an amount", 0) == 0);
 }
 
+TEST_CASE("check_answer_json estimates the state's scenario once and hands the estimate on", "[practice][json]") {
+    // The wrong paths estimate their changed scenarios; beyond those, the state's own estimate (apply_state's)
+    // is the only run: wrong_paths alone costs its base estimate plus the same changed ones.
+    const Scenario seven = apply_state(Scenario{}, "params=7B&trainable=1B").scenario;
+    for (QuestionId id : {QuestionId::weight, QuestionId::inference, QuestionId::training, QuestionId::reduction}) {
+        std::uint64_t before = estimate_runs();
+        REQUIRE(wrong_paths(id, seven));
+        const std::uint64_t paths_runs = estimate_runs() - before;
+        before = estimate_runs();
+        const std::string json = check_answer_json(question_key(id), "params=7B&trainable=1B", "1 GB");
+        CHECK(estimate_runs() - before == paths_runs);
+        CHECK(has(json, "\"correct\":"));
+        // The same answer checked directly (its own estimate) gives the same JSON.
+        CHECK(json == check_result_json(*check_answer(id, seven, "1 GB")));
+    }
+    // The mixed-precision question asks on its own recipe, so it estimates that scenario itself: one run more.
+    std::uint64_t before = estimate_runs();
+    REQUIRE(wrong_paths(QuestionId::mixed_precision_training, seven));
+    const std::uint64_t paths_runs = estimate_runs() - before;
+    before = estimate_runs();
+    check_answer_json("mixed-precision-training", "params=7B&trainable=1B", "1 GB");
+    CHECK(estimate_runs() - before == paths_runs + 1);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Generated exercises.
 

@@ -378,6 +378,23 @@ TEST_CASE("a link and an edit each estimate once", "[ui][settings]") {
     CHECK(app.scenario.context_tokens == 8192);
 }
 
+TEST_CASE("switching engines on the canvas clears the flags the new engine does not read, and says so", "[ui][settings]") {
+    AppState app;
+    REQUIRE(app_take_state(app, apply_state(Scenario{}, "model=llama-3-8b&gpu=rtx-4090&engine=llama.cpp&ngl=20&ubatch=256&draft-model=llama-3.2-1b")));
+    // A link that names vLLM with llama.cpp's -ngl is refused by name (engine_setting_problem) ...
+    CHECK_FALSE(app_take_state(app, apply_state(Scenario{}, "model=llama-3-8b&engine=vllm&ngl=20")));
+    // ... but a switch in the form clears -ngl and -ub, keeps the drafter vLLM reads too, and names what went.
+    REQUIRE_FALSE(app_try_setting(app, "engine", "vllm"));
+    CHECK(app.scenario.engine.kind == EngineKind::vllm);
+    CHECK(app.scenario.engine.ngl_auto);
+    CHECK(app.scenario.engine.ubatch_tokens == 0);
+    CHECK(to_state(app.scenario).find("draft-model=llama-3.2-1b") != std::string::npos);
+    CHECK(app.engine_notice == "Cleared what vLLM does not read: ubatch, ngl.");
+    // Back to llama.cpp: nothing to clear, no notice; the next change clears an old one.
+    REQUIRE_FALSE(app_try_setting(app, "engine", "llama.cpp"));
+    CHECK(app.engine_notice.empty());
+}
+
 TEST_CASE("every setting has a control on the canvas", "[ui][settings]") {
     AppState app;
     Headless imgui(app, 1.0f);
