@@ -640,10 +640,9 @@
     return Module['_llm_memory_loop_paused']() === 1 && !writeTimer && filesOpening === 0 &&
       !(Module['llmMemoryHubBusy'] && Module['llmMemoryHubBusy']());
   };
-  // Test hook (harness.mjs waitForIdle's timeout message): idle()'s page-side parts.
+  // Test hook (harness.mjs idleReport): idle()'s page-side parts, [a write due, file reads, a look-up running].
   Module['llmMemoryIdleParts'] = function () {
-    return 'writeTimer=' + (writeTimer ? 1 : 0) + ' filesOpening=' + filesOpening + ' hubBusy=' +
-      !!(Module['llmMemoryHubBusy'] && Module['llmMemoryHubBusy']());
+    return [!!writeTimer, filesOpening, !!(Module['llmMemoryHubBusy'] && Module['llmMemoryHubBusy']())];
   };
   // Practice answers: JSON from core, only when the page exports the checker.
   api['checkAnswer'] = function (questionId, state, answer) {

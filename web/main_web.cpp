@@ -566,30 +566,25 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_item_rect(const char* label) {
     return out.c_str();
 }
 
-// Test hook (a test's timeout message, harness.mjs waitForIdle): what keeps the loop drawing or paused:
-// "paused=P suspended=S owed=O queued=N active=LABEL nav=LABEL" (ImGui's active and nav-focused items by
-// their label when the item hook records them, else their id; 0 for none).
+// Test hook (harness.mjs idleReport, a timeout's message): paused, suspended, owed, queued, active, nav (one a line): the
+// loop's state, whether a frame is owed, ImGui's queued input events, and its active and nav-focused items
+// (their labels when the item hook records them, else their ids; 0 for none).
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_idle_report() {
     static std::string out;
     out.clear();
     if (!g_web.renderer_ready) return out.c_str();
     const ImGuiContext& g = *GImGui;
-    char text[96];
-    std::snprintf(text, sizeof text, "paused=%d suspended=%d owed=%d queued=%d", g_web.loop_paused, g_web.suspended,
-                  g_web.pacer.frame_owed(), g.InputEventsQueue.Size);
+    char text[64];
+    std::snprintf(text, sizeof text, "%d\n%d\n%d\n%d", g_web.loop_paused, g_web.suspended, g_web.pacer.frame_owed(),
+                  g.InputEventsQueue.Size);
     out = text;
-    auto append_item = [&](const char* what, ImGuiID id) {
-        std::snprintf(text, sizeof text, " %s=%u", what, id);
-        for (const WebApp::Item& item : g_web.items) {
-            if (item.id == id && id != 0) {
-                out += std::string(" ") + what + "=" + item.label;
-                return;
-            }
-        }
-        out += text;
-    };
-    append_item("active", g.ActiveId);
-    append_item("nav", g.NavId);
+    for (const ImGuiID id : {g.ActiveId, g.NavId}) {
+        std::snprintf(text, sizeof text, "\n%u", id);
+        std::string name = text;
+        for (const WebApp::Item& item : g_web.items)
+            if (item.id == id && id != 0) name = "\n" + item.label;
+        out += name;
+    }
     return out.c_str();
 }
 

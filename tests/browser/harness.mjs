@@ -177,9 +177,11 @@ export async function idleReport(page) {
       const el = document.activeElement;
       const focused = el ? el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') : 'none';
       const drawn = window.llmMemory.frameCount();
-      return { drawn, text: `${drawn} frames drawn; idle()=${window.llmMemory.idle()} ` +
-        `${Module.ccall('llm_memory_idle_report', 'string', [], [])} ${Module.llmMemoryIdleParts()} focus=${focused} ` +
-        `hasFocus=${document.hasFocus()} visibility=${document.visibilityState} url=${location.href}` };
+      const [paused, suspended, owed, queued, active, nav] = Module.ccall('llm_memory_idle_report', 'string', [], []).split('\n');
+      const [writeDue, fileReads, hubBusy] = Module.llmMemoryIdleParts();
+      return { drawn, text: `${drawn} frames drawn; idle()=${window.llmMemory.idle()} paused=${paused} suspended=${suspended} ` +
+        `owed=${owed} queued=${queued} active=${active} nav=${nav} writeDue=${writeDue} fileReads=${fileReads} hubBusy=${hubBusy} ` +
+        `focus=${focused} hasFocus=${document.hasFocus()} visibility=${document.visibilityState} url=${location.href}` };
     });
     await new Promise((r) => setTimeout(r, 1000));
     return `${now.text} frames in the next second=${(await frameCount(page)) - now.drawn} ` +
