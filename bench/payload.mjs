@@ -13,7 +13,9 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // the engines the same room to grow as the lean page.
 // Raised 404,000 -> 406,000: the llama.cpp vision projector (mmproj terms, two settings) put it 216 B over.
 // Raised 406,000 -> 408,000: vLLM's --speculative-config read as JSON (and the vLLM drafter note) put it 266 B over.
-export const FULL_GZIP_BUDGET_BYTES = 408_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 408,000 -> 410,000: Nemotron-H (nemotron_h: Mamba-2, attention and MLP-only blocks) costs 1,205 B.
+// The single file (this build inlined) keeps its own fixed 440,000 B, so this line can rise at most to about 437,000 B.
+export const FULL_GZIP_BUDGET_BYTES = 410_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;

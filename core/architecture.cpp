@@ -152,6 +152,18 @@ bool Architecture::layer_is_attention(std::uint64_t layer) const {
     return layer_mixers[static_cast<std::size_t>(layer)] == static_cast<std::uint8_t>(MixerKind::attention);
 }
 
+bool Architecture::layer_is_recurrent(std::uint64_t layer) const {
+    if (layer >= num_hidden_layers || layer_mixers.empty()) return false;
+    const std::uint8_t mixer = layer_mixers[static_cast<std::size_t>(layer)];
+    return mixer != static_cast<std::uint8_t>(MixerKind::attention) && mixer != static_cast<std::uint8_t>(MixerKind::none);
+}
+
+std::uint64_t Architecture::recurrent_layer_count() const {
+    std::uint64_t n = 0;
+    for (std::uint64_t i = 0; i < num_hidden_layers && !layer_mixers.empty(); ++i) n += layer_is_recurrent(i) ? 1 : 0;
+    return n;
+}
+
 std::uint64_t Architecture::attention_layer_count() const {
     if (layer_mixers.empty()) return num_hidden_layers;
     std::uint64_t n = 0;

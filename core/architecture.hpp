@@ -45,6 +45,7 @@ enum class ModelFamily {
     granite_hybrid,  // Granite 4.0-H (granitemoehybrid): Mamba-2 and attention layers, MoE + shared MLP in every layer
     jamba,        // Jamba: Mamba-1 layers with attention every 8th layer, MoE every 2nd layer
     lfm2,         // LFM2: gated short-convolution layers and attention layers with q/k norms
+    nemotron_h,   // Nemotron-H: one mixer per block (Mamba-2, attention, or a non-gated relu² MLP), one norm each
     generic,      // unknown model_type: a Llama-style decoder, refused when the config has parts it cannot model
 };
 
@@ -56,6 +57,7 @@ enum class MixerKind : std::uint8_t {
     mamba2,          // Mamba-2 (Granite 4.0-H)
     gated_deltanet,  // Gated DeltaNet linear attention (Qwen3-Next)
     short_conv,      // LFM2's gated short convolution
+    none,            // no token mixer: a block that holds only an MLP (Nemotron-H's '-' blocks); no KV, no state
 };
 
 // The sizes of a model's recurrent layers (all its recurrent layers are of one kind). Element counts.
@@ -185,9 +187,12 @@ struct Architecture {
     std::uint64_t sliding_layer_count() const;
     // True when decoder layer `layer` is an attention layer (every layer of a model without layer_mixers).
     bool layer_is_attention(std::uint64_t layer) const;
-    // Attention layers (they keep a KV cache) and recurrent layers (a fixed state per sequence).
+    // True when decoder layer `layer` has a recurrent mixer (neither attention nor an MLP-only block).
+    bool layer_is_recurrent(std::uint64_t layer) const;
+    // Attention layers (they keep a KV cache) and recurrent layers (a fixed state per sequence); Nemotron-H's
+    // MLP-only blocks are neither.
     std::uint64_t attention_layer_count() const;
-    std::uint64_t recurrent_layer_count() const { return num_hidden_layers - attention_layer_count(); }
+    std::uint64_t recurrent_layer_count() const;
 };
 
 // One kind of linear (nn.Linear or GPT-2's Conv1D) inside decoder layers, with its PEFT name.

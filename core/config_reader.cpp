@@ -277,6 +277,7 @@ constexpr FamilyRow kFamilies[] = {
     {"granitemoehybrid", ModelFamily::granite_hybrid, false, nullptr},
     {"jamba", ModelFamily::jamba, false, nullptr},
     {"lfm2", ModelFamily::lfm2, true, kLfm2Defaults},
+    {"nemotron_h", ModelFamily::nemotron_h, false, nullptr},
     {"qwen2_5_vl", ModelFamily::qwen2, false, nullptr},
     {"qwen2_5_vl_text", ModelFamily::qwen2, false, nullptr},
 };
@@ -465,6 +466,13 @@ void read_layout(FieldReader& r, Architecture& a) {
             // Lfm2Attention: q/k/v/out_proj without bias, q_layernorm and k_layernorm of head_dim.
             a.qk_norm_count = per_head_norms;
             a.tie_word_embeddings = r.flag({"tie_word_embeddings", "tie_embedding"}, true);
+            break;
+        case ModelFamily::nemotron_h:
+            // NemotronHBlock: one RMSNorm before its one mixer; NemotronHMLP is up/down only (relu²).
+            a.norms_per_layer = 1;
+            a.gated_mlp = false;
+            a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
+            a.mlp_bias = r.flag({"mlp_bias"}, false);
             break;
         case ModelFamily::glm4_moe:
             // Glm4MoeAttention: q/k/v with bias (attention_bias), o_proj without; optional q/k norms.
@@ -794,12 +802,70 @@ void read_lfm2(FieldReader& r, Architecture& a) {
     c.conv_bias = c.proj_bias = r.flag({"conv_bias"}, false);
 }
 
+// Nemotron-H (NemotronHConfig, NemotronHBlock): each block holds one mixer, named per layer by
+// layers_block_type (mamba / attention / mlp / moe, or transformers' linear_attention / full_attention) or by
+// the older hybrid_override_pattern string (M Mamba-2, * attention, - MLP, E MoE). The Mamba-2 mixer has
+// d_inner = mamba_num_heads x mamba_head_dim (not expand x hidden), in/out_proj biases from use_bias.
+void read_nemotron_h(FieldReader& r, Architecture& a) {
+    if (const json* listed = r.find({"layers_block_type"}); listed != nullptr) {
+        for (std::size_t i = 0; listed->is_array() && i < listed->items().size(); ++i)
+            if (listed->items()[i].is_string() && listed->items()[i].text() == "moe") {
+                r.fail("layers_block_type", "layer " + std::to_string(i) + " is \"moe\": Nemotron-H's MoE blocks are not modelled yet");
+                return;
+            }
+        read_mixer_list(r, a, "layers_block_type",
+                        {{"mamba", MixerKind::mamba2}, {"linear_attention", MixerKind::mamba2}, {"attention", MixerKind::attention},
+                         {"full_attention", MixerKind::attention}, {"mlp", MixerKind::none}});
+    } else {
+        const json* pattern = r.find({"hybrid_override_pattern"});
+        if (pattern == nullptr) {
+            r.fail("hybrid_override_pattern", "is missing, and so is layers_block_type (they say which blocks are Mamba-2, attention or MLP)");
+            return;
+        }
+        if (!pattern->is_string() || pattern->text().size() != a.num_hidden_layers) {
+            r.fail("hybrid_override_pattern", "must be a string of one letter per layer (" + std::to_string(a.num_hidden_layers) + ")");
+            return;
+        }
+        a.layer_mixers.assign(static_cast<std::size_t>(a.num_hidden_layers), 0);
+        const std::string& letters = pattern->text();
+        for (std::size_t i = 0; i < letters.size(); ++i) {
+            const char c = letters[i];
+            MixerKind kind = MixerKind::none;
+            if (c == 'M') kind = MixerKind::mamba2;
+            else if (c == '*') kind = MixerKind::attention;
+            else if (c == 'E') {
+                r.fail("hybrid_override_pattern", "layer " + std::to_string(i) + " is 'E' (MoE): Nemotron-H's MoE blocks are not modelled yet");
+                return;
+            } else if (c != '-') {
+                r.fail("hybrid_override_pattern", "layer " + std::to_string(i) + " is '" + printable_excerpt(std::string(1, c), 4) +
+                                                      "' (the letters are M Mamba-2, * attention, - MLP, E MoE)");
+                return;
+            }
+            a.layer_mixers[i] = static_cast<std::uint8_t>(kind);
+        }
+    }
+    RecurrentShape& m = a.recurrent;
+    m.kind = MixerKind::mamba2;
+    m.n_heads = r.required({"mamba_num_heads"}, 1, kMaxHeads);
+    const std::uint64_t head_dim = r.required({"mamba_head_dim"}, 1, kMaxHidden);
+    m.n_groups = r.required({"n_groups", "mamba_n_groups"}, 1, kMaxHeads);
+    m.d_state = r.required({"ssm_state_size"}, 1, kMaxHidden);
+    m.conv_kernel = r.required({"conv_kernel", "mamba_d_conv"}, 1, 1024);
+    m.conv_bias = r.flag({"use_conv_bias", "mamba_conv_bias"}, true);
+    m.proj_bias = r.flag({"use_bias"}, false);
+    m.d_inner = m.n_heads * head_dim;
+    if (r.error.empty() && m.d_inner % m.n_groups != 0)
+        r.fail("n_groups", std::to_string(m.n_groups) + " does not divide the Mamba-2 width " + std::to_string(m.d_inner) +
+                               " (mamba_num_heads x mamba_head_dim)");
+}
+
 void read_hybrid(FieldReader& r, Architecture& a) {
     switch (a.family) {
         case ModelFamily::qwen3_next: read_qwen3_next(r, a); break;
         case ModelFamily::granite_hybrid: read_granite_hybrid(r, a); break;
         case ModelFamily::jamba: read_jamba(r, a); break;
         case ModelFamily::lfm2: read_lfm2(r, a); break;
+        case ModelFamily::nemotron_h: read_nemotron_h(r, a); break;
         default: return;
     }
     if (r.error.empty() && a.num_experts > 0 && a.num_experts_per_tok > a.num_experts)

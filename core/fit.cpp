@@ -467,14 +467,17 @@ struct OffloadModel {
     Expected<std::uint64_t> layer_kv(std::uint64_t n) const {
         if (n == 0 || tokens == 0) return std::uint64_t{0};
         std::uint64_t attention = n;
+        std::uint64_t recurrent = 0;  // Nemotron-H's MLP-only blocks are neither
         if (!arch->layer_mixers.empty()) {
             attention = 0;
-            for (std::uint64_t i = arch->num_hidden_layers - n; i < arch->num_hidden_layers; ++i)
+            for (std::uint64_t i = arch->num_hidden_layers - n; i < arch->num_hidden_layers; ++i) {
                 attention += arch->layer_is_attention(i) ? 1 : 0;
+                recurrent += arch->layer_is_recurrent(i) ? 1 : 0;
+            }
         }
         const RecurrentStateValues r = recurrent_state_values(*arch);
         const std::uint64_t state =
-            r.layers == 0 ? 0 : recurrent_state_bytes(*arch, batch, 4, 4) / r.layers * (n - attention);
+            r.layers == 0 ? 0 : recurrent_state_bytes(*arch, batch, 4, 4) / r.layers * recurrent;
         if (attention == 0) return state;
         KvCacheShape last = shape;
         last.layers = attention;

@@ -22,6 +22,7 @@ const char* mixer_kind_name(MixerKind kind) {
         case MixerKind::mamba2: return "Mamba-2";
         case MixerKind::gated_deltanet: return "Gated DeltaNet";
         case MixerKind::short_conv: return "short convolution";
+        case MixerKind::none: return "MLP";
     }
     return "attention";
 }
@@ -35,12 +36,16 @@ std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
     const std::uint64_t kv_out = a.num_key_value_heads * a.head_dim;
     const RecurrentShape& r = a.recurrent;
     const bool lfm2 = a.family == ModelFamily::lfm2;
+    // Nemotron-H's blocks hold one module each, named "mixer" whatever it is (NemotronHBlock).
+    const bool nemotron = a.family == ModelFamily::nemotron_h;
+    const std::string attn = nemotron ? "mixer." : "self_attn.";
+    const std::string ssm = nemotron ? "mixer." : "mamba.";
 
     // Attention layers: q/k/v/o (Qwen3-Next's q_proj also yields the output gate; LFM2 names o "out_proj").
-    add_linear(out, "self_attn.q_proj", "attention", h, a.attention_output_gate ? 2 * q_out : q_out, a.qkv_bias, attention_layers);
-    add_linear(out, "self_attn.k_proj", "attention", h, kv_out, a.qkv_bias, attention_layers);
-    add_linear(out, "self_attn.v_proj", "attention", h, kv_out, a.qkv_bias, attention_layers);
-    add_linear(out, lfm2 ? "self_attn.out_proj" : "self_attn.o_proj", "attention", q_out, h, a.out_proj_bias, attention_layers);
+    add_linear(out, attn + "q_proj", "attention", h, a.attention_output_gate ? 2 * q_out : q_out, a.qkv_bias, attention_layers);
+    add_linear(out, attn + "k_proj", "attention", h, kv_out, a.qkv_bias, attention_layers);
+    add_linear(out, attn + "v_proj", "attention", h, kv_out, a.qkv_bias, attention_layers);
+    add_linear(out, attn + (lfm2 ? "out_proj" : "o_proj"), "attention", q_out, h, a.out_proj_bias, attention_layers);
 
     // Recurrent layers: the mixer's projections.
     switch (r.kind) {
@@ -53,9 +58,9 @@ std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
             break;
         case MixerKind::mamba2:
             // in_proj: z and x (d_inner each), B and C (groups x state each), dt (one per head).
-            add_linear(out, "mamba.in_proj", "recurrent", h, 2 * r.d_inner + 2 * r.n_groups * r.d_state + r.n_heads, r.proj_bias,
+            add_linear(out, ssm + "in_proj", "recurrent", h, 2 * r.d_inner + 2 * r.n_groups * r.d_state + r.n_heads, r.proj_bias,
                 recurrent_layers);
-            add_linear(out, "mamba.out_proj", "recurrent", r.d_inner, h, r.proj_bias, recurrent_layers);
+            add_linear(out, ssm + "out_proj", "recurrent", r.d_inner, h, r.proj_bias, recurrent_layers);
             break;
         case MixerKind::mamba:
             add_linear(out, "mamba.in_proj", "recurrent", h, 2 * r.d_inner, r.proj_bias, recurrent_layers);
@@ -68,6 +73,7 @@ std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
             add_linear(out, "conv.out_proj", "recurrent", h, h, r.proj_bias, recurrent_layers);
             break;
         case MixerKind::attention:
+        case MixerKind::none:
             break;
     }
 
@@ -88,6 +94,11 @@ std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
             add_linear(out, "block_sparse_moe.output_linear", "experts", w, h, false, moe_layers, e);
             add_linear(out, "shared_mlp.input_linear", e > 0 ? "shared_experts" : "mlp", h, 2 * s, false, layers);
             add_linear(out, "shared_mlp.output_linear", e > 0 ? "shared_experts" : "mlp", s, h, false, layers);
+            break;
+        case ModelFamily::nemotron_h:
+            // NemotronHMLP on the MLP-only blocks: up_proj and down_proj, relu² between them, no gate.
+            add_linear(out, "mixer.up_proj", "mlp", h, i, a.mlp_bias, layers - attention_layers - recurrent_layers);
+            add_linear(out, "mixer.down_proj", "mlp", i, h, a.mlp_bias, layers - attention_layers - recurrent_layers);
             break;
         case ModelFamily::lfm2:
             add_linear(out, "feed_forward.w1", "mlp", h, i, false, layers);

@@ -509,6 +509,18 @@ TEST_CASE("llama.cpp hybrid models: KV for the attention layers only, an f32 RS 
     CHECK(term(device(run(s), "gpu0"), "rs_buffer") == 4 * (50 * MiB + MiB / 4));
 }
 
+TEST_CASE("llama.cpp Nemotron-H: the MLP-only blocks keep neither a KV cache nor an RS row") {
+    // NVIDIA-Nemotron-Nano-9B-v2: 27 Mamba-2 blocks, 4 attention blocks and 25 MLP blocks. llama.cpp gives only
+    // the Mamba-2 blocks an RS row: 27 x (R 3 x 12,288 + S 128 x 10,240 values) x 4 bytes = 138.80 MiB
+    // (src/llama-hparams.cpp n_embd_r/n_embd_s; the notes' table), and only the 4 attention blocks a KV row:
+    // 4 x 4096 cells x (1024 + 1024) values x 2 bytes = 64 MiB.
+    Scenario s = with({{"model", "nemotron-nano-9b-v2"}, {"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"ngl", "all"}, {"parallel", "1"},
+                       {"context", "4096"}, {"dtype", "q4_k_m"}});
+    const EngineEstimate e = run(s);
+    CHECK(term(device(e, "gpu0"), "rs_buffer") == 145'539'072ULL);
+    CHECK(term(device(e, "gpu0"), "kv_buffer") == 64 * MiB);
+}
+
 TEST_CASE("llama.cpp draft model: its weights, a second KV cache at the target's full context, its own compute buffer") {
     // Speculative decoding keeps a second context for the drafter at the target's n_ctx (its KV is not small:
     // https://github.com/Quartermaster-Labs/Quartermaster/pull/24). Llama 3.2 1B: 16 layers x 8 KV heads x 64

@@ -1,4 +1,4 @@
-// Hybrid models (Qwen3-Next, Granite 4.0-H, Jamba, LFM2): exact totals against the published counts (source
+// Hybrid models (Qwen3-Next, Granite 4.0-H, Jamba, LFM2, Nemotron-H): exact totals against the published counts (source
 // named per case), which layers are recurrent, the recurrent state per sequence against llama.cpp's RS buffer
 // rule, KV only on the attention layers, the estimate's recurrent-state row, and the errors for bad layer lists.
 #include <catch_amalgamated.hpp>
@@ -117,6 +117,75 @@ TEST_CASE("hybrid: Jamba Mini 1.7 counts exactly (Mamba-1, attention every 8th l
     CHECK_FALSE(m.architecture.layer_is_moe(0));
     // 12B active: 2 of 16 experts in the MoE layers.
     CHECK(m.counts.active_count / 100'000'000ULL == 121);
+}
+
+TEST_CASE("hybrid: NVIDIA-Nemotron-Nano-9B-v2 counts exactly (Mamba-2, attention and MLP blocks)", "[hybrid][architecture]") {
+    // nvidia/NVIDIA-Nemotron-Nano-9B-v2: 8,888,227,328 BF16 parameters in the Hub's safetensors metadata
+    // (model.safetensors.index.json total_size 17,776,454,656 bytes / 2; "8.89B").
+    const ModelSource m = model_of(fixture("nvidia-nemotron-nano-9b-v2"));
+    const Architecture& a = m.architecture;
+    CHECK(m.counts.total_count == 8'888'227'328ULL);
+    CHECK(m.counts.total_count * 2 == 17'776'454'656ULL);
+    // hybrid_override_pattern: 27 M (Mamba-2), 4 * (attention), 25 - (MLP-only blocks, neither KV nor state).
+    CHECK(a.recurrent_layer_count() == 27);
+    CHECK(a.attention_layer_count() == 4);
+    CHECK(a.layer_is_recurrent(0));
+    CHECK_FALSE(a.layer_is_recurrent(1));
+    CHECK_FALSE(a.layer_is_attention(1));
+    CHECK(a.layer_is_attention(14));
+    // NemotronHMamba2Mixer: in_proj 4480 x (2 x 10240 + 2 x 8 x 128 + 128), conv 12288 x 4 + bias, dt_bias/A_log/D
+    // 3 x 128, gated norm 10240, out_proj 10240 x 4480 = 147,446,144.
+    CHECK(m.counts.recurrent_count == 27ULL * 147'446'144ULL);
+    // NemotronHMLP is up + down only (relu², no gate): 2 x 4480 x 15680 on each of the 25 MLP blocks.
+    CHECK(m.counts.mlp_count == 25ULL * 2 * 4480 * 15680);
+    CHECK(m.counts.attention_count == 4ULL * (2 * 4480 * 5120 + 2 * 4480 * 1024));
+    // One norm per block plus norm_f.
+    CHECK(m.counts.norm_count == 57ULL * 4480);
+    // The notes' table (llama.cpp n_embd_r/n_embd_s): 27 x (3 x 12,288 + 128 x 10,240) x 4 = 138.80 MiB; vLLM
+    // (bf16 conv, fp32 SSM, mamba_ssm_cache_dtype float32) 136.90 MiB.
+    CHECK(recurrent_state_bytes(a, 1, 4, 4) == 145'539'072ULL);
+    CHECK(recurrent_state_bytes(a, 1, 2, 4) == 143'548'416ULL);
+    CHECK(recurrent_layers_note(a).find("27 of 56 layers are Mamba-2 layers") == 0);
+    CHECK(recurrent_layers_note(a).find("138.8 MiB per sequence in llama.cpp (f32), 136.9 MiB in vLLM") != std::string::npos);
+    // The KV cache covers the 4 attention layers only: 4 x 8 KV heads x 128 x 2 x 8,192 tokens x 2 bytes.
+    const std::shared_ptr<const ModelSource> model = std::make_shared<ModelSource>(m);
+    Scenario s;
+    s.model = model;
+    s.param_count = m.counts.total_count;
+    s.context_tokens = 8192;
+    s.detailed_inference = true;
+    const Expected<Estimate> e = estimate(s);
+    REQUIRE(e.ok());
+    CHECK(e->kv_cache_bytes == 4ULL * 8 * 128 * 2 * 8192 * 2);
+    REQUIRE(find_term(*e, "recurrent_state") != nullptr);
+}
+
+TEST_CASE("hybrid: Nemotron-H's block list in either spelling; unknown letters and missing fields are errors", "[hybrid][errors]") {
+    const std::string nano = fixture("nvidia-nemotron-nano-9b-v2");
+    // layers_block_type (newer configs; transformers' linear_attention / full_attention names too) gives the
+    // same model as the pattern string.
+    std::string list = "[";
+    const std::string pattern = "M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-";
+    for (std::size_t i = 0; i < pattern.size(); ++i)
+        list += std::string(i ? "," : "") + (pattern[i] == 'M' ? (i % 2 ? "\"linear_attention\"" : "\"mamba\"")
+                                             : pattern[i] == '*' ? "\"attention\"" : "\"mlp\"");
+    list += "]";
+    const std::string listed = with(nano, "hybrid_override_pattern", "") ;
+    CHECK(model_of(listed.substr(0, 1) + "\"layers_block_type\": " + list + "," + listed.substr(1)).counts.total_count ==
+          8'888'227'328ULL);
+    std::string bad = pattern;
+    bad[3] = 'X';
+    CHECK(error_of(with(nano, "hybrid_override_pattern", "\"" + bad + "\"")) ==
+          "hybrid_override_pattern: layer 3 is 'X' (the letters are M Mamba-2, * attention, - MLP, E MoE)");
+    bad[3] = 'E';
+    CHECK(error_of(with(nano, "hybrid_override_pattern", "\"" + bad + "\"")) ==
+          "hybrid_override_pattern: layer 3 is 'E' (MoE): Nemotron-H's MoE blocks are not modelled yet");
+    CHECK(error_of(with(nano, "hybrid_override_pattern", "\"M-M\"")) ==
+          "hybrid_override_pattern: must be a string of one letter per layer (56)");
+    CHECK(error_of(with(nano, "hybrid_override_pattern", "")).find("hybrid_override_pattern: is missing") == 0);
+    CHECK(error_of(with(nano, "ssm_state_size", "")) == "ssm_state_size: is missing");
+    CHECK(error_of(with(nano, "mamba_head_dim", "")) == "mamba_head_dim: is missing");
+    CHECK(error_of(with(nano, "n_groups", "7")).find("n_groups: 7 does not divide the Mamba-2 width 10240") == 0);
 }
 
 TEST_CASE("hybrid: the recurrent state per sequence is llama.cpp's RS buffer", "[hybrid][kv]") {

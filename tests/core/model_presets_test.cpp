@@ -122,6 +122,9 @@ TEST_CASE("hybrid presets match their published counts", "[presets][hybrid]") {
     CHECK(preset_total("lfm2-1.2b") == 1'170'340'608ULL);
     // ai21labs/AI21-Jamba-Mini-1.7: 51.6B on its Hub page ("52B total" on the model card).
     CHECK(preset_total("jamba-mini-1.7") == 51'570'323'328ULL);
+    // nvidia/NVIDIA-Nemotron-Nano-9B-v2: 8,888,227,328 (Hub safetensors metadata, BF16; index total_size
+    // 17,776,454,656 bytes).
+    CHECK(preset_total("nemotron-nano-9b-v2") == 8'888'227'328ULL);
 }
 
 TEST_CASE("presets and fixtures agree: same fields, same code path", "[presets]") {
