@@ -732,7 +732,7 @@ const std::vector<SettingSpec>& setting_specs() {
         {"grad-accum", "N",
          "gradient accumulation steps (default 1: the gradients are freed after each optimizer step, so the backward pass's "
          "peak does not hold them; more keeps every gradient through the backward passes)",
-         "Gradient accumulation", "micro-batches per step", K::count, "4",
+         "Gradient accumulation steps", "", K::count, "4",
          [](Scenario& s, std::string_view t) { return apply_whole(s.training.grad_accum, t, 1, kMaxGradAccum); },
          [](const Scenario& s) { return show_whole_if(s.training.grad_accum, kDefaults.training.grad_accum); },
          [](const Scenario& s) { return whole(s.training.grad_accum); }, nullptr, "1",
