@@ -15,7 +15,9 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // Raised 406,000 -> 408,000: vLLM's --speculative-config read as JSON (and the vLLM drafter note) put it 266 B over.
 // Raised 408,000 -> 410,000: Nemotron-H (nemotron_h: Mamba-2, attention and MLP-only blocks) costs 1,205 B.
 // The single file (this build inlined) keeps its own fixed 440,000 B, so this line can rise at most to about 437,000 B.
-export const FULL_GZIP_BUDGET_BYTES = 410_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 410,000 -> 412,000: the training peak's two phases (optimizer step, --optimizer-impl, --grad-accum) cost
+// +1,334 B against main 6ff01a8 (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 412_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;

@@ -45,8 +45,10 @@ struct Build {
     std::uint64_t peak_ranks = 1;                  // tp x pp GPUs per model replica
     ModelStates peak_replica_states;               // model states of one tp x pp rank before ZeRO
     ModelStates peak_whole_states;                 // the whole model's states (weights + adapter, gradients, optimizer)
-    std::uint64_t peak_fixed_bytes = 0;            // activations + logits/loss + allocator margin + workspace
-    std::uint64_t peak_gathered_bytes = 0;         // ZeRO-3/FSDP's gathered layers, when dp > 1
+    std::uint64_t peak_backward_bytes = 0;         // the backward pass's own: activations + logits/loss + margin + workspace
+    std::uint64_t peak_common_bytes = 0;           // held through both phases: DeepSpeed's gradient bucket
+    std::uint64_t peak_gathered_bytes = 0;         // ZeRO-3/FSDP's gathered layers, when dp > 1 (backward pass)
+    std::uint64_t peak_replica_temp_bytes = 0;     // the foreach step's temporary of one tp x pp rank, before ZeRO
     Estimate e;
 };
 
@@ -182,7 +184,6 @@ void add_weights(Build& b) {
                        in_total(Total::inference) | in_total(Total::detailed_inference) | in_total(Total::training));
     w.headline = true;
     w.json = JsonPlace::top;
-    w.adds_to |= in_total(Total::training_peak);  // taken out again when the peak is per GPU of many
     e.terms.push_back(w);
     MemoryTerm margin = row("overhead_margin", "Overhead margin", "Overhead margin", "weights × (overhead factor − 1)",
                             inference - weight, TermKind::runtime, in_total(Total::inference));
@@ -245,8 +246,7 @@ void add_training_states(Build& b) {
                             seed_formula ? "N_trainable × k × b"
                                          : e.adapter_fp32 ? "N_trainable × the recipe's bytes, fp32 for the fp32 adapter"
                                                           : "N_trainable × the recipe's bytes",
-                            pico_bytes_for(b.trainable, per_trainable_pico), TermKind::state,
-                            in_total(Total::training) | in_total(Total::training_peak));
+                            pico_bytes_for(b.trainable, per_trainable_pico), TermKind::state, in_total(Total::training));
     states.all_trainable_bytes = pico_bytes_for(s.param_count, all_trainable_pico);
     states.headline = true;
     states.json = JsonPlace::top;
@@ -271,8 +271,7 @@ void add_training_states(Build& b) {
         MemoryTerm adapter = row("adapter_weight", "LoRA adapter weights", "LoRA adapter",
                                  e.adapter_fp32 ? "adapter parameters × 4 bytes, fp32 as PEFT's autocast_adapter_dtype casts them"
                                                 : "adapter parameters × 2 bytes",
-                                 e.lora_trainable_count * (e.adapter_fp32 ? 4 : 2), TermKind::weights,
-                                 in_total(Total::training) | in_total(Total::training_peak));
+                                 e.lora_trainable_count * (e.adapter_fp32 ? 4 : 2), TermKind::weights, in_total(Total::training));
         adapter.all_trainable_bytes = 0;
         e.terms.push_back(adapter);
     }
@@ -417,8 +416,16 @@ void push_peak_row(Build& b, MemoryTerm t) {
     b.e.terms.push_back(std::move(t));
 }
 
+// The phases a peak row adds to: the backward pass, the optimizer step, or both.
+constexpr TotalSet kBackward = in_total(Total::training_backward);
+constexpr TotalSet kStep = in_total(Total::training_step);
+constexpr TotalSet kBothPhases = kBackward | kStep;
+
 // Model states of one GPU: the whole model's divided by tp x pp (rounded up), then ZeRO over the
-// data-parallel GPUs. When that differs from the whole model's, the peak takes three rows of its own.
+// data-parallel GPUs, as three rows of the peak. The weights and the optimizer states are held in both
+// phases; the gradients in the optimizer step, and in the backward pass only when gradient accumulation
+// keeps them (with one micro-batch per step the Trainer's zero_grad(set_to_none=True) frees them after each
+// step, and the backward pass allocates each as it frees the activations that made it).
 void add_per_gpu_states(Build& b) {
     const Scenario& s = b.s;
     Estimate& e = b.e;
@@ -434,23 +441,38 @@ void add_per_gpu_states(Build& b) {
     b.peak_whole_states = whole;
     b.peak_replica_states = {split(whole.weight_bytes), split(whole.gradient_bytes), split(whole.optimizer_bytes)};
     const ModelStates per_gpu = per_gpu_states(b.peak_replica_states, s.zero_stage, dp);
-    if (per_gpu.weight_bytes == whole.weight_bytes && per_gpu.gradient_bytes == whole.gradient_bytes &&
-        per_gpu.optimizer_bytes == whole.optimizer_bytes)
-        return;
-    // The whole model's rows stay the seed's; the peak takes this GPU's share instead.
-    for (MemoryTerm& t : e.terms) t.adds_to &= ~in_total(Total::training_peak);
     const std::string divided = "÷ (tp × pp = " + std::to_string(ranks) + ")";
     const std::string zero = ", ZeRO stage " + std::to_string(s.zero_stage) + " over " + std::to_string(dp) +
                              " data-parallel GPU" + (dp == 1 ? "" : "s");
+    const bool kept = s.training.grad_accum > 1;
     push_peak_row(b, row("weight_per_gpu", "Weights on one GPU", "Weights (this GPU)",
                 "(weights + adapter) " + divided + (s.zero_stage >= 3 ? zero : ""), per_gpu.weight_bytes,
-                TermKind::weights, in_total(Total::training_peak)));
+                TermKind::weights, kBothPhases));
     push_peak_row(b, row("gradient_per_gpu", "Gradients on one GPU", "Gradients (this GPU)",
-                "gradients " + divided + (s.zero_stage >= 2 ? zero : ""), per_gpu.gradient_bytes, TermKind::state,
-                in_total(Total::training_peak)));
+                "gradients " + divided + (s.zero_stage >= 2 ? zero : "") +
+                    (kept ? "; kept through the backward passes (grad-accum " + std::to_string(s.training.grad_accum) + ")"
+                          : "; the optimizer step only (grad-accum 1: freed after each step)"),
+                per_gpu.gradient_bytes, TermKind::state, kStep | (kept ? kBackward : 0)));
     push_peak_row(b, row("optimizer_per_gpu", "Optimizer states on one GPU", "Optimizer (this GPU)",
                 "optimizer states " + divided + (s.zero_stage >= 1 ? zero : ""), per_gpu.optimizer_bytes,
-                TermKind::state, in_total(Total::training_peak)));
+                TermKind::state, kBothPhases));
+    // Adam/AdamW foreach (PyTorch's default on CUDA; torch/optim/adam.py _multi_tensor_adam, adamw.py
+    // _multi_tensor_adamw): exp_avg_sq_sqrt = torch._foreach_sqrt(exp_avg_sqs) is a new tensor for every
+    // parameter of the group, live until the in-place addcdiv_ has applied it: one second moment's size, in
+    // its dtype, on this GPU's share of the states. Fused (torch._fused_adamw_) allocates none; bitsandbytes'
+    // 8-bit Adam updates in its own kernel; SGD's foreach updates in place.
+    std::uint64_t second_moment = 0;
+    if (s.training.optimizer_impl == OptimizerImpl::foreach && s.recipe != "adam-8bit")
+        for (const TrainingComponent& c : e.training_components)
+            if (c.name.rfind("Adam v", 0) == 0) second_moment += c.bytes;
+    b.peak_replica_temp_bytes = split(second_moment);
+    const std::uint64_t temp = per_gpu_states({0, 0, b.peak_replica_temp_bytes}, s.zero_stage, dp).optimizer_bytes;
+    e.optimizer_temp_bytes = temp;
+    if (temp > 0)
+        push_peak_row(b, row("optimizer_temp", "AdamW update temporary (foreach)", "Step temporary",
+                    "Adam's second moment on this GPU, once more: foreach's sqrt(v) for every parameter at once "
+                    "(PyTorch's default; fused has none)",
+                    temp, TermKind::runtime, kStep));
 }
 
 // The peak's own rows: activations, logits and loss, the framework's memory, the allocator's margin, and
@@ -475,7 +497,7 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
             : std::string("layers × (norms + attention") + (t.recompute == Recompute::selective ? "" : " + attention core") +
                   " + MLP) + final norm and head inputs";
     push_peak_row(b, row("activation", "Activations (saved for backward)", "Activations", activation_formula + where,
-                a.activation_bytes, TermKind::runtime, in_total(Total::training_peak)));
+                a.activation_bytes, TermKind::runtime, kBackward));
     push_peak_row(b, row("logits_loss", "Logits and loss", "Logits + loss",
                 t.loss == LossKind::full
                     ? "micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes: logits, fp32 upcast, the log-softmax saved "
@@ -484,19 +506,19 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
                     ? "micro-batch × seq-len × vocabulary × 4 × B bytes: the 16-bit logits, the saved log-softmax, the "
                       "loss's gradient and the log-softmax's gradient (no fp32 upcast)"
                     : "micro-batch × seq-len × vocabulary × B + one of 8 chunks × (4 + 4) bytes (chunked loss)",
-                a.logits_loss_bytes, TermKind::runtime, in_total(Total::training_peak)));
+                a.logits_loss_bytes, TermKind::runtime, kBackward));
     const std::uint64_t framework =
         s.framework_overhead_auto ? default_framework_overhead_bytes(s.gpu_count) : s.framework_overhead_bytes;
     push_peak_row(b, row("framework_overhead", "Framework (CUDA context, NCCL)", "Framework",
                 s.framework_overhead_auto ? (s.gpu_count > 1 ? "512 MiB CUDA context + 1.5 GiB NCCL (more than one GPU)"
                                                              : "512 MiB CUDA context (one GPU, no NCCL)")
                                           : "as set by framework-overhead",
-                framework, TermKind::runtime, in_total(Total::training_peak)));
+                framework, TermKind::runtime, kBothPhases));
     const u128 dynamic = static_cast<u128>(a.activation_bytes) + a.logits_loss_bytes;
     const std::uint64_t margin = round_div(dynamic * s.allocator_margin_percent.micros, 100 * kScale);
     push_peak_row(b, row("allocator_margin", "Allocator margin", "Allocator margin",
                 format_decimal(s.allocator_margin_percent) + "% × (activations + logits and loss)", margin,
-                TermKind::runtime, in_total(Total::training_peak)));
+                TermKind::runtime, kBackward));
     // ZeRO-3/FSDP: the layer computing and the ones prefetched are gathered whole (16-bit, or NF4 as QLoRA
     // stores them), and one layer's gradients are whole until their reduce-scatter. Constant in the
     // sequence length, so short runs feel it most.
@@ -524,7 +546,7 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
         push_peak_row(b, row("zero3_gathered", "ZeRO-3/FSDP gathered layers", "Gathered layers",
                     "(1 + fsdp-prefetch " + std::to_string(t.fsdp_prefetch) +
                         ") × one layer's weights gathered whole + one layer's gradients before their reduce-scatter",
-                    b.peak_gathered_bytes, TermKind::runtime, in_total(Total::training_peak)));
+                    b.peak_gathered_bytes, TermKind::runtime, kBackward));
     }
     // DeepSpeed ZeRO keeps its gradient bucket whole through the backward pass: with contiguous_gradients
     // (its default) stage 1-2 allocates one reduce_bucket_size buffer in the model's 16-bit dtype and a
@@ -539,7 +561,7 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
         push_peak_row(b, row("zero_bucket", "DeepSpeed gradient bucket", "Gradient bucket",
                     std::to_string(buffers) + " × zero-bucket " + std::to_string(s.zero_bucket_elements) +
                         " elements × B (DeepSpeed's reduce_bucket_size; two with overlap_comm at stage 1-2)",
-                    bucket, TermKind::runtime, in_total(Total::training_peak)));
+                    bucket, TermKind::runtime, kBothPhases));
     }
     // bitsandbytes' 4-bit matmul dequantizes the whole weight to 16 bits before it multiplies (forward and
     // backward): the largest linear, one at a time.
@@ -553,9 +575,10 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
         e.dequant_linear_elements = static_cast<std::uint64_t>(largest);
         push_peak_row(b, row("dequant_workspace", "4-bit dequantization workspace", "Dequant workspace",
                     "the largest 4-bit linear (in × out) dequantized to 2 bytes (bitsandbytes' 4-bit matmul)", workspace,
-                    TermKind::runtime, in_total(Total::training_peak)));
+                    TermKind::runtime, kBackward));
     }
-    b.peak_fixed_bytes = a.activation_bytes + a.logits_loss_bytes + margin + workspace + bucket;
+    b.peak_backward_bytes = a.activation_bytes + a.logits_loss_bytes + margin + workspace;
+    b.peak_common_bytes = bucket;
 }
 
 // Training as it runs, per GPU: the saved activations, logits and loss, the framework's memory and the
@@ -586,13 +609,20 @@ Status add_training_peak(Build& b) {
     e.training_peak_known = true;
     add_per_gpu_states(b);
     add_peak_rows(b, *acts);
+    // The two phases, then the peak: the larger of them (the rows above say which phase holds each).
+    MemoryTerm backward = total_row("backward_peak", "Backward-pass peak", "Backward pass", "", Total::training_backward);
+    MemoryTerm step = total_row("step_peak", "Optimizer-step peak", "Optimizer step", "", Total::training_step);
+    backward.adds_to = step.adds_to = in_total(Total::training_peak);
     MemoryTerm total = total_row("training_peak", "Training peak per GPU", "Training peak", "", Total::training_peak);
-    if (s.detailed_training) total.json = JsonPlace::feature;
-    else {
-        total.in_report = false;
-        total.json = JsonPlace::none;
+    total.combine = Combine::max;
+    for (MemoryTerm* t : {&backward, &step, &total}) {
+        if (s.detailed_training) t->json = JsonPlace::feature;
+        else {
+            t->in_report = false;
+            t->json = JsonPlace::none;
+        }
+        e.terms.push_back(*t);
     }
-    e.terms.push_back(total);
     return std::nullopt;
 }
 
@@ -659,19 +689,29 @@ void name_figures(Estimate& e) {
     e.allocator_margin_bytes = bytes_of("allocator_margin");
     const MemoryTerm* peak = find_total(e, Total::training_peak);
     e.training_peak_bytes = peak != nullptr ? peak->bytes : 0;
+    const MemoryTerm* backward = find_total(e, Total::training_backward);
+    e.training_backward_peak_bytes = backward != nullptr ? backward->bytes : 0;
+    const MemoryTerm* step = find_total(e, Total::training_step);
+    e.training_step_peak_bytes = step != nullptr ? step->bytes : 0;
     const MemoryTerm* reserve = find_term(e, "runtime_reserve");
     e.runtime_reserve_bytes = reserve != nullptr ? reserve->bytes : 0;
     const MemoryTerm* detailed = find_total(e, Total::detailed_inference);
     e.detailed_inference_bytes = detailed != nullptr ? detailed->bytes : 0;
 }
 
-// The training peak on one GPU with `dp` data-parallel replicas of tp x pp GPUs each.
+// The training peak on one GPU with `dp` data-parallel replicas of tp x pp GPUs each: the larger of the
+// backward pass's peak and the optimizer step's, as add_per_gpu_states and add_peak_rows split them.
 std::uint64_t peak_with_dp(const Build& b, std::uint64_t dp) {
     const Scenario& s = b.s;
     const std::uint64_t framework =
         s.framework_overhead_auto ? default_framework_overhead_bytes(dp * b.peak_ranks) : s.framework_overhead_bytes;
-    return per_gpu_states(b.peak_replica_states, s.zero_stage, dp).total() + b.peak_fixed_bytes + framework +
-           (s.zero_stage >= 3 && dp > 1 ? b.peak_gathered_bytes : 0);
+    const ModelStates states = per_gpu_states(b.peak_replica_states, s.zero_stage, dp);
+    const std::uint64_t temp = per_gpu_states({0, 0, b.peak_replica_temp_bytes}, s.zero_stage, dp).optimizer_bytes;
+    const std::uint64_t held = states.weight_bytes + states.optimizer_bytes + framework + b.peak_common_bytes;
+    const std::uint64_t backward = held + (s.training.grad_accum > 1 ? states.gradient_bytes : 0) + b.peak_backward_bytes +
+                                   (s.zero_stage >= 3 && dp > 1 ? b.peak_gathered_bytes : 0);
+    const std::uint64_t step = held + states.gradient_bytes + temp;
+    return std::max(backward, step);
 }
 
 // The fewest GPUs (a multiple of tp x pp) whose training peak fits, or 0 when none up to kMaxGpuCount does.
@@ -838,6 +878,13 @@ std::vector<const MemoryTerm*> parts_of(const Estimate& e, Total total) {
     for (const MemoryTerm& t : e.terms)
         if ((t.adds_to & in_total(total)) != 0) parts.push_back(&t);
     return parts;
+}
+
+Total training_peak_phase(const Estimate& e) {
+    const MemoryTerm* backward = find_total(e, Total::training_backward);
+    const MemoryTerm* step = find_total(e, Total::training_step);
+    return backward != nullptr && step != nullptr && step->bytes > backward->bytes ? Total::training_step
+                                                                                 : Total::training_backward;
 }
 
 Total chosen_inference_total(const Estimate& e) {

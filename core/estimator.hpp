@@ -165,8 +165,11 @@ struct GpuFit {
 // ---- The memory-terms table ----
 
 // The totals a term can add to. The simple inference total is weights + overhead margin (= weights x the
-// overhead factor); the detailed one adds the KV cache, activations and a runtime reserve.
-enum class Total : std::uint8_t { inference, detailed_inference, training, training_peak };
+// overhead factor); the detailed one adds the KV cache, activations and a runtime reserve. The training peak
+// is the larger of its two phases' peaks: the backward pass's (model states without the gradients unless
+// gradient accumulation keeps them, activations, logits and loss, ...) and the optimizer step's (weights,
+// gradients, optimizer states and the update's temporary).
+enum class Total : std::uint8_t { inference, detailed_inference, training, training_peak, training_backward, training_step };
 using TotalSet = std::uint32_t;  // a set of Totals, one bit each
 constexpr TotalSet in_total(Total total) { return TotalSet{1} << static_cast<unsigned>(total); }
 
@@ -253,7 +256,12 @@ struct Estimate {
     // QLoRA: the largest 4-bit linear dequantized to 16 bits (in x out x 2 bytes / tp); 0 otherwise.
     std::uint64_t dequant_workspace_bytes = 0;
     std::uint64_t dequant_linear_elements = 0;
-    std::uint64_t training_peak_bytes = 0;   // per GPU: model states + the four above
+    // Adam/AdamW foreach's optimizer-step temporary (exp_avg_sq_sqrt: one second moment's size), per GPU; 0
+    // when fused, or for a recipe without Adam's second moment in torch (SGD, 8-bit Adam, k x b values).
+    std::uint64_t optimizer_temp_bytes = 0;
+    std::uint64_t training_backward_peak_bytes = 0;  // per GPU: the backward pass's peak
+    std::uint64_t training_step_peak_bytes = 0;      // per GPU: the optimizer step's peak
+    std::uint64_t training_peak_bytes = 0;   // per GPU: the larger of the two phases' peaks
     // Where a real run of this class measures around the peak (training_peak_band: the reality table's
     // errors for its class); low <= peak <= high; zero without a peak.
     TrainingClass training_class = TrainingClass::full;
@@ -270,6 +278,9 @@ const MemoryTerm* find_term(const Estimate& estimate, std::string_view key);
 const MemoryTerm* find_total(const Estimate& estimate, Total total);
 // The rows that add to a total, in table order.
 std::vector<const MemoryTerm*> parts_of(const Estimate& estimate, Total total);
+// The training peak's phase that peaks: training_backward, or training_step when the optimizer step's peak
+// is the larger (ties go to the backward pass). Its parts are the peak's terms (bars, JSON).
+Total training_peak_phase(const Estimate& estimate);
 // The chosen inference total: detailed in detailed mode, else simple.
 Total chosen_inference_total(const Estimate& estimate);
 // The training total without the weights: every part of the training total that is not `weights`.

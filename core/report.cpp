@@ -237,7 +237,8 @@ std::string training_settings_line(const Scenario& s) {
     std::string line = "Training (detailed): seq-len " + std::to_string(s.training.seq_len) + " x micro-batch " +
                        std::to_string(s.training.micro_batch) + ", recompute " + recompute_text(s.training.recompute) + ", " +
                        attention_text(s.training.attention) + " attention, " + loss_text(s.training.loss) + " loss, tp " + std::to_string(s.training.tp) +
-                       (s.training.sp ? " with sp" : "") + ", pp " + std::to_string(s.training.pp);
+                       (s.training.sp ? " with sp" : "") + ", pp " + std::to_string(s.training.pp) + ", Adam/AdamW " +
+                       optimizer_impl_text(s.training.optimizer_impl) + ", grad-accum " + std::to_string(s.training.grad_accum);
     return line + "\n  " + training_metric_sentence(s);
 }
 
@@ -283,6 +284,7 @@ static void write_training_settings(JsonWriter& w, const Scenario& s, const Esti
     w.begin_object().field("seq_len", s.training.seq_len).field("micro_batch", s.training.micro_batch);
     w.field("recompute", recompute_text(s.training.recompute)).field("attention", attention_text(s.training.attention));
     w.field("loss", loss_text(s.training.loss)).field("tp", s.training.tp).field("sp", s.training.sp).field("pp", s.training.pp);
+    w.field("optimizer_impl", optimizer_impl_text(s.training.optimizer_impl)).field("grad_accum", s.training.grad_accum);
     w.field("activation_bytes_per_value", e.training_activations.value_bytes);
     w.raw_field("allocator_margin_percent", format_decimal(s.allocator_margin_percent));
     w.field("metric", allocated ? "allocated" : "nvidia-smi").end_object();
@@ -363,8 +365,11 @@ std::string report_json(const Scenario& s, const Estimate& e, const std::vector<
                 w.field("training_peak_low_bytes", e.training_peak_low_bytes).field("training_peak_high_bytes", e.training_peak_high_bytes);
                 w.field("training_peak_class", training_class_text(e.training_class)).key("activation_breakdown");
                 write_activation_breakdown(w, e);
+                // The terms of the phase that peaks (the backward pass or the optimizer step): they add up to the peak.
+                const Total phase = training_peak_phase(e);
+                w.field("training_peak_phase", phase == Total::training_step ? "optimizer step" : "backward pass");
                 w.key("training_peak_terms").begin_array();
-                for (const MemoryTerm* part : parts_of(e, Total::training_peak))
+                for (const MemoryTerm* part : parts_of(e, phase))
                     w.begin_object().field("key", part->key).field("label", part->label).field("formula", part->formula)
                         .field("bytes", part->bytes).end_object();
                 w.end_array();

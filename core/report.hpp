@@ -21,12 +21,13 @@ enum class UnitChoice { gb, gib, both };
 // [{name, bytes_per_trainable, bytes, kind}] (--recipe other than seed-adam); lora_trainable_parameters,
 // adapter_weight_bytes (--lora-rank); kv_cache_bytes (--context); inference_mode, inference_activation_bytes,
 // runtime_reserve_bytes, detailed_inference_bytes (--inference-mode detailed); training_mode, training
-// {seq_len, micro_batch, recompute, attention, loss, tp, sp, pp, activation_bytes_per_value, metric},
-// weight_per_gpu_bytes, gradient_per_gpu_bytes, optimizer_per_gpu_bytes (when a GPU holds a share),
-// activation_bytes, logits_loss_bytes, framework_overhead_bytes, allocator_margin_bytes,
-// training_peak_bytes, activation_breakdown {norms, attention, attention_core, mlp, recompute_live,
-// outside_layers, stage, stage_layers, micro_batches_in_flight}, training_peak_terms [{key, label,
-// formula, bytes}] (--training-mode detailed); gpu {name, capacity_bytes, gpus, zero_stage, per_gpu_bytes
+// {seq_len, micro_batch, recompute, attention, loss, tp, sp, pp, optimizer_impl, grad_accum,
+// activation_bytes_per_value, metric}, weight_per_gpu_bytes, gradient_per_gpu_bytes, optimizer_per_gpu_bytes,
+// optimizer_temp_bytes (foreach Adam/AdamW), activation_bytes, logits_loss_bytes, framework_overhead_bytes,
+// allocator_margin_bytes, backward_peak_bytes, step_peak_bytes, training_peak_bytes (the larger),
+// training_peak_phase ("backward pass" or "optimizer step"), activation_breakdown {norms, attention,
+// attention_core, mlp, recompute_live, outside_layers, stage, stage_layers, micro_batches_in_flight},
+// training_peak_terms [{key, label, formula, bytes}: the terms of the phase that peaks] (--training-mode detailed); gpu {name, capacity_bytes, gpus, zero_stage, per_gpu_bytes
 // (model states), training_basis ("training_peak" when a model is known, else "model_states"),
 // peak_per_gpu_bytes (with the peak), fits, verdict, margin_bytes, gpus_needed, inference {per_gpu_bytes,
 // fits, verdict, margin_bytes, gpus_needed, cards [per GPU: bytes, fits, verdict, margin_bytes; with --gpus

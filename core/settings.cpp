@@ -719,6 +719,25 @@ const std::vector<SettingSpec>& setting_specs() {
          [](Scenario& s, std::string_view t) { return apply_bool(s.overlap_comm, t); },
          [](const Scenario& s) { return s.overlap_comm ? std::string("true") : std::string(); }, nullptr, nullptr, "",
          "At ZeRO 1-2 DeepSpeed then keeps two gradient buckets (stage 3 keeps one either way)."},
+        {"optimizer-impl", "IMPL",
+         "Adam/AdamW implementation: foreach (default: PyTorch's on CUDA; the optimizer step holds one temporary the size of "
+         "Adam's second moment) or fused (fused=True, torchtune's configs: no temporary)",
+         "Adam/AdamW implementation", "", K::choice, "fused",
+         [](Scenario& s, std::string_view t) { return apply_choice(s.training.optimizer_impl, t, optimizer_impl_choices()); },
+         [](const Scenario& s) {
+             return s.training.optimizer_impl == kDefaults.training.optimizer_impl ? std::string()
+                                                                                   : std::string(optimizer_impl_text(s.training.optimizer_impl));
+         },
+         [](const Scenario& s) { return std::string(optimizer_impl_text(s.training.optimizer_impl)); }, optimizer_impl_choices},
+        {"grad-accum", "N",
+         "gradient accumulation steps (default 1: the gradients are freed after each optimizer step, so the backward pass's "
+         "peak does not hold them; more keeps every gradient through the backward passes)",
+         "Gradient accumulation steps", "", K::count, "4",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.training.grad_accum, t, 1, kMaxGradAccum); },
+         [](const Scenario& s) { return show_whole_if(s.training.grad_accum, kDefaults.training.grad_accum); },
+         [](const Scenario& s) { return whole(s.training.grad_accum); }, nullptr, "1",
+         "Micro-batches whose gradients add up before one optimizer step. 1: the gradients exist only from the backward "
+         "pass to the step (zero_grad sets them to None); more keeps them through every backward pass."},
         {"pp", "N", "pipeline stages, 1F1B schedule (the first stage holds the most activations): must divide the layers (default 1)",
          "Pipeline stages", "pp", K::count, "2",
          [](Scenario& s, std::string_view t) { return apply_whole(s.training.pp, t, 1, kMaxParallel); },

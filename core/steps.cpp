@@ -250,6 +250,19 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
                            compute(t.bytes)},
                           t.bytes};
     }
+    if (t.key == "optimizer_temp") {
+        // torch/optim/adam.py and adamw.py, _multi_tensor_adam(w): exp_avg_sq_sqrt = torch._foreach_sqrt(exp_avg_sqs),
+        // divided and eps added in place, applied by torch._foreach_addcdiv_ and only then released.
+        return Derivation{"", t.label,
+                          {formula("Step temporary = Adam's second moment v on this GPU once more (foreach builds sqrt(v) "
+                                   "for every parameter at once before applying it; fused builds none)",
+                                   "\\text{Step temporary} = |v|_{\\text{this GPU}}"),
+                           substitute("v on this GPU = " + gb(t.bytes) + " (recipe " + s.recipe + ", Adam/AdamW " +
+                                          optimizer_impl_text(s.training.optimizer_impl) + ")",
+                                      gb_latex(t.bytes)),
+                           compute(t.bytes)},
+                          t.bytes};
+    }
     if (t.key == "allocator_margin") {
         const std::string pct = format_decimal(s.allocator_margin_percent);
         return Derivation{"", t.label,

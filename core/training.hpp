@@ -38,22 +38,31 @@ enum class AttentionKernel : std::uint8_t { flash, eager };
 // log-softmax's gradient (models whose own code calls CrossEntropyLoss on the half-precision logits, e.g.
 // Qwen's first-generation modeling_qwen.py).
 enum class LossKind : std::uint8_t { full, chunked, half };
+// How PyTorch's Adam/AdamW updates the weights (torch/optim/adam.py and adamw.py; the step's own memory).
+// foreach (_multi_tensor_adam/_multi_tensor_adamw, what torch.optim picks on CUDA when neither foreach nor
+// fused is given: _default_to_fused_or_foreach(..., use_fused=False)): torch._foreach_sqrt(exp_avg_sqs)
+// builds exp_avg_sq_sqrt for every parameter of a (device, dtype) group at once, then divides, adds eps
+// and applies it in place: one temporary the size of the second moment. fused (fused=True,
+// torch._fused_adamw_): one kernel per chunk of tensors, no temporary.
+enum class OptimizerImpl : std::uint8_t { foreach, fused };
 
 // Each enum's one table of words, in enum order: the word the settings read and write, a list label and
 // the choice in plain words (the line under a control, a tooltip).
 const std::vector<Choice>& recompute_choices();
 const std::vector<Choice>& attention_choices();
 const std::vector<Choice>& loss_choices();
+const std::vector<Choice>& optimizer_impl_choices();
 
 const char* recompute_text(Recompute recompute);        // "none", "selective", "full", "op-selective"
 const char* attention_text(AttentionKernel attention);  // "flash", "eager"
 const char* loss_text(LossKind loss);                   // "full", "chunked", "half"
+const char* optimizer_impl_text(OptimizerImpl impl);    // "foreach", "fused"
 // Each choice in plain words, for help text: "full recompute: keep one tensor per layer, ...".
 const char* recompute_help(Recompute recompute);
 const char* attention_help(AttentionKernel attention);
 const char* loss_help(LossKind loss);
 
-// How training runs, as the user sets it (Scenario::training; the settings rows seq-len to fsdp-prefetch). The
+// How training runs, as the user sets it (Scenario::training; the settings rows seq-len to grad-accum). The
 // defaults, with their sources (README "Training, detailed"): one 2048-token sequence per GPU, no recompute
 // (Hugging Face Trainer's gradient_checkpointing=False), FlashAttention/SDPA (Transformers' default
 // attention on CUDA), the full causal-LM loss, no model parallelism.
@@ -69,6 +78,15 @@ struct TrainingSettings {
     // ZeRO-3/FSDP over more than one GPU: layers gathered ahead of the one computing (FSDP's default
     // BACKWARD_PRE and FSDP2's implicit prefetch gather one; 0 = none).
     std::uint64_t fsdp_prefetch = 1;
+    // Adam/AdamW's implementation: foreach (PyTorch's default on CUDA) keeps one second-moment-sized
+    // temporary through the optimizer step; fused keeps none.
+    OptimizerImpl optimizer_impl = OptimizerImpl::foreach;
+    // Micro-batches whose gradients add up before one optimizer step (Hugging Face's
+    // gradient_accumulation_steps). 1: the gradients exist only from the backward pass to the step (the
+    // Trainer's model.zero_grad() sets them to None: torch.nn.Module.zero_grad(set_to_none=True) is
+    // PyTorch's default since 2.0), so the backward pass's peak does not hold them. More than 1: every
+    // gradient is kept through the next micro-batches' backward passes.
+    std::uint64_t grad_accum = 1;
 };
 
 // What one training step looks like on one GPU: the settings plus what the estimator derives from the
@@ -117,6 +135,7 @@ inline constexpr std::uint64_t kMaxSeqLen = 100'000'000;
 inline constexpr std::uint64_t kMaxMicroBatch = 1'000'000;
 inline constexpr std::uint64_t kMaxParallel = 100'000;  // tp, pp
 inline constexpr std::uint64_t kMaxFsdpPrefetch = 64;    // layers gathered ahead under ZeRO-3/FSDP
+inline constexpr std::uint64_t kMaxGradAccum = 1'000'000;  // gradient accumulation steps
 inline constexpr std::uint64_t kMaxZeroBucket = 1'000'000'000'000ULL;  // DeepSpeed reduce_bucket_size, elements
 // Activations above this are an error rather than a figure (1 EiB).
 inline constexpr std::uint64_t kMaxActivationBytes = 1ULL << 60;

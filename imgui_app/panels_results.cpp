@@ -168,11 +168,12 @@ void draw_bars_panel(AppState& app) {
         {inference->short_label, inference->bytes, format_gb(inference->bytes), total_segments(e, *inference->total, palette)},
         {training->short_label, training->bytes, format_gb(training->bytes), total_segments(e, Total::training, palette)},
     };
-    // Training-mode detailed: the peak per GPU, every one of its terms a segment.
+    // Training-mode detailed: the peak per GPU, every term of the phase that peaks (backward pass or optimizer
+    // step) a segment.
     const MemoryTerm* peak = find_total(e, Total::training_peak);
     if (peak != nullptr && peak->in_report)
         bars.push_back({peak->short_label + " (per GPU)", peak->bytes, format_gb(peak->bytes),
-                        total_segments(e, Total::training_peak, palette)});
+                        total_segments(e, training_peak_phase(e), palette)});
     // The capacity line is the scenario's GPU (catalogue or custom size), so the verdict and the line agree.
     const std::uint64_t capacity = e.gpu.requested ? e.gpu.capacity_bytes : 0;
     const std::string capacity_label =

@@ -212,7 +212,7 @@ void training_section(AppState& app) {
                 "width and gating, KV heads, vocabulary and dropout.");
     const Shown shown = has_model ? Shown::enabled : Shown::hidden;
     for (const char* key : {"seq-len", "micro-batch", "recompute", "attention", "loss", "tp", "sp", "pp",
-                            "fsdp-prefetch", "zero-bucket", "overlap-comm", "framework-overhead",
+                            "fsdp-prefetch", "zero-bucket", "overlap-comm", "optimizer-impl", "grad-accum", "framework-overhead",
                             "allocator-margin"})
         setting_control(app, key, shown);
     if (has_model) explain(training_metric_sentence(app.scenario));

@@ -374,7 +374,12 @@
     if (!found && value !== '') list.push([key, encodeURIComponent(value)]);
     // The model and text-only set N themselves: the old N would replace the new model's count.
     if (key === 'model' || key === 'text-only') list = list.filter(function (p) { return p[0] !== 'params'; });
-    var result = setState(joinPairs(list), false);
+    // An engine switch goes the canvas's way (llm_memory_set_setting): it clears what the new engine does not
+    // read, where the whole state would be refused for naming the old engine's settings.
+    var result = key === 'engine'
+      ? JSON.parse(call('llm_memory_set_setting', 'string', ['string', 'string'], [key, value]))
+      : setState(joinPairs(list), false);
+    if (result['notice']) status(result['notice']);
     var input = fieldOf(key);
     input.setAttribute('aria-invalid', result['ok'] ? 'false' : 'true');
     byId('set-' + key + '-err').textContent = result['ok'] ? '' : result['error'];

@@ -418,6 +418,20 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_set_state(const char* state, int par
     return out.c_str();
 }
 
+// One setting changed as the canvas changes it (app_try_setting): on the current scenario, and an engine
+// switch clears what the new engine does not read. {"ok","error","notice"}: notice names what was cleared.
+// The text view's engine row uses it (web/api.js applyField), so both faces switch engines alike.
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_set_setting(const char* key, const char* value) {
+    static std::string out;
+    const llm_memory::Status bad = llm_memory::app_try_setting(g_web.app, key, value);
+    if (!bad) on_scenario_changed();
+    llm_memory::JsonWriter w;
+    w.begin_object().field("ok", !bad).field_or_null("error", bad ? bad->message() : std::string());
+    out = w.field_or_null("notice", g_web.app.engine_notice).end_object().take();
+    wake();
+    return out.c_str();
+}
+
 // Checks a practice answer: question key ("weight", "inference", ...), URL-style state and the
 // learner's text -> core's check_answer_json ({"correct":...} or {"error":...}). window.llmMemory.checkAnswer.
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_check_answer(const char* question_id, const char* state, const char* answer) {

@@ -632,7 +632,8 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
                                    (r.n_seq == 1 ? " sequence" : " sequences (n_seq_max)"),
                                rec * rs_layer_bytes, EngineTermKind::kv_cache});
         if (!is_host) {
-            if (count == 0 && !has_output && !(g == 0 && gpu_layers_total == 0 && ngl == 0)) continue;
+            // A GPU with no layer and not the output's (-ngl 0, or fewer layers than cards) computes nothing:
+            // the output layer is the first one -ngl offloads, so a partial offload has it on a GPU.
             if (count == 0 && !has_output) continue;
             // Every GPU of a split reserves its own compute buffer for the phases it runs.
             std::uint64_t bytes = std::max(p.attention, p.ffn);
@@ -640,11 +641,6 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
             if (has_output) {
                 bytes = std::max(bytes, p.output);
                 steps += ", output: " + p.output_steps;
-            } else if (g == 0 && out_dev == gpus) {
-                // Partial offload: the output matmul runs on the GPU with its weight copied in (op offload).
-                const std::uint64_t copied = p.output + output_weight;
-                bytes = std::max(bytes, copied);
-                steps += ", output on the CPU run here: its weight " + n(output_weight) + " bytes copied in + " + p.output_steps;
             }
             if (g == 0 && op_offload) {
                 const std::uint64_t copied = std::max(p.attention, p.ffn) + largest_host_layer;

@@ -45,6 +45,8 @@ const EDITS = [
   // DeepSpeed's gradient bucket: overlap_comm doubles it at ZeRO 1-2 only.
   ['zero', '2'], ['zero-bucket', '200000000'], ['overlap-comm', 'true'], ['zero', '3'],
   ['fsdp-prefetch', '2'], ['tp', '2'], ['sp', 'true'],
+  // The optimizer step: fused AdamW has no temporary; gradient accumulation keeps the gradients in the backward pass.
+  ['optimizer-impl', 'fused'], ['grad-accum', '4'],
   ['gpus', '4'], ['pp', '2'], ['tensor-split', '1,1,1,2'],
   // What fits: which end of the training peak's band the training answers keep within the GPU.
   ['confidence', 'typical'],

@@ -170,6 +170,30 @@ test('vLLM, Llama 3.1 70B on 4 x A100 80GB: the KV pool, blocks, capacity and co
   await context.close();
 });
 
+test('the text view switches engines as the canvas does: what the new engine does not read is cleared and named', async () => {
+  const start = 'model=llama-3-8b&gpu=rtx-4090&engine=llama.cpp&ngl=20&ubatch=256';
+  const { page, errors, context } = await openPage(browser, server.url + '#' + start + '&view=text');
+  await waitForApi(page);
+  assert.equal(await built(page), 1);
+  await page.locator('#set-engine').selectOption('vllm');
+  // core's clear_unread_engine_settings through the canvas's edit path (app_try_setting; ui_test.cpp has the
+  // same switch): llama.cpp's -ngl and -ub go, the model and the GPU stay, and the status bar names what went.
+  await page.waitForFunction(() => /engine=vllm/.test(window.llmMemory.getState()));
+  const state = await page.evaluate(() => window.llmMemory.getState());
+  assert.doesNotMatch(state, /(^|&)(ngl|ubatch)=/);
+  assert.match(state, /model=llama-3-8b/);
+  assert.equal(await page.locator('#status').textContent(), 'Cleared what vLLM does not read: ubatch, ngl.');
+  assert.equal(await page.locator('#set-engine-err').textContent(), '');
+  const cli = cliJson(['--model', 'llama-3-8b', '--gpu', 'rtx-4090', '--engine', 'vllm']);
+  assert.deepEqual((await page.evaluate(() => window.llmMemory.estimate())).engine, cli.engine);
+  // A link naming both is still refused by name: only an edit clears.
+  const refused = await page.evaluate((s) => window.llmMemory.setState(s), 'model=llama-3-8b&engine=vllm&ngl=20');
+  assert.equal(refused.ok, false);
+  assert.match(refused.error, /ngl: is read by llama\.cpp/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('"Paste a command" on the lean page: the full build opens its command box, and a command sets the scenario', async () => {
   const { page, errors, context } = await openPage(browser, server.url + '#model=llama-2-7b&view=text', { width: 1440, height: 900 });
   await waitForApi(page);

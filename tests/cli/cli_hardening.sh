@@ -162,6 +162,9 @@ bad "fsdp-prefetch too large" 'error: --fsdp-prefetch: is too large (at most 64)
 bad "zero-bucket negative"    'error: --zero-bucket: must not be negative' -- --model llama-3-8b --training-mode detailed --zero 2 --zero-bucket -1
 bad "zero-bucket not number"  'error: --zero-bucket: is not a number' -- --model llama-3-8b --training-mode detailed --zero 2 --zero-bucket banana
 bad "adapter-dtype unknown"   'error: --adapter-dtype: "int8" is not fp32 or bf16 (or fp16)' -- --model llama-3-8b --lora-rank 16 --adapter-dtype int8
+bad "optimizer-impl unknown" 'error: --optimizer-impl: "adam" is not foreach or fused' -- --model llama-3-8b --training-mode detailed --optimizer-impl adam
+bad "grad-accum zero"         'error: --grad-accum: must be at least 1' -- --model llama-3-8b --training-mode detailed --grad-accum 0
+bad "grad-accum too large"    'error: --grad-accum: is too large (at most 1,000,000)' -- --model llama-3-8b --training-mode detailed --grad-accum 1000001
 bad "upcast not a bool"       'error: --upcast-nonquantized: "maybe" is not true or false' -- --model llama-3-8b --lora-rank 16 --qlora --upcast-nonquantized maybe
 bad "gpus not tp x pp"        'error: --gpus: 1 GPU is not a multiple of tp × pp = 2 (the GPUs of one model replica); set --gpus to a multiple of 2' -- --model llama-2-7b --training-mode detailed --tp 2
 bad "detailed without model"  'error: --training-mode: detailed needs a model architecture (--model or --config): the activations need its layers, hidden size, FFN width and gating, KV heads, vocabulary and dropout' -- --training-mode detailed

@@ -42,7 +42,13 @@ check "fit confidence safe" 0 "the training peak's likely high end is" EMPTY -- 
 # bitsandbytes dequantizes Llama-3-8B's largest linear (4096 x 14336) to 2 bytes; op-level recompute and eager
 # attention are read back in the JSON's training settings.
 second_pass=(--model llama-3-8b --lora-rank 16 --qlora --training-mode detailed --recompute op-selective --attention eager --gpus 2 --zero 3 --fsdp-prefetch 2 --zero-bucket 5e8 --format json)
-check "second pass terms" 0 '"zero_bucket_bytes":1000000000,"dequant_workspace_bytes":117440512,"training_peak_bytes":' EMPTY -- "${second_pass[@]}"
+check "second pass terms" 0 '"zero_bucket_bytes":1000000000,"dequant_workspace_bytes":117440512,"backward_peak_bytes":' EMPTY -- "${second_pass[@]}"
+# The optimizer step's peak: a full fine-tune of Llama-3-8B at the seed's 16-bit Adam holds weights, gradients,
+# both states and foreach's temporary of the second moment (torch/optim/adamw.py _multi_tensor_adamw): 5 x 2 x
+# 8,030,261,248 bytes + the 512 MiB CUDA context; fused has no temporary; the step peaks at 2,048 tokens.
+check "optimizer step peak" 0 '"step_peak_bytes":80839483392,"training_peak_bytes":80839483392,' EMPTY -- --model llama-3-8b --training-mode detailed --format json
+check "optimizer step fused" 0 '"step_peak_bytes":64778960896,' EMPTY -- --model llama-3-8b --training-mode detailed --optimizer-impl fused --format json
+check "optimizer step phase" 0 '"training_peak_phase":"optimizer step",' EMPTY -- --model llama-3-8b --training-mode detailed --format json
 check "second pass settings" 0 '"recompute":"op-selective","attention":"eager",' EMPTY -- "${second_pass[@]}"
 check "second pass gathered" 0 '"zero3_gathered_bytes":' EMPTY -- "${second_pass[@]}"
 check "fit help" 0 'Usage: llm-memory fit' EMPTY -- fit --help
