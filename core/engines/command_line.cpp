@@ -522,9 +522,10 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
             const std::string v = lower(value);
             if (v == "fp8") {
                 set_setting(r, key, "fp8", source);
-            } else if (v == "awq" || v == "gptq" || v == "awq_marlin" || v == "gptq_marlin" || v == "marlin") {
-                set_setting(r, key, "int4", source);
-                r.unmodelled.push_back(source + " (taken as 4-bit weights; group scales and 16-bit modules are not counted)");
+            } else if (v == "gptq" || v == "gptq_marlin" || v == "marlin") {
+                set_setting(r, key, "gptq", source);  // 4-bit, group 128: the common GPTQ export
+            } else if (v == "awq" || v == "awq_marlin") {
+                set_setting(r, key, "awq", source);
             } else if (v == "bitsandbytes") {
                 set_setting(r, key, "nf4", source);
             } else {
@@ -1054,12 +1055,13 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
             if (value == "fp16") value = "float16";
             else if (value == "bf16") value = "bfloat16";
             else if (value == "fp32") value = "float32";
-            else continue;  // int4, fp8, nf4: written by --quantization
+            else continue;  // int4, gptq, awq, fp8, nf4: written by --quantization
         }
         if (spec.kind == ValueKind::vllm_quant) {
             if (value == "fp8") value = "fp8";
             else if (value == "nf4") value = "bitsandbytes";
-            else if (value == "int4") value = "awq";
+            else if (value == "int4" || value == "awq") value = "awq";
+            else if (value == "gptq") value = "gptq";
             else continue;
         }
         if (spec.kind == ValueKind::vllm_kv && value != "fp8") continue;

@@ -114,10 +114,17 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // head on the last, each split over tp by vocabulary.
     const ParamBreakdown& c = s.model->counts;
     const std::uint64_t total = c.total_count > 0 ? c.total_count : 1;
-    auto bytes_of = [&](std::uint64_t params) { return static_cast<std::uint64_t>(static_cast<u128>(e->weight_bytes) * params / total); };
+    // A GPTQ or AWQ checkpoint keeps the embedding and the head in 16 bits (the estimator's split); otherwise
+    // they take their share of the weights.
+    const bool unquantized_ends = e->quantized_linear_count > 0;
+    auto bytes_of = [&](std::uint64_t params) {
+        if (unquantized_ends) return params * unquantized_bytes(s);
+        return static_cast<std::uint64_t>(static_cast<u128>(e->weight_bytes) * params / total);
+    };
     const std::uint64_t embed = bytes_of(c.embedding_count);
     const std::uint64_t head = a.tie_word_embeddings ? embed : bytes_of(c.output_head_count);
-    const std::uint64_t layers_all = e->weight_bytes > bytes_of(c.embedding_count + c.output_head_count) ? e->weight_bytes - bytes_of(c.embedding_count + c.output_head_count) : 0;
+    const std::uint64_t ends = bytes_of(c.embedding_count + c.output_head_count);
+    const std::uint64_t layers_all = e->weight_bytes > ends ? e->weight_bytes - ends : 0;
     const std::uint64_t per_layer = layers_all / a.num_hidden_layers;
     // vLLM's get_pp_indices: an even split, the remainder to the stages before the last.
     std::vector<std::uint64_t> stage_layers(static_cast<std::size_t>(pp), a.num_hidden_layers / pp);
@@ -293,6 +300,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     if (s.engine.max_num_seqs > 0) cmd += " --max-num-seqs " + std::to_string(seqs);
     if (s.engine.max_batched_tokens > 0) cmd += " --max-num-batched-tokens " + std::to_string(batched);
     if (kv_flag != "auto") cmd += " --kv-cache-dtype " + kv_flag;
+    if (s.dtype == "gptq" || s.dtype == "awq") cmd += " --quantization " + s.dtype;
     if (s.engine.block_size > 0) cmd += " --block-size " + std::to_string(block);
     if (s.engine.enforce_eager) cmd += " --enforce-eager";
     out.command = cmd;

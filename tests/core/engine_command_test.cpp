@@ -271,6 +271,7 @@ TEST_CASE("the printer realises the settings, and reading it back gives them aga
         "vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 4 --max-model-len 32768 --gpu-memory-utilization 0.95 --max-num-seqs 64 "
         "--max-num-batched-tokens 8192 --kv-cache-dtype fp8 --block-size 32 --enforce-eager --dtype bfloat16",
         "vllm serve TheBloke/x-AWQ --quantization awq -pp 2",
+        "vllm serve Qwen/Qwen1.5-7B-Chat-GPTQ-Int4 --quantization gptq",
         "OLLAMA_CONTEXT_LENGTH=8192 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 OLLAMA_NUM_PARALLEL=2 ollama run llama3.1:8b",
     };
     for (const std::string& command : commands) {
@@ -287,6 +288,14 @@ TEST_CASE("the printer realises the settings, and reading it back gives them aga
     CHECK(engine_command_line("vllm", "org/m", {{"tp", "4", ""}, {"context", "32768", ""}, {"gpu-util", "0.9", ""}}) ==
           "vllm serve org/m --tensor-parallel-size 4 --gpu-memory-utilization 0.9 --max-model-len 32768");
     CHECK(command_state(read_ok("llama-server -m a.gguf -c 4096 -fa")) == "engine=llama.cpp&context=4096&flash-attn=on");
+    // vLLM's GPTQ and AWQ methods (and their Marlin kernels) are the gptq and awq formats, counted in full:
+    // nothing about them is listed as not modelled any more.
+    for (const auto& [method, dtype] : std::vector<std::pair<std::string, std::string>>{
+             {"gptq", "gptq"}, {"gptq_marlin", "gptq"}, {"marlin", "gptq"}, {"awq", "awq"}, {"awq_marlin", "awq"}}) {
+        const CommandReading r = read_ok("vllm serve org/m --quantization " + method);
+        CHECK(pairs(r).at("dtype") == dtype);
+        CHECK(r.unmodelled.empty());
+    }
 }
 
 TEST_CASE("llama-server: --n-cpu-moe, --cpu-moe and -ot PATTERN=CPU are read, -ot adds to the list") {

@@ -221,6 +221,22 @@ TEST_CASE("vLLM: weights per GPU, the KV pool, blocks, capacity and concurrency"
     CHECK(e.command == "vllm serve meta-llama/Llama-3.1-8B --max-model-len 32768");
 }
 
+TEST_CASE("vLLM: a GPTQ checkpoint keeps its embedding and head in 16 bits on the GPUs that hold them") {
+    // Qwen1.5-7B-Chat-GPTQ-Int4 on an RTX 3090 at 32,768 tokens: vLLM said "the maximum number of tokens that can
+    // be stored in KV cache (24320)" (https://github.com/QwenLM/Qwen3/issues/16; tests/fixtures/inference_reality.json
+    // holds the row, within 25 %). Here the split itself, on Llama 2 7B: 2 x 131,072,000 x 2 bytes outside the layers.
+    const EngineEstimate one = run(with({{"model", "llama-2-7b"}, {"engine", "vllm"}, {"gpu", "rtx-3090"}, {"dtype", "gptq"}, {"context", "4096"}}));
+    CHECK(device(one, "gpu0").weights_bytes == 3'889'307'648ULL);
+    const EngineEstimate two = run(with({{"model", "llama-2-7b"}, {"engine", "vllm"}, {"gpu", "rtx-3090"}, {"dtype", "gptq"}, {"context", "4096"}, {"tp", "2"}, {"gpus", "2"}}));
+    // Each rank: half the layers' packed weights and half the embedding and the head (split by vocabulary).
+    const std::uint64_t layers = 3'889'307'648ULL - 2 * 131'072'000ULL * 2;
+    CHECK(device(two, "gpu0").weights_bytes == layers / 32 * 32 / 2 + 131'072'000ULL + 131'072'000ULL);
+    // llama.cpp cannot load it, and says what to pick instead.
+    const Expected<EngineEstimate> llama = engine_estimate(with({{"model", "llama-2-7b"}, {"engine", "llama.cpp"}, {"dtype", "gptq"}}));
+    REQUIRE_FALSE(llama.ok());
+    CHECK(llama.error().find("loads GGUF files, not GPTQ checkpoints") != std::string::npos);
+}
+
 TEST_CASE("vLLM: a drafter (draft-model) is said to be left out, never dropped unseen") {
     // The vLLM model prices no drafter (--speculative-config): the figures are the target's alone, and a note says so.
     const EngineEstimate plain = run(with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "a100-80gb"}, {"context", "32768"}}));
