@@ -186,17 +186,25 @@ TEST_CASE("vLLM: bad values are errors naming the flag") {
     CHECK(error_of("python -m http.server").rfind("the module", 0) == 0);
 }
 
-TEST_CASE("vLLM: --speculative-config is read as JSON; a drafter is named as not priced, prompt lookup holds no weights") {
+TEST_CASE("vLLM: --speculative-config is read as JSON; a built-in draft model is priced, other drafters named, prompt lookup holds no weights") {
     // vllm/config/speculative.py SpeculativeConfig: "model" (a draft model, EAGLE head or weights), "method"
     // (ngram, ngram_gpu, suffix, draft_model, eagle, eagle3, mtp and the *_mtp model types, medusa, ...),
-    // "num_speculative_tokens" (Field gt=0); the vLLM model here prices no drafter.
+    // "num_speculative_tokens" (Field gt=0). A separate draft model llm-memory knows becomes draft-model.
     const CommandReading d = read_ok(
         "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"model\": \"meta-llama/Llama-3.2-1B-Instruct\", "
         "\"num_speculative_tokens\": 5}'");
-    REQUIRE(d.unmodelled.size() == 1);
-    CHECK(d.unmodelled[0].find("(the drafter meta-llama/Llama-3.2-1B-Instruct, built-in llama-3.2-1b: vLLM drafters are not priced yet") !=
-          std::string::npos);
-    CHECK(pairs(d).count("draft-model") == 0);  // not priced by vLLM, so not set as if it were
+    CHECK(d.unmodelled.empty());
+    CHECK(pairs(d).at("draft-model") == "llama-3.2-1b");
+    const CommandReading dm = read_ok("vllm serve m --speculative-config '{\"method\": \"draft_model\", \"model\": \"meta-llama/Llama-3.2-1B\", \"num_speculative_tokens\": 3}'");
+    CHECK(pairs(dm).at("draft-model") == "llama-3.2-1b");
+    // Printed back, the drafter goes inside --speculative-config, and reads back the same.
+    const std::string printed = engine_command_line("vllm", "m", dm.settings);
+    CHECK(printed == "vllm serve m --speculative-config '{\"method\": \"draft_model\", \"model\": \"llama-3.2-1b\", \"num_speculative_tokens\": 5}'");
+    CHECK(pairs(read_ok(printed)) == pairs(dm));
+    const CommandReading unknown = read_ok("vllm serve m --speculative-config '{\"model\": \"someone/tiny-drafter\", \"num_speculative_tokens\": 5}'");
+    REQUIRE(unknown.unmodelled.size() == 1);
+    CHECK(unknown.unmodelled[0].find("(the drafter someone/tiny-drafter: vLLM drafters are not priced yet") != std::string::npos);
+    CHECK(pairs(unknown).count("draft-model") == 0);
     const CommandReading e = read_ok("vllm serve m --speculative_config='{\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"}'");
     CHECK(contains(e.unmodelled, "--speculative-config {\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"} (the drafter x/EAGLE3-head: vLLM drafters are not priced yet"));
     const CommandReading mtp = read_ok("vllm serve m --speculative-config '{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}'");

@@ -237,16 +237,35 @@ TEST_CASE("vLLM: a GPTQ checkpoint keeps its embedding and head in 16 bits on th
     CHECK(llama.error().find("loads GGUF files, not GPTQ checkpoints") != std::string::npos);
 }
 
-TEST_CASE("vLLM: a drafter (draft-model) is said to be left out, never dropped unseen") {
-    // The vLLM model prices no drafter (--speculative-config): the figures are the target's alone, and a note says so.
+TEST_CASE("vLLM: a draft model is a second model on the GPU, and its layers share every KV block") {
+    // vLLM's v1 DraftModelProposer (vllm/v1/spec_decode/draft_model.py load_model): the drafter loads on the target's
+    // GPUs and its attention layers join the target's in the KV cache spec (get_layers_from_vllm_config), so a block
+    // of 16 tokens holds both models' layers. Llama 3.1 8B: 32 layers x 2 x 8 x 128 x 2 bytes = 131,072 bytes a token;
+    // Llama 3.2 1B: 16 layers x 2 x 8 x 64 x 2 = 32,768 more. The 1B's weights: 1,235,814,400 x 2 bytes.
     const EngineEstimate plain = run(with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "a100-80gb"}, {"context", "32768"}}));
     const EngineEstimate drafted =
         run(with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "a100-80gb"}, {"context", "32768"}, {"draft-model", "llama-3.2-1b"}}));
-    CHECK(device(drafted, "gpu0").total_bytes == device(plain, "gpu0").total_bytes);
-    bool said = false;
-    for (const std::string& note : drafted.notes) said = said || note.rfind("draft-model llama-3.2-1b: vLLM drafters are not priced yet; these figures leave its weights", 0) == 0;
-    CHECK(said);
-    for (const std::string& note : plain.notes) CHECK(note.find("draft-model") == std::string::npos);
+    const EngineDevice& p = device(plain, "gpu0");
+    const EngineDevice& g = device(drafted, "gpu0");
+    CHECK(term(g, "draft_weights") == 2'471'628'800ULL);
+    // The proposer's buffers at 2,048 batched tokens (llm_base_proposer.py): 2 x 2,048 x 2 bytes + 22 bytes a token.
+    CHECK(term(g, "draft_buffers") == 2048ULL * (2 * 2048 * 2 + 22));
+    CHECK(term(g, "activation_peak") == term(p, "activation_peak"));  // the 8B's phases are the larger
+    CHECK(g.kv_pool_bytes == p.kv_pool_bytes - term(g, "draft_weights") - term(g, "draft_buffers"));
+    CHECK(g.kv_blocks == g.kv_pool_bytes / (16ULL * (131'072 + 32'768)));
+    CHECK(g.kv_capacity_tokens == g.kv_blocks * 16);
+    CHECK(g.kv_capacity_tokens < p.kv_capacity_tokens * 131'072 / (131'072 + 32'768) + 16);
+    CHECK(g.weights_bytes == p.weights_bytes + term(g, "draft_weights"));
+    CHECK(drafted.command.find("--speculative-config '{\"method\": \"draft_model\", \"model\": \"meta-llama/Llama-3.2-1B\"") != std::string::npos);
+    // What vLLM refuses or llm-memory does not model is said, by key.
+    const Expected<EngineEstimate> vocab =
+        engine_estimate(with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "a100-80gb"}, {"draft-model", "llama-2-7b"}}));
+    REQUIRE_FALSE(vocab.ok());
+    CHECK(vocab.error() == "draft-model: vLLM: the drafter's vocabulary (32,000) must be the target's (128,256)");
+    const Expected<EngineEstimate> kv = engine_estimate(
+        with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "a100-80gb"}, {"draft-model", "llama-3.2-1b"}, {"draft-kv-dtype", "q8_0"}}));
+    REQUIRE_FALSE(kv.ok());
+    CHECK(kv.error().rfind("draft-kv-dtype: is read by llama.cpp and Ollama only, not by vLLM", 0) == 0);  // the drafter shares the target's cache type
 }
 
 TEST_CASE("vLLM's activation peak follows the batched tokens and the sampler, not the context") {
