@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, openPage, waitForApi, cliPath, repoRoot } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, cliPath, repoRoot, POLL_MS } from './harness.mjs';
 
 let browser;
 let server;
@@ -56,11 +56,11 @@ test('a config.json dropped on the page is handed to the model picker', async ()
   }, [text, name]);
   const framesBefore = await page.evaluate(() => window.llmMemory.frameCount());
   assert.equal(await drop(config, 'config.json'), true, 'the drop was not handled (the browser would open the file)');
-  await page.waitForFunction(() => document.getElementById('status').textContent !== '', null, { timeout: 5000 });
+  await page.waitForFunction(() => document.getElementById('status').textContent !== '', null, { timeout: 5000, polling: POLL_MS });
   assert.equal(await page.locator('#status').textContent(), 'Read config.json.');
-  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, framesBefore, { timeout: 5000 });
+  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, framesBefore, { timeout: 5000, polling: POLL_MS });
   assert.equal(await drop('{"model_type": 7', 'broken.json'), true);
-  await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('Could not read broken.json'), null, { timeout: 5000 });
+  await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('Could not read broken.json'), null, { timeout: 5000, polling: POLL_MS });
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, openPage, waitForApi, waitForIdle, repoRoot } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, repoRoot, POLL_MS } from './harness.mjs';
 
 let browser;
 let server;
@@ -18,7 +18,7 @@ const LLAMA_2_7B = fs.readFileSync(path.join(repoRoot, 'tests/fixtures/configs/l
 const loadConfig = (page, text) =>
   page.evaluate((t) => window.Module.ccall('llm_memory_load_config', 'number', ['string'], [t]), text);
 const summaryStarts = (page, prefix) => page.waitForFunction(
-  (p) => document.getElementById('results-summary').textContent.startsWith(p), prefix, { timeout: 5000 });
+  (p) => document.getElementById('results-summary').textContent.startsWith(p), prefix, { timeout: 5000, polling: POLL_MS });
 
 for (const [where, fragment] of [['the Model section collapsed (Calculator tab)', '#params=13B'],
   ['the Practice tab open', '#params=13B&practice=42']]) {
@@ -35,7 +35,7 @@ for (const [where, fragment] of [['the Model section collapsed (Calculator tab)'
     // No frames owed beyond the few after the wake-up: the model was applied in them, then the page idles.
     await waitForIdle(page);
     assert.ok(await page.evaluate(() => window.llmMemory.frameCount()) > framesBefore);
-    await page.waitForFunction(() => location.hash.startsWith('#params=6.738415616B'), null, { timeout: 5000 });
+    await page.waitForFunction(() => location.hash.startsWith('#params=6.738415616B'), null, { timeout: 5000, polling: POLL_MS });
     // A config that does not read: 0, and the model in use stays.
     assert.equal(await loadConfig(page, '{"model_type": 7'), 0);
     await waitForIdle(page);

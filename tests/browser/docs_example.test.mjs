@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, serveSite, openPage, foreignRequests, siteDir, repoRoot, shotDir } from './harness.mjs';
+import { launch, serveSite, openPage, foreignRequests, siteDir, repoRoot, shotDir, POLL_MS } from './harness.mjs';
 
 let browser;
 let server;
@@ -34,7 +34,7 @@ test('the MkDocs example embeds the app and drives it from the page script', asy
   const { page, errors, requests, context } = await openPage(browser, server.url, { width: 1280, height: 900 }, { colorScheme: 'light' });
   const sentence = page.locator('#llm-memory-sentence');
   // The page script writes the sentence once the embed's API is ready, from the embed's estimate().
-  await page.waitForFunction(() => document.getElementById('llm-memory-sentence').textContent !== '', null, { timeout: 30000 });
+  await page.waitForFunction(() => document.getElementById('llm-memory-sentence').textContent !== '', null, { timeout: 30000, polling: POLL_MS });
   assert.equal(await sentence.textContent(), 'params=13B&trainable=1B: inference 31.2 GB, training 32 GB.');
   const frame = await (await page.waitForSelector('#llm-memory-estimate')).contentFrame();
   assert.match(await frame.evaluate(() => location.hash), /embed=1/);
@@ -43,11 +43,11 @@ test('the MkDocs example embeds the app and drives it from the page script', asy
   await page.getByRole('button', { name: '70B in int4' }).click();
   assert.equal(await sentence.textContent(), 'params=70B&dtype=int4: inference 42 GB, training 455 GB.');
   assert.equal(await frame.evaluate(() => window.llmMemory.getState()), 'params=70B&dtype=int4');
-  await frame.waitForFunction(() => /^Weight memory 35 GB/.test(document.getElementById('results-summary').textContent));
+  await frame.waitForFunction(() => /^Weight memory 35 GB/.test(document.getElementById('results-summary').textContent), null, { polling: POLL_MS });
 
   await page.getByRole('button', { name: '7B, all trainable' }).click();
   assert.equal(await sentence.textContent(), 'params=7B: inference 16.8 GB, training 56 GB.');
-  await frame.waitForFunction(() => /Training total 56 GB/.test(document.getElementById('results-summary').textContent));
+  await frame.waitForFunction(() => /Training total 56 GB/.test(document.getElementById('results-summary').textContent), null, { polling: POLL_MS });
 
   await page.getByRole('button', { name: '13B, 1B trainable' }).click();
   assert.equal(await sentence.textContent(), 'params=13B&trainable=1B: inference 31.2 GB, training 32 GB.');

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { launch, serveSite, openPage, waitForApi, waitForIdle, frameCount, foreignRequests, shotDir } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, frameCount, foreignRequests, shotDir, POLL_MS, waitForSuspended } from './harness.mjs';
 
 let browser;
 let server;
@@ -16,7 +16,7 @@ async function embedFrame(page, id) {
   const handle = await page.waitForSelector('#' + id);
   await handle.scrollIntoViewIfNeeded();
   const frame = await handle.contentFrame();
-  await frame.waitForFunction(() => window.llmMemory && window.llmMemory.ready, null, { timeout: 30000 });
+  await frame.waitForFunction(() => window.llmMemory && window.llmMemory.ready, null, { timeout: 30000, polling: POLL_MS });
   await frame.evaluate(() => window.llmMemory.ready.then(() => true));
   return { frame, handle };
 }
@@ -81,21 +81,26 @@ test('the wheel over an embed scrolls the host page until the user clicks into i
   const { page, errors, context } = await openPage(browser, server.url + 'embed-example.html', { width: 1280, height: 800 });
   const a = await embedFrame(page, 'embed-70b');
   await page.evaluate(() => window.scrollTo(0, document.getElementById('embed-70b').offsetTop - 150));
-  await page.waitForTimeout(200);
+  // The wheel is routed by the compositor's copy of the layers, which has the scroll after the host's next
+  // rendering update: wait for two animation frames (a frame must be drawn, so no timer here).
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const box = await a.handle.boundingBox();
   const x = box.x + box.width * 0.75;
   const y = box.y + 200;
   await page.mouse.move(x, y);
   let scrollBefore = await page.evaluate(() => scrollY);
   await page.mouse.wheel(0, 240);
-  await page.waitForFunction((s) => scrollY > s, scrollBefore, { timeout: 5000 });
+  await page.waitForFunction((s) => scrollY > s, scrollBefore, { timeout: 5000, polling: POLL_MS });
   // Click inside (on the results side): now the wheel belongs to the embed.
   const box2 = await a.handle.boundingBox();
   await page.mouse.click(box2.x + box2.width * 0.75, box2.y + 200);
   assert.equal(await a.frame.evaluate(() => document.hasFocus()), true);
+  const clicked = await waitForIdle(a.frame);
   scrollBefore = await page.evaluate(() => scrollY);
   await page.mouse.wheel(0, 240);
-  await page.waitForTimeout(600);
+  // The app took the wheel (its handler wakes the loop: a frame is drawn) ...
+  await a.frame.waitForFunction((n) => window.llmMemory.frameCount() > n, clicked, { timeout: 5000, polling: POLL_MS });
+  await page.waitForTimeout(600);  // ... and the host, a negative check, does not scroll
   assert.equal(await page.evaluate(() => scrollY), scrollBefore, 'the host scrolled while the embed had focus');
   // Clicking the host page gives the wheel back.
   await page.mouse.click(20, 20);
@@ -103,7 +108,7 @@ test('the wheel over an embed scrolls the host page until the user clicks into i
   await page.mouse.move(box3.x + box3.width * 0.75, box3.y + 200);
   scrollBefore = await page.evaluate(() => scrollY);
   await page.mouse.wheel(0, 240);
-  await page.waitForFunction((s) => scrollY > s, scrollBefore, { timeout: 5000 });
+  await page.waitForFunction((s) => scrollY > s, scrollBefore, { timeout: 5000, polling: POLL_MS });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -114,14 +119,16 @@ test('an embed scrolled out of view draws nothing, and draws again when scrolled
   const frames = () => a.frame.evaluate(() => window.llmMemory.frameCount());
   await waitForIdle(a.frame);
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-  await page.waitForTimeout(300);
-  const hidden = await frames();
+  // The embed stops drawing when its IntersectionObserver reports it out of view, after the host's next
+  // rendering update: hundreds of ms under load (a fixed 300 ms wait here failed 6 !== 5 at load 16: the
+  // change below drew a frame before the suspension came). Wait for the page to say it is suspended.
+  const hidden = await waitForSuspended(a.frame);
   await a.frame.evaluate(() => window.llmMemory.setState('params=7B'));
-  await page.waitForTimeout(800);
+  await page.waitForTimeout(800);  // a negative check: no frame comes while suspended
   assert.equal(await frames(), hidden, 'the off-screen embed kept drawing');
   assert.match(await a.frame.locator('#results-summary').textContent(), /^Weight memory 14 GB/);
   await a.handle.scrollIntoViewIfNeeded();
-  await a.frame.waitForFunction((n) => window.llmMemory.frameCount() > n, hidden, { timeout: 5000 });
+  await a.frame.waitForFunction((n) => window.llmMemory.frameCount() > n, hidden, { timeout: 5000, polling: POLL_MS });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -145,12 +152,20 @@ test('same-document keys: GLFW leaves Backspace and Tab of other page fields alo
   await context.close();
 });
 
+// Moves the mouse and waits until the app drew a frame after it (the frame that hovers what is under the
+// mouse and mirrors ImGui's cursor onto the canvas); the move's handler runs before mouse.move() returns.
+async function moveAndDraw(page, x, y) {
+  const drawn = await frameCount(page);
+  await page.mouse.move(x, y);
+  await page.waitForFunction((n) => window.llmMemory.frameCount() > n, drawn, { timeout: 5000, polling: POLL_MS });
+}
+const cursorOf = (page) => page.evaluate(() => document.getElementById('canvas').style.cursor);
+
 // Finds the first text field of the inputs column by its I-beam cursor (the page mirrors ImGui's cursor).
 async function findTextField(page, x) {
   for (let y = 40; y < 500; y += 6) {
-    await page.mouse.move(x, y);
-    await page.waitForTimeout(40);
-    if (await page.evaluate(() => document.getElementById('canvas').style.cursor) === 'text') return y + 3;
+    await moveAndDraw(page, x, y);
+    if (await cursorOf(page) === 'text') return y + 3;
   }
   return null;
 }
@@ -159,19 +174,14 @@ test('cursor shapes follow ImGui; typing into the app rewrites the link', async 
   const { page, errors, context } = await openPage(browser, server.url, { width: 1280, height: 800 });
   await waitForApi(page);
   await waitForIdle(page);
-  await page.mouse.move(1100, 700);
-  await page.waitForTimeout(100);
-  assert.equal(await page.evaluate(() => document.getElementById('canvas').style.cursor), 'default');
+  await moveAndDraw(page, 1100, 700);
+  assert.equal(await cursorOf(page), 'default');
   const y = await findTextField(page, 200);
   assert.ok(y !== null, 'no text field found in the inputs column (cursor never became "text")');
   await page.mouse.click(200, y);
-  await page.keyboard.down('Control');
-  await page.keyboard.down('a');
-  await page.waitForTimeout(100);
-  await page.keyboard.up('a');
-  await page.keyboard.up('Control');
+  await holdCtrl(page, 'a');
   await page.keyboard.type('70B', { delay: 30 });
-  await page.waitForFunction(() => location.hash === '#params=70B', null, { timeout: 5000 });
+  await page.waitForFunction(() => location.hash === '#params=70B', null, { timeout: 5000, polling: POLL_MS });
   assert.match(await page.locator('#results-summary').textContent(), /^Weight memory 140 GB/);
   assert.deepEqual(errors, []);
   await context.close();
@@ -182,10 +192,10 @@ test('Copy link and Copy embed code put the scenario on the clipboard', async ()
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
   await waitForApi(page);
   await page.click('#copy-link');
-  await page.waitForFunction(() => document.getElementById('status').textContent === 'Link copied.');
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Link copied.', null, { polling: POLL_MS });
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), server.url + '#params=70B&trainable=1B');
   await page.click('#copy-embed');
-  await page.waitForFunction(() => document.getElementById('status').textContent === 'Embed code copied.');
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Embed code copied.', null, { polling: POLL_MS });
   const snippet = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal(snippet, `<iframe src="${server.url}#params=70B&amp;trainable=1B&amp;embed=1" width="700" height="420" ` +
     'style="border:0;max-width:100%" loading="lazy" title="LLM memory estimate"></iframe>');
@@ -210,14 +220,16 @@ test('the embed\'s "Open the full app" opens this scenario without embed=1 in a 
   await context.close();
 });
 
-// Holds Ctrl+key for a few frames (ImGui reads shortcuts per frame; TOOLCHAIN.md).
+// Holds Ctrl+key until the app has drawn its frames with the keys down (ImGui reads shortcuts per frame;
+// TOOLCHAIN.md), then releases them and waits for the frames after the release: the page's idle(), not a
+// fixed time, so a busy browser's late frames still see the keys.
 async function holdCtrl(page, key) {
   await page.keyboard.down('Control');
   await page.keyboard.down(key);
-  await page.waitForTimeout(100);
+  await waitForIdle(page);
   await page.keyboard.up(key);
   await page.keyboard.up('Control');
-  await page.waitForTimeout(100);
+  await waitForIdle(page);
 }
 
 test('Ctrl+C and Ctrl+V in the app\'s text fields use the system clipboard (GLFW\'s is a stub)', async () => {
@@ -230,11 +242,11 @@ test('Ctrl+C and Ctrl+V in the app\'s text fields use the system clipboard (GLFW
   await page.mouse.click(200, y);
   await holdCtrl(page, 'a');
   await holdCtrl(page, 'c');
-  await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === '13B'), null, { timeout: 5000 });
+  await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === '13B'), null, { timeout: 5000, polling: POLL_MS });
   await page.evaluate(() => navigator.clipboard.writeText('70B'));
   await holdCtrl(page, 'a');
   await holdCtrl(page, 'v');
-  await page.waitForFunction(() => location.hash === '#params=70B', null, { timeout: 5000 });
+  await page.waitForFunction(() => location.hash === '#params=70B', null, { timeout: 5000, polling: POLL_MS });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -246,7 +258,7 @@ test('an embed follows its iframe\'s size (CSS box x DPR) when the host page res
   const size = () => a.frame.evaluate(() => { const c = document.getElementById('canvas'); return [c.width, c.height]; });
   assert.deepEqual(await size(), [2 * 698, 2 * 418]);  // 700 x 420 minus the 1 px border, at DPR 2
   await page.evaluate(() => { const f = document.getElementById('embed-70b'); f.style.width = '520px'; f.style.height = '360px'; });
-  await a.frame.waitForFunction(() => document.getElementById('canvas').width === 2 * 518, null, { timeout: 5000 });
+  await a.frame.waitForFunction(() => document.getElementById('canvas').width === 2 * 518, null, { timeout: 5000, polling: POLL_MS });
   assert.deepEqual(await size(), [2 * 518, 2 * 358]);
   await waitForIdle(a.frame);
   await a.handle.screenshot({ path: path.join(shotDir, 'embed-70b-520x360-dpr2.png') });

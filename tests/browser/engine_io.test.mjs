@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { launch, serveSite, openPage, waitForApi, waitForIdle, cliPath, repoRoot, siteDir } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, cliPath, repoRoot, siteDir, POLL_MS } from './harness.mjs';
 import { itemRect, openPhone } from './touch_support.mjs';
 
 let browser;
@@ -40,7 +40,7 @@ async function click(page, label) {
 // Waits for the reload into the full build and its start.
 async function fullBuildLoaded(page) {
   await page.waitForFunction(() => window.llmMemory && window.Module && Module._llm_memory_engines_in_build &&
-    document.querySelector('script[src="full.js"]'), null, { timeout: 30000 });
+    document.querySelector('script[src="full.js"]'), null, { timeout: 30000, polling: POLL_MS });
   await waitForApi(page);
   assert.equal(await built(page), 1);
 }
@@ -178,7 +178,7 @@ test('the text view switches engines as the canvas does: what the new engine doe
   await page.locator('#set-engine').selectOption('vllm');
   // core's clear_unread_engine_settings through the canvas's edit path (app_try_setting; ui_test.cpp has the
   // same switch): llama.cpp's -ngl and -ub go, the model and the GPU stay, and the status bar names what went.
-  await page.waitForFunction(() => /engine=vllm/.test(window.llmMemory.getState()));
+  await page.waitForFunction(() => /engine=vllm/.test(window.llmMemory.getState()), null, { polling: POLL_MS });
   const state = await page.evaluate(() => window.llmMemory.getState());
   assert.doesNotMatch(state, /(^|&)(ngl|ubatch)=/);
   assert.match(state, /model=llama-3-8b/);
@@ -201,7 +201,7 @@ test('"Paste a command" on the lean page: the full build opens its command box, 
   await click(page, 'Paste a command');
   await fullBuildLoaded(page);
   assert.doesNotMatch(await page.evaluate(() => location.hash), /paste=/);  // used once, not kept in the link
-  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'tv-command');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'tv-command', null, { polling: POLL_MS });
   await itemRect(page, 'Use this command');  // the canvas's Engine command and log section is open
   const command = 'vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 4 --max-model-len 32768 --port 8000';
   await page.fill('#tv-command', command);
@@ -225,7 +225,7 @@ test('"Paste a log": reconciled in the page as the CLI reconciles it, nothing se
   await waitForApi(page);
   await click(page, 'Paste a log');
   await fullBuildLoaded(page);
-  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'tv-log');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'tv-log', null, { polling: POLL_MS });
   const file = path.join(repoRoot, 'tests/fixtures/engine_logs/logdetective-pr106-ctx32768.log');
   const cli = JSON.parse(execFileSync(cliPath, ['reconcile', file, '--model', 'llama-3-8b', '--format', 'json'], { encoding: 'utf8' }));
   const sent = requests.length;
@@ -251,7 +251,7 @@ test('a phone: a log pasted into the canvas log box keeps its lines', async () =
   await waitForIdle(page);
   const box = await itemRect(page, '##engine_log_text');
   await page.touchscreen.tap(box.cx, box.cy);
-  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'text-entry');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'text-entry', null, { polling: POLL_MS });
   assert.equal(await page.locator('#text-entry').getAttribute('enterkeyhint'), 'enter');
   const log = fs.readFileSync(path.join(repoRoot, 'tests/fixtures/engine_logs/logdetective-pr106-ctx32768.log'), 'utf8').trimEnd();
   await page.keyboard.insertText(log);
@@ -261,8 +261,8 @@ test('a phone: a log pasted into the canvas log box keeps its lines', async () =
   await waitForIdle(page);
   // The field's own text, handed back to the keyboard when the box is tapped again: every line is there.
   await page.touchscreen.tap(box.cx, box.cy);
-  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'text-entry');
-  await page.waitForFunction(() => document.getElementById('text-entry').value !== '');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'text-entry', null, { polling: POLL_MS });
+  await page.waitForFunction(() => document.getElementById('text-entry').value !== '', null, { polling: POLL_MS });
   assert.equal(await page.evaluate(() => document.getElementById('text-entry').value), log + '\n');
   assert.deepEqual(errors, []);
   await context.close();
@@ -277,7 +277,7 @@ test('bad engine values in the link keep the last good state, with a message nam
   assert.match(await page.evaluate(() => window.llmMemory.getState()), /^model=llama-3-8b&.*context=4096&engine=vllm$/);
   // An address edited by hand: the bad value is named and skipped, the rest of the link applies.
   await page.evaluate(() => { location.hash = 'model=llama-3-8b&context=2048&engine=vllm&max-num-seqs=-1'; });
-  await page.waitForFunction(() => /max-num-seqs: /.test(document.getElementById('notice-text').textContent));
+  await page.waitForFunction(() => /max-num-seqs: /.test(document.getElementById('notice-text').textContent), null, { polling: POLL_MS });
   assert.match(await page.locator('#notice-text').textContent(), /^Ignored in the link: max-num-seqs: /);
   assert.match(await page.evaluate(() => window.llmMemory.getState()), /^model=llama-3-8b&.*context=2048&engine=vllm$/);
   // setState: a bad engine value keeps the whole last good state.

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, openPage, waitForApp, waitForIdle, cliPath, shotDir } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApp, waitForIdle, cliPath, shotDir, POLL_MS } from './harness.mjs';
 import { openPhone, swipe } from './touch_support.mjs';
 
 let browser;
@@ -99,7 +99,7 @@ test('"Use this" makes the answer the scenario: the largest context', async () =
   // Three columns at 1600 px: the panel is in the right-hand one (from 62% of the width).
   const button = await scrollToUseThis(page, 900, wheelAt(page, 1300));  // the first: the largest context
   await page.mouse.click(button.cx, button.cy);
-  await page.waitForFunction(() => window.llmMemory.getState().includes('context=43920'), null, { timeout: 5000 });
+  await page.waitForFunction(() => window.llmMemory.getState().includes('context=43920'), null, { timeout: 5000, polling: POLL_MS });
   const state = await page.evaluate(() => window.llmMemory.getState());
   assert.match(state, /inference-mode=detailed/);
   assert.equal((await page.evaluate((s) => window.llmMemory.estimate(s), state)).detailed_inference_bytes, cli.context.need_bytes);

@@ -167,6 +167,24 @@ export async function waitForIdle(page) {
   return frameCount(page);
 }
 
+// Waits until the page has suspended its drawing (web/main_web.cpp llm_memory_set_visible(0): the canvas
+// scrolled out of view or the tab hidden) and its loop is paused, at most 10 s; returns the frames drawn so
+// far. After this no frame comes until the page is visible again: a suspended tick returns before drawing.
+// The IntersectionObserver that reports an embed scrolled away runs after the page's next rendering update,
+// which a busy browser serves hundreds of ms late (embed.test.mjs: 274 ms at load 18), so never wait a
+// fixed time for it.
+export async function waitForSuspended(page) {
+  try {
+    await page.waitForFunction(() => {
+      const [paused, suspended] = Module.ccall('llm_memory_idle_report', 'string', [], []).split('\n');
+      return paused === '1' && suspended === '1';
+    }, null, { timeout: 10000, polling: POLL_MS });
+  } catch (err) {
+    throw new Error(`the page never suspended its drawing (${await idleReport(page)}): ${err.message}`);
+  }
+  return frameCount(page);
+}
+
 // Why the page is not idle, for a timeout's message, read at once: idle() and its parts (the loop paused, a
 // frame owed, a write, a file read or a Hub look-up under way), ImGui's active and nav-focused items, the
 // page's focused element and visibility; then whether it still draws (frames over the next second) and the

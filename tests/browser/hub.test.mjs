@@ -79,15 +79,19 @@ function cli(id) {
   });
 }
 
-// The label of the item whose label starts with `prefix` (a GGUF row: "file  (size)"), once drawn.
+// The label of the item whose label starts with `prefix` (a GGUF row: "file  (size)"), once drawn: read
+// from the last frame, and when it is not there, again once the page has settled (waitForIdle: its frames
+// drawn, no look-up under way; the first read switches the item hook on and wakes the loop).
 async function labelStarting(page, prefix) {
-  for (let i = 0; i < 40; i++) {
-    const labels = (await page.evaluate(() => Module.ccall('llm_memory_item_rect', 'string', ['string'], ['*']))).split(';');
-    const found = labels.find((l) => l.startsWith(prefix));
-    if (found) return found;
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const read = async () => (await page.evaluate(() => Module.ccall('llm_memory_item_rect', 'string', ['string'], ['*'])))
+    .split(';').find((l) => l.startsWith(prefix));
+  let found = await read();
+  if (!found) {
+    await waitForIdle(page);
+    found = await read();
   }
-  throw new Error(`no item starting with "${prefix}"`);
+  if (!found) throw new Error(`no item starting with "${prefix}"`);
+  return found;
 }
 
 async function click(page, label, nth = 0) {

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { launch, serveSite, openPage, waitForApi, cliPath, shotDir } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, cliPath, shotDir, POLL_MS } from './harness.mjs';
 import { itemRect } from './touch_support.mjs';
 import { everyTypeGguf, sampleGguf, sampleSafetensors, writeGguf } from '../files/model_files.mjs';
 
@@ -67,7 +67,7 @@ async function readDone(page, name) {
   await page.waitForFunction((n) => {
     const text = document.getElementById('status').textContent;
     return text === `Read ${n} (header only).` || text === `Could not read ${n} (see the Model section).`;
-  }, name, { timeout: 20000 });
+  }, name, { timeout: 20000, polling: POLL_MS });
 }
 const clearStatus = (page) => page.evaluate(() => { document.getElementById('status').textContent = ''; });
 
@@ -109,7 +109,7 @@ test('a dropped GGUF gives the CLI\'s figures, and a truncated one is refused wi
   assert.match(shown.text, /total: 2,873,616 weights in 1,953,520 bytes/);
   // The text view says so too.
   await page.click('#text-view-toggle');
-  await page.waitForFunction(() => document.getElementById('tv-model').textContent.startsWith('Read sample.gguf (header only):'));
+  await page.waitForFunction(() => document.getElementById('tv-model').textContent.startsWith('Read sample.gguf (header only):'), null, { polling: POLL_MS });
 
   // Truncated inside the tokenizer array: the CLI's message, on the panel and in the text view; the model stays.
   const truncated = sample.bytes.slice(0, 5000);
@@ -237,7 +237,7 @@ test('screenshots: the Model section shows the file\'s report (desktop 1280x800,
     await dropFile(page, 'sample.gguf', sample.bytes);
     // The Model section opened to show the report: its first line is drawn.
     await itemRect(page, 'Open a model file...');
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await waitForIdle(page);
     await page.screenshot({ path: path.join(shotDir, `model_file_${label}.png`) });
     assert.deepEqual(errors, []);
     await context.close();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launch, serveSite, openPage, waitForApi, waitForIdle, canvasInk, singleFile, shotDir } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, canvasInk, singleFile, shotDir, POLL_MS } from './harness.mjs';
 
 let browser;
 let server;
@@ -73,8 +73,8 @@ test('without WebGL 2 the page says so and still shows the figures as HTML', asy
   // A field edits the scenario; the API still works.
   await page.getByRole('textbox', { name: 'Parameters (N)' }).fill('70B');
   await page.getByRole('textbox', { name: 'Parameters (N)' }).press('Enter');
-  await page.waitForFunction(() => /Weight memory140 GB/.test(document.getElementById('tv-results').textContent));
-  await page.waitForFunction(() => location.hash === '#params=70B&trainable=1B', null, { timeout: 5000 });  // written after 250 ms
+  await page.waitForFunction(() => /Weight memory140 GB/.test(document.getElementById('tv-results').textContent), null, { polling: POLL_MS });
+  await page.waitForFunction(() => location.hash === '#params=70B&trainable=1B', null, { timeout: 5000, polling: POLL_MS });  // written after 250 ms
   assert.deepEqual(await page.evaluate(() => window.llmMemory.setState('params=-1')), { ok: false, error: 'params: ' +
     (await page.evaluate(() => window.llmMemory.estimate('params=-1'))).error.replace(/^params: /, '') });
   await page.screenshot({ path: path.join(shotDir, 'web-no-webgl.png') });

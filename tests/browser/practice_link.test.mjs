@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, openPage, waitForApi, waitForIdle, shotDir } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, shotDir, POLL_MS } from './harness.mjs';
 
 let browser;
 let server;
@@ -14,17 +14,18 @@ before(async () => { server = await serveSite(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 const practiceIs = (page, ref) =>
-  page.waitForFunction((r) => window.llmMemory.getPractice() === r, ref, { timeout: 10000 });
-// A click ImGui sees: hover first, and hold the button for a few frames (it reads buttons per frame).
+  page.waitForFunction((r) => window.llmMemory.getPractice() === r, ref, { timeout: 10000, polling: POLL_MS });
+// A click ImGui sees: hover first, and hold the button for a few frames (it reads buttons per frame): each
+// step waits for the frames its input owes (the page's idle()), not a fixed time a busy browser may not draw in.
 async function click(page, x, y) {
   await page.mouse.move(x, y);
-  await page.waitForTimeout(100);
+  await waitForIdle(page);
   await page.mouse.down();
-  await page.waitForTimeout(100);
+  await waitForIdle(page);
   await page.mouse.up();
 }
 // The address is written 250 ms after the last change (web/api.js).
-const hashIs = (page, hash) => page.waitForFunction((h) => location.hash === h, hash, { timeout: 5000 });
+const hashIs = (page, hash) => page.waitForFunction((h) => location.hash === h, hash, { timeout: 5000, polling: POLL_MS });
 
 test('#practice=REF opens that exercise on the Practice tab and stays in the link', async () => {
   const { page, errors, context } = await openPage(browser, server.url + '#practice=42');

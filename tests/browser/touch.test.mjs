@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, waitForApi, waitForIdle, frameCount, shotDir } from './harness.mjs';
+import { launch, serveSite, waitForApi, waitForIdle, frameCount, shotDir, POLL_MS } from './harness.mjs';
 import { openPhone, itemRect, swipe, settle } from './touch_support.mjs';
 
 let browser;
@@ -20,7 +20,7 @@ const state = (page) => page.evaluate(() => window.llmMemory.getState());
 // waitForFunction whose timeout names what was awaited and what the page showed instead.
 async function until(page, fn, arg, what) {
   try {
-    await page.waitForFunction(fn, arg, { timeout: 15000 });
+    await page.waitForFunction(fn, arg, { timeout: 15000, polling: POLL_MS });
   } catch (e) {
     const seen = await page.evaluate(() => ({ focus: document.activeElement && document.activeElement.id,
       entry: document.getElementById('text-entry').value, state: window.llmMemory.getState(), frames: window.llmMemory.frameCount(),
@@ -42,7 +42,13 @@ async function countMouseEvents(page) {
   });
 }
 
-// Resolves when window.scrollY has not changed for 10 animation frames.
+// Resolves once the page's hold timer (web/api.js HOLD_MS, 450 ms from the touchstart handler) has run: a
+// page timer set now, due 600 ms later, runs after it (the page's timers run in the order they fall due).
+// A fixed wait in the test does not do that: a busy page runs a touchend before an overdue timer.
+const holdTimerRan = (page) => page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 600)));
+
+// Resolves when window.scrollY has not changed for 10 animation frames (a fling moves the page once per
+// frame, so frames, not a timer, say it stopped).
 function scrollSettled(page) {
   return page.evaluate(() => new Promise((resolve) => {
     let last = window.scrollY;
@@ -168,10 +174,8 @@ test('a quick tap handled late (the page was busy) is still a tap, not a long pr
   const close = await itemRect(page, '×');  // a common-mistake note's close box ("Dismiss this note")
   const t0 = Date.now() / 1000;
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: close.cx, y: close.cy, id: 1 }], timestamp: t0 });
-  // A page timer set now, due after the hold timer (450 ms from the touchstart handler), runs after it:
-  // the page's timers run in the order they fall due.
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 600)));
-  assert.equal(await tooltipShown(page), 1);  // the hold timer ran: the help shows
+  await holdTimerRan(page);
+  await until(page, () => Module._llm_memory_tooltip_shown() === 1, null, 'the help shows');
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [], timestamp: t0 + 0.12 });
   await settle(page);
   // The tap dismissed that note: the next one's close box is drawn further down.
@@ -185,8 +189,8 @@ test('a long press shows the help of the item under the finger and clicks nothin
   const { page, errors, context, cdp } = await openPhone(browser, server.url);
   const close = await itemRect(page, '×');  // a common-mistake note's close box ("Dismiss this note")
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: close.cx, y: close.cy, id: 1 }] });
-  await page.waitForTimeout(700);
-  assert.equal(await tooltipShown(page), 1);
+  await holdTimerRan(page);  // held past the hold time, and the page knows it (a fixed 700 ms did not say so)
+  await until(page, () => Module._llm_memory_tooltip_shown() === 1, null, 'the help shows');
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   await settle(page);
   assert.equal(await tooltipShown(page), 1);     // the help stays readable after the finger lifts
@@ -224,13 +228,13 @@ test('an embed leaves swipes to the host page until it is tapped', async () => {
   const box = await handle.boundingBox();
   const y0 = await page.evaluate(() => window.scrollY);
   await swipe(cdp, box.x + box.width / 2, box.y + box.height * 0.8, box.x + box.width / 2, box.y + box.height * 0.3, 10);
-  await page.waitForFunction((y) => window.scrollY > y + 100, y0);  // the host page scrolled under the finger
+  await page.waitForFunction((y) => window.scrollY > y + 100, y0, { polling: POLL_MS });  // the host page scrolled under the finger
   await scrollSettled(page);  // a quick swipe flings: wait until the host page stops
   assert.equal(await frame.evaluate(() => window.llmMemory.getState()), 'params=70B');
   // A tap engages the embed: from then on a swipe is the app's and the host page stays put.
   const inner = await handle.boundingBox();
   await page.touchscreen.tap(inner.x + 20, inner.y + inner.height - 20);
-  await frame.waitForFunction(() => document.documentElement.classList.contains('engaged'));
+  await frame.waitForFunction(() => document.documentElement.classList.contains('engaged'), null, { polling: POLL_MS });
   assert.equal(await frame.evaluate(() => getComputedStyle(document.getElementById('canvas')).touchAction), 'pinch-zoom');
   const y1 = await page.evaluate(() => window.scrollY);
   await swipe(cdp, inner.x + inner.width / 2, inner.y + inner.height * 0.8, inner.x + inner.width / 2, inner.y + inner.height * 0.3, 10);

@@ -17,12 +17,13 @@ export async function openPhone(browser, url, { dpr = 3, width = 390, height = 8
 
 // The last frame's rect of the ImGui item labelled `label` (the whole label or its text before "##"; the
 // nth such item), {x, y, w, h, cx, cy} in CSS px of the frame (page or iframe). The hook records items only
-// after its first call, so the first call draws a frame.
+// after its first call, which wakes the loop: when the last frame has no such item, the page's frames are
+// awaited (waitForIdle: the loop paused itself, so the last frame is the settled one) and it is read again.
 export async function itemRect(frame, label, nth = 0) {
   const read = () => frame.evaluate((l) => Module.ccall('llm_memory_item_rect', 'string', ['string'], [l]), label);
   let text = await read();
-  for (let i = 0; !text && i < 20; i++) {
-    await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  if (!text) {
+    await waitForIdle(frame);
     text = await read();
   }
   if (!text) throw new Error(`no item "${label}" in the last frame; items: ${await frame.evaluate(() => Module.ccall('llm_memory_item_rect', 'string', ['string'], ['*']))}`);

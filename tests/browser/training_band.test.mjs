@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { launch, serveSite, openPage, waitForApi, waitForIdle, cliPath } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, cliPath, POLL_MS } from './harness.mjs';
 
 let browser;
 let server;
@@ -40,7 +40,7 @@ test('each class of training run shows the CLI\'s band and three-way verdict in 
     assert.match(band, new RegExp(`where published ${klass} runs in the reality table measured against our figure`));
     assert.ok(gpu.includes(verdict), `${state}: "${gpu}" should say "${verdict}"`);
     await page.evaluate((s) => window.llmMemory.setState(s), state);
-    await page.waitForFunction((b) => document.querySelector('#text-view').textContent.replace(/\s+/g, ' ').includes(b), flat(band));
+    await page.waitForFunction((b) => document.querySelector('#text-view').textContent.replace(/\s+/g, ' ').includes(b), flat(band), { polling: POLL_MS });
     const shown = flat(await page.locator('#text-view').textContent());
     assert.ok(shown.includes(flat(gpu)), `the text view lacks "${gpu}"`);
   }
@@ -67,7 +67,7 @@ test('the second pass\'s terms and settings give the CLI\'s figures in the API a
   assert.equal(got.training_peak_bytes, want.training_peak_bytes);
   await page.evaluate((s) => window.llmMemory.setState(s), SECOND_PASS);
   await page.waitForFunction((b) => [...document.querySelectorAll('#tv-results tr')].some((tr) => tr.dataset.bytes === String(b)),
-    want.training_peak_bytes);
+    want.training_peak_bytes, { polling: POLL_MS });
   const rows = await page.locator('#tv-results tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th').textContent, tr.dataset.bytes]));
   for (const term of want.training_peak_terms.filter((t) => ['zero3_gathered', 'zero_bucket', 'dequant_workspace'].includes(t.key)))
     assert.ok(rows.some(([label, bytes]) => label === term.label && bytes === String(term.bytes)), `${term.label} ${term.bytes} in ${JSON.stringify(rows)}`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, openPage, waitForApi, cliPath, foreignRequests, shotDir } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, cliPath, foreignRequests, shotDir, POLL_MS } from './harness.mjs';
 
 let browser;
 let server;
@@ -17,7 +17,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 // The page writes its address 250 ms after the last change (web/api.js): wait for it, then compare.
 async function waitForHash(page, expected) {
   try {
-    await page.waitForFunction((h) => location.hash === h, expected, { timeout: 5000 });
+    await page.waitForFunction((h) => location.hash === h, expected, { timeout: 5000, polling: POLL_MS });
   } catch {
     assert.equal(await page.evaluate(() => location.hash), expected);  // names both values
   }
@@ -123,11 +123,11 @@ test('setState replaces the scenario, rewrites the fragment without history entr
   assert.equal(await page.evaluate(() => window.llmMemory.getState()), 'params=8B&trainable=10%25');
   // Editing the fragment by hand applies it.
   await page.evaluate(() => { location.hash = '#params=30B'; });
-  await page.waitForFunction(() => window.llmMemory.getState() === 'params=30B');
+  await page.waitForFunction(() => window.llmMemory.getState() === 'params=30B', null, { polling: POLL_MS });
   assert.match(await page.locator('#results-summary').textContent(), /^Weight memory 60 GB/);
   // A hand-edited link whose values only fail together keeps the scenario on screen (not the defaults).
   await page.evaluate(() => { location.hash = '#params=7B&trainable=8B'; });
-  await page.waitForFunction(() => document.querySelector('#notice') && getComputedStyle(document.querySelector('#notice')).display !== 'none');
+  await page.waitForFunction(() => document.querySelector('#notice') && getComputedStyle(document.querySelector('#notice')).display !== 'none', null, { polling: POLL_MS });
   assert.match(await page.locator('#notice-text').textContent(), /trainable/);
   assert.equal(await page.evaluate(() => window.llmMemory.getState()), 'params=30B');
   assert.match(await page.locator('#results-summary').textContent(), /^Weight memory 60 GB/);
@@ -171,7 +171,7 @@ test('the last scenario is kept in localStorage; a corrupt stored value is ignor
   assert.equal(await second.evaluate(() => window.llmMemory.getState()), 'params=7B');
   // Corrupt stored value: ignored, reported, removed; the defaults are shown. (Storage is written 250 ms
   // after the last change or when the page goes: wait for params=7B first, so closing writes nothing.)
-  await second.waitForFunction(() => localStorage.getItem('llm-memory:state') === 'params=7B', null, { timeout: 5000 });
+  await second.waitForFunction(() => localStorage.getItem('llm-memory:state') === 'params=7B', null, { timeout: 5000, polling: POLL_MS });
   await second.evaluate(() => localStorage.setItem('llm-memory:state', 'params=%%%&bytes=-1'));
   await second.close();
   const third = await context.newPage();
@@ -180,7 +180,7 @@ test('the last scenario is kept in localStorage; a corrupt stored value is ignor
   await waitForApi(third);
   assert.equal(await third.evaluate(() => window.llmMemory.getState()), 'params=13B');
   assert.match(await third.locator('#notice-text').textContent(), /saved scenario could not be read and was ignored \(params: /);
-  await third.waitForFunction(() => localStorage.getItem('llm-memory:state') === 'params=13B', null, { timeout: 5000 });
+  await third.waitForFunction(() => localStorage.getItem('llm-memory:state') === 'params=13B', null, { timeout: 5000, polling: POLL_MS });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -203,7 +203,7 @@ test('the theme follows prefers-color-scheme, also when it changes while the pag
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
   const frames = await page.evaluate(() => window.llmMemory.frameCount());
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000 });
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark', null, { timeout: 5000, polling: POLL_MS });
   assert.ok(await page.evaluate(() => window.llmMemory.frameCount()) > frames, 'the app was not redrawn in the new theme');
   assert.deepEqual(errors, []);
   await context.close();

@@ -4,7 +4,7 @@
 // are written together at the end of the interval; pagehide and a hidden tab write what is pending.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, serveSite, waitForApi, waitForIdle } from './harness.mjs';
+import { launch, serveSite, waitForApi, waitForIdle, POLL_MS } from './harness.mjs';
 
 let browser;
 let server;
@@ -60,8 +60,8 @@ test('40 scenario changes in a row are written once or twice, ending with the la
   }, STATES);
   // At most the leading write of the burst happens synchronously (the old page wrote 40 of each).
   assert.ok(during.url <= 1 && during.storage <= 1, JSON.stringify(during));
-  await page.waitForFunction(() => location.hash === '#params=40B', null, { timeout: 5000 });
-  await page.waitForFunction(() => localStorage.getItem('llm-memory:state') === 'params=40B', null, { timeout: 5000 });
+  await page.waitForFunction(() => location.hash === '#params=40B', null, { timeout: 5000, polling: POLL_MS });
+  await page.waitForFunction(() => localStorage.getItem('llm-memory:state') === 'params=40B', null, { timeout: 5000, polling: POLL_MS });
   const total = await page.evaluate(() => ({ url: window.__writes.url.length, storage: window.__writes.storage.length }));
   assert.ok(total.url <= 2 && total.storage <= 2, JSON.stringify(total));
   assert.deepEqual(errors, []);
@@ -73,7 +73,7 @@ test('40 scenario changes in a row are written once or twice, ending with the la
 const quietSpell = (page) => page.waitForFunction(() => {
   const last = Math.max(-1e9, ...window.__writes.url, ...window.__writes.storage);
   return performance.now() - last > 250;
-}, null, { timeout: 5000 });
+}, null, { timeout: 5000, polling: POLL_MS });
 
 test('pagehide writes a pending change at once', async () => {
   const { context, page, errors } = await openCounted(server.url + '#params=13B');
@@ -103,17 +103,21 @@ test('dragging the parameter slider writes the link at most once per 250 ms', as
       .observe(document.getElementById('results-summary'), { childList: true, characterData: true, subtree: true });
   });
   await page.mouse.move(298, 190);
-  await page.waitForTimeout(100);
+  await waitForIdle(page);  // the grab is hovered
   await page.mouse.down();
+  // A drag at the page's frame rate: each step waits for a frame drawn after its move (polled per animation
+  // frame: a drawn frame is what is awaited, and the page is awake while dragged), so every step moves the
+  // slider even when a busy browser draws late (a fixed 16 ms let several steps fall into one frame).
   for (let x = 298; x <= 430; x += 4) {
+    const drawn = await page.evaluate(() => window.llmMemory.frameCount());
     await page.mouse.move(x, 190);
-    await page.waitForTimeout(16);
+    await page.waitForFunction((n) => window.llmMemory.frameCount() > n, drawn, { timeout: 5000 });
   }
   await page.mouse.up();
   await waitForIdle(page);
   const state = await page.evaluate(() => window.llmMemory.getState());
   assert.notEqual(state, 'params=13B', 'the drag did not move the slider');
-  await page.waitForFunction((s) => location.hash === '#' + s && localStorage.getItem('llm-memory:state') === s, state, { timeout: 5000 });
+  await page.waitForFunction((s) => location.hash === '#' + s && localStorage.getItem('llm-memory:state') === s, state, { timeout: 5000, polling: POLL_MS });
   const w = await page.evaluate(() => ({ url: window.__writes.url, storage: window.__writes.storage, changes: window.__summaries }));
   const gaps = w.url.slice(1).map((t, i) => t - w.url[i]);
   console.log(`drag: ${w.changes} scenario changes, ${w.url.length} URL writes, ${w.storage.length} storage writes, ` +
@@ -158,13 +162,13 @@ test('a hash edit is kept when a pending write is made before its hashchange eve
 // edit's practice= was then read from that rewritten address, so the new exercise never opened).
 test('a hash edit after a quiet spell opens its exercise and applies its scenario together', async () => {
   const { context, page, errors } = await openCounted(server.url + '#params=7B&practice=predict-70b');
-  await page.waitForFunction(() => window.llmMemory.getPractice() === 'predict-70b', null, { timeout: 10000 });
-  await page.waitForFunction(() => location.hash === '#params=7B&practice=predict-70b', null, { timeout: 5000 });
+  await page.waitForFunction(() => window.llmMemory.getPractice() === 'predict-70b', null, { timeout: 10000, polling: POLL_MS });
+  await page.waitForFunction(() => location.hash === '#params=7B&practice=predict-70b', null, { timeout: 5000, polling: POLL_MS });
   await quietSpell(page);  // so the edit's scenario is written at once
   await page.evaluate(() => { location.hash = '#params=8B&practice=seed-7b'; });
-  await page.waitForFunction(() => window.llmMemory.getPractice() === 'seed-7b', null, { timeout: 10000 });
+  await page.waitForFunction(() => window.llmMemory.getPractice() === 'seed-7b', null, { timeout: 10000, polling: POLL_MS });
   assert.equal(await page.evaluate(() => window.llmMemory.getState()), 'params=8B');
-  await page.waitForFunction(() => location.hash === '#params=8B&practice=seed-7b', null, { timeout: 5000 });
+  await page.waitForFunction(() => location.hash === '#params=8B&practice=seed-7b', null, { timeout: 5000, polling: POLL_MS });
   assert.deepEqual(errors, []);
   await context.close();
 });
