@@ -168,16 +168,17 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // head on the last, each split over tp by vocabulary.
     const ParamBreakdown& c = s.model->counts;
     const std::uint64_t total = c.total_count > 0 ? c.total_count : 1;
-    // A GPTQ or AWQ checkpoint keeps the embedding and the head in 16 bits (the estimator's split); otherwise
-    // they take their share of the weights.
-    const bool unquantized_ends = e->quantized_linear_count > 0;
-    auto bytes_of = [&](std::uint64_t params) {
-        if (unquantized_ends) return params * unquantized_bytes(s);
-        return static_cast<std::uint64_t>(static_cast<u128>(e->weight_bytes) * params / total);
-    };
+    // The embedding and the head: a GPTQ or AWQ checkpoint keeps them in 16 bits (the estimator's split), and so
+    // does vLLM's FP8 (Fp8Config.get_quant_method quantizes LinearBase and FusedMoE layers only: the vocabulary
+    // embedding and ParallelLMHead stay in the model dtype, while N x b counted them at 1 byte). Otherwise they
+    // take their share of the weights.
+    const bool split_ends = e->quantized_linear_count > 0;
+    const bool fp8_ends = !split_ends && s.dtype == "fp8";
+    auto share_of = [&](std::uint64_t params) { return static_cast<std::uint64_t>(static_cast<u128>(e->weight_bytes) * params / total); };
+    auto bytes_of = [&](std::uint64_t params) { return split_ends || fp8_ends ? params * unquantized_bytes(s) : share_of(params); };
     const std::uint64_t embed = bytes_of(c.embedding_count);
     const std::uint64_t head = a.tie_word_embeddings ? embed : bytes_of(c.output_head_count);
-    const std::uint64_t ends = bytes_of(c.embedding_count + c.output_head_count);
+    const std::uint64_t ends = split_ends ? bytes_of(c.embedding_count + c.output_head_count) : share_of(c.embedding_count + c.output_head_count);
     const std::uint64_t layers_all = e->weight_bytes > ends ? e->weight_bytes - ends : 0;
     const std::uint64_t per_layer = layers_all / a.num_hidden_layers;
     // vLLM's get_pp_indices: an even split, the remainder to the stages before the last.
@@ -248,6 +249,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                 weights += head / tp;
                 wsteps += std::string(" + ") + (a.tie_word_embeddings ? "the tied head's copy " : "lm_head ") + n(head) + " / " + n(tp);
             }
+            if (fp8_ends) wsteps += " (FP8 layers; the embedding and the head stay in 16 bits)";
             d.terms.push_back({"weights", "Model weights", wsteps, weights, EngineTermKind::weights});
             if (draft.weights > 0) {
                 d.terms.push_back({"draft_weights", "Drafter weights", draft.weight_steps, draft.weights, EngineTermKind::weights});
