@@ -160,8 +160,36 @@ Expected<std::string> config_from_params_json(std::string_view params_text) {
     if (!doc.ok() || !doc.value.is_object())
         return Error{"params.json: not valid JSON (truncated or malformed) at byte " + std::to_string(doc.error_position)};
     const JsonValue& p = doc.value;
+    const JsonValue* vision = p.find("vision_encoder");
+    if (vision != nullptr && vision->is_null()) vision = nullptr;
+    if (vision != nullptr && !vision->is_object()) return Error{"params.json: vision_encoder: must be an object"};
+    if (vision != nullptr) {
+        const JsonValue* projector = vision->find("mm_projector_id");
+        const JsonValue* norm = vision->find("add_pre_mm_projector_layer_norm");
+        if (projector == nullptr || !projector->is_string() || projector->text() != "patch_merge" || norm == nullptr ||
+            !norm->is_boolean() || !norm->boolean())
+            return Error{"params.json: vision_encoder: only Mistral 3's (mm_projector_id \"patch_merge\" with the "
+                         "pre-projector norm) is modelled; this one would be left out of the count"};
+    }
     JsonWriter w;
     w.begin_object();
+    if (vision != nullptr) {
+        // In the shape of Mistral3ForConditionalGeneration's config.json (what such a repo ships beside it).
+        const JsonValue* bias = vision->find("adapter_bias");
+        const JsonValue* merge = vision->find("spatial_merge_size");
+        if (merge == nullptr || !merge->is_unsigned()) return Error{"params.json: vision_encoder.spatial_merge_size: must be a whole number"};
+        w.field("model_type", "mistral3").field("spatial_merge_size", merge->unsigned_value());
+        w.field("multimodal_projector_bias", bias != nullptr && bias->is_boolean() && bias->boolean());
+        w.key("vision_config").begin_object().field("model_type", "pixtral");
+        for (const char* key : {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_channels",
+                                "patch_size", "image_size"}) {
+            const JsonValue* v = vision->find(key);
+            if (v == nullptr || !v->is_unsigned())
+                return Error{std::string("params.json: vision_encoder.") + key + ": must be a whole number"};
+            w.field(key, v->unsigned_value());
+        }
+        w.end_object().key("text_config").begin_object();
+    }
     bool experts = false;
     const auto copy = [&](const char* from, const char* to, bool required) -> Status {
         const JsonValue* v = p.find(from);
@@ -189,7 +217,9 @@ Expected<std::string> config_from_params_json(std::string_view params_text) {
     }
     const JsonValue* tied = p.find("tied_embeddings");
     w.field("tie_word_embeddings", tied != nullptr && tied->is_boolean() && tied->boolean());
-    return w.field("model_type", experts ? "mixtral" : "mistral").end_object().take();
+    w.field("model_type", experts ? "mixtral" : "mistral").end_object();
+    if (vision != nullptr) w.end_object();
+    return w.take();
 }
 
 Expected<HubRef> parse_hub_ref(std::string_view input) {

@@ -147,7 +147,10 @@ private:
 
 // Mistral's native params.json (dim, n_layers, n_heads, n_kv_heads, hidden_dim, head_dim, vocab_size,
 // tied_embeddings, moe.num_experts / num_experts_per_tok) as the config.json text parse_config reads
-// (model_type "mistral", or "mixtral" with experts). Error naming a missing or malformed key.
+// (model_type "mistral", or "mixtral" with experts). A vision_encoder with Mistral 3's projector
+// (mm_projector_id "patch_merge", the pre-projector norm) becomes a "mistral3" config: the text model under
+// text_config, the Pixtral tower under vision_config. Error naming a missing or malformed key, or another
+// vision encoder (not modelled: its tower would be left out of the count).
 Expected<std::string> config_from_params_json(std::string_view params_text);
 
 // Makes a look-up's result the scenario's model: the weights read (N, b, a GGUF's architecture; the

@@ -263,6 +263,20 @@ void draw_hub_lookup(AppState& app) {
     ImGui::PopID();
 }
 
+std::string hub_prompt_text(const AppState& app, const std::string& ref, bool from_link) {
+    const std::string host = app.hub_panel ? app.hub_panel->host : std::string("huggingface.co");
+    const bool page = !app.hub_panel || app.hub_panel->page;
+    return (from_link ? "This link asks to look up " + ref + " on Hugging Face.\n\n" : std::string()) + "To read it, this " +
+           (page ? "page" : "app") + " sends the model id \"" + ref + "\" to " + host +
+           " and reads the model's file list, its config.json and its weights' headers (never the weights) from " + host +
+           " and the storage host it redirects to.\n\n" +
+           (page ? "Nothing else is sent: not your scenario, no cookies, no referrer. Until you allow it, the page sends "
+                   "nothing anywhere. Your answer is remembered in this browser; withdraw it under the field at any time."
+                 : "Nothing else is sent: not your scenario; the token in HF_TOKEN, if it is set, goes to that host only. "
+                   "Until you allow it, the app sends nothing anywhere. Your answer is remembered; withdraw it under the "
+                   "field at any time.");
+}
+
 void draw_hub_prompt(AppState& app) {
     if (!app.hub_panel) return;
     HubPanelView& view = *app.hub_panel;
@@ -276,19 +290,7 @@ void draw_hub_prompt(AppState& app) {
     ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     if (!ImGui::BeginPopupModal("Look up on Hugging Face?##hub_prompt", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings))
         return;
-    const std::string ref = view.asking ? hub_ref_text(*view.asking) : std::string();
-    if (view.from_link) wrapped_text("This link asks to look up %s on Hugging Face.", ref.c_str());
-    wrapped_text("To read it, this %s sends the model id \"%s\" to %s and reads the model's file list, its "
-                       "config.json and its weights' headers (never the weights) from %s and the storage host it "
-                       "redirects to.",
-                       view.page ? "page" : "app", ref.c_str(), view.host.c_str(), view.host.c_str());
-    ImGui::Spacing();
-    wrapped_text(view.page ? "Nothing else is sent: not your scenario, no cookies, no referrer. Until you allow it, the "
-                                   "page sends nothing anywhere. Your answer is remembered in this browser; withdraw it "
-                                   "under the field at any time."
-                                 : "Nothing else is sent: not your scenario; the token in HF_TOKEN, if it is set, goes to "
-                                   "that host only. Until you allow it, the app sends nothing anywhere. Your answer is "
-                                   "remembered; withdraw it under the field at any time.");
+    wrapped_text("%s", hub_prompt_text(app, view.asking ? hub_ref_text(*view.asking) : std::string(), view.from_link).c_str());
     ImGui::Spacing();
     if (ImGui::Button("Allow and look up##hub_allow")) {
         view.consented = true;

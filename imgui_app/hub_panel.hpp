@@ -23,6 +23,10 @@ void draw_hub_lookup(AppState& app);
 // The consent prompt (a modal): drawn every frame from draw_frame, so a link's prompt shows at once.
 void draw_hub_prompt(AppState& app);
 
+// The prompt's text for `ref` (what is sent, to which host, what is not, how to withdraw), as the modal and
+// the page's text view show it; `from_link`: a link asked. Paragraphs separated by a blank line.
+std::string hub_prompt_text(const AppState& app, const std::string& ref, bool from_link);
+
 // A look-up the user asked for and consented to, for the driver to start (true once per request).
 bool hub_take_request(AppState& app, HubRef& ref);
 

@@ -423,6 +423,18 @@
     byId('tv-check').addEventListener('click', check);
     answer.addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); check(); } });
     if (Module['llmMemoryViewBuild']) Module['llmMemoryViewBuild'](api, refreshView);  // web/engines.js (full build)
+    // Look up on Hugging Face: web/hub.js's prompt and look-up in the full build; here, the full build with
+    // lookup=ID (and view=text), which asks in its own text view.
+    var hubRef = byId('tv-hub-ref');
+    var hubGo = function () {
+      var id = hubRef.value.trim();
+      if (Module['llmMemoryViewHubGo']) Module['llmMemoryViewHubGo'](id, false);
+      else if (id) Module['llmMemoryLoadFull']('lookup=' + encodeURIComponent(id));
+      else byId('tv-hub-out').textContent = 'Type a model id (org/name) or a huggingface.co address first.';
+    };
+    byId('tv-hub-go').addEventListener('click', hubGo);
+    hubRef.addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); hubGo(); } });
+    if (Module['llmMemoryViewHubBuild']) Module['llmMemoryViewHubBuild']();
     viewBuilt = true;
   }
   function fillList(parent, items, tag) {
@@ -556,15 +568,19 @@
         }
       }
     }
+    // With the text view shown, a link's hf=ID and the lean page's lookup=ID are asked for there (web/hub.js).
+    var textFirst = !webgl || pageOptions['view'] === 'text';
     if (Module['llmMemoryHubInit']) {
-      var hubProblem = Module['llmMemoryHubInit'](isEmbed() ? '' : pageOptions['hf']);
+      var hubProblem = Module['llmMemoryHubInit'](isEmbed() || textFirst ? '' : pageOptions['hf']);
       if (hubProblem) ignored.push(hubProblem);
     }
     // The lean page's look-up field and paste buttons, carried into the full build by the link.
-    if (pageOptions['lookup'] && Module['llmMemoryLookUpHub'] && !isEmbed()) Module['llmMemoryLookUpHub'](pageOptions['lookup']);
+    if (pageOptions['lookup'] && Module['llmMemoryLookUpHub'] && !isEmbed() && !textFirst) Module['llmMemoryLookUpHub'](pageOptions['lookup']);
     if (ignored.length) notice('Ignored in the link: ' + ignored.join('; ') + '.');
     if (!webgl) showFallback();
     else if (pageOptions['view'] === 'text') showView(true);
+    var hubAsked = pageOptions['hf'] || pageOptions['lookup'];
+    if (textFirst && hubAsked && !isEmbed() && Module['llmMemoryViewHubGo']) Module['llmMemoryViewHubGo'](hubAsked, !!pageOptions['hf']);
     if (pageOptions['paste'] && engines) {
       Module['_llm_memory_reveal_engine_io']();
       if (viewShown && Module['llmMemoryViewPaste']) Module['llmMemoryViewPaste'](pageOptions['paste']);

@@ -2,7 +2,8 @@
 // safe: quoted names). Core plans each request (web/hub_exports.cpp); this file makes it with fetch():
 // no cookies, no referrer, Range when asked, redirects followed to the Hub's storage host (the page's CSP
 // connect-src names exactly those hosts), a timeout, and the body cut at what the request may read.
-// The consent (localStorage 'llm-memory:hf-consent') is asked for by the app's prompt, never assumed.
+// The consent (localStorage 'llm-memory:hf-consent') is asked for by the app's prompt or the text view's,
+// never assumed.
 // This session's answers stay in memory (at most 16 MiB), so a look-up made again sends nothing.
 (function () {
   var CONSENT_KEY = 'llm-memory:hf-consent';
@@ -113,7 +114,7 @@
   // Called by the app after the user's yes (web/hub_exports.cpp).
   Module['llmMemoryHubStart'] = function (text) { if (!running) lookUp(text); };
   Module['llmMemoryHubBusy'] = function () { return running; };
-  Module['llmMemoryHubConsent'] = function (yes) { consentSet(!!yes); };
+  Module['llmMemoryHubConsent'] = function (yes) { consentSet(!!yes); tvConsent(); };
   // Called by api.js once the app runs: the remembered choice, then hf=ID from the link (always asks).
   Module['llmMemoryHubInit'] = function (linkRef) {
     ccall('llm_memory_hub_enable', null, ['number'], [consentGet() ? 1 : 0]);
@@ -132,5 +133,87 @@
   };
   Module['llmMemoryHubLinkRef'] = function () {
     return ccall('llm_memory_hub_link_ref', 'string', [], []);
+  };
+
+  // --- the text view's look-up (site/shell.html's #tv-hub; api.js wires its field and button): its own
+  // prompt in the page before the first request, then the canvas field's path (llm_memory_hub_ask and the
+  // look-up above). Progress, the result and every problem (core's message) go to a live region. ---
+  var HOST = 'huggingface.co';
+  var asking = '';  // the id the text view's prompt is about
+  function byId(id) { return document.getElementById(id); }
+  function say(text, error) {
+    var out = byId('tv-hub-out');
+    out.textContent = text;
+    out.className = error ? 'tv-err' : '';
+  }
+  function tvConsent() {
+    var note = byId('tv-hub-note');
+    if (!note) return;
+    var yes = consentGet();
+    note.textContent = yes ? 'Allowed: Look up sends the model id to ' + HOST + '.'
+      : 'Looking up sends the model id to ' + HOST + '; you are asked first. Nothing else is sent.';
+    byId('tv-hub-withdraw').hidden = !yes;
+  }
+  function consent(yes) {
+    consentSet(yes);
+    ccall('llm_memory_hub_enable', null, ['number'], [yes ? 1 : 0]);  // the canvas's field shows the same
+    tvConsent();
+  }
+  // A repo of several GGUF files: one button per file, each looks that file up.
+  function offer(result) {
+    var list = byId('tv-hub-files');
+    list.textContent = '';
+    var files = result['hub'] && !result['applied'] ? result['hub']['gguf_files'] : [];
+    files.forEach(function (f) {
+      var item = document.createElement('li');
+      var button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = f['file'];
+      button.addEventListener('click', function () { Module['llmMemoryViewHubGo'](result['hub']['repo'] + ':' + f['file'], false); });
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+  }
+  function run(id) {
+    say('Reading ' + id + ' from ' + HOST + '...');
+    byId('tv-hub-files').textContent = '';
+    Module['llmMemoryLookUpHub'](id).then(function (result) {
+      say(result['message'], !result['ok']);
+      offer(result);
+    });
+  }
+  // The field's Look up (api.js), or a link's hf=ID (fromLink: always asks) or lookup=ID while the text view
+  // shows: core checks the id, then the prompt unless a yes is remembered.
+  Module['llmMemoryViewHubGo'] = function (text, fromLink) {
+    var id = String(text).trim();
+    byId('tv-hub-ref').value = id;
+    if (running) return;
+    // Core checks the id; the canvas prompt's text comes with a good one (after a newline).
+    var checked = ccall('llm_memory_hub_ask', 'string', ['string', 'number'], [id, fromLink ? 3 : 2]);
+    if (checked.charAt(0) !== '\n') { say(checked, true); return; }
+    if (consentGet() && !fromLink) { run(id); return; }
+    asking = id;
+    byId('tv-hub-ask-text').textContent = checked.substring(1);
+    byId('tv-hub-ask').hidden = false;
+    say('');
+    byId('tv-hub-allow').focus();
+  };
+  // Once, when the text view is built (api.js): the prompt's buttons and Withdraw.
+  Module['llmMemoryViewHubBuild'] = function () {
+    var answer = function (yes) {
+      byId('tv-hub-ask').hidden = true;
+      byId('tv-hub-ref').focus();
+      if (!yes) { say('Nothing was sent.'); return; }
+      consent(true);
+      run(asking);
+    };
+    byId('tv-hub-allow').addEventListener('click', function () { answer(true); });
+    byId('tv-hub-decline').addEventListener('click', function () { answer(false); });
+    byId('tv-hub-withdraw').addEventListener('click', function () {
+      consent(false);
+      byId('tv-hub-ref').focus();
+      say('Consent withdrawn: the next look-up asks first.');
+    });
+    tvConsent();
   };
 })();

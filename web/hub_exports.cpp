@@ -56,13 +56,21 @@ EMSCRIPTEN_KEEPALIVE void llm_memory_hub_enable(int consented) {
     llm_memory_wake();
 }
 
-// hf=ID from a link, or llmMemory.lookUpHub(ID): fills the field and asks (the prompt for a link; a
-// remembered yes lets an API call go ahead). Returns "" or the problem with the id.
+// hf=ID from a link (from_link 1), or llmMemory.lookUpHub(ID) (0): fills the field and asks (the prompt for a
+// link; a remembered yes lets an API call go ahead, at once: a phone's text view hides the canvas, which then
+// draws no frame). from_link 2, the text view before its own prompt: nothing is asked; returns the problem with
+// the id, or "\n" and the prompt's text (hub_prompt_text). Else returns "" or the problem with the id.
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_hub_ask(const char* text, int from_link) {
     static std::string out;
     llm_memory::AppState& app = llm_memory_web_app();
+    if (from_link >= 2) {
+        const llm_memory::Expected<llm_memory::HubRef> ref = llm_memory::parse_hub_ref(text != nullptr ? text : "");
+        out = ref ? "\n" + llm_memory::hub_prompt_text(app, llm_memory::hub_ref_text(*ref), from_link == 3) : ref.failure().problem;
+        return out.c_str();
+    }
     const bool ok = llm_memory::hub_ask(app, text != nullptr ? text : "", from_link != 0);
     out = ok ? std::string() : llm_memory::hub_panel_message(app);
+    llm_memory_web_hub_after_frame();
     llm_memory_wake();
     return out.c_str();
 }

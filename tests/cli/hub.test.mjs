@@ -148,3 +148,16 @@ test('failures: exit 2 with one error line naming the problem', async () => {
   await fails(['--hf', 'https://huggingface.co/datasets/a/b'], {}, /is a dataset, not a model$/);
   await fails(['--hf', 'a/b'], { HF_ENDPOINT: 'ftp://x' }, /HF_ENDPOINT "ftp:\/\/x" must start with https:\/\//);
 });
+
+test('Mistral\'s two formats: config.json (text_config + vision_config) when shipped, else params.json with its vision_encoder', async () => {
+  // mistralai/Mistral-Small-3.1-24B-Instruct-2503: 24,011,361,280 parameters, the Hub's safetensors total on its
+  // model card (24B): the 23,572,403,200 text model, the Pixtral tower and the Mistral 3 projector.
+  const both = await json(['--hf', 'mistralai/Mistral-Small-3.1-24B-Instruct-2503']);
+  assert.equal(both.hub.source, 'config.json');
+  assert.equal(both.parameters, 24011361280);
+  // The same model in params.json alone: its vision_encoder is counted too (not the text model's 23,572,403,200).
+  const params = await json(['--hf', 'test-org/mistral3-params-only']);
+  assert.equal(params.hub.source, 'params.json');
+  assert.equal(params.parameters, 24011361280);
+  assert.equal(params.hub.config_parameters, 24011361280);
+});

@@ -246,3 +246,32 @@ TEST_CASE("hub look-up: a repo with Mistral's params.json only", "[hub]") {
     CHECK(config_from_params_json(R"({"dim":4096})").error() == "params.json: n_layers: is missing");
     CHECK(config_from_params_json(R"({"dim":"x"})").error() == "params.json: dim: must be a whole number");
 }
+
+TEST_CASE("hub look-up: params.json with Mistral 3's vision_encoder counts the Pixtral tower", "[hub]") {
+    // Mistral-Small-3.1-24B-Instruct-2503's model in params.json's layout (mistral_common's VisionEncoderArgs
+    // keys). Reference: 24,011,361,280, the Hub's safetensors total for that repo (its model card's 24B), which
+    // its config.json gives too (vision_test.cpp): 23,572,403,200 text, 403,305,472 Pixtral, 35,652,608 projector.
+    const std::string params =
+        R"({"dim":5120,"n_layers":40,"head_dim":128,"hidden_dim":32768,"n_heads":32,"n_kv_heads":8,"rope_theta":1000000000.0,)"
+        R"("norm_eps":1e-05,"vocab_size":131072,"vision_encoder":{"hidden_size":1024,"num_channels":3,"max_image_size":1540,)"
+        R"("patch_size":14,"rope_theta":10000.0,"intermediate_size":4096,"num_hidden_layers":24,"num_attention_heads":16,)"
+        R"("mm_projector_id":"patch_merge","spatial_merge_size":2,"add_pre_mm_projector_layer_norm":true,"adapter_bias":false,)"
+        R"("image_token_id":10,"image_break_token_id":12,"image_end_token_id":13,"image_size":1540}})";
+    FakeRepo repo;
+    repo.files["params.json"] = params;
+    repo.api = R"({"siblings":[)" + sibling("params.json", params.size()) + "]}";
+    const Expected<HubResult> r = run("org/mistral3", repo);
+    REQUIRE(r.ok());
+    REQUIRE(r->config_model);
+    CHECK(r->config_model->counts.total_count == 24'011'361'280ULL);
+    CHECK(r->config_model->architecture.vision.encoder_count == 403'305'472ULL);
+    CHECK(r->config_model->architecture.vision.projector_count == 35'652'608ULL);
+    // Pixtral 12B's encoder (no patch merger, a biased two-layer adapter) is not modelled: refused, not dropped.
+    const std::string pixtral = R"({"dim":5120,"n_layers":40,"hidden_dim":14336,"n_heads":32,"vocab_size":131072,)"
+                                R"("vision_encoder":{"hidden_size":1024,"num_channels":3,"image_size":1024,"patch_size":16,)"
+                                R"("intermediate_size":4096,"num_hidden_layers":24,"num_attention_heads":16,"adapter_bias":true}})";
+    CHECK(config_from_params_json(pixtral).error() ==
+          "params.json: vision_encoder: only Mistral 3's (mm_projector_id \"patch_merge\" with the pre-projector norm) is "
+          "modelled; this one would be left out of the count");
+    CHECK(config_from_params_json(R"({"dim":1,"vision_encoder":3})").error() == "params.json: vision_encoder: must be an object");
+}

@@ -103,6 +103,25 @@ export function fixtureRepos() {
     safetensors: { parameters: { BF16: 8030261248 }, total: 8030261248 },
     files: new Map([['config.json', virtualFile(new Uint8Array(llamaConfig))]]),
   });
+  // Mistral Small 3.1 ships both formats: config.json (transformers' composite: text_config + vision_config) and
+  // Mistral's params.json (the text model's keys at the top, the Pixtral tower under vision_encoder, with
+  // mistral_common's VisionEncoderArgs keys). Both hold the same model: the Hub's safetensors total for
+  // mistralai/Mistral-Small-3.1-24B-Instruct-2503 is 24,011,361,280 (its model card's 24B). A look-up reads
+  // config.json; a repo with params.json alone (test-org/mistral3-params-only) is read from params.json.
+  const mistral3Config = readFileSync(new URL('../fixtures/configs/mistral-small-3.1-24b-instruct-2503.json', import.meta.url));
+  const mistral3Params = json({
+    dim: 5120, n_layers: 40, head_dim: 128, hidden_dim: 32768, n_heads: 32, n_kv_heads: 8, rope_theta: 1000000000.0,
+    norm_eps: 1e-05, vocab_size: 131072,
+    vision_encoder: { hidden_size: 1024, num_channels: 3, max_image_size: 1540, patch_size: 14, rope_theta: 10000.0,
+      intermediate_size: 4096, num_hidden_layers: 24, num_attention_heads: 16, mm_projector_id: 'patch_merge',
+      spatial_merge_size: 2, add_pre_mm_projector_layer_norm: true, adapter_bias: false, image_token_id: 10,
+      image_break_token_id: 12, image_end_token_id: 13, image_size: 1540 },
+  });
+  repos.set('mistralai/Mistral-Small-3.1-24B-Instruct-2503', {
+    files: new Map([['config.json', virtualFile(new Uint8Array(mistral3Config))], ['params.json', mistral3Params]]),
+    expected: { params: 24011361280 },
+  });
+  repos.set('test-org/mistral3-params-only', { files: new Map([['params.json', mistral3Params]]), expected: { params: 24011361280 } });
   repos.set('test-org/gated-no-metadata', { gated: 'auto', tokens: [], files: new Map([['config.json', json(TINY_CONFIG)]]) });
   repos.set('test-org/slow', { slowMs: 5000, files: new Map([['config.json', json(TINY_CONFIG)]]) });
   const bad = enc.encode('{"model.embed_tokens.weight":{"dtype":"BF16","shape":[1000,256],');
