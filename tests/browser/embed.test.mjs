@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
+import { itemRect } from './touch_support.mjs';
 import { launch, serveSite, openPage, waitForApi, waitForIdle, frameCount, foreignRequests, shotDir, POLL_MS, waitForSuspended } from './harness.mjs';
 
 let browser;
@@ -161,13 +162,14 @@ async function moveAndDraw(page, x, y) {
 }
 const cursorOf = (page) => page.evaluate(() => document.getElementById('canvas').style.cursor);
 
-// Finds the first text field of the inputs column by its I-beam cursor (the page mirrors ImGui's cursor).
-async function findTextField(page, x) {
-  for (let y = 40; y < 500; y += 6) {
-    await moveAndDraw(page, x, y);
-    if (await cursorOf(page) === 'text') return y + 3;
-  }
-  return null;
+// The first text field of the inputs column (Parameters (N), the item hook's first "##value"), with the
+// mouse over it: its cursor must be the I-beam (the page mirrors ImGui's cursor). Found by its rect, not by
+// moving down the column until the cursor changed (18 moves and 54 frames drawn for each call).
+async function textField(page) {
+  const field = await itemRect(page, '##value', 0);
+  await moveAndDraw(page, field.cx, field.cy);
+  assert.equal(await cursorOf(page), 'text', `the cursor over the Parameters field (${JSON.stringify(field)})`);
+  return field;
 }
 
 test('cursor shapes follow ImGui; typing into the app rewrites the link', async () => {
@@ -176,9 +178,8 @@ test('cursor shapes follow ImGui; typing into the app rewrites the link', async 
   await waitForIdle(page);
   await moveAndDraw(page, 1100, 700);
   assert.equal(await cursorOf(page), 'default');
-  const y = await findTextField(page, 200);
-  assert.ok(y !== null, 'no text field found in the inputs column (cursor never became "text")');
-  await page.mouse.click(200, y);
+  const field = await textField(page);
+  await page.mouse.click(field.cx, field.cy);
   await holdCtrl(page, 'a');
   await page.keyboard.type('70B', { delay: 30 });
   await page.waitForFunction(() => location.hash === '#params=70B', null, { timeout: 5000, polling: POLL_MS });
@@ -237,9 +238,8 @@ test('Ctrl+C and Ctrl+V in the app\'s text fields use the system clipboard (GLFW
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
   await waitForApi(page);
   await waitForIdle(page);
-  const y = await findTextField(page, 200);
-  assert.ok(y !== null, 'no text field found');
-  await page.mouse.click(200, y);
+  const field = await textField(page);
+  await page.mouse.click(field.cx, field.cy);
   await holdCtrl(page, 'a');
   await holdCtrl(page, 'c');
   await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === '13B'), null, { timeout: 5000, polling: POLL_MS });

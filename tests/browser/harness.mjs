@@ -5,6 +5,7 @@
 // (serve with python3 -m http.server instead of scripts/serve.mjs).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,30 @@ export const singleFile = path.resolve(process.env.LLM_MEMORY_SINGLE_FILE || pat
 export const cliPath = path.resolve(process.env.LLM_MEMORY_CLI || path.join(repoRoot, 'build/native/llm-memory'));
 export const shotDir = path.join(repoRoot, 'build/screenshots');
 
+// Per-window work no test looks at. Chromium 156 draws its toolbar's omnibox popup in WebUI: every browser
+// window, so every context a test opens, started a renderer for chrome://omnibox-popup.top-chrome/ (and its
+// AI-mode variant), which kept working while the page loaded. And each context started a spare renderer
+// for a next navigation that mostly never came. Both off: a context that loads the app and waits for idle()
+// cost 2.9 to 3.0 CPU s, now 1.6 to 1.7 (10 contexts, CPU seconds of the whole process tree, the omnibox
+// 1.2 s of it; bench/SUITE.md's eighth pass). Chromium keeps only the last --disable-features (see
+// CHROMIUM_ARGS), so the flag repeats playwright-core's own list, read from the pinned bundle's source; when
+// it cannot be read, the flag is left out (the tests only cost more) and run.mjs says so.
+const OFF_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup', 'SpareRendererForSitePerProcess'];
+export function playwrightDisabledFeatures() {
+  try {
+    const bundle = fs.readFileSync(createRequire(import.meta.url).resolve('playwright-core/lib/coreBundle'), 'utf8');
+    const list = /disabledFeatures = \[([\s\S]*?)\]\.filter\(Boolean\)/.exec(bundle);
+    const names = list ? [...list[1].matchAll(/^\s*"([A-Za-z0-9_]+)",?\s*$/gm)].map((m) => m[1]) : [];
+    return names.includes('MediaRouter') ? names : null;  // one it has listed for years: the list was found
+  } catch {
+    return null;
+  }
+}
+function disabledFeaturesArgs() {
+  const theirs = playwrightDisabledFeatures();
+  return theirs ? [`--disable-features=${[...theirs, ...OFF_FEATURES].join(',')}`] : [];
+}
+
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu',
   '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -25,6 +50,7 @@ export const CHROMIUM_ARGS = [
   // Chromium keeps only the last --disable-features, so it dropped playwright's own list, and the
   // OptimizationHints and NetworkTimeServiceQuerying requests that list turns off were back in a net log.
   '--autofill-server-url=http://127.0.0.1:9/',
+  ...disabledFeaturesArgs(),
 ];
 
 // How often a wait re-reads the page: a timer every POLL_MS ms, never playwright's default of once per

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CHROMIUM_ARGS, repoRoot } from './harness.mjs';
+import { CHROMIUM_ARGS, playwrightDisabledFeatures, repoRoot } from './harness.mjs';
 
 const testDir = path.join(repoRoot, 'tests/browser');
 const timesFile = path.join(repoRoot, 'build/browser-test-seconds.json');  // last durations: longest file first
@@ -159,6 +159,7 @@ async function main() {
   shared.onClose(() => { if (!closing) browserGone = true; });
   const env = { ...process.env, LLM_MEMORY_BROWSER_WS: shared.wsEndpoint, LLM_MEMORY_BROWSER_LOCAL: shared.local ? '1' : '' };
   console.log(`browser: ${files.length} files, ${jobs} at a time (${why}), one Chromium (pid ${shared.pid})`);
+  if (!playwrightDisabledFeatures()) console.log('browser: playwright-core\'s feature list not found: the omnibox WebUI stays on (harness.mjs)');
 
   const results = [];
   const report = (r) => {

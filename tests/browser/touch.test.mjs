@@ -236,6 +236,10 @@ test('an embed leaves swipes to the host page until it is tapped', async () => {
   await page.touchscreen.tap(inner.x + 20, inner.y + inner.height - 20);
   await frame.waitForFunction(() => document.documentElement.classList.contains('engaged'), null, { polling: POLL_MS });
   assert.equal(await frame.evaluate(() => getComputedStyle(document.getElementById('canvas')).touchAction), 'pinch-zoom');
+  // The browser reads touch-action from the compositor's copy of the page, which has the new value once a
+  // frame after the change is committed: two animation frames (a frame must be drawn, so no timer here).
+  // Without this wait, timer polling went on within the frame and a swipe scrolled the host (1048 -> 1430).
+  await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const y1 = await page.evaluate(() => window.scrollY);
   await swipe(cdp, inner.x + inner.width / 2, inner.y + inner.height * 0.8, inner.x + inner.width / 2, inner.y + inner.height * 0.3, 10);
   await waitForIdle(frame);
