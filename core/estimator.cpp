@@ -39,8 +39,8 @@ struct Build {
     std::vector<StoredValue> values;               // the recipe's stored values per trainable parameter
     // QLoRA: the decoder's linear weights are NF4, every other parameter (embeddings, output head, norms,
     // biases) stays at 16 bits, as bitsandbytes/PEFT load it. Zero otherwise.
-    std::uint64_t qlora_linear_count = 0;
-    std::uint64_t qlora_other_count = 0;
+    std::uint64_t quantized_linear_count = 0;
+    std::uint64_t unquantized_count = 0;
     // The training peak as a function of the data-parallel degree (for the GPUs-needed search).
     std::uint64_t peak_ranks = 1;                  // tp x pp GPUs per model replica
     ModelStates peak_replica_states;               // model states of one tp x pp rank before ZeRO
@@ -101,6 +101,7 @@ Status choose_weight_format(Build& b) {
         b.weight_denominator = s.file_param_count;
     }
     std::string key = s.dtype;
+    bool linear_only = false;
     if (s.qlora) {
         if (s.lora_rank == 0) return Error{"qlora", "needs --lora-rank (QLoRA trains a LoRA adapter on a 4-bit base)"};
         if (key.empty()) key = "nf4_dq";
@@ -113,16 +114,21 @@ Status choose_weight_format(Build& b) {
         key = format->key;
         b.weight_numerator = format->block_bytes;
         b.weight_denominator = format->block_weights;
+        linear_only = format->linear_only;
     }
     b.e.weight_format = key;
-    if (s.qlora && b.arch != nullptr && s.lora_rank > 0) {
+    // QLoRA's NF4, GPTQ and AWQ quantize the decoder's linear weights; the rest stays in 16 bits. GPTQ and AWQ
+    // also leave the MoE routers unquantized (AutoGPTQ and AutoAWQ skip mlp.gate; bitsandbytes quantizes it).
+    // Without an architecture there is no split: N x b, and the weight note says so.
+    if (b.arch != nullptr && ((s.qlora && s.lora_rank > 0) || linear_only)) {
         u128 linear = 0;
         for (const LinearLayer& layer : decoder_linear_layers(*b.arch))
-            linear += static_cast<u128>(layer.in_features) * layer.out_features * layer.instance_count();
+            if (!linear_only || std::string_view(layer.part) != "router")
+                linear += static_cast<u128>(layer.in_features) * layer.out_features * layer.instance_count();
         if (linear > s.param_count) linear = s.param_count;  // cannot happen for a counted model; never wrap
-        b.qlora_linear_count = static_cast<std::uint64_t>(linear);
-        b.qlora_other_count = s.param_count - b.qlora_linear_count;
-        b.e.qlora_linear_count = b.qlora_linear_count;
+        b.quantized_linear_count = static_cast<std::uint64_t>(linear);
+        b.unquantized_count = s.param_count - b.quantized_linear_count;
+        b.e.quantized_linear_count = b.quantized_linear_count;
     }
     return std::nullopt;
 }
@@ -169,16 +175,16 @@ void add_weights(Build& b) {
     const u128 n = b.s.param_count;
     // Weight bytes x the format's denominator, exact: N x b, or QLoRA's NF4 linears + 16-bit rest.
     u128 exact = n * b.weight_numerator;
-    if (b.qlora_linear_count > 0)
-        exact = static_cast<u128>(b.qlora_linear_count) * b.weight_numerator +
-                static_cast<u128>(b.qlora_other_count) * (b.s.upcast_nonquantized ? 4 : 2) * b.weight_denominator;
+    if (b.quantized_linear_count > 0)
+        exact = static_cast<u128>(b.quantized_linear_count) * b.weight_numerator +
+                static_cast<u128>(b.unquantized_count) * unquantized_bytes(b.s) * b.weight_denominator;
     const std::uint64_t weight = round_div(exact, b.weight_denominator);
     const std::uint64_t inference = round_div(exact * b.s.overhead_factor.micros, b.weight_denominator * kScale);
     MemoryTerm w = row("weight", "Weight memory", "Weights",
-                       b.qlora_linear_count > 0 ? (b.s.upcast_nonquantized
-                                                       ? "N_linear × b_NF4 + (N − N_linear) × 4 bytes (fp32: PEFT's upcast)"
-                                                       : "N_linear × b_NF4 + (N − N_linear) × 2 bytes")
-                                                : "N × b",
+                       b.quantized_linear_count > 0 ? (unquantized_bytes(b.s) == 4
+                                                           ? "N_linear × b + (N − N_linear) × 4 bytes (fp32: PEFT's upcast)"
+                                                           : "N_linear × b + (N − N_linear) × 2 bytes")
+                                                    : "N × b",
                        weight,
                        TermKind::weights,
                        in_total(Total::inference) | in_total(Total::detailed_inference) | in_total(Total::training));
@@ -528,10 +534,10 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
     const ParamBreakdown& counts = s.model->counts;
     const u128 layer_params = counts.total_count - counts.embedding_count - counts.output_head_count;
     u128 layer_weight = 0;
-    if (b.qlora_linear_count > 0)
-        layer_weight = (static_cast<u128>(b.qlora_linear_count) * b.weight_numerator + b.weight_denominator - 1) /
+    if (b.quantized_linear_count > 0)
+        layer_weight = (static_cast<u128>(b.quantized_linear_count) * b.weight_numerator + b.weight_denominator - 1) /
                            b.weight_denominator +
-                       (layer_params - b.qlora_linear_count) * (s.upcast_nonquantized ? 4 : 2);
+                       (layer_params - b.quantized_linear_count) * unquantized_bytes(s);
     else
         layer_weight = counts.total_count == 0
                            ? 0
@@ -566,7 +572,7 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
     // bitsandbytes' 4-bit matmul dequantizes the whole weight to 16 bits before it multiplies (forward and
     // backward): the largest linear, one at a time.
     std::uint64_t workspace = 0;
-    if (b.qlora_linear_count > 0) {
+    if (b.quantized_linear_count > 0 && s.qlora) {
         u128 largest = 0;
         for (const LinearLayer& l : decoder_linear_layers(*b.arch))
             largest = std::max<u128>(largest, static_cast<u128>(l.in_features) * l.out_features);
@@ -817,6 +823,8 @@ Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64
     }
     return Error{"trainable", "unknown kind"};
 }
+
+std::uint64_t unquantized_bytes(const Scenario& scenario) { return scenario.qlora && scenario.upcast_nonquantized ? 4 : 2; }
 
 // ---- estimate() ----
 

@@ -226,7 +226,9 @@ struct Estimate {
 
     // How it runs; zero / empty when the feature is not in use.
     std::string weight_format;               // format key used for N x b ("" = the seed's b); "nf4_dq" for QLoRA
-    std::uint64_t qlora_linear_count = 0;    // QLoRA: decoder linear weights at NF4 (the rest at 16 bits); 0 otherwise
+    // Decoder linear weights in the quantized format (QLoRA's NF4, GPTQ, AWQ), the rest at unquantized_bytes()
+    // each; 0 when every weight has the format's size.
+    std::uint64_t quantized_linear_count = 0;
     std::uint64_t lora_trainable_count = 0;  // LoRA adapter parameters (equals trainable_count with LoRA)
     std::uint64_t adapter_weight_bytes = 0;  // the adapter's own weights (fp32 or 16-bit), in training_bytes
     bool adapter_fp32 = false;               // LoRA with fp32 adapters: 4-byte weights, fp32 gradients and states
@@ -285,6 +287,10 @@ Total training_peak_phase(const Estimate& estimate);
 Total chosen_inference_total(const Estimate& estimate);
 // The training total without the weights: every part of the training total that is not `weights`.
 std::uint64_t training_without_weights_bytes(const Estimate& estimate);
+
+// Bytes each parameter takes that a quantized format leaves alone (embeddings, head, norms): 4 under QLoRA
+// with PEFT's fp32 upcast, else 2 (a GPTQ or AWQ checkpoint stores them in 16 bits).
+std::uint64_t unquantized_bytes(const Scenario& scenario);
 // A label as it reads mid-sentence: "Weight memory" -> "weight memory"; "KV cache", "LoRA adapter" unchanged.
 std::string mid_sentence_label(std::string label);
 // A row's formula as shown: its own, or for a total its parts' short labels joined ("weights + KV cache").

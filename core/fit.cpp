@@ -375,6 +375,7 @@ bool more_bits(const WeightFormat& a, const WeightFormat& b) {
 const WeightFormat* next_by_bits(const WeightFormat* previous) {
     const WeightFormat* best = nullptr;
     for (const WeightFormat& f : weight_formats()) {
+        if (f.linear_only) continue;  // GPTQ and AWQ are checkpoints someone made, not a size to choose along the ladder
         const bool after = previous == nullptr || more_bits(*previous, f) || (!more_bits(f, *previous) && &f > previous);
         if (after && (best == nullptr || more_bits(f, *best))) best = &f;
     }

@@ -20,6 +20,16 @@ const std::vector<WeightFormat>& weight_formats() {
          "Dettmers et al. 2022, LLM.int8(); bitsandbytes load_in_8bit", false},
         {"int4", "INT4", 1, 2, "4-bit integers, half a byte; group scales (GPTQ/AWQ) not counted.",
          "two 4-bit values per byte (scales excluded)", false},
+        // GPTQ and AWQ at 4 bits, group size 128 (their common export): per linear of k inputs and n outputs,
+        // qweight k x n x 4 bits, fp16 scales (k / 128) x n, 4-bit zeros (k / 128) x n packed in int32 =
+        // 0.5 + 2/128 + 0.5/128 bytes a weight = 133 bytes per 256 (AutoGPTQ's QuantLinear buffers, vLLM's
+        // gptq.py / awq.py create_weights). GPTQ's g_idx (k int32 per linear, 0.1 % of Llama 2 7B) is not counted.
+        {"gptq", "GPTQ 4-bit (g128)", 133, 256,
+         "GPTQ checkpoint: 4-bit linears + fp16 scale and 4-bit zero per 128 = 4.15625 bits; embeddings, head and norms in 16 bits.",
+         "AutoGPTQ QuantLinear: qweight [k/8, n] int32, scales [k/128, n] fp16, qzeros [k/128, n/8] int32", false, true},
+        {"awq", "AWQ 4-bit (g128)", 133, 256,
+         "AWQ checkpoint: 4-bit linears + fp16 scale and 4-bit zero per 128 = 4.15625 bits; embeddings, head and norms in 16 bits.",
+         "AutoAWQ WQLinear_GEMM: qweight [k, n/8] int32, qzeros [k/128, n/8] int32, scales [k/128, n] fp16", false, true},
         {"nf4", "NF4", 36, 64, "bitsandbytes 4-bit NormalFloat: 0.5 byte + an fp32 absmax per 64 = 4.5 bits.",
          "Dettmers et al. 2023, QLoRA sec. 2: blocksize 64, 32/64 = 0.5 bits of fp32 constants per parameter", false},
         {"nf4_dq", "NF4 + double quant", 8452, 16384,
@@ -52,7 +62,8 @@ const std::vector<WeightFormat>& weight_formats() {
 
 Expected<WeightFormat> find_weight_format(std::string_view name) {
     static constexpr CatalogueAlias kAliases[] = {
-        {"float32", "fp32"}, {"float16", "fp16"}, {"bfloat16", "bf16"}, {"nf4_double_quant", "nf4_dq"}, {"nf4dq", "nf4_dq"}};
+        {"float32", "fp32"}, {"float16", "fp16"}, {"bfloat16", "bf16"}, {"nf4_double_quant", "nf4_dq"}, {"nf4dq", "nf4_dq"},
+        {"gptq_int4", "gptq"}, {"awq_int4", "awq"}};
     const std::string key = catalogue_key(name, "-", '_');
     if (key.empty()) return Error{"is empty (one of " + weight_format_keys() + ", or bits such as 4.65bpw)"};
     if (const WeightFormat* format = find_in(weight_formats(), key, kAliases)) return *format;

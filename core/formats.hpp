@@ -23,6 +23,9 @@ struct WeightFormat {
     std::string explanation;      // one line for the UI and --help
     std::string source;           // where the size comes from
     bool gguf = false;            // a llama.cpp GGUF type or mix
+    // A checkpoint format that quantizes only the decoder's linear layers (GPTQ, AWQ): the embeddings, the
+    // head, the norms, the routers and the biases stay in 16 bits, as the checkpoint stores them.
+    bool linear_only = false;
 };
 
 // Every built-in format, in display order (floats, integers, NF4, GGUF).

@@ -252,10 +252,16 @@ std::string weight_format_value(const Estimate& e) {
 std::string weight_format_note(const Scenario& s, const Estimate& e) {
     if (e.weight_format.empty()) return {};
     const std::string value = weight_format_value(e);
-    if (e.qlora_linear_count > 0)
-        return "QLoRA decides: the decoder's linear weights in " + value + "; embeddings, output head and norms in " +
-               (s.upcast_nonquantized ? "fp32 (PEFT's upcast)" : "16 bits") + ". b is not used.";
+    if (e.quantized_linear_count > 0)
+        return std::string(s.qlora ? "QLoRA" : "The weight format") + " decides: the decoder's linear weights in " + value +
+               "; embeddings, output head and norms in " + (unquantized_bytes(s) == 4 ? "fp32 (PEFT's upcast)" : "16 bits") +
+               ". b is not used.";
     if (s.qlora) return "QLoRA decides: the base in " + value + ". b is not used.";
+    const Expected<WeightFormat> format = find_weight_format(e.weight_format);
+    if (format && format->linear_only)
+        return "The weight format decides: " + value +
+               " per weight. Without a model's architecture every weight counts at that size; a real checkpoint keeps its "
+               "embeddings, head and norms in 16 bits (pick a model to split them). b is not used.";
     return "The weight format decides: " + value + " per weight. b is not used.";
 }
 

@@ -871,7 +871,7 @@ const std::vector<SettingSpec>& setting_specs() {
          },
          [](const Scenario& s) { return s.engine.override_tensor; }, nullptr, nullptr, "exps=CPU",
          "Regexes over tensor names, as llama.cpp's -ot; only =CPU is modelled."}),
-        for_engine(E::drafter, {"draft-model", "NAME", "llama.cpp -md: a built-in model as the speculative-decoding drafter: its weights, its own KV cache at the target's context, its compute buffer",
+        for_engine(E::drafter, {"draft-model", "NAME", "llama.cpp -md, vLLM's draft_model speculative config: a built-in model as the speculative-decoding drafter: its weights and its own KV cache at the target's context",
          "Draft model (-md)", "", K::text, "llama-3.2-1b",
          [](Scenario& s, std::string_view t) {
              const std::string w(trim(t));

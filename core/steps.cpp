@@ -294,19 +294,20 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
 
 // The derivation of one row, or nothing when the row has none (see worked_steps).
 std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Values& v, const MemoryTerm& t) {
-    if (t.key == "weight" && e.qlora_linear_count > 0) {
-        const std::uint64_t other = e.param_count - e.qlora_linear_count;
-        const std::string lin = count_text(e.qlora_linear_count), rest = count_text(other);
-        const std::string rest_bytes = s.upcast_nonquantized ? "4" : "2";
+    if (t.key == "weight" && e.quantized_linear_count > 0) {
+        const std::uint64_t other = e.param_count - e.quantized_linear_count;
+        const std::string lin = count_text(e.quantized_linear_count), rest = count_text(other);
+        const bool fp32 = unquantized_bytes(s) == 4;
+        const std::string rest_bytes = fp32 ? "4" : "2";
         return Derivation{"", "Weight memory",
-                          {formula("Weight memory = N_linear × b_NF4 + (N − N_linear) × " + rest_bytes + " bytes" +
-                                       (s.upcast_nonquantized ? " (fp32: PEFT's prepare_model_for_kbit_training)" : ""),
-                                   "\\text{Weight memory} = N_{\\text{linear}} \\times b_{\\text{NF4}} + (N - N_{\\text{linear}}) \\times " +
+                          {formula("Weight memory = N_linear × b + (N − N_linear) × " + rest_bytes + " bytes" +
+                                       (fp32 ? " (fp32: PEFT's prepare_model_for_kbit_training)" : ""),
+                                   "\\text{Weight memory} = N_{\\text{linear}} \\times b + (N - N_{\\text{linear}}) \\times " +
                                        rest_bytes),
                            substitute("N_linear = " + lin + " decoder linear weights at " + v.b_weight_text + ", N − N_linear = " +
                                           rest + " (embeddings, output head, norms) at " + rest_bytes + " bytes, so " + lin + " × " +
                                           v.b_weight_text + " + " + rest + " × " + rest_bytes + " bytes",
-                                      count_latex(e.qlora_linear_count) + " \\times " + v.b_weight_latex + " + " +
+                                      count_latex(e.quantized_linear_count) + " \\times " + v.b_weight_latex + " + " +
                                           count_latex(other) + " \\times " + rest_bytes + "\\ \\text{bytes}"),
                            compute(e.weight_bytes)},
                           e.weight_bytes};

@@ -70,9 +70,9 @@ void draw_two_step_diagram(const Scenario& s, const Estimate& e, const Palette& 
     // A weight format (QLoRA's NF4, a dtype, a model file) replaces b: the card names it instead.
     const std::string weight_formula = e.weight_format.empty()
                                            ? "N × b = " + format_count_state(e.param_count) + " × " + format_decimal(s.bytes_per_param)
-                                           : e.qlora_linear_count > 0
-                                                 ? format_count_state(e.qlora_linear_count) + " in NF4 + the rest in " +
-                                                       (s.upcast_nonquantized ? "fp32" : "16 bits")
+                                           : e.quantized_linear_count > 0
+                                                 ? format_count_state(e.quantized_linear_count) + " quantized + the rest in " +
+                                                       (unquantized_bytes(s) == 4 ? "fp32" : "16 bits")
                                                  : format_count_state(e.param_count) + " at " + weight_format_value(e);
     const CardText weights{"1  Weights", weight_formula,
                            format_gb(e.weight_bytes) + "  (" + format_gib(e.weight_bytes) + ")"};

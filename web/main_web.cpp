@@ -427,7 +427,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_set_setting(const char* key, const c
     if (!bad) on_scenario_changed();
     llm_memory::JsonWriter w;
     w.begin_object().field("ok", !bad).field_or_null("error", bad ? bad->message() : std::string());
-    out = w.field_or_null("notice", g_web.app.engine_notice).end_object().take();
+    out = w.field_or_null("notice", bad ? std::string() : g_web.app.engine_notice).end_object().take();
     wake();
     return out.c_str();
 }

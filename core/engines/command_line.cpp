@@ -313,7 +313,7 @@ const CommandSetting* get_setting(const CommandReading& r, const std::string& ke
 
 // vLLM's --speculative-config (vllm/config/speculative.py SpeculativeConfig): a JSON object with "method"
 // and/or "model" and "num_speculative_tokens" (> 0). Prompt-lookup methods hold no weights (ignored, with
-// why); a drafter is named as not priced, since the vLLM model leaves drafters out.
+// why); a built-in draft model becomes draft-model; other drafters are named as not priced.
 Status read_speculative(CommandReading& r, const std::string& flag, const std::string& value) {
     auto bad = [&](const std::string& problem) { return Status(Error(flag, problem)); };
     const JsonDocument doc = parse_json(value);
@@ -346,6 +346,12 @@ Status read_speculative(CommandReading& r, const std::string& flag, const std::s
         return std::nullopt;
     }
     const std::string preset = model.empty() ? std::string() : match_model_reference(model, false).preset_key;
+    // A separate draft model that is a built-in model is priced (core/engines/vllm.cpp vllm_drafter); EAGLE,
+    // Medusa and MTP heads, and drafters llm-memory does not know, are named as left out.
+    if ((method.empty() || method == "draft_model") && !preset.empty()) {
+        set_setting(r, "draft-model", preset, source);
+        return std::nullopt;
+    }
     r.unmodelled.push_back(source + " (" + (model.empty() ? std::string(mtp ? "the target's own MTP layers" : "the drafter") : "the drafter " + model) +
                            (preset.empty() ? "" : ", built-in " + preset) + ": vLLM drafters are not priced yet; their weights and KV cache are left out)");
     return std::nullopt;
@@ -522,9 +528,10 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
             const std::string v = lower(value);
             if (v == "fp8") {
                 set_setting(r, key, "fp8", source);
-            } else if (v == "awq" || v == "gptq" || v == "awq_marlin" || v == "gptq_marlin" || v == "marlin") {
-                set_setting(r, key, "int4", source);
-                r.unmodelled.push_back(source + " (taken as 4-bit weights; group scales and 16-bit modules are not counted)");
+            } else if (v == "gptq" || v == "gptq_marlin" || v == "marlin") {
+                set_setting(r, key, "gptq", source);  // 4-bit, group 128: the common GPTQ export
+            } else if (v == "awq" || v == "awq_marlin") {
+                set_setting(r, key, "awq", source);
             } else if (v == "bitsandbytes") {
                 set_setting(r, key, "nf4", source);
             } else {
@@ -1054,17 +1061,21 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
             if (value == "fp16") value = "float16";
             else if (value == "bf16") value = "bfloat16";
             else if (value == "fp32") value = "float32";
-            else continue;  // int4, fp8, nf4: written by --quantization
+            else continue;  // int4, gptq, awq, fp8, nf4: written by --quantization
         }
         if (spec.kind == ValueKind::vllm_quant) {
             if (value == "fp8") value = "fp8";
             else if (value == "nf4") value = "bitsandbytes";
-            else if (value == "int4") value = "awq";
+            else if (value == "int4" || value == "awq") value = "awq";
+            else if (value == "gptq") value = "gptq";
             else continue;
         }
         if (spec.kind == ValueKind::vllm_kv && value != "fp8") continue;
         out += " " + flag + " " + shell_quote(value);
     }
+    // vLLM names its drafter inside --speculative-config (num_speculative_tokens, required there, does not change memory).
+    if (const CommandSetting* d = value_of("draft-model"); vllm && d != nullptr && d->value.find_first_of("'\"\\") == std::string::npos)
+        out += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + d->value + "\", \"num_speculative_tokens\": 5}'";
     // vLLM spreads over -tp x -pp GPUs; llama.cpp over the -ts list (its length); a bare --gpus N with
     // llama.cpp is an even split, which llama.cpp does by itself on the visible devices.
     if (!vllm && value_of("tensor-split") == nullptr) {

@@ -42,6 +42,12 @@ Expected<EngineEstimate> transformers_estimate(const Scenario& s) {
         embed = 2 * c.embedding_count;
         head = 2 * c.output_head_count;
         wsteps = "bitsandbytes: " + n(linear) + " linear weights in " + f->label + " + norms, embeddings and head in 16 bits";
+    } else if (e->quantized_linear_count > 0) {
+        // GPTQ or AWQ: the checkpoint's own split (the estimator's), its embeddings and head in 16 bits.
+        embed = 2 * c.embedding_count;
+        head = 2 * c.output_head_count;
+        layer_weights = e->weight_bytes > embed + head ? e->weight_bytes - embed - head : 0;
+        wsteps = n(e->quantized_linear_count) + " linear weights in " + e->weight_format + " + norms, embeddings and head in 16 bits";
     } else {
         const std::uint64_t total = c.total_count > 0 ? c.total_count : 1;
         auto bytes_of = [&](std::uint64_t p) { return static_cast<std::uint64_t>(static_cast<u128>(e->weight_bytes) * p / total); };

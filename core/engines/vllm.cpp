@@ -9,6 +9,7 @@
 
 #include "../formats.hpp"
 #include "../gpus.hpp"
+#include "../settings.hpp"
 
 namespace llm_memory {
 namespace {
@@ -49,6 +50,63 @@ std::string gib2(std::uint64_t bytes) {
     return std::to_string(hundredths / 100) + "." + (frac < 10 ? "0" : "") + std::to_string(frac) + " GiB";
 }
 
+
+// A drafter for speculative decoding (draft-model; vLLM's --speculative-config '{"method": "draft_model",
+// "model": ...}'), as vLLM's v1 DraftModelProposer loads it (vllm/v1/spec_decode/draft_model.py load_model):
+// a second model on the target's GPUs at the target's tensor parallel size, whose attention layers join the
+// target's in the one KV cache (get_layers_from_vllm_config picks both, so every block holds both models'
+// layers for its tokens, in the target's --kv-cache-dtype; draft-dtype and draft-kv-dtype are llama.cpp's
+// alone), which the profile runs too (dummy_run at the
+// batched-token budget), and whose proposer keeps persistent buffers at max_num_batched_tokens
+// (llm_base_proposer.py SpecDecodeBaseProposer.__init__: hidden_states and inputs_embeds at the drafter's
+// width in the model dtype, input_ids int32, positions and the slot mapping int64, two bool masks).
+struct Drafter {
+    std::string name;
+    std::uint64_t weights = 0, buffers = 0;  // per GPU
+    std::uint64_t kv_row = 0, layers = 0;    // KV values per token per layer on one rank, and its layers
+    std::uint64_t ff = 0, hidden = 0, mlp_phase = 0;
+    std::string weight_steps, buffer_steps;
+};
+
+Expected<Drafter> vllm_drafter(const Scenario& s, const Architecture& target, std::uint64_t tp, std::uint64_t pp, std::uint64_t batched,
+                               std::uint64_t act_bytes, std::vector<std::string>& notes) {
+    Drafter out;
+    if (s.engine.draft_model.empty()) return out;
+    if (pp > 1) return Error{"draft-model", "vLLM: a drafter under pipeline parallelism is not modelled (use --pp 1)"};
+    Scenario d = s;
+    d.engine = EngineSettings{};
+    d.training = Scenario{}.training;
+    const Expected<bool> model = apply_setting(d, "model", s.engine.draft_model);
+    if (!model) return Error{"draft-model", model.error()};
+    d.dtype = "bf16";  // a draft checkpoint in the model dtype (the target's quantization is its own)
+    if (!d.model) return Error{"draft-model", "the drafter has no architecture"};
+    const Architecture& da = d.model->architecture;
+    if (da.recurrent_layer_count() > 0) return Error{"draft-model", "a hybrid drafter's recurrent state is not modelled"};
+    // vllm/config/speculative.py: a draft model must share the target's vocabulary.
+    if (da.vocab_size != target.vocab_size)
+        return Error{"draft-model", "vLLM: the drafter's vocabulary (" + n(da.vocab_size) + ") must be the target's (" + n(target.vocab_size) + ")"};
+    if (da.num_attention_heads == 0 || da.num_attention_heads % tp != 0)
+        return Error{"draft-model", "vLLM: the drafter's attention heads (" + n(da.num_attention_heads) + ") must be divisible by tensor parallel size (" + n(tp) + ")"};
+    const Expected<Estimate> de = estimate(d);
+    if (!de) return Error{"draft-model", de.error()};
+    out.name = d.model->display_name.empty() ? s.engine.draft_model : d.model->display_name.substr(0, d.model->display_name.find(' '));
+    out.weights = (de->weight_bytes + tp - 1) / tp;
+    const Expected<WeightFormat> df = find_weight_format(d.dtype);
+    out.weight_steps = n(de->param_count) + " parameters in " + (df ? df->label : format_decimal(d.bytes_per_param) + " bytes each") + " = " +
+                       n(de->weight_bytes) + " bytes" + (tp > 1 ? " / tp " + n(tp) : "") + " (draft_model.py load_model: on the target's GPUs)";
+    out.layers = da.num_hidden_layers;
+    out.kv_row = da.uses_mla() ? da.kv_lora_rank + da.qk_rope_head_dim : 2 * std::max<std::uint64_t>(da.num_key_value_heads / tp, 1) * da.head_dim;
+    out.hidden = da.hidden_size;
+    out.ff = (da.is_moe() ? da.moe_intermediate_size * std::max<std::uint64_t>(da.num_experts_per_tok, 1) : da.intermediate_size) / tp;
+    out.mlp_phase = batched * (3 * out.ff + 2 * da.hidden_size) * act_bytes;
+    out.buffers = batched * (2 * da.hidden_size * act_bytes + 4 + 8 + 8 + 2);
+    out.buffer_steps = n(batched) + " batched tokens x (hidden_states and inputs_embeds 2 x " + n(da.hidden_size) + " x 2 + input_ids 4 + positions 8 + "
+                       "slot mapping 8 + two masks 2) bytes (llm_base_proposer.py)";
+    notes.push_back("The drafter (" + out.name + ") is a second model on each GPU: its weights, its layers in every KV block (so fewer tokens fit), "
+                    "and its own dummy run in the profile. num_speculative_tokens does not change these figures.");
+    return out;
+}
+
 }  // namespace
 
 Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
@@ -69,10 +127,6 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
 
     std::uint64_t tp = s.training.tp, pp = s.training.pp;
     std::vector<std::string> notes;
-    // A drafter (draft-model, llama.cpp's -md) is priced by the llama.cpp model only: said, never dropped unseen.
-    if (!s.engine.draft_model.empty())
-        notes.push_back("draft-model " + s.engine.draft_model + ": vLLM drafters are not priced yet; these figures leave "
-                        "its weights and KV cache out.");
     if (tp * pp == 1 && s.gpu_count > 1) {
         tp = s.gpu_count;
         notes.push_back("--gpus " + n(s.gpu_count) + " with tp 1: served as --tensor-parallel-size " + n(tp) + ".");
@@ -114,10 +168,18 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // head on the last, each split over tp by vocabulary.
     const ParamBreakdown& c = s.model->counts;
     const std::uint64_t total = c.total_count > 0 ? c.total_count : 1;
-    auto bytes_of = [&](std::uint64_t params) { return static_cast<std::uint64_t>(static_cast<u128>(e->weight_bytes) * params / total); };
+    // The embedding and the head: a GPTQ or AWQ checkpoint keeps them in 16 bits (the estimator's split), and so
+    // does vLLM's FP8 (Fp8Config.get_quant_method quantizes LinearBase and FusedMoE layers only: the vocabulary
+    // embedding and ParallelLMHead stay in the model dtype, while N x b counted them at 1 byte). Otherwise they
+    // take their share of the weights.
+    const bool split_ends = e->quantized_linear_count > 0;
+    const bool fp8_ends = !split_ends && s.dtype == "fp8";
+    auto share_of = [&](std::uint64_t params) { return static_cast<std::uint64_t>(static_cast<u128>(e->weight_bytes) * params / total); };
+    auto bytes_of = [&](std::uint64_t params) { return split_ends || fp8_ends ? params * unquantized_bytes(s) : share_of(params); };
     const std::uint64_t embed = bytes_of(c.embedding_count);
     const std::uint64_t head = a.tie_word_embeddings ? embed : bytes_of(c.output_head_count);
-    const std::uint64_t layers_all = e->weight_bytes > bytes_of(c.embedding_count + c.output_head_count) ? e->weight_bytes - bytes_of(c.embedding_count + c.output_head_count) : 0;
+    const std::uint64_t ends = split_ends ? bytes_of(c.embedding_count + c.output_head_count) : share_of(c.embedding_count + c.output_head_count);
+    const std::uint64_t layers_all = e->weight_bytes > ends ? e->weight_bytes - ends : 0;
     const std::uint64_t per_layer = layers_all / a.num_hidden_layers;
     // vLLM's get_pp_indices: an even split, the remainder to the stages before the last.
     std::vector<std::uint64_t> stage_layers(static_cast<std::size_t>(pp), a.num_hidden_layers / pp);
@@ -161,6 +223,10 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // states and the residual, held through the profile.
     const std::uint64_t intermediate_tensors = batched * 2 * a.hidden_size * act_bytes;
 
+    const Expected<Drafter> drafted = vllm_drafter(s, a, tp, pp, batched, act_bytes, notes);
+    if (!drafted) return drafted.failure();
+    const Drafter& draft = *drafted;
+
     std::uint64_t min_capacity_tokens = 0;
     bool first_rank = true;
     std::uint64_t pool_min = 0;
@@ -183,10 +249,15 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                 weights += head / tp;
                 wsteps += std::string(" + ") + (a.tie_word_embeddings ? "the tied head's copy " : "lm_head ") + n(head) + " / " + n(tp);
             }
+            if (fp8_ends) wsteps += " (FP8 layers; the embedding and the head stay in 16 bits)";
             d.terms.push_back({"weights", "Model weights", wsteps, weights, EngineTermKind::weights});
+            if (draft.weights > 0) {
+                d.terms.push_back({"draft_weights", "Drafter weights", draft.weight_steps, draft.weights, EngineTermKind::weights});
+                d.terms.push_back({"draft_buffers", "Drafter's persistent buffers", draft.buffer_steps, draft.buffers, EngineTermKind::other});
+            }
             const bool last = stage == pp - 1;
             const std::uint64_t received = stage > 0 ? intermediate_tensors : 0;
-            const std::uint64_t activation = received + std::max({mlp_phase, moe_phase, last ? sampler_phase : 0});
+            const std::uint64_t activation = received + std::max({mlp_phase, moe_phase, last ? sampler_phase : 0, draft.mlp_phase});
             std::string asteps = "profile run of " + n(batched) + " batched tokens (gpu_model_runner.profile_run): max(";
             std::string sep;
             if (has_dense_mlp) {
@@ -201,6 +272,8 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
             if (last)
                 asteps += sep + "sampler " + n(reqs) + " sequences x " + n(a.vocab_size) + " vocab x 15 + hidden states" +
                           (a.is_moe() ? std::string(" + the MoE workspace still held (vllm/v1/worker/workspace.py)") : std::string()) + " = " + n(sampler_phase);
+            if (draft.mlp_phase > 0)
+                asteps += ", the drafter's dummy run " + n(batched) + " x (3 x " + n(draft.ff) + " + 2 x " + n(draft.hidden) + ") x 2 = " + n(draft.mlp_phase);
             asteps += ")";
             if (received > 0)
                 asteps += " + the tensors received from stage " + n(stage - 1) + ", " + n(batched) + " x (hidden + residual) " + n(a.hidden_size) + " x 2 x 2 = " + n(received);
@@ -210,13 +283,13 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                tp > 1 ? "NCCL communicators, custom all-reduce buffers and cuBLAS workspaces at tensor parallel " + n(tp) + " (2.1 GiB per rank as vLLM 0.19 logs it)"
                                       : std::string("cuBLAS workspaces after the profile run (0.25 GiB as vLLM 0.19 logs it)"),
                                non_torch, EngineTermKind::other});
-            const std::uint64_t token_bytes = kv_row * lay * kv_value_bytes;
+            const std::uint64_t token_bytes = (kv_row * lay + draft.kv_row * draft.layers) * kv_value_bytes;
             const std::uint64_t block_bytes = block * token_bytes;
             std::uint64_t pool = 0;
             std::uint64_t share = 0;
             if (capacity > 0) {
                 share = static_cast<std::uint64_t>(static_cast<u128>(capacity) * util_micros / Decimal::kScale);
-                const std::uint64_t used = weights + activation + non_torch;
+                const std::uint64_t used = weights + draft.weights + draft.buffers + activation + non_torch;
                 pool = share > used ? share - used : 0;
                 d.has_pool = true;
                 d.kv_pool_bytes = pool;
@@ -225,8 +298,10 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                 d.max_concurrency = Decimal::from_ratio((d.kv_capacity_tokens * 100 + max_len / 2) / max_len, 100);  // "%.2fx", as vLLM logs it
                 d.terms.push_back({"kv_cache", "KV cache pool",
                                    format_bytes_binary(capacity) + " x " + format_decimal(Decimal{util_micros}) + " = " + format_bytes_binary(share) +
-                                       " - weights - activation peak - non-torch = " + format_bytes_binary(pool) + "; " + n(d.kv_blocks) + " blocks of " + n(block) +
-                                       " tokens x " + n(token_bytes) + " bytes (" + n(lay) + " layers x " + n(kv_row) + " values x " + n(kv_value_bytes) + " bytes)",
+                                       " - weights - activation peak - non-torch" + (draft.weights > 0 ? " - the drafter" : "") + " = " + format_bytes_binary(pool) + "; " +
+                                       n(d.kv_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes (" + n(lay) + " layers x " + n(kv_row) +
+                                       " values" + (draft.layers > 0 ? " + the drafter's " + n(draft.layers) + " layers x " + n(draft.kv_row) + " values" : "") +
+                                       ", x " + n(kv_value_bytes) + " bytes)",
                                    d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
                 if (first_rank || d.kv_capacity_tokens < min_capacity_tokens) min_capacity_tokens = d.kv_capacity_tokens;
                 if (first_rank || pool < pool_min) pool_min = pool;
@@ -264,7 +339,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     if (a.sliding_window > 0) out.notes.push_back("Sliding-window layers are counted at full length (vLLM's hybrid KV-cache manager can keep less).");
 
     if (capacity > 0) {
-        const std::uint64_t token_bytes_rank0 = kv_row * stage_layers[0] * kv_value_bytes;
+        const std::uint64_t token_bytes_rank0 = (kv_row * stage_layers[0] + draft.kv_row * draft.layers) * kv_value_bytes;
         if (pool_min == 0) {
             out.failure = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.";
         } else if (min_capacity_tokens < max_len) {
@@ -293,6 +368,9 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     if (s.engine.max_num_seqs > 0) cmd += " --max-num-seqs " + std::to_string(seqs);
     if (s.engine.max_batched_tokens > 0) cmd += " --max-num-batched-tokens " + std::to_string(batched);
     if (kv_flag != "auto") cmd += " --kv-cache-dtype " + kv_flag;
+    if (s.dtype == "gptq" || s.dtype == "awq") cmd += " --quantization " + s.dtype;
+    if (draft.weights > 0)
+        cmd += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + draft.name + "\", \"num_speculative_tokens\": 5}'";
     if (s.engine.block_size > 0) cmd += " --block-size " + std::to_string(block);
     if (s.engine.enforce_eager) cmd += " --enforce-eager";
     out.command = cmd;

@@ -156,8 +156,9 @@ TEST_CASE("cli: an engine's setting the chosen engine does not read is an error 
     refused({"--from-command", "llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 8192", "--gpu-util", "0.8"}, "gpu-util", "not by llama.cpp");
     refused({"--state", "model=llama-3.1-8b&engine=vllm&n-cpu-moe=4"}, "n-cpu-moe", "not by vLLM");
     refused({"--model", "llama-3.1-8b", "--ngl", "20"}, "ngl", "no engine is chosen");
-    // Read by the engine: runs (vLLM names a drafter as not priced rather than dropping it).
+    // Read by the engine: runs, and vLLM prices the drafter (its weights a term of their own).
     const CliRun v = run_ok({"--model", "llama-3.1-8b", "--engine", "vllm", "--draft-model", "llama-3.2-1b"});
-    CHECK(has(v.out, "vLLM drafters are not priced yet"));
+    CHECK(has(v.out, "Drafter weights 2.3 GiB (2.47 GB)"));
+    refused({"--model", "llama-3.1-8b", "--engine", "vllm", "--draft-model", "llama-3.2-1b", "--draft-dtype", "q8_0"}, "draft-dtype", "not by vLLM");
     run_ok({"--model", "gemma-3-12b", "--engine", "llama.cpp", "--mmproj"});
 }

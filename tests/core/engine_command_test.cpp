@@ -186,17 +186,25 @@ TEST_CASE("vLLM: bad values are errors naming the flag") {
     CHECK(error_of("python -m http.server").rfind("the module", 0) == 0);
 }
 
-TEST_CASE("vLLM: --speculative-config is read as JSON; a drafter is named as not priced, prompt lookup holds no weights") {
+TEST_CASE("vLLM: --speculative-config is read as JSON; a built-in draft model is priced, other drafters named, prompt lookup holds no weights") {
     // vllm/config/speculative.py SpeculativeConfig: "model" (a draft model, EAGLE head or weights), "method"
     // (ngram, ngram_gpu, suffix, draft_model, eagle, eagle3, mtp and the *_mtp model types, medusa, ...),
-    // "num_speculative_tokens" (Field gt=0); the vLLM model here prices no drafter.
+    // "num_speculative_tokens" (Field gt=0). A separate draft model llm-memory knows becomes draft-model.
     const CommandReading d = read_ok(
         "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"model\": \"meta-llama/Llama-3.2-1B-Instruct\", "
         "\"num_speculative_tokens\": 5}'");
-    REQUIRE(d.unmodelled.size() == 1);
-    CHECK(d.unmodelled[0].find("(the drafter meta-llama/Llama-3.2-1B-Instruct, built-in llama-3.2-1b: vLLM drafters are not priced yet") !=
-          std::string::npos);
-    CHECK(pairs(d).count("draft-model") == 0);  // not priced by vLLM, so not set as if it were
+    CHECK(d.unmodelled.empty());
+    CHECK(pairs(d).at("draft-model") == "llama-3.2-1b");
+    const CommandReading dm = read_ok("vllm serve m --speculative-config '{\"method\": \"draft_model\", \"model\": \"meta-llama/Llama-3.2-1B\", \"num_speculative_tokens\": 3}'");
+    CHECK(pairs(dm).at("draft-model") == "llama-3.2-1b");
+    // Printed back, the drafter goes inside --speculative-config, and reads back the same.
+    const std::string printed = engine_command_line("vllm", "m", dm.settings);
+    CHECK(printed == "vllm serve m --speculative-config '{\"method\": \"draft_model\", \"model\": \"llama-3.2-1b\", \"num_speculative_tokens\": 5}'");
+    CHECK(pairs(read_ok(printed)) == pairs(dm));
+    const CommandReading unknown = read_ok("vllm serve m --speculative-config '{\"model\": \"someone/tiny-drafter\", \"num_speculative_tokens\": 5}'");
+    REQUIRE(unknown.unmodelled.size() == 1);
+    CHECK(unknown.unmodelled[0].find("(the drafter someone/tiny-drafter: vLLM drafters are not priced yet") != std::string::npos);
+    CHECK(pairs(unknown).count("draft-model") == 0);
     const CommandReading e = read_ok("vllm serve m --speculative_config='{\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"}'");
     CHECK(contains(e.unmodelled, "--speculative-config {\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"} (the drafter x/EAGLE3-head: vLLM drafters are not priced yet"));
     const CommandReading mtp = read_ok("vllm serve m --speculative-config '{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}'");
@@ -271,6 +279,7 @@ TEST_CASE("the printer realises the settings, and reading it back gives them aga
         "vllm serve meta-llama/Llama-3.1-70B-Instruct -tp 4 --max-model-len 32768 --gpu-memory-utilization 0.95 --max-num-seqs 64 "
         "--max-num-batched-tokens 8192 --kv-cache-dtype fp8 --block-size 32 --enforce-eager --dtype bfloat16",
         "vllm serve TheBloke/x-AWQ --quantization awq -pp 2",
+        "vllm serve Qwen/Qwen1.5-7B-Chat-GPTQ-Int4 --quantization gptq",
         "OLLAMA_CONTEXT_LENGTH=8192 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 OLLAMA_NUM_PARALLEL=2 ollama run llama3.1:8b",
     };
     for (const std::string& command : commands) {
@@ -287,6 +296,14 @@ TEST_CASE("the printer realises the settings, and reading it back gives them aga
     CHECK(engine_command_line("vllm", "org/m", {{"tp", "4", ""}, {"context", "32768", ""}, {"gpu-util", "0.9", ""}}) ==
           "vllm serve org/m --tensor-parallel-size 4 --gpu-memory-utilization 0.9 --max-model-len 32768");
     CHECK(command_state(read_ok("llama-server -m a.gguf -c 4096 -fa")) == "engine=llama.cpp&context=4096&flash-attn=on");
+    // vLLM's GPTQ and AWQ methods (and their Marlin kernels) are the gptq and awq formats, counted in full:
+    // nothing about them is listed as not modelled any more.
+    for (const auto& [method, dtype] : std::vector<std::pair<std::string, std::string>>{
+             {"gptq", "gptq"}, {"gptq_marlin", "gptq"}, {"marlin", "gptq"}, {"awq", "awq"}, {"awq_marlin", "awq"}}) {
+        const CommandReading r = read_ok("vllm serve org/m --quantization " + method);
+        CHECK(pairs(r).at("dtype") == dtype);
+        CHECK(r.unmodelled.empty());
+    }
 }
 
 TEST_CASE("llama-server: --n-cpu-moe, --cpu-moe and -ot PATTERN=CPU are read, -ot adds to the list") {

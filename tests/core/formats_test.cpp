@@ -1,8 +1,12 @@
 // Weight formats: each built-in size against its named source, exact byte figures, custom bpw, errors.
 #include <catch_amalgamated.hpp>
 
+#include <memory>
+
 #include "estimator.hpp"
 #include "formats.hpp"
+#include "model_presets.hpp"
+#include "report.hpp"
 
 using namespace llm_memory;
 
@@ -30,6 +34,70 @@ TEST_CASE("formats: bitsandbytes NF4 with and without double quantization (QLoRA
     CHECK(format_bits_per_weight(get("nf4_dq")) == "4.126953");  // 4.126953125 exactly, shown to 6 decimals
     CHECK(format_bytes(get("nf4_dq"), 16384) == 8452);             // 8192 + 256 + 4 bytes
     CHECK(format_bytes(get("NF4-DQ"), 16384) == 8452);
+}
+
+// A GPTQ / AWQ linear of k inputs and n outputs, as AutoGPTQ's QuantLinear (and vLLM's gptq.py create_weights)
+// allocates it at 4 bits and group size 128: qweight [k/8, n] int32, scales [k/128, n] fp16, qzeros
+// [k/128, n/8] int32, and (GPTQ only) g_idx [k] int32. AutoAWQ's WQLinear_GEMM: the same bytes, no g_idx.
+namespace {
+struct PackedLinear { std::uint64_t k, n; };
+std::uint64_t packed_bytes(PackedLinear l) { return l.k / 8 * l.n * 4 + l.k / 128 * l.n * 2 + l.k / 128 * (l.n / 8) * 4; }
+}  // namespace
+
+TEST_CASE("formats: GPTQ and AWQ checkpoints: 4-bit linears with group scales, 16-bit embeddings, head and norms", "[formats]") {
+    CHECK(format_bits_per_weight(get("gptq")) == "4.15625");  // 4 + 16/128 + 4/128
+    CHECK(format_bits_per_weight(get("AWQ")) == "4.15625");
+    CHECK(get("gptq-int4").key == "gptq");
+    CHECK(get("gptq").linear_only);
+    CHECK_FALSE(get("int4").linear_only);
+
+    // Llama 2 7B: the buffers of its 32 x 7 linears, plus the 262,410,240 other parameters (embeddings and
+    // lm_head 131,072,000 each, norms 266,240) in fp16.
+    const Expected<ModelSource> model = load_preset("llama-2-7b");
+    REQUIRE(model.ok());
+    std::uint64_t packed = 0, g_idx = 0;
+    for (const PackedLinear l : {PackedLinear{4096, 4096}, PackedLinear{4096, 4096}, PackedLinear{4096, 4096}, PackedLinear{4096, 4096},
+                                 PackedLinear{4096, 11008}, PackedLinear{4096, 11008}, PackedLinear{11008, 4096}}) {
+        packed += 32 * packed_bytes(l);
+        g_idx += 32 * l.k * 4;
+    }
+    const std::uint64_t unquantized = 262'410'240ULL * 2;
+    Scenario s;
+    s.model = std::make_shared<ModelSource>(*model);
+    s.param_count = model->counts.total_count;
+    s.dtype = "gptq";
+    const Estimate gptq = estimate(s).value();
+    CHECK(gptq.quantized_linear_count == 6'476'005'376ULL);
+    CHECK(gptq.weight_bytes == packed + unquantized);  // 3,889,307,648 B: AWQ's buffers exactly
+    CHECK(gptq.weight_bytes == 3'889'307'648ULL);
+    // GPTQ's g_idx (4,554,752 B) is the only buffer left out: 0.12 % of the checkpoint.
+    CHECK(g_idx == 4'554'752ULL);
+    CHECK(static_cast<double>(g_idx) / static_cast<double>(packed + g_idx + unquantized) < 0.0012);
+    // "4 bits everywhere" (int4) would say 3,369,207,808 B: 520 MB light.
+    s.dtype = "int4";
+    CHECK(estimate(s).value().weight_bytes == 3'369'207'808ULL);
+    // QLoRA's fp32 upcast is a training matter: a GPTQ checkpoint loaded for inference keeps 16 bits.
+    CHECK(s.upcast_nonquantized);
+    CHECK(weight_format_note(s, gptq).find("16 bits") != std::string::npos);
+
+    // MoE: GPTQ and AWQ leave the router (mlp.gate) in 16 bits; Mixtral 8x7B's 32 x 8 x 4096 routers.
+    const Expected<ModelSource> mixtral = load_preset("mixtral-8x7b");
+    REQUIRE(mixtral.ok());
+    Scenario m;
+    m.model = std::make_shared<ModelSource>(*mixtral);
+    m.param_count = mixtral->counts.total_count;
+    m.dtype = "awq";
+    const Estimate awq = estimate(m).value();
+    const ParamBreakdown& c = mixtral->counts;
+    CHECK(awq.quantized_linear_count == c.total_count - c.embedding_count - c.output_head_count - c.norm_count - 32 * 8 * 4096);
+
+    // Without an architecture there is nothing to split: N x 4.15625 bits, and the note says what that misses.
+    Scenario typed;
+    typed.param_count = 7'000'000'000ULL;
+    typed.dtype = "gptq";
+    const Estimate bare = estimate(typed).value();
+    CHECK(bare.weight_bytes == 7'000'000'000ULL * 133 / 256);
+    CHECK(weight_format_note(typed, bare).find("Without a model's architecture") != std::string::npos);
 }
 
 TEST_CASE("formats: GGUF type sizes from ggml's block structs", "[formats]") {
