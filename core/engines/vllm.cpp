@@ -50,14 +50,21 @@ std::string gib2(std::uint64_t bytes) {
     return std::to_string(hundredths / 100) + "." + (frac < 10 ? "0" : "") + std::to_string(frac) + " GiB";
 }
 
+// KV values one attention layer keeps per token on one tensor-parallel rank: K and V of its share of the KV
+// heads (at least one: vLLM replicates a head over the ranks when there are fewer heads than ranks), or MLA's
+// latent and rope part, which every rank keeps whole.
+std::uint64_t kv_values_per_token(const Architecture& a, std::uint64_t tp) {
+    if (a.uses_mla()) return a.kv_lora_rank + a.qk_rope_head_dim;
+    return 2 * std::max<std::uint64_t>(a.num_key_value_heads / tp, 1) * a.head_dim;
+}
 
 // A drafter for speculative decoding (draft-model; vLLM's --speculative-config '{"method": "draft_model",
 // "model": ...}'), as vLLM's v1 DraftModelProposer loads it (vllm/v1/spec_decode/draft_model.py load_model):
 // a second model on the target's GPUs at the target's tensor parallel size, whose attention layers join the
 // target's in the one KV cache (get_layers_from_vllm_config picks both, so every block holds both models'
 // layers for its tokens, in the target's --kv-cache-dtype; draft-dtype and draft-kv-dtype are llama.cpp's
-// alone), which the profile runs too (dummy_run at the
-// batched-token budget), and whose proposer keeps persistent buffers at max_num_batched_tokens
+// alone), which the profile runs too (dummy_run at the batched-token budget), and whose proposer keeps
+// persistent buffers at max_num_batched_tokens
 // (llm_base_proposer.py SpecDecodeBaseProposer.__init__: hidden_states and inputs_embeds at the drafter's
 // width in the model dtype, input_ids int32, positions and the slot mapping int64, two bool masks).
 struct Drafter {
@@ -95,7 +102,7 @@ Expected<Drafter> vllm_drafter(const Scenario& s, const Architecture& target, st
     out.weight_steps = n(de->param_count) + " parameters in " + (df ? df->label : format_decimal(d.bytes_per_param) + " bytes each") + " = " +
                        n(de->weight_bytes) + " bytes" + (tp > 1 ? " / tp " + n(tp) : "") + " (draft_model.py load_model: on the target's GPUs)";
     out.layers = da.num_hidden_layers;
-    out.kv_row = da.uses_mla() ? da.kv_lora_rank + da.qk_rope_head_dim : 2 * std::max<std::uint64_t>(da.num_key_value_heads / tp, 1) * da.head_dim;
+    out.kv_row = kv_values_per_token(da, tp);
     out.hidden = da.hidden_size;
     out.ff = (da.is_moe() ? da.moe_intermediate_size * std::max<std::uint64_t>(da.num_experts_per_tok, 1) : da.intermediate_size) / tp;
     out.mlp_phase = batched * (3 * out.ff + 2 * da.hidden_size) * act_bytes;
@@ -185,8 +192,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     std::vector<std::uint64_t> stage_layers(static_cast<std::size_t>(pp), a.num_hidden_layers / pp);
     for (std::uint64_t i = 0; i < a.num_hidden_layers % pp; ++i) stage_layers[static_cast<std::size_t>(pp >= 2 ? pp - 2 - (i % (pp - 1)) : 0)] += 1;
 
-    const std::uint64_t kv_heads_rank = a.uses_mla() ? 1 : std::max<std::uint64_t>(a.num_key_value_heads / tp, 1);
-    const std::uint64_t kv_row = a.uses_mla() ? a.kv_lora_rank + a.qk_rope_head_dim : 2 * kv_heads_rank * a.head_dim;
+    const std::uint64_t kv_row = kv_values_per_token(a, tp);
 
     EngineEstimate out;
     out.kind = EngineKind::vllm;
