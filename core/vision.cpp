@@ -63,6 +63,7 @@ const char* vision_kind_name(VisionKind kind) {
         case VisionKind::llama4: return "Llama 4 vision encoder";
         case VisionKind::qwen2_5_vl: return "Qwen2.5-VL ViT";
         case VisionKind::mistral3_pixtral: return "Pixtral (Mistral 3)";
+        case VisionKind::llava_pixtral: return "Pixtral (LLaVA)";
         case VisionKind::none: break;
     }
     return "none";
@@ -136,23 +137,40 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         projector = h + linear(merged, merged, true) + linear(merged, out, true);
     } else if (top_type == "mistral3" || vision_type == "pixtral") {
         // PixtralVisionModel: an unbiased patch conv, ln_pre, per layer two RMSNorms, unbiased attention and gated
-        // MLP (2D RoPE, no position table); Mistral3MultiModalProjector: RMSNorm, the patch merger's linear over
-        // merge^2 patches, two linears (biased only with multimodal_projector_bias).
-        t.kind = VisionKind::mistral3_pixtral;
-        const u128 h = v.need("hidden_size"), i = v.need("intermediate_size"), layers = v.need("num_hidden_layers");
+        // MLP (2D RoPE, no position table). A key left out takes PixtralVisionConfig's default (1024 wide, 4096,
+        // 24 layers, 16 heads, 3 channels, 1024 pixels, patch 16): mistral-community/pixtral-12b's config.json
+        // names only image_size and patch_size. The projector depends on the wrapper:
+        //   mistral3: Mistral3MultiModalProjector: RMSNorm, the patch merger's linear over merge^2 patches, two
+        //     linears (biased only with multimodal_projector_bias, default false);
+        //   llava: LlavaMultiModalProjector: linear_1 (vision width x feature layers -> text width) and linear_2
+        //     (text -> text), both biased unless multimodal_projector_bias is false; no norm, no merger.
+        const bool mistral3 = top_type == "mistral3";
+        if (!mistral3 && top_type != "llava")
+            return Error{"vision_config: a Pixtral tower under model_type \"" + printable_excerpt(top_type, 40) +
+                         "\" is not modelled (known: mistral3, llava); use --text-only to count the text model alone"};
+        t.kind = mistral3 ? VisionKind::mistral3_pixtral : VisionKind::llava_pixtral;
+        const u128 h = v.opt("hidden_size", 1024), i = v.opt("intermediate_size", 4096), layers = v.opt("num_hidden_layers", 24);
         const u128 channels = v.opt("num_channels", 3);
-        t.patch_size = v.need("patch_size");
-        t.image_size = v.need("image_size");
-        t.merge_size = top.opt("spatial_merge_size", 2);
-        const bool bias = top.flag("multimodal_projector_bias", false);
+        t.patch_size = v.opt("patch_size", 16);
+        t.image_size = v.opt("image_size", 1024);
+        t.merge_size = mistral3 ? top.opt("spatial_merge_size", 2) : 1;
+        const bool bias = top.flag("multimodal_projector_bias", !mistral3);
         if (!top.error.empty()) return Error{top.error};
         if (!v.error.empty()) return Error{v.error};
         encoder = channels * t.patch_size * t.patch_size * h + h + layers * (2 * h + 4 * h * h + 3 * h * i);
-        projector = h + linear(h * t.merge_size * t.merge_size, h, false) + linear(h, text_hidden, bias) +
-                    linear(text_hidden, text_hidden, bias);
+        if (mistral3) {
+            projector = h + linear(h * t.merge_size * t.merge_size, h, false) + linear(h, text_hidden, bias) +
+                        linear(text_hidden, text_hidden, bias);
+        } else {
+            // vision_feature_layer: one layer (a number) or several concatenated (a list).
+            const JsonValue* feature = document.find("vision_feature_layer");
+            const u128 feature_layers = feature != nullptr && feature->is_array() ? feature->items().size() : 1;
+            if (feature_layers == 0) return Error{"vision_feature_layer: an empty list selects no layer"};
+            projector = linear(h * feature_layers, text_hidden, bias) + linear(text_hidden, text_hidden, bias);
+        }
     } else {
         return Error{"vision_config: a vision tower of model_type \"" + printable_excerpt(vision_type.empty() ? top_type : vision_type, 40) +
-                     "\" is not modelled (known: Gemma 3 SigLIP, Llama 4, Qwen2.5-VL, Mistral 3 Pixtral); use --text-only "
+                     "\" is not modelled (known: Gemma 3 SigLIP, Llama 4, Qwen2.5-VL, Pixtral under Mistral 3 or LLaVA); use --text-only "
                      "to count the text model alone"};
     }
     if (!top.error.empty()) return Error{top.error};
@@ -190,9 +208,10 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
             w = std::max(w, factor);
             return static_cast<std::uint64_t>(h / factor) * static_cast<std::uint64_t>(w / factor) + 2;
         }
-        case VisionKind::mistral3_pixtral: {
+        case VisionKind::mistral3_pixtral:
+        case VisionKind::llava_pixtral: {
             // Resized so the longest edge is at most image_size (ratio, floor), each side rounded up to a
-            // multiple of the patch; rows = h / (patch x merge), cols likewise; each row ends with [IMG_BREAK]
+            // multiple of the patch; rows = h / (patch x merge) (LLaVA's Pixtral merges nothing), cols likewise; each row ends with [IMG_BREAK]
             // (the last with [IMG_END]): rows x (cols + 1).
             std::uint64_t h = height, w = width;
             const double ratio = std::max(static_cast<double>(height) / static_cast<double>(t.image_size),
@@ -232,6 +251,10 @@ std::string image_token_rule(const VisionTower& t) {
                    std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " +
                    std::to_string(t.patch_size * t.merge_size) +
                    " pixels each, a break token ending each row (transformers processing_mistral3.py, image_processing_pixtral.py)";
+        case VisionKind::llava_pixtral:
+            return "Pixtral (LLaVA): the longest edge is scaled to at most " + std::to_string(t.image_size) + ", sides rounded up to " +
+                   std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " + std::to_string(t.patch_size) +
+                   " pixels each, a break token ending each row (transformers processing_pixtral.py, image_processing_pixtral.py)";
         case VisionKind::llama4:
             return "Llama 4: image tiling is not modelled";
         case VisionKind::none:

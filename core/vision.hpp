@@ -1,5 +1,5 @@
-// Vision towers of multimodal configs (Gemma 3's SigLIP, Llama 4's vision encoder, Qwen2.5-VL's ViT, Mistral 3's
-// Pixtral): their exact parameter counts (encoder + projector) from vision_config, and how many context tokens
+// Vision towers of multimodal configs (Gemma 3's SigLIP, Llama 4's vision encoder, Qwen2.5-VL's ViT, Pixtral under
+// Mistral 3 or LLaVA): their exact parameter counts (encoder + projector) from vision_config, and how many context tokens
 // one image of W x H pixels becomes, per family, with the rule and its source.
 // Invariant: a field the count needs and the config class has no default for is an error naming it.
 #pragma once
@@ -18,6 +18,7 @@ enum class VisionKind : std::uint8_t {
     llama4,            // Llama 4: Llama4VisionModel (with its pixel-shuffle adapter) + Llama4MultiModalProjector
     qwen2_5_vl,        // Qwen2.5-VL: Qwen2_5_VisionTransformerPretrainedModel (patch merger included)
     mistral3_pixtral,  // Mistral Small 3.1: PixtralVisionModel + Mistral3MultiModalProjector
+    llava_pixtral,     // Pixtral 12B as LlavaForConditionalGeneration: PixtralVisionModel + LlavaMultiModalProjector
 };
 
 // A config's vision tower: what it counts and what its image-token rule needs.
@@ -26,7 +27,7 @@ struct VisionTower {
     std::uint64_t encoder_count = 0;    // the vision encoder's parameters
     std::uint64_t projector_count = 0;  // the projector into the text model's width
     std::uint64_t patch_size = 0;       // pixels per patch side
-    std::uint64_t merge_size = 1;       // patches merged per side before the text model (Qwen, Mistral 3)
+    std::uint64_t merge_size = 1;       // patches merged per side before the text model (Qwen, Mistral 3; 1: none)
     std::uint64_t image_size = 0;       // Gemma 3 / Llama 4: the square input; Pixtral: the longest edge
     std::uint64_t tokens_per_image = 0; // Gemma 3: fixed soft tokens per image (mm_tokens_per_image)
     // The encoder's widths, for the engines' graph sizing (Gemma 3's SigLIP; 0 where not read).
@@ -36,7 +37,7 @@ struct VisionTower {
     std::uint64_t total() const { return encoder_count + projector_count; }
 };
 
-// "SigLIP (Gemma 3)", "Llama 4 vision encoder", "Qwen2.5-VL ViT", "Pixtral (Mistral 3)".
+// "SigLIP (Gemma 3)", "Llama 4 vision encoder", "Qwen2.5-VL ViT", "Pixtral (Mistral 3)", "Pixtral (LLaVA)".
 const char* vision_kind_name(VisionKind kind);
 
 // Reads the vision tower of a config.json document (vision_config plus the projector's top-level keys) for a

@@ -54,6 +54,19 @@ TEST_CASE("vision: towers count exactly and add to the total", "[vision][archite
     CHECK(mistral.counts.total_count == 24'011'361'280ULL);
     CHECK(mistral.architecture.vision.encoder_count == 403'305'472ULL);
     CHECK(mistral.architecture.vision.projector_count == 35'652'608ULL);
+    // mistral-community/pixtral-12b (LlavaForConditionalGeneration, a Pixtral tower): 12,682,739,712 = Mistral
+    // Nemo's 12,247,782,400 + Pixtral (403,489,792: PixtralVisionConfig's defaults, patch 16) + LlavaMultiModalProjector
+    // (linear_1 1024 -> 5120 and linear_2 5120 -> 5120, both biased: 31,467,520). No norm and no patch merger: the
+    // checkpoint's projector is vision_language_adapter.w_in/w_out renamed linear_1/linear_2 and loaded strictly
+    // (transformers convert_pixtral_weights_to_hf.py; modeling_llava.py). In BF16 that is 25,365,479,424 bytes, the
+    // 25.37 GB of the repo's six shards (4.99 + 4.96 + 4.91 + 4.91 + 4.26 + 1.34 GB) and its card's "12.7B params";
+    // Mistral 3's merger and norm would add 4,195,328.
+    const ModelSource pixtral = model_of(fixture("pixtral-12b"));
+    CHECK(pixtral.counts.total_count == 12'682'739'712ULL);
+    CHECK(pixtral.architecture.vision.kind == VisionKind::llava_pixtral);
+    CHECK(pixtral.architecture.vision.encoder_count == 403'489'792ULL);
+    CHECK(pixtral.architecture.vision.projector_count == 1024ULL * 5120 + 5120 + 5120ULL * 5120 + 5120);
+    CHECK(text_only_model(pixtral)->counts.total_count == 12'247'782'400ULL);
     // Active per token leaves the tower out (a text token does not run it).
     CHECK(scout.counts.active_count == 17'172'894'720ULL);
 }
@@ -85,6 +98,10 @@ TEST_CASE("vision: image tokens per family", "[vision][images]") {
     // 1920 x 1080 -> 868 x 1540 -> 31 x (55 + 1) = 1,736.
     CHECK(tokens("mistral-small-3.1-24b-instruct-2503", 1024, 768) == 1026);
     CHECK(tokens("mistral-small-3.1-24b-instruct-2503", 1920, 1080) == 1736);
+    // Pixtral 12B (processing_pixtral.py: patch 16, no merge, longest edge 1024): 1024 x 768 -> 48 x (64 + 1) =
+    // 3,120; 1920 x 1080 -> 1024 x 576 -> 36 x (64 + 1) = 2,340.
+    CHECK(tokens("pixtral-12b", 1024, 768) == 3120);
+    CHECK(tokens("pixtral-12b", 1920, 1080) == 2340);
     const VisionTower scout = model_of(fixture("llama-4-scout-17b-16e")).architecture.vision;
     CHECK(image_tokens(scout, 336, 336).error().find("Llama 4's image tiling") != std::string::npos);
     CHECK(image_tokens(scout, 0, 336).error() == "image-size: must be W x H pixels, each at least 1");
@@ -101,6 +118,11 @@ TEST_CASE("vision: unknown towers and missing fields are errors naming them", "[
     const Expected<ModelSource> m = model_from_config(top);
     REQUIRE_FALSE(m.ok());
     CHECK(m.error().find("model_type \"clip_vision_model\" is not modelled") != std::string::npos);
+    std::string wrapped = fixture("pixtral-12b");
+    wrapped.replace(wrapped.find("\"llava\""), 7, "\"my_vlm\"");
+    CHECK(model_from_config(wrapped).error() ==
+          "vision_config: a Pixtral tower under model_type \"my_vlm\" is not modelled (known: mistral3, llava); use "
+          "--text-only to count the text model alone");
     std::string missing = fixture("qwen2.5-vl-3b-instruct");
     missing.replace(missing.find("\"out_hidden_size\""), 17, "\"out_hidden_sizeX\"");
     CHECK(model_from_config(missing).error() == "vision_config.out_hidden_size: is missing");
