@@ -33,6 +33,7 @@ struct HubPanelView {
     bool busy = false;
     bool reveal = false;             // a result arrived: scroll it into view
     std::string busy_ref;
+    std::string busy_note;           // asked again while busy: hub_busy_text, until the look-up ends
     std::string progress;
     std::string message;
     bool message_is_error = false;
@@ -61,7 +62,6 @@ void set_text(HubPanelView& view, const std::string& text) {
 
 // The user asked for `ref` (the button, Enter, a quant, a recent one): ask first unless a yes is remembered.
 void ask_for(HubPanelView& view, const HubRef& ref) {
-    if (view.busy) return;
     view.field_error.clear();
     if (view.consented) {
         view.request = ref;
@@ -72,7 +72,16 @@ void ask_for(HubPanelView& view, const HubRef& ref) {
     view.open_prompt = true;
 }
 
+// Asked for a look-up while one runs: nothing new is sent, and the panel says so.
+bool refuse_while_busy(HubPanelView& view) {
+    if (!view.busy) return false;
+    view.field_error.clear();
+    view.busy_note = hub_busy_text(view.busy_ref);
+    return true;
+}
+
 void look_up_field(HubPanelView& view) {
+    if (refuse_while_busy(view)) return;
     const Expected<HubRef> ref = parse_hub_ref(view.text.data());
     if (!ref) {
         view.field_error = ref.failure().problem;
@@ -98,6 +107,7 @@ bool hub_take_request(AppState& app, HubRef& ref) {
     view.request.reset();
     view.busy = true;
     view.busy_ref = hub_ref_text(ref);
+    view.busy_note.clear();
     view.progress.clear();
     view.message.clear();
     view.choices.reset();
@@ -120,6 +130,7 @@ void hub_lookup_progress(AppState& app, std::uint64_t request_count, std::uint64
 bool hub_lookup_finished(AppState& app, const Expected<HubResult>& result) {
     HubPanelView& view = view_of(app);
     view.busy = false;
+    view.busy_note.clear();
     view.progress.clear();
     model_panel_request_open(app);  // the result shows in the Model section
     view.reveal = true;
@@ -161,6 +172,7 @@ bool hub_lookup_finished(AppState& app, const Expected<HubResult>& result) {
 bool hub_ask(AppState& app, std::string_view text, bool from_link) {
     HubPanelView& view = view_of(app);
     set_text(view, std::string(text.substr(0, view.text.size() - 1)));
+    if (refuse_while_busy(view)) return false;
     const Expected<HubRef> ref = parse_hub_ref(text);
     if (!ref) {
         view.field_error = ref.failure().problem;
@@ -189,10 +201,16 @@ std::vector<JsonField> hub_applied_fields(const AppState& app) {
     return hub_link_ref(app).empty() ? std::vector<JsonField>() : app.hub_panel->applied_json;
 }
 
+std::string hub_busy_text(const std::string& ref) {
+    return "Still reading " + ref + ": wait for it to finish (nothing new was sent).";
+}
+
 std::string hub_panel_message(const AppState& app, bool* is_error) {
-    if (is_error != nullptr) *is_error = app.hub_panel && app.hub_panel->message_is_error;
-    if (!app.hub_panel) return {};
-    return !app.hub_panel->field_error.empty() ? app.hub_panel->field_error : app.hub_panel->message;
+    const HubPanelView* view = app.hub_panel.get();
+    const bool note = view && view->field_error.empty() && !view->busy_note.empty();
+    if (is_error != nullptr) *is_error = view && !note && view->message_is_error;
+    if (!view) return {};
+    return !view->field_error.empty() ? view->field_error : note ? view->busy_note : view->message;
 }
 
 void draw_hub_lookup(AppState& app) {
@@ -209,9 +227,12 @@ void draw_hub_lookup(AppState& app) {
                                                   view.text.data(), view.text.size(), ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
     ImGui::BeginDisabled(view.busy);
-    if ((ImGui::Button((std::string(label) + "##hub_lookup_button").c_str(), ImVec2(button_width, 0.0f)) || entered) && !view.busy)
-        look_up_field(view);
+    const bool pressed = ImGui::Button((std::string(label) + "##hub_lookup_button").c_str(), ImVec2(button_width, 0.0f));
+    // The greyed button, pressed while a look-up runs, answers on the message line (as Enter does).
+    const bool pressed_busy = view.busy && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled) &&
+                              ImGui::IsMouseClicked(ImGuiMouseButton_Left);
     ImGui::EndDisabled();
+    if (pressed || entered || pressed_busy) look_up_field(view);
     if (!view.field_error.empty()) error_text(view.field_error, palette);
     if (view.consented) {
         muted_text("Allowed: pressing Look up sends the model id to " + view.host + ".");
@@ -224,6 +245,7 @@ void draw_hub_lookup(AppState& app) {
     }
     const float block_top = ImGui::GetCursorScreenPos().y;
     if (view.busy) muted_text("Reading " + view.busy_ref + " from " + view.host + (view.progress.empty() ? "..." : ": " + view.progress));
+    if (view.busy && !view.busy_note.empty()) wrapped_text("%s", view.busy_note.c_str());
     if (view.choices) {
         wrapped_text("%s", view.message.c_str());
         for (const HubGgufChoice& c : view.choices->gguf_choices) {
@@ -295,7 +317,8 @@ void draw_hub_prompt(AppState& app) {
     if (ImGui::Button("Allow and look up##hub_allow")) {
         view.consented = true;
         view.consent_changed = true;
-        if (view.asking && !view.busy) view.request = *view.asking;
+        if (view.asking && refuse_while_busy(view)) view.asking.reset();
+        if (view.asking) view.request = *view.asking;
         view.asking.reset();
         ImGui::CloseCurrentPopup();
     }

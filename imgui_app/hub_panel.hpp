@@ -42,7 +42,8 @@ bool hub_lookup_finished(AppState& app, const Expected<HubResult>& result);
 
 // Asks for a look-up of `text` from outside the panel: fills the field; hf=ID from a link (from_link) always
 // opens the prompt (never a request without the user's answer); otherwise (the page's JS API) a
-// remembered yes goes ahead and no yes opens the prompt. A bad id is named in the panel: returns false.
+// remembered yes goes ahead and no yes opens the prompt. A bad id is named in the panel, and while a look-up
+// runs nothing is asked (the panel says hub_busy_text): both return false.
 bool hub_ask(AppState& app, std::string_view text, bool from_link);
 
 // "org/name:file" while the scenario is the one the last look-up gave (for hf= in the page's link), else "".
@@ -52,7 +53,12 @@ std::string hub_link_ref(const AppState& app);
 // while the scenario is the one the last look-up gave, else none.
 std::vector<JsonField> hub_applied_fields(const AppState& app);
 
-// The panel's last message and whether it is an error ("" before any look-up).
+// What the panel and the text view say when a look-up is asked for while `ref` is being read: nothing new is
+// sent ("Still reading org/name: wait for it to finish (nothing new was sent).").
+std::string hub_busy_text(const std::string& ref);
+
+// The panel's last message and whether it is an error ("" before any look-up): a bad id in the field, else the
+// note that a look-up is still running (not an error), else the last look-up's result or problem.
 std::string hub_panel_message(const AppState& app, bool* is_error = nullptr);
 
 }  // namespace llm_memory

@@ -12,6 +12,7 @@
   var memory = [];                   // [{key, status, bytes}], oldest first
   var memoryBytes = 0;
   var running = false;
+  var runningRef = '';                // the id being read while running
 
   function consentGet() {
     try { return window.localStorage.getItem(CONSENT_KEY) === 'yes'; } catch (e) { return false; }
@@ -93,6 +94,7 @@
   // Runs the look-up core plans, request after request; resolves with llm_memory_hub_finish's object.
   function lookUp(text) {
     running = true;
+    runningRef = text;
     var step = function (req) {
       if (!req) return JSON.parse(ccall('llm_memory_hub_finish', 'string', ['string'], ['']));
       return fetchBounded(req).then(function (a) {
@@ -112,7 +114,12 @@
   var pending = [];  // lookUpHub callers waiting for the look-up they asked for
 
   // Called by the app after the user's yes (web/hub_exports.cpp).
-  Module['llmMemoryHubStart'] = function (text) { if (!running) lookUp(text); };
+  // One look-up at a time: asked again meanwhile, it sends nothing and says so (the panel's own path
+  // refuses first; this is the last guard).
+  Module['llmMemoryHubStart'] = function (text) {
+    if (running) say(ccall('llm_memory_hub_busy_text', 'string', ['string'], [runningRef]));
+    else lookUp(text);
+  };
   Module['llmMemoryHubBusy'] = function () { return running; };
   Module['llmMemoryHubConsent'] = function (yes) { consentSet(!!yes); tvConsent(); };
   // Called by api.js once the app runs: the remembered choice, then hf=ID from the link (always asks).
@@ -143,6 +150,7 @@
   function byId(id) { return document.getElementById(id); }
   function say(text, error) {
     var out = byId('tv-hub-out');
+    if (!out) return;
     out.textContent = text;
     out.className = error ? 'tv-err' : '';
   }
@@ -187,7 +195,8 @@
   Module['llmMemoryViewHubGo'] = function (text, fromLink) {
     var id = String(text).trim();
     byId('tv-hub-ref').value = id;
-    if (running) return;
+    // A look-up runs: it goes on untouched and nothing new is sent; the canvas's path says so (its message line too).
+    if (running) { say(ccall('llm_memory_hub_ask', 'string', ['string', 'number'], [id, 0])); return; }
     // Core checks the id; the canvas prompt's text comes with a good one (after a newline).
     var checked = ccall('llm_memory_hub_ask', 'string', ['string', 'number'], [id, fromLink ? 3 : 2]);
     if (checked.charAt(0) !== '\n') { say(checked, true); return; }

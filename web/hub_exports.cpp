@@ -128,6 +128,20 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_hub_finish(const char* abort_problem
     return out.c_str();
 }
 
+// What the page says when a look-up of `ref` is still running and another is asked for (hub_busy_text).
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_hub_busy_text(const char* ref) {
+    static std::string out;
+    out = llm_memory::hub_busy_text(ref != nullptr ? ref : "");
+    return out.c_str();
+}
+
+// Test hook: the canvas panel's message line (hub_panel_message).
+EMSCRIPTEN_KEEPALIVE const char* llm_memory_hub_message() {
+    static std::string out;
+    out = llm_memory::hub_panel_message(llm_memory_web_app());
+    return out.c_str();
+}
+
 // "org/name:file" while the scenario is what the last look-up gave (hf= in the link), else "".
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_hub_link_ref() {
     static std::string out;

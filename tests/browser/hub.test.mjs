@@ -8,76 +8,22 @@
 // look-up are counted by the fake servers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { launch, serveSite, waitForApi, waitForIdle, watchErrors, foreignRequests, cliPath, shotDir, POLL_MS } from './harness.mjs';
+import { waitForApi, waitForIdle, foreignRequests, shotDir, POLL_MS } from './harness.mjs';
 import { itemRect } from './touch_support.mjs';
-import { startFakeHub, startHubProxy } from '../files/fake_hub.mjs';
+import { hubWorld, STORAGE, CONSENTED } from './hub_support.mjs';
 
-const STORAGE = 'https://us.aws.cdn.hf.co';  // a host of today's Hub storage (README: the CSP's hosts)
-// A remembered yes (run before the page's scripts; about:blank has no storage).
-const CONSENTED = () => { try { window.localStorage.setItem('llm-memory:hf-consent', 'yes'); } catch (e) { /* about:blank */ } };
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llm-memory-hub-page-'));
-process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-
-let browser;
+const world = hubWorld('hub-page');
 let server;
-let hub;       // HTTPS, where the browser's huggingface.co and storage host lead
-let plainHub;  // the same repos over HTTP on other ports, for the CLI's reference figures
-let proxy;     // each context's: huggingface.co and the storage host to the fake servers
-before(async () => {
-  server = await serveSite();
-  // A throwaway self-signed certificate for the fake Hub's HTTPS (the context ignores its issuer).
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=huggingface.co', '-days', '1',
-    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
-  hub = await startFakeHub({ tls: { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) } });
-  hub.setStorageOrigin(STORAGE);  // the Hub's redirects name the production storage host
-  plainHub = await startFakeHub();
-  // huggingface.co and the storage host lead to the fake servers; every other host is refused.
-  proxy = await startHubProxy({ 'huggingface.co:443': hub.hubPort, 'us.aws.cdn.hf.co:443': hub.storagePort });
-  browser = await launch();
-  fs.mkdirSync(shotDir, { recursive: true });
-});
-after(async () => {
-  await browser?.close(); await server?.close(); await hub?.close(); await plainHub?.close(); await proxy?.close();
-  // The pages asked no host but the site, huggingface.co and the storage host (each test checks its own too).
-  assert.deepEqual(proxy?.refused ?? [], []);
-});
+let hub;  // the fake Hub the browser's huggingface.co and storage host lead to
+before(async () => { await world.start(); ({ server, hub } = world); });
+after(() => world.close());
 
 // The look-up is in the page's full build (web/CMakeLists.txt): engine=none (the default) in the link loads
 // it; the lean page's field loads it with lookup=ID (tested below).
 const fullBuild = (url) => url + (url.includes('#') ? '&' : '#') + 'engine=none';
-
-// A page (desktop size, or a phone) recording console errors and every request URL.
-async function openHubPage(url, options = {}) {
-  const { viewport = { width: 1280, height: 800 }, initScript, phone = false } = options;
-  const context = await browser.newContext({ viewport: phone ? { width: 390, height: 844 } : viewport, deviceScaleFactor: phone ? 3 : 1,
-    isMobile: phone, hasTouch: phone, colorScheme: 'dark', ignoreHTTPSErrors: true,
-    proxy: { server: proxy.server, bypass: '127.0.0.1' } });  // the site itself is not proxied
-  if (initScript) await context.addInitScript(initScript);
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  const requests = [];
-  page.on('request', (req) => requests.push(req.url()));
-  await page.goto(url);
-  await waitForApi(page);
-  return { context, page, errors, requests };
-}
-
-// `llm-memory --hf ID --format json` against the same repos (the plain HTTP fake Hub).
-let runs = 0;
-function cli(id) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cliPath, ['--hf', id, '--format', 'json'], { env: { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: path.join(dir, `cache-${++runs}`), HF_ENDPOINT: plainHub.endpoint } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
-    child.on('close', (code) => { if (code === 0) resolve(JSON.parse(out)); else reject(new Error(`llm-memory --hf ${id}: ${err}`)); });
-  });
-}
+const openHubPage = (url, options) => world.open(url, options);
+const cli = (id) => world.cli(id);
 
 // The label of the item whose label starts with `prefix` (a GGUF row: "file  (size)"), once drawn: read
 // from the last frame, and when it is not there, again once the page has settled (waitForIdle: its frames
@@ -275,6 +221,49 @@ test('the consent can be withdrawn under the field', async () => {
   // The next look-up asks again.
   await page.evaluate(() => { window.llmMemory.lookUpHub('test-org/tiny-llama-GGUF'); });
   await itemRect(page, 'Allow and look up');
+  await context.close();
+});
+
+test('asked again while a look-up runs (Enter in the field, the JS API, the greyed button): nothing new is sent, the message line says so', async () => {
+  const { page, context, errors, requests } = await openHubPage(fullBuild(server.url + '#params=7B'), { initScript: CONSENTED });
+  const message = () => page.evaluate(() => Module.ccall('llm_memory_hub_message', 'string', [], []));
+  const busy = (id) => `Still reading ${id}: wait for it to finish (nothing new was sent).`;
+  await click(page, 'Model: preset, config.json or model file');  // the field is in the Model section
+  const field = await itemRect(page, '##hub_ref');
+  const from = hub.requests.length;
+  // The fake Hub holds the file list of test-org/held until the test releases it: the look-up stays under way.
+  await page.evaluate(() => { window.hubResult = null; window.llmMemory.lookUpHub('test-org/held').then((r) => { window.hubResult = r; }); });
+  assert.equal(await hub.whenHeld(), 'test-org/held');
+  await page.waitForFunction(() => Module.ccall('llm_memory_item_rect', 'string', ['string'], ['Reading...']) !== '', null, { polling: POLL_MS });
+  // Enter in the canvas's field.
+  await page.mouse.click(field.cx, field.cy);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('test-org/tiny-llama');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((t) => Module.ccall('llm_memory_hub_message', 'string', [], []) === t, busy('test-org/held'), { polling: POLL_MS });
+  // The JS API's look-up is refused with the same sentence (it used to wait for, and report, the other one's result).
+  assert.deepEqual(await page.evaluate(() => window.llmMemory.lookUpHub('test-org/tiny-llama')),
+    { ok: false, applied: false, message: busy('test-org/held'), hub: null });
+  assert.equal(hub.requests.length, from, 'nothing reached the Hub but the held request');
+  assert.deepEqual(foreignRequests(requests, server.url).filter((u) => u.includes('tiny-llama')), []);
+  // Released, the running look-up ends as it would have: its own result, the note gone.
+  assert.equal(hub.release('test-org/held'), 1);
+  await page.waitForFunction(() => window.hubResult !== null, null, { timeout: 20000, polling: POLL_MS });
+  const result = await page.evaluate(() => window.hubResult);
+  assert.equal(result.applied, true, result.message);
+  assert.match(result.message, /^Hugging Face: test-org\/held /);
+  assert.equal(await message(), result.message);
+  // The greyed "Reading..." button, pressed during the next look-up, says it too.
+  await page.evaluate(() => { window.hubResult = null; window.llmMemory.lookUpHub('test-org/held-too').then((r) => { window.hubResult = r; }); });
+  assert.equal(await hub.whenHeld(), 'test-org/held-too');
+  await page.waitForFunction(() => Module.ccall('llm_memory_item_rect', 'string', ['string'], ['Reading...']) !== '', null, { polling: POLL_MS });
+  assert.equal(await message(), '');
+  await click(page, 'Reading...');
+  await page.waitForFunction((t) => Module.ccall('llm_memory_hub_message', 'string', [], []) === t, busy('test-org/held-too'), { polling: POLL_MS });
+  assert.equal(hub.release('test-org/held-too'), 1);
+  await page.waitForFunction(() => window.hubResult !== null, null, { timeout: 20000, polling: POLL_MS });
+  assert.equal((await page.evaluate(() => window.hubResult)).applied, true);
+  assert.deepEqual(errors, []);
   await context.close();
 });
 

@@ -8,67 +8,23 @@
 // (where the text view hides the canvas, which then draws no frame).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { launch, serveSite, waitForApi, waitForIdle, watchErrors, foreignRequests, cliPath, shotDir, POLL_MS } from './harness.mjs';
-import { startFakeHub, startHubProxy } from '../files/fake_hub.mjs';
+import { waitForApi, waitForIdle, foreignRequests, shotDir, POLL_MS } from './harness.mjs';
+import { hubWorld, CONSENTED } from './hub_support.mjs';
 
-const STORAGE = 'https://us.aws.cdn.hf.co';
-const CONSENTED = () => { try { window.localStorage.setItem('llm-memory:hf-consent', 'yes'); } catch (e) { /* about:blank */ } };
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llm-memory-hub-tv-'));
-process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-
-let browser;
+const world = hubWorld('hub-tv');
 let server;
-let hub;
-let plainHub;
-let proxy;
-before(async () => {
-  server = await serveSite();
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=huggingface.co', '-days', '1',
-    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')], { stdio: 'ignore' });
-  hub = await startFakeHub({ tls: { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) } });
-  hub.setStorageOrigin(STORAGE);
-  plainHub = await startFakeHub();
-  proxy = await startHubProxy({ 'huggingface.co:443': hub.hubPort, 'us.aws.cdn.hf.co:443': hub.storagePort });
-  browser = await launch();
-  fs.mkdirSync(shotDir, { recursive: true });
-});
-after(async () => {
-  await browser?.close(); await server?.close(); await hub?.close(); await plainHub?.close(); await proxy?.close();
-  assert.deepEqual(proxy?.refused ?? [], []);
-});
+let hub;  // the fake Hub the browser's huggingface.co and storage host lead to
+before(async () => { await world.start(); ({ server, hub } = world); });
+after(() => world.close());
 
-async function openPage(url, options = {}) {
-  const { initScript, phone = false } = options;
-  const context = await browser.newContext({ viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
-    deviceScaleFactor: phone ? 3 : 1, isMobile: phone, hasTouch: phone, colorScheme: 'dark', ignoreHTTPSErrors: true,
-    proxy: { server: proxy.server, bypass: '127.0.0.1' } });
-  if (initScript) await context.addInitScript(initScript);
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  const requests = [];
-  page.on('request', (req) => requests.push(req.url()));
-  await page.goto(url);
-  await waitForApi(page);
-  await page.locator('#tv-hub-ref').waitFor();
-  return { context, page, errors, requests };
+// A page with the text view's look-up field in place.
+async function openPage(url, options) {
+  const opened = await world.open(url, options);
+  await opened.page.locator('#tv-hub-ref').waitFor();
+  return opened;
 }
-
-// `llm-memory --hf ID --format json` against the same repos (the plain HTTP fake Hub).
-let runs = 0;
-function cli(id) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cliPath, ['--hf', id, '--format', 'json'], { env: { PATH: process.env.PATH, HOME: dir, XDG_CACHE_HOME: path.join(dir, `cache-${++runs}`), HF_ENDPOINT: plainHub.endpoint } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
-    child.on('close', (code) => { if (code === 0) resolve(JSON.parse(out)); else reject(new Error(`llm-memory --hf ${id}: ${err}`)); });
-  });
-}
+const cli = (id) => world.cli(id);
 
 const out = (page) => page.locator('#tv-hub-out').textContent();
 // Types `id` into the text view's field and presses Enter, as a keyboard user does.
@@ -161,6 +117,39 @@ test('a 404, a gated repo and the other failures are announced; the scenario sta
     assert.deepEqual(errors.filter((e) => !/Failed to load resource|CORS policy/.test(e)), []);
     await context.close();
   }
+});
+
+test('a second Look up while one runs sends nothing and says so in the live region; the running one ends untouched', async () => {
+  const { page, context, errors, requests } = await openPage(server.url + '#params=7B&view=text&engine=none', { initScript: CONSENTED });
+  const status = () => page.evaluate(() => { const o = document.getElementById('tv-hub-out'); return { text: o.textContent, error: o.className === 'tv-err' }; });
+  const busy = 'Still reading test-org/held: wait for it to finish (nothing new was sent).';
+  const from = hub.requests.length;
+  // The fake Hub holds the file list of test-org/held until the test releases it: the look-up stays under way.
+  await typeId(page, 'test-org/held');
+  assert.equal(await hub.whenHeld(), 'test-org/held');
+  assert.deepEqual(await status(), { text: 'Reading test-org/held from huggingface.co...', error: false });
+  // Enter in the field, then the button, with another id: the region says what runs; nothing is sent.
+  await typeId(page, 'test-org/tiny-llama');
+  await page.waitForFunction((t) => document.getElementById('tv-hub-out').textContent === t, busy, { polling: POLL_MS });
+  assert.deepEqual(await status(), { text: busy, error: false });
+  await page.evaluate(() => { document.getElementById('tv-hub-out').textContent = ''; });
+  await page.locator('#tv-hub-go').click();
+  await page.waitForFunction((t) => document.getElementById('tv-hub-out').textContent === t, busy, { polling: POLL_MS });
+  assert.equal(await page.locator('#tv-hub-ask').isVisible(), false, 'no prompt either');
+  // The canvas's message line says the same.
+  assert.equal(await page.evaluate(() => Module.ccall('llm_memory_hub_message', 'string', [], [])), busy);
+  assert.equal(hub.requests.length, from, 'nothing reached the Hub but the held request');
+  assert.deepEqual(foreignRequests(requests, server.url).filter((u) => u.includes('tiny-llama')), []);
+  // Released, the running look-up ends with its own result.
+  assert.equal(hub.release('test-org/held'), 1);
+  await page.waitForFunction(() => document.getElementById('tv-hub-out').textContent.startsWith('Hugging Face: '), null,
+    { timeout: 20000, polling: POLL_MS });
+  const done = await status();
+  assert.equal(done.error, false, done.text);
+  assert.match(done.text, /^Hugging Face: test-org\/held /);
+  assert.equal(hub.release('test-org/held'), 0, 'no second look-up of it was started');
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('the consent is withdrawn in the text view; "Not now" sends nothing', async () => {

@@ -1,8 +1,8 @@
 // A small Hugging Face Hub of our own for the CLI and browser tests, on 127.0.0.1 only: the real URL
 // paths (/api/models/{id}, /{id}/resolve/{rev}/{file}), Range requests (206 + Content-Range), LFS files
-// redirected (302) to a second "storage" server on another port, a gated repo, a 404, a slow answer, a
-// malformed and a huge safetensors header, and a repo answered without CORS headers. Every request is
-// recorded with the bytes sent, so tests assert what a look-up read.
+// redirected (302) to a second "storage" server on another port, a gated repo, a 404, a slow answer, answers
+// held until the test releases them, a malformed and a huge safetensors header, and a repo answered without
+// CORS headers. Every request is recorded with the bytes sent, so tests assert what a look-up read.
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -124,6 +124,9 @@ export function fixtureRepos() {
   repos.set('test-org/mistral3-params-only', { files: new Map([['params.json', mistral3Params]]), expected: { params: 24011361280 } });
   repos.set('test-org/gated-no-metadata', { gated: 'auto', tokens: [], files: new Map([['config.json', json(TINY_CONFIG)]]) });
   repos.set('test-org/slow', { slowMs: 5000, files: new Map([['config.json', json(TINY_CONFIG)]]) });
+  // Its file list waits until the test calls release('test-org/held') (a look-up held open, without a timer).
+  repos.set('test-org/held', { held: true, files: new Map([['config.json', json(TINY_CONFIG)]]) });
+  repos.set('test-org/held-too', { held: true, files: new Map([['config.json', json(TINY_CONFIG)]]) });
   const bad = enc.encode('{"model.embed_tokens.weight":{"dtype":"BF16","shape":[1000,256],');
   const badHead = new Uint8Array(8 + bad.length);
   badHead.set(u64(bad.length), 0);
@@ -145,6 +148,8 @@ export async function startFakeHub(options = {}) {
   const requests = [];
   const sockets = new Set();
   let storageOrigin = '';
+  const held = [];     // answers of held repos, until release()
+  const waiting = [];  // whenHeld() callers
   // The no-cors repo answers for huggingface.co's own pages only: a browser elsewhere must refuse it.
   const cors = (repo) => (repo && repo.noCors ? { 'access-control-allow-origin': 'https://huggingface.co' } : {
     'access-control-allow-origin': '*',
@@ -200,6 +205,11 @@ export async function startFakeHub(options = {}) {
       const body = enc.encode(JSON.stringify(answer));
       const reply = () => send(res, record, 200, { ...cors(repo), 'content-type': 'application/json' }, body);
       if (repo.slowMs) { setTimeout(() => { if (!res.destroyed) reply(); }, repo.slowMs); return undefined; }
+      if (repo.held) {
+        held.push({ id, reply });
+        waiting.splice(0).forEach((resolve) => resolve(id));
+        return undefined;
+      }
       return reply();
     }
     const resolve = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(url.pathname);
@@ -247,6 +257,15 @@ export async function startFakeHub(options = {}) {
     setStorageOrigin(origin) { storageOrigin = origin; },
     requests,
     repos,
+    // A held repo's file list has been asked for (resolves with its id; at once when one waits already).
+    whenHeld() { return held.length ? Promise.resolve(held[0].id) : new Promise((resolve) => waiting.push(resolve)); },
+    // Sends the held answers for `id`; returns how many.
+    release(id) {
+      const now = held.filter((h) => h.id === id);
+      for (const h of now) held.splice(held.indexOf(h), 1);
+      now.forEach((h) => h.reply());
+      return now.length;
+    },
     // Bytes sent by both servers for the requests recorded since `from`.
     bytesSince(from = 0) { return requests.slice(from).reduce((n, r) => n + r.bytes, 0); },
     close() {

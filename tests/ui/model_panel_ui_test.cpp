@@ -1,5 +1,6 @@
 // Headless test of the model picker: draw_model_panel at phone and desktop widths with a preset chosen
-// through the settings key, a dropped config.json queued, and a malformed one (the last good model stays).
+// through the settings key, a dropped config.json queued, and a malformed one (the last good model stays); the Hub
+// look-up asked for again while one runs (refused with a note, nothing handed to the driver).
 // IM_ASSERT throws (ui_test_imconfig.h); the panel must not overflow its window's width.
 // Figures: Llama-2-7b 6,738,415,616 and Mixtral-8x7B 46,702,792,704 parameters (tests/core/architecture_test.cpp).
 #include <catch_amalgamated.hpp>
@@ -10,6 +11,7 @@
 #include "architecture.hpp"
 #include "imgui.h"
 #include "imgui_internal.h"
+#include "hub_panel.hpp"
 #include "model_panel.hpp"
 #include "settings.hpp"
 #include "ui_test_support.hpp"
@@ -180,4 +182,30 @@ TEST_CASE("model panel: the file picker button and the path field hand the reque
         CHECK(app.open_file_path == "/models/tiny.gguf");
         CHECK_FALSE(app.open_file_requested);
     }
+}
+
+TEST_CASE("hub panel: a look-up asked for while one runs sends nothing and says so", "[ui][hub]") {
+    AppState app;
+    hub_set_driver(app, true, "huggingface.co", true);  // a remembered yes: an ask goes ahead at once
+    REQUIRE(hub_ask(app, "org/first", false));
+    HubRef ref;
+    REQUIRE(hub_take_request(app, ref));
+    CHECK(hub_ref_text(ref) == "org/first");
+    // Asked again (the field, a link's hf= or the JS API) while org/first is read: refused, nothing handed over.
+    const std::string busy = "Still reading org/first: wait for it to finish (nothing new was sent).";
+    CHECK(hub_busy_text("org/first") == busy);
+    CHECK_FALSE(hub_ask(app, "org/second", false));
+    bool is_error = true;
+    CHECK(hub_panel_message(app, &is_error) == busy);
+    CHECK_FALSE(is_error);
+    CHECK_FALSE(hub_take_request(app, ref));
+    CHECK_FALSE(hub_ask(app, "not an id", false));  // still the running look-up that answers, not the id's problem
+    CHECK(hub_panel_message(app) == busy);
+    // The running look-up ends as it would have; the note goes with it, and the next ask goes ahead.
+    CHECK_FALSE(hub_lookup_finished(app, Expected<HubResult>(Error{"hf", "org/first: no such model"})));
+    CHECK(hub_panel_message(app, &is_error) == "org/first: no such model");
+    CHECK(is_error);
+    REQUIRE(hub_ask(app, "org/second", false));
+    REQUIRE(hub_take_request(app, ref));
+    CHECK(hub_ref_text(ref) == "org/second");
 }
