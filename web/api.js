@@ -821,12 +821,15 @@
   function onTouchEnd(event) {
     var t = touchOf(event);
     if (!t) return;
-    var mode = gesture.mode;
-    // The hold timer runs on the page's thread: when a frame kept it busy, the timer can run before a
-    // quick finger's touchend is handled. The events' own times decide: lifted in time is a tap.
-    if (mode === 'hold' && event.timeStamp - gesture.t0 < HOLD_MS) mode = gesture.mode = 'wait';
-    var tap = mode === 'wait' || (mode === 'host' && Math.abs(t.pageX - gesture.x) < SLOP && Math.abs(t.pageY - gesture.y) < SLOP);
     if (event.type === 'touchcancel') { endGesture(true); return; }
+    var mode = gesture.mode;
+    // The hold timer runs on the page's thread, so a busy frame puts it out of order with the touchend: the
+    // events' own times decide. Lifted in time is a tap even if the timer ran; held past HOLD_MS is a long
+    // press even if the timer is still overdue (its help is then drawn now).
+    var held = event.timeStamp - gesture.t0 >= HOLD_MS;
+    if (mode === 'hold' && !held) mode = gesture.mode = 'wait';
+    else if (mode === 'wait' && held) { mode = gesture.mode = 'hold'; wake(); }
+    var tap = mode === 'wait' || (mode === 'host' && Math.abs(t.pageX - gesture.x) < SLOP && Math.abs(t.pageY - gesture.y) < SLOP);
     if (event.cancelable) event.preventDefault();  // no compatibility mouse events, no second click
     if (!tap) { endGesture(false); return; }
     if (mode === 'host') {  // the first tap engages an embed and is a click as well

@@ -185,6 +185,25 @@ test('a quick tap handled late (the page was busy) is still a tap, not a long pr
   await context.close();
 });
 
+// Its mirror: a finger held past the hold time whose touchend is handled before the overdue hold timer
+// runs (stamped 600 ms after the touchstart by CDP's event time, sent at once, well inside the 450 ms the
+// timer waits). The old page read that as a tap and dismissed the note; the events' own times make it a
+// long press.
+test('a long press handled before its overdue hold timer is still a long press, not a tap', async () => {
+  const { page, errors, context, cdp } = await openPhone(browser, server.url);
+  const close = await itemRect(page, '×');
+  const t0 = Date.now() / 1000;
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: close.cx, y: close.cy, id: 1 }], timestamp: t0 });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [], timestamp: t0 + 0.6 });
+  await holdTimerRan(page);
+  await until(page, () => Module._llm_memory_tooltip_shown() === 1, null, 'the help shows');
+  await settle(page);
+  assert.deepEqual(await itemRect(page, '×'), close);  // the note was not dismissed
+  assert.equal(await tooltipShown(page), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a long press shows the help of the item under the finger and clicks nothing', async () => {
   const { page, errors, context, cdp } = await openPhone(browser, server.url);
   const close = await itemRect(page, '×');  // a common-mistake note's close box ("Dismiss this note")
