@@ -14,6 +14,7 @@
 #include "kv_cache.hpp"
 #include "lora.hpp"
 #include "recipes.hpp"
+#include "report.hpp"
 #include "engines/engine.hpp"
 
 namespace llm_memory {
@@ -535,6 +536,15 @@ SettingSpec for_engine(SettingEngine engine, SettingSpec spec) {
     return spec;
 }
 
+// Marks a row as one whose figure another setting can decide (SettingSpec::decided).
+SettingSpec decided_by(FieldDecision (*decided)(const Scenario&, const Estimate&), SettingSpec spec) {
+    spec.decided = decided;
+    return spec;
+}
+
+// b: a weight format, QLoRA or a model file decides the bytes per weight, and b is then not used.
+FieldDecision bytes_decision(const Scenario& s, const Estimate& e) { return {weight_format_value(e), weight_format_note(s, e)}; }
+
 }  // namespace
 
 const std::vector<SettingSpec>& setting_specs() {
@@ -561,11 +571,11 @@ const std::vector<SettingSpec>& setting_specs() {
         {"params", "N", "parameter count N: 13B, 6.7e9, 350M, 70 billion (default 13B)",
          "Parameters (N)", "parameters", K::count, "70B",
          apply_params, [](const Scenario& s) { return format_count_state(s.param_count); }},
-        {"bytes", "B", "bytes per parameter b: 4 fp32, 2 fp16/bf16, 1 int8, 0.5 int4 (default 2)",
+        decided_by(bytes_decision, {"bytes", "B", "bytes per parameter b: 4 fp32, 2 fp16/bf16, 1 int8, 0.5 int4 (default 2)",
          "Bytes per parameter (b)", "bytes", K::number, "0.5",
          [](Scenario& s, std::string_view t) { return apply_decimal(s.bytes_per_param, t, kMaxBytesPerValueMicros, false); },
          [](const Scenario& s) { return show_if_changed(s.bytes_per_param, kDefaults.bytes_per_param); },
-         [](const Scenario& s) { return format_decimal(s.bytes_per_param); }},
+         [](const Scenario& s) { return format_decimal(s.bytes_per_param); }}),
         {"overhead", "F", "inference overhead factor applied to the weights (default 1.2)",
          "Overhead factor", "x weights", K::number, "1.5",
          [](Scenario& s, std::string_view t) {

@@ -40,6 +40,13 @@ enum class SettingEngine : std::uint8_t { none, choice, llama_cpp, vllm, every, 
 // tests fail if any face lacks it. Only where the control sits on the canvas is chosen by hand: add one
 // setting_control(app, "key") call to the panel that should show it (imgui_app/runtime_panel.cpp). An
 // engine's setting is a row wrapped in for_engine(...) and nothing else: the engine panel draws it.
+// A field whose figure another setting decides (b under a weight format, QLoRA or a model file): the figure
+// it shows instead, read-only, and the sentence that says why. An empty value: the field is the user's.
+struct FieldDecision {
+    std::string value;
+    std::string note;
+};
+
 struct SettingSpec {
     const char* key;
     const char* value_hint;  // e.g. "N" or "F"
@@ -59,6 +66,9 @@ struct SettingSpec {
     const char* hint = "";   // a form's placeholder: "4096 or 8K"
     const char* note = "";   // the line of plain words under a form's control ("" = the chosen choice's help)
     SettingEngine engine = SettingEngine::none;  // set with for_engine() in the table
+    // What decides the field instead of its value, when something does (set with decided_by() in the table);
+    // nullptr: nothing ever does. Both faces show it: the canvas's read-only field, the text view's.
+    FieldDecision (*decided)(const Scenario& scenario, const Estimate& estimate) = nullptr;
 };
 
 // The text a form field shows for `spec`: show(), or field() at the default.

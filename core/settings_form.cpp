@@ -26,13 +26,19 @@ std::string settings_form_json(const Scenario& scenario) {
     JsonWriter w;
     w.begin_array();
     const bool engines = engines_in_build();
+    const Expected<Estimate> estimate_now = estimate(scenario);
     for (const SettingSpec& spec : setting_specs()) {
         if (!engines && spec.engine != SettingEngine::none) continue;
         w.begin_object().field("key", spec.key).field("label", spec.label).field("help", spec.help).field("unit", spec.unit);
         w.field("kind", kind_word(spec.kind)).field("value", setting_field_text(spec, scenario)).key("choices").begin_array();
         if (spec.choices != nullptr)
             for (const Choice& choice : spec.choices()) w.begin_array().value(choice.word).value(choice.label).end_array();
-        w.end_array().end_object();
+        w.end_array();
+        if (spec.decided != nullptr && estimate_now) {
+            const FieldDecision decision = spec.decided(scenario, *estimate_now);
+            if (!decision.value.empty()) w.field("decided", decision.value).field("decided_note", decision.note);
+        }
+        w.end_object();
     }
     return w.end_array().take();
 }

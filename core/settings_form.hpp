@@ -12,7 +12,9 @@ namespace llm_memory {
 // [{"key","label","help","unit","kind","value","choices":[[value, label], ...]}] in settings-table order.
 // kind: "number" (a plain decimal), "count" (a number with a suffix: 13B, 8K), "text", "choice" (one of
 // `choices`; "" = none), "bool" ("true" or ""). value: the scenario's value as the key reads it back,
-// defaults included (what a form field shows).
+// defaults included (what a form field shows). Where another setting decides the field's figure
+// (SettingSpec::decided: b under a weight format), also "decided" (the figure, shown read-only instead of
+// value) and "decided_note" (why).
 std::string settings_form_json(const Scenario& scenario);
 
 }  // namespace llm_memory

@@ -82,16 +82,17 @@ void params_input(AppState& app, float width) {
 
 void bytes_input(AppState& app, float width) {
     ImGui::TextUnformatted("Bytes per parameter (b)");
-    // QLoRA, a model file or a chosen weight format decides the bytes: show that format, not b.
-    const std::string decided = weight_format_value(app.estimate);
-    if (!decided.empty()) {
+    // QLoRA, a model file or a chosen weight format decides the bytes: show that format, not b (the settings
+    // row's decision, which the text view shows too).
+    const FieldDecision decided = find_setting("bytes")->decided(app.scenario, app.estimate);
+    if (!decided.value.empty()) {
         std::array<char, 96> shown{};
-        std::snprintf(shown.data(), shown.size(), "%s", decided.c_str());
+        std::snprintf(shown.data(), shown.size(), "%s", decided.value.c_str());
         ImGui::SetNextItemWidth(width);
         ImGui::BeginDisabled();
         ImGui::InputText("##format_decided", shown.data(), shown.size(), ImGuiInputTextFlags_ReadOnly);
         ImGui::EndDisabled();
-        if (!app.embed_mode) muted_text(weight_format_note(app.scenario, app.estimate));
+        if (!app.embed_mode) muted_text(decided.note);
         return;
     }
     const int selected = current_format(app.scenario);

@@ -450,8 +450,12 @@
     data['settings'].forEach(function (row) {
       var input = fieldOf(row['key']);
       if (!input || (input === doc.activeElement && input.hasAttribute('data-dirty'))) return;  // being typed in
+      // Another setting decides this figure (b under a weight format): shown read-only, with why, as on the canvas.
+      var decided = row['decided'];
+      input.readOnly = !!decided;
+      byId(input.id + '-help').textContent = decided ? row['decided_note'] : row['help'];
       if (input.type === 'checkbox') input.checked = row['value'] === 'true';
-      else input.value = row['value'];
+      else input.value = decided || row['value'];
       if (input.getAttribute('aria-invalid') === 'true') {
         input.setAttribute('aria-invalid', 'false');
         byId(input.id + '-err').textContent = '';

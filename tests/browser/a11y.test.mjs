@@ -156,6 +156,27 @@ test('a rejected value is marked invalid with its message; canvas changes reach 
   await context.close();
 });
 
+// A weight format decides b (the canvas greys its b field and shows the format): the view's b field shows
+// the same figure read-only, its description says why, and it is b's own again once the format is cleared.
+test('a weight format makes the b field read-only with the format\'s figure and why, as on the canvas', async () => {
+  const { page, errors, context } = await open(server.url + '#view=text&model=llama-2-7b&dtype=gptq', { width: 1280, height: 900 });
+  const b = page.getByRole('textbox', { name: 'Bytes per parameter (b)' });
+  await page.waitForFunction(() => document.getElementById('set-bytes').readOnly, null, { polling: POLL_MS });
+  assert.equal(await b.inputValue(), 'GPTQ 4-bit (g128) = 4.15625 bits');
+  assert.equal(await b.isEditable(), false);
+  const help = page.locator('#set-bytes-help');
+  assert.match(await help.textContent(), /^The weight format decides: the decoder's linear weights in GPTQ 4-bit \(g128\).*b is not used\.$/);
+  await page.getByRole('combobox', { name: 'Weight format', exact: false }).selectOption('');
+  await page.waitForFunction(() => !document.getElementById('set-bytes').readOnly, null, { polling: POLL_MS });
+  assert.equal(await b.inputValue(), '2');
+  assert.equal(await help.textContent(), 'bytes per parameter b: 4 fp32, 2 fp16/bf16, 1 int8, 0.5 int4 (default 2)');  // the row's help again
+  await b.fill('1');
+  await b.press('Enter');
+  await page.waitForFunction(() => window.llmMemory.getState().split('&').includes('bytes=1'), null, { polling: POLL_MS });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the keyboard alone: the skip link is the first stop, then every field, the practice answer', async () => {
   const { page, errors, context } = await open(server.url + '#params=7B', { width: 1280, height: 900 });
   await page.keyboard.press('Tab');

@@ -43,6 +43,24 @@ TEST_CASE("the form shows the seed's defaults as values, and the scenario's own 
     CHECK(json.find("[\"int4\",\"") != std::string::npos);
 }
 
+TEST_CASE("a weight format decides b: the form shows that figure read-only and why, as the canvas does") {
+    // Without a format b is the user's: no decision in the row.
+    CHECK(settings_form_json(Scenario{}).find("\"decided\"") == std::string::npos);
+    // Llama 2 7B as a GPTQ checkpoint: the bytes row carries the format's figure and the canvas's note
+    // (report.cpp weight_format_value / weight_format_note), and its value stays b's own "2".
+    const StateResult r = apply_state(Scenario{}, "model=llama-2-7b&dtype=gptq");
+    REQUIRE(r.problems.empty());
+    const std::string json = settings_form_json(r.scenario);
+    const Estimate e = *estimate(r.scenario);
+    const std::string row = json.substr(json.find("{\"key\":\"bytes\""));
+    CHECK(row.find("\"value\":\"2\"") != std::string::npos);
+    CHECK(row.find("\"decided\":\"" + weight_format_value(e) + "\",\"decided_note\":\"") != std::string::npos);
+    CHECK(weight_format_value(e) == "GPTQ 4-bit (g128) = 4.15625 bits");
+    CHECK(row.find(weight_format_note(r.scenario, e).substr(0, 40)) < row.find("}"));
+    // Only b's row is decided.
+    CHECK(json.find("\"decided\"") == json.rfind("\"decided\""));
+}
+
 TEST_CASE("the text view's results come formatted by core, in the report table's order") {
     // The seed: 13B at 2 bytes = 26 GB of weights, x1.2 = 31.2 GB; 1B trainable x 3 x 2 = 6 GB; 32 GB training.
     const StateResult r = apply_state(Scenario{}, "trainable=1B");
