@@ -193,6 +193,18 @@ export async function waitForIdle(page) {
   return frameCount(page);
 }
 
+// Waits until the page's main loop has paused itself, at most 10 s, whatever else is under way: no frame is
+// owed, so the last frame drawn is the settled layout. A Hugging Face look-up held by the test keeps idle()
+// false but draws nothing; a result that arrived scrolls its column in the frame after the one that drew it
+// (hub_panel.cpp reveal), so a rect read before the loop pauses can be one frame stale.
+export async function waitForLoopPaused(page) {
+  try {
+    await page.waitForFunction(() => Module._llm_memory_loop_paused() === 1, null, { timeout: 10000, polling: POLL_MS });
+  } catch (err) {
+    throw new Error(`the page's loop never paused (${await idleReport(page)}): ${err.message}`);
+  }
+}
+
 // Waits until the page has suspended its drawing (web/main_web.cpp llm_memory_set_visible(0): the canvas
 // scrolled out of view or the tab hidden) and its loop is paused, at most 10 s; returns the frames drawn so
 // far. After this no frame comes until the page is visible again: a suspended tick returns before drawing.
