@@ -234,6 +234,10 @@ test('asked again while a look-up runs (Enter in the field, the JS API, the grey
   await click(page, 'Model: preset, config.json or model file');  // the field is in the Model section
   const field = await itemRect(page, '##hub_ref');
   const from = hub.requests.length;
+  // The page gives up on a request after 20 s (web/hub.js TIMEOUT_MS), and on a busy machine this test's steps
+  // take longer than that: the held look-up then ended as a timeout and the next one ran (soak run 14 of 20 on
+  // 6c88828). The hold is the test's own, so the page's timer is set beyond the test's own time limit.
+  await page.evaluate(() => { window.llmMemoryHubTimeoutMs = 3600000; });
   // The fake Hub holds the file list of test-org/held until the test releases it: the look-up stays under way.
   await page.evaluate(() => { window.hubResult = null; window.llmMemory.lookUpHub('test-org/held').then((r) => { window.hubResult = r; }); });
   assert.equal(await hub.whenHeld(), 'test-org/held');
