@@ -75,6 +75,8 @@ struct RecurrentShape {
     std::uint64_t dt_rank = 0;      // Mamba-1 time-step rank
     bool conv_bias = false;         // the depthwise conv has a bias
     bool proj_bias = false;         // in_proj/out_proj have biases
+    std::uint64_t ssm_state_bytes = 0;  // the config's mamba_ssm_dtype / mamba_ssm_cache_dtype: 4 float32, 2 for 16
+                                        // bits; 0 when it names none (vLLM then keeps the state in the model's dtype)
     // Values per sequence of one recurrent layer.
     std::uint64_t conv_state_values() const {
         return conv_kernel > 0 ? (conv_kernel - 1) * (d_inner + 2 * n_groups * d_state) : 0;

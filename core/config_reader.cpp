@@ -868,6 +868,16 @@ void read_hybrid(FieldReader& r, Architecture& a) {
         case ModelFamily::nemotron_h: read_nemotron_h(r, a); break;
         default: return;
     }
+    // The SSM state's dtype where the config names it (Qwen3.5 mamba_ssm_dtype, Nemotron-H mamba_ssm_cache_dtype):
+    // vLLM keeps the recurrent state in it (MambaStateDtypeCalculator); it changes no parameter count.
+    const char* dtype_key = nullptr;
+    if (const json* d = r.find({"mamba_ssm_dtype", "mamba_ssm_cache_dtype"}, &dtype_key); d != nullptr) {
+        const std::string name = d->is_string() ? d->text() : std::string();
+        if (name == "float32") a.recurrent.ssm_state_bytes = 4;
+        else if (name == "float16" || name == "bfloat16") a.recurrent.ssm_state_bytes = 2;
+        else if (name != "auto")
+            r.fail(dtype_key, "is \"" + printable_excerpt(name, 40) + "\" (float32, float16, bfloat16 or auto)");
+    }
     if (r.error.empty() && a.num_experts > 0 && a.num_experts_per_tok > a.num_experts)
         r.fail("num_experts_per_tok", std::to_string(a.num_experts_per_tok) + " is more than the " +
                                           std::to_string(a.num_experts) + " experts");

@@ -169,13 +169,15 @@ std::string recurrent_layers_note(const Architecture& a) {
     const RecurrentStateValues v = recurrent_state_values(a);
     if (v.layers == 0) return {};
     const std::uint64_t llama_cpp = recurrent_state_bytes(a, 1, 4, 4);
-    const std::uint64_t vllm = recurrent_state_bytes(a, 1, 2, 4);
+    const std::uint64_t ssm_bytes = a.recurrent.ssm_state_bytes > 0 ? a.recurrent.ssm_state_bytes : 2;
+    const std::uint64_t vllm = recurrent_state_bytes(a, 1, 2, ssm_bytes);
     std::string note = std::to_string(v.layers) + " of " + std::to_string(a.num_hidden_layers) + " layers are " +
                        mixer_kind_name(a.recurrent.kind) + " layers: each keeps a fixed state per sequence (" +
                        format_count_exact(v.conv_values) + " conv values";
     if (v.ssm_values > 0) note += " + " + format_count_exact(v.ssm_values) + " SSM values";
     note += ") instead of a KV cache, " + format_bytes_binary(llama_cpp) + " per sequence in llama.cpp (f32), " +
-            format_bytes_binary(vllm) + " in vLLM (conv state bf16, SSM state fp32); only the " +
+            format_bytes_binary(vllm) + " in vLLM (conv state bf16, SSM state " +
+            (a.recurrent.ssm_state_bytes == 4 ? "fp32 as the config's mamba_ssm_dtype says" : "in the model's 16 bits") + "); only the " +
             std::to_string(a.attention_layer_count()) + " attention layers keep a KV cache.";
     return note;
 }

@@ -35,7 +35,8 @@ RecurrentStateValues recurrent_state_values(const Architecture& arch);
 // Bytes of the recurrent state for `sequences` sequences with the conv state and the SSM state stored in
 // `conv_bytes` and `ssm_bytes` bytes per value: layers x (conv x conv_bytes + ssm x ssm_bytes) x sequences.
 // llama.cpp keeps both in f32 (4, 4: its RS buffer); vLLM keeps the conv state in the model's dtype and the
-// SSM state in mamba_ssm_cache_dtype (bf16 model: 2, and 4 with an fp32 SSM cache). 0 without recurrent layers.
+// SSM state in mamba_ssm_cache_dtype (the model's 2 bytes, or 4 where the config names float32). 0 without
+// recurrent layers.
 std::uint64_t recurrent_state_bytes(const Architecture& arch, std::uint64_t sequences, std::uint64_t conv_bytes,
                                     std::uint64_t ssm_bytes);
 

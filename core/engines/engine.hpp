@@ -119,6 +119,39 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& scenario);
 Expected<EngineEstimate> vllm_estimate(const Scenario& scenario);
 Expected<EngineEstimate> transformers_estimate(const Scenario& scenario);
 
+// How vLLM lays out the KV cache of a hybrid model on one rank (vllm/model_executor/models/config.py
+// HybridAttentionMambaModelConfig; vllm/v1/core/kv_cache_utils.py get_kv_cache_groups, get_num_blocks,
+// _report_kv_cache_config, get_max_concurrency_for_kv_cache_config). One page (one block of one layer) must
+// hold a recurrent layer's whole state, so the attention block is raised to
+// 16 x ceil(state / (16 x attention bytes per token)) tokens and the state padded to that page. The layers are
+// grouped by kind into groups of one size (the smaller kind's count, or the larger's when it is under 1.5
+// times that); every block spans one layer of each group. Without prefix caching (vLLM's default for hybrid
+// models) a request holds ceil(L / block) blocks in each attention group and one in each recurrent group.
+struct VllmHybridLayout {
+    std::uint64_t block_size = 0;        // attention tokens per block
+    std::uint64_t page_bytes = 0;        // one block of one layer: block_size x attention bytes per token
+    std::uint64_t state_bytes = 0;       // one recurrent layer's state of one sequence, before padding
+    std::uint64_t group_size = 0;        // layers per group: the tensors one block spans
+    std::uint64_t attention_groups = 0;  // groups of attention layers
+    std::uint64_t recurrent_groups = 0;  // groups of recurrent layers
+    // Blocks one request of `max_len` tokens holds.
+    std::uint64_t blocks_per_request(std::uint64_t max_len) const;
+    // The "GPU KV cache size" vLLM logs for `blocks` blocks: blocks / groups x min(block_size, max_len) tokens.
+    std::uint64_t logged_tokens(std::uint64_t blocks, std::uint64_t max_len) const;
+    // The longest max_model_len whose one request fits in `pool_bytes` (0: not even one token).
+    std::uint64_t longest_request(std::uint64_t pool_bytes, std::uint64_t max_len) const;
+};
+// `user_block`: --block-size (0: vLLM's choice); a block smaller than the state needs is raised, as vLLM does.
+VllmHybridLayout vllm_hybrid_layout(std::uint64_t attention_layers, std::uint64_t attention_token_bytes, std::uint64_t recurrent_layers,
+                                    std::uint64_t state_bytes, std::uint64_t user_block);
+
+// One recurrent layer's state of one sequence on one tensor-parallel rank, in bytes, as vLLM sizes it
+// (MambaStateShapeCalculator, vllm/model_executor/layers/mamba/mamba_utils.py): the conv window
+// (conv_kernel - 1) x conv channels / tp in the model's dtype (`model_bytes`), and the SSM state
+// d_inner x d_state / tp in mamba_ssm_cache_dtype (the config's, else the model's). Mamba-2 replicates a single
+// B/C group over the ranks (extra_groups_for_head_shards).
+std::uint64_t vllm_recurrent_state_bytes(const RecurrentShape& shape, std::uint64_t tp, std::uint64_t model_bytes);
+
 // fit --minimize n-cpu-moe: the fewest layers whose routed experts llama.cpp keeps in host RAM
 // (--n-cpu-moe N, the first N layers) so that every GPU fits, with -ngl as given (auto: every layer).
 struct CpuMoeAnswer {

@@ -9,6 +9,7 @@
 
 #include "../formats.hpp"
 #include "../gpus.hpp"
+#include "../hybrid.hpp"
 #include "../settings.hpp"
 
 namespace llm_memory {
@@ -56,6 +57,27 @@ std::string gib2(std::uint64_t bytes) {
 std::uint64_t kv_values_per_token(const Architecture& a, std::uint64_t tp) {
     if (a.uses_mla()) return a.kv_lora_rank + a.qk_rope_head_dim;
     return 2 * std::max<std::uint64_t>(a.num_key_value_heads / tp, 1) * a.head_dim;
+}
+
+std::uint64_t cdiv(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
+
+// The tensors one block spans on the pipeline stage holding decoder layers [first, last): the most layers of
+// one group there. vLLM splits each kind's layers (in order) into its groups as layers[i::groups].
+std::uint64_t stage_group_size(const Architecture& a, const VllmHybridLayout& l, std::uint64_t first, std::uint64_t last) {
+    std::uint64_t most = 0;
+    for (const bool attention : {true, false}) {
+        std::vector<std::uint64_t> layers;
+        for (std::uint64_t i = 0; i < a.num_hidden_layers; ++i)
+            if (attention ? a.layer_is_attention(i) : a.layer_is_recurrent(i)) layers.push_back(i);
+        const std::uint64_t groups = attention ? l.attention_groups : l.recurrent_groups;
+        for (std::uint64_t g = 0; g < groups; ++g) {
+            std::uint64_t count = 0;
+            for (std::size_t j = static_cast<std::size_t>(g); j < layers.size(); j += static_cast<std::size_t>(groups))
+                if (layers[j] >= first && layers[j] < last) ++count;
+            most = std::max(most, count);
+        }
+    }
+    return most;
 }
 
 // A drafter for speculative decoding (draft-model; vLLM's --speculative-config '{"method": "draft_model",
@@ -123,12 +145,13 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         return Error{"engine", "the model's architecture lacks layers, width, heads or vocabulary size"};
     if (s.model->layout.known)
         return Error{"engine", "vLLM serves safetensors checkpoints, not GGUF files here: use --engine llama.cpp for a GGUF"};
-    // vLLM pages a hybrid model's recurrent state (its MambaSpec) in the attention blocks' pages, padded to
-    // one size; that allocator is not modelled, and counting every layer as attention would misstate the
-    // pool's capacity several times over. Refused by name rather than guessed.
-    if (a.recurrent_layer_count() > 0)
-        return Error{"engine", "hybrid models are not modelled yet (" + n(a.recurrent_layer_count()) + " of " + n(a.num_hidden_layers) +
-                                   " layers recurrent, their state paged with the attention blocks): use --engine llama.cpp"};
+    // A hybrid model's recurrent state is paged with the attention blocks (VllmHybridLayout); a model without
+    // attention layers sizes its pages by max_model_len instead, which is not modelled.
+    const bool hybrid = a.recurrent_layer_count() > 0;
+    if (hybrid && a.attention_layer_count() == 0)
+        return Error{"engine", "vLLM: a model without attention layers (every layer recurrent) is not modelled: use --engine llama.cpp"};
+    if (hybrid && !s.engine.draft_model.empty())
+        return Error{"draft-model", "vLLM: a drafter beside a hybrid model (its recurrent state kept per speculative token) is not modelled"};
     const Expected<Estimate> e = estimate(s);
     if (!e) return e.failure();
 
@@ -165,7 +188,6 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         big_gpu = capacity >= 70 * kGiB;
     }
     const std::uint64_t util_micros = s.engine.gpu_util.micros > 0 ? s.engine.gpu_util.micros : kDefaultUtilMicros;
-    const std::uint64_t block = s.engine.block_size > 0 ? s.engine.block_size : kDefaultBlock;
     const std::uint64_t batched = s.engine.max_batched_tokens > 0 ? s.engine.max_batched_tokens : big_gpu ? 8192 : 2048;
     const std::uint64_t seqs = s.engine.max_num_seqs > 0 ? s.engine.max_num_seqs : big_gpu ? 1024 : 256;
     const bool max_len_given = s.context_tokens > 0;
@@ -193,6 +215,18 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     for (std::uint64_t i = 0; i < a.num_hidden_layers % pp; ++i) stage_layers[static_cast<std::size_t>(pp >= 2 ? pp - 2 - (i % (pp - 1)) : 0)] += 1;
 
     const std::uint64_t kv_row = kv_values_per_token(a, tp);
+    VllmHybridLayout hybrid_layout;
+    if (hybrid) {
+        const RecurrentShape& r = a.recurrent;
+        const std::uint64_t heads = r.n_heads > 0 ? r.n_heads : r.d_inner;
+        if (heads % tp != 0 || (r.kind == MixerKind::gated_deltanet && r.n_groups % tp != 0))
+            return Error{"tp", "vLLM: the " + std::string(mixer_kind_name(r.kind)) + " layers' heads (" + n(heads) +
+                                   (r.kind == MixerKind::gated_deltanet ? ", key heads " + n(r.n_groups) : std::string()) +
+                                   ") must be divisible by tensor parallel size (" + n(tp) + ")."};
+        hybrid_layout = vllm_hybrid_layout(a.attention_layer_count(), kv_row * kv_value_bytes, a.recurrent_layer_count(),
+                                           vllm_recurrent_state_bytes(r, tp, s.dtype == "fp32" ? 4 : 2), s.engine.block_size);
+    }
+    const std::uint64_t block = hybrid ? hybrid_layout.block_size : s.engine.block_size > 0 ? s.engine.block_size : kDefaultBlock;
 
     EngineEstimate out;
     out.kind = EngineKind::vllm;
@@ -233,9 +267,11 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     if (!drafted) return drafted.failure();
     const Drafter& draft = *drafted;
 
-    std::uint64_t min_capacity_tokens = 0;
+    std::uint64_t min_fit_tokens = 0;  // the longest max_model_len one request can hold on every GPU
+    std::uint64_t need_rank0 = 0;      // one request of max_model_len on the first GPU
     bool first_rank = true;
     std::uint64_t pool_min = 0;
+    std::uint64_t first_layer = 0;
     for (std::uint64_t stage = 0; stage < pp; ++stage) {
         for (std::uint64_t rank = 0; rank < tp; ++rank) {
             EngineDevice d;
@@ -290,7 +326,24 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                       : std::string("cuBLAS workspaces after the profile run (0.25 GiB as vLLM 0.19 logs it)"),
                                non_torch, EngineTermKind::other});
             const std::uint64_t token_bytes = (kv_row * lay + draft.kv_row * draft.layers) * kv_value_bytes;
-            const std::uint64_t block_bytes = block * token_bytes;
+            // Bytes of one block across this GPU's layers, and the blocks one request of max_model_len holds.
+            const std::uint64_t stage_tensors = hybrid ? stage_group_size(a, hybrid_layout, first_layer, first_layer + lay) : 0;
+            const std::uint64_t block_bytes = hybrid ? hybrid_layout.page_bytes * stage_tensors : block * token_bytes;
+            const std::uint64_t request_blocks = hybrid ? hybrid_layout.blocks_per_request(max_len) : cdiv(max_len, block);
+            const std::uint64_t one_request = request_blocks * block_bytes;
+            if (first_rank) need_rank0 = one_request;
+            std::string layout_steps;
+            if (hybrid) {
+                const std::uint64_t groups = hybrid_layout.attention_groups + hybrid_layout.recurrent_groups;
+                // "%.2f%%", as vLLM logs "Padding mamba page size by ...".
+                const std::uint64_t state = std::max<std::uint64_t>(hybrid_layout.state_bytes, 1);
+                const std::string padding = format_decimal(Decimal::from_ratio(((hybrid_layout.page_bytes - hybrid_layout.state_bytes) * 10000 + state / 2) / state, 100)) + "%";
+                layout_steps = "blocks of " + n(block) + " tokens (raised so one page holds a " + mixer_kind_name(a.recurrent.kind) + " layer's state of " +
+                               n(hybrid_layout.state_bytes) + " bytes, padded by " + padding + " to the page of " + n(block) + " x " + n(kv_row * kv_value_bytes) + " = " +
+                               n(hybrid_layout.page_bytes) + " bytes); the layers in " + n(groups) + " groups (" + n(hybrid_layout.attention_groups) +
+                               " attention, " + n(hybrid_layout.recurrent_groups) + " recurrent) of " + n(stage_tensors) + " layers, so a block spans " +
+                               n(stage_tensors) + " pages = " + n(block_bytes) + " bytes";
+            }
             std::uint64_t pool = 0;
             std::uint64_t share = 0;
             if (capacity > 0) {
@@ -300,22 +353,40 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                 d.has_pool = true;
                 d.kv_pool_bytes = pool;
                 d.kv_blocks = block_bytes > 0 ? pool / block_bytes : 0;
-                d.kv_capacity_tokens = d.kv_blocks * block;
-                d.max_concurrency = Decimal::from_ratio((d.kv_capacity_tokens * 100 + max_len / 2) / max_len, 100);  // "%.2fx", as vLLM logs it
-                d.terms.push_back({"kv_cache", "KV cache pool",
-                                   format_bytes_binary(capacity) + " x " + format_decimal(Decimal{util_micros}) + " = " + format_bytes_binary(share) +
-                                       " - weights - activation peak - non-torch" + (draft.weights > 0 ? " - the drafter" : "") + " = " + format_bytes_binary(pool) + "; " +
-                                       n(d.kv_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes (" + n(lay) + " layers x " + n(kv_row) +
-                                       " values" + (draft.layers > 0 ? " + the drafter's " + n(draft.layers) + " layers x " + n(draft.kv_row) + " values" : "") +
-                                       ", x " + n(kv_value_bytes) + " bytes)",
-                                   d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
-                if (first_rank || d.kv_capacity_tokens < min_capacity_tokens) min_capacity_tokens = d.kv_capacity_tokens;
+                d.kv_capacity_tokens = hybrid ? hybrid_layout.logged_tokens(d.kv_blocks, max_len) : d.kv_blocks * block;
+                const std::uint64_t fit_tokens = hybrid ? hybrid_layout.longest_request(d.kv_blocks, max_len) : d.kv_capacity_tokens;
+                // "%.2fx", as vLLM logs it: blocks over a request's blocks (without recurrent layers, tokens over max_model_len).
+                d.max_concurrency = hybrid ? Decimal::from_ratio((d.kv_blocks * 100 + request_blocks / 2) / request_blocks, 100)
+                                           : Decimal::from_ratio((d.kv_capacity_tokens * 100 + max_len / 2) / max_len, 100);
+                const std::string pool_steps = format_bytes_binary(capacity) + " x " + format_decimal(Decimal{util_micros}) + " = " + format_bytes_binary(share) +
+                                               " - weights - activation peak - non-torch" + (draft.weights > 0 ? " - the drafter" : "") + " = " +
+                                               format_bytes_binary(pool) + "; ";
+                if (hybrid)
+                    d.terms.push_back({"kv_cache", "KV cache pool (attention and recurrent state)",
+                                       pool_steps + layout_steps + "; " + n(d.kv_blocks) + " blocks. A request of " + n(max_len) + " tokens holds " +
+                                           n(request_blocks) + " (" + n(hybrid_layout.attention_groups) + " x " + n(cdiv(max_len, block)) + " attention + " +
+                                           n(hybrid_layout.recurrent_groups) + " recurrent): " + format_decimal(d.max_concurrency) + "x concurrency; vLLM logs " +
+                                           n(d.kv_blocks) + " / " + n(hybrid_layout.attention_groups + hybrid_layout.recurrent_groups) + " groups x " +
+                                           n(std::min(block, max_len)) + " = " + n(d.kv_capacity_tokens) + " tokens",
+                                       d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
+                else
+                    d.terms.push_back({"kv_cache", "KV cache pool",
+                                       pool_steps + n(d.kv_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes (" + n(lay) +
+                                           " layers x " + n(kv_row) + " values" +
+                                           (draft.layers > 0 ? " + the drafter's " + n(draft.layers) + " layers x " + n(draft.kv_row) + " values" : "") +
+                                           ", x " + n(kv_value_bytes) + " bytes)",
+                                       d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
+                if (first_rank || fit_tokens < min_fit_tokens) min_fit_tokens = fit_tokens;
                 if (first_rank || pool < pool_min) pool_min = pool;
+            } else if (hybrid) {
+                d.terms.push_back({"kv_cache", "KV cache and recurrent state (one request of max_model_len)",
+                                   layout_steps + "; " + n(request_blocks) + " blocks (" + n(hybrid_layout.attention_groups) + " x " +
+                                       n(cdiv(max_len, block)) + " attention + " + n(hybrid_layout.recurrent_groups) + " recurrent)",
+                                   one_request, EngineTermKind::kv_cache});
             } else {
-                const std::uint64_t one = (max_len + block - 1) / block * block_bytes;
                 d.terms.push_back({"kv_cache", "KV cache (one request of max_model_len)",
-                                   n((max_len + block - 1) / block) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes per token",
-                                   one, EngineTermKind::kv_cache});
+                                   n(request_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes per token",
+                                   one_request, EngineTermKind::kv_cache});
             }
             if (!s.engine.enforce_eager)
                 d.terms.push_back({"cuda_graphs", "CUDA graphs", "captured after the KV pool for batch sizes up to 512 (0.5 GiB, our estimate; --enforce-eager: none)",
@@ -324,13 +395,13 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
             d.reserved_bytes = capacity > 0 ? std::max(share + (s.engine.enforce_eager ? 0 : kCudaGraphBytes), d.total_bytes) : d.total_bytes;
             if (capacity > 0) {
                 // What the run needs: everything but the pool's spare blocks, i.e. one request of max_model_len.
-                const std::uint64_t one_request = (max_len + block - 1) / block * block_bytes;
                 const std::uint64_t needed = d.total_bytes - d.kv_cache_bytes + one_request;
                 judge_device(d, needed, capacity);
             }
             first_rank = false;
             out.devices.push_back(std::move(d));
         }
+        first_layer += stage_layers[static_cast<std::size_t>(stage)];
     }
     add_host_device(out);
 
@@ -338,27 +409,39 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     out.gpu_known = capacity > 0;
     out.settings.push_back("--max-model-len " + n(max_len) + (max_len_given ? "" : " (the model's max_position_embeddings)"));
     out.settings.push_back("tensor parallel " + n(tp) + ", pipeline parallel " + n(pp) + " (" + n(tp * pp) + " GPUs)");
-    out.settings.push_back("--gpu-memory-utilization " + format_decimal(Decimal{util_micros}) + ", --block-size " + n(block) + ", --kv-cache-dtype " + kv_flag);
+    out.settings.push_back("--gpu-memory-utilization " + format_decimal(Decimal{util_micros}) + ", --block-size " + std::to_string(block) +
+                           (hybrid && block != s.engine.block_size ? " (vLLM: \"Setting attention block size to " + std::to_string(block) +
+                                                                        " tokens to ensure that attention page size is >= mamba page size\")"
+                                                                  : std::string()) +
+                           ", --kv-cache-dtype " + kv_flag);
     out.settings.push_back("--max-num-batched-tokens " + n(batched) + ", --max-num-seqs " + n(seqs) +
                            (s.engine.max_batched_tokens == 0 || s.engine.max_num_seqs == 0 ? (big_gpu ? " (defaults for a GPU of 70 GiB or more that is not an A100)" : " (defaults below 70 GiB or on an A100)") : ""));
     out.settings.push_back(s.engine.enforce_eager ? "--enforce-eager: no CUDA graphs" : "CUDA graphs captured (default)");
+    if (hybrid) {
+        const std::uint64_t groups = hybrid_layout.attention_groups + hybrid_layout.recurrent_groups;
+        out.notes.push_back(n(a.recurrent_layer_count()) + " of " + n(a.num_hidden_layers) + " layers are " + mixer_kind_name(a.recurrent.kind) +
+                            " layers: a request holds one page of recurrent state in each recurrent group, whatever its length, and " +
+                            n(hybrid_layout.attention_groups) + " x ceil(tokens / " + n(block) + ") attention pages. The \"GPU KV cache size\" vLLM logs "
+                            "divides the blocks evenly over the " + n(groups) + " groups: it is not the tokens one request can use, the concurrency "
+                            "is (vllm-project/vllm#40691).");
+        out.notes.push_back("Prefix caching is off for hybrid models by default (mamba_cache_mode none); with --enable-prefix-caching vLLM keeps more "
+                            "recurrent pages per request, which is not modelled. The recurrent mixers' own profile buffers are not counted apart.");
+    }
     if (a.sliding_window > 0) out.notes.push_back("Sliding-window layers are counted at full length (vLLM's hybrid KV-cache manager can keep less).");
 
     if (capacity > 0) {
-        const std::uint64_t token_bytes_rank0 = (kv_row * stage_layers[0] + draft.kv_row * draft.layers) * kv_value_bytes;
         if (pool_min == 0) {
             out.failure = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.";
-        } else if (min_capacity_tokens < max_len) {
-            const std::uint64_t need = (max_len + block - 1) / block * block * token_bytes_rank0;
-            out.failure = "ValueError: To serve at least one request with the models's max seq len (" + std::to_string(max_len) + "), (" + gib2(need) +
+        } else if (min_fit_tokens < max_len) {
+            out.failure = "ValueError: To serve at least one request with the models's max seq len (" + std::to_string(max_len) + "), (" + gib2(need_rank0) +
                           " KV cache is needed, which is larger than the available KV cache memory (" + gib2(pool_min) +
-                          "). Based on the available memory, the estimated maximum model length is " + std::to_string(min_capacity_tokens) +
+                          "). Based on the available memory, the estimated maximum model length is " + std::to_string(min_fit_tokens) +
                           ". Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.";
         }
         // --max-model-len auto: the model's length, or the largest that one request can hold.
-        out.auto_context_tokens = std::min(max_len, min_capacity_tokens);
-        if (!max_len_given && min_capacity_tokens < max_len && min_capacity_tokens > 0) {
-            out.notes.push_back("--max-model-len auto would choose " + n(min_capacity_tokens) + " tokens (what the KV pool holds for one request).");
+        out.auto_context_tokens = std::min(max_len, min_fit_tokens);
+        if (!max_len_given && min_fit_tokens < max_len && min_fit_tokens > 0) {
+            out.notes.push_back("--max-model-len auto would choose " + n(min_fit_tokens) + " tokens (what the KV pool holds for one request).");
         }
     }
     std::string model = s.model->display_name.empty() ? "MODEL" : s.model->display_name;
@@ -382,6 +465,43 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     out.command = cmd;
     finish_estimate(out, s);
     return out;
+}
+
+std::uint64_t vllm_recurrent_state_bytes(const RecurrentShape& r, std::uint64_t tp, std::uint64_t model_bytes) {
+    std::uint64_t groups = r.n_groups;
+    if (r.kind == MixerKind::mamba2 && groups % tp != 0) groups = tp;  // extra_groups_for_head_shards
+    const std::uint64_t conv = r.conv_kernel > 0 ? (r.conv_kernel - 1) * ((r.d_inner + 2 * groups * r.d_state) / tp) : 0;
+    const std::uint64_t ssm = r.d_inner * r.d_state / tp;
+    return conv * model_bytes + ssm * (r.ssm_state_bytes > 0 ? r.ssm_state_bytes : model_bytes);
+}
+
+std::uint64_t VllmHybridLayout::blocks_per_request(std::uint64_t max_len) const {
+    return attention_groups * cdiv(max_len, block_size) + recurrent_groups;
+}
+
+std::uint64_t VllmHybridLayout::logged_tokens(std::uint64_t blocks, std::uint64_t max_len) const {
+    const std::uint64_t groups = attention_groups + recurrent_groups;
+    return groups == 0 ? 0 : blocks / groups * std::min(block_size, max_len);
+}
+
+std::uint64_t VllmHybridLayout::longest_request(std::uint64_t blocks, std::uint64_t max_len) const {
+    if (attention_groups == 0 || blocks < attention_groups + recurrent_groups) return 0;
+    return std::min(max_len, (blocks - recurrent_groups) / attention_groups * block_size);
+}
+
+VllmHybridLayout vllm_hybrid_layout(std::uint64_t attention_layers, std::uint64_t attention_token_bytes, std::uint64_t recurrent_layers,
+                                    std::uint64_t state_bytes, std::uint64_t user_block) {
+    // FlashAttention's block alignment (kernel_block_alignment_size 16; MLA's 64 does not meet recurrent layers here).
+    constexpr std::uint64_t kAlign = 16;
+    VllmHybridLayout l;
+    l.state_bytes = state_bytes;
+    l.block_size = std::max(kAlign * std::max<std::uint64_t>(cdiv(state_bytes, kAlign * attention_token_bytes), 1), user_block);
+    l.page_bytes = l.block_size * attention_token_bytes;
+    const std::uint64_t fewer = std::min(attention_layers, recurrent_layers), more = std::max(attention_layers, recurrent_layers);
+    l.group_size = 2 * more < 3 * fewer ? more : fewer;  // vLLM: a larger count under 1.5 x the smaller is the group size
+    l.attention_groups = cdiv(attention_layers, l.group_size);
+    l.recurrent_groups = cdiv(recurrent_layers, l.group_size);
+    return l;
 }
 
 }  // namespace llm_memory

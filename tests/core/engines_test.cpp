@@ -362,15 +362,103 @@ TEST_CASE("vLLM refuses to start, in its own words, when one request of max_mode
     CHECK(e.verdict.rfind("Does not run on 1 x NVIDIA GeForce RTX 4090 with vLLM", 0) == 0);
 }
 
-TEST_CASE("vLLM refuses hybrid models by name instead of pricing recurrent layers as attention") {
-    // vllm/v1/kv_cache_interface.py MambaSpec: the recurrent state is paged with the attention blocks (page
-    // sizes padded to one), which the pool here does not model; Qwen3-Next has 36 Gated DeltaNet layers of 48
-    // (its config.json: full_attention_interval 4).
-    const Expected<EngineEstimate> e = engine_estimate(with({{"model", "qwen3-next-80b-a3b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"tp", "2"}}));
-    REQUIRE_FALSE(e.ok());
-    CHECK(e.error().find("hybrid models are not modelled yet (36 of 48 layers recurrent") != std::string::npos);
-    CHECK(e.error().find("--engine llama.cpp") != std::string::npos);
-    CHECK(engine_estimate(with({{"model", "qwen3-next-80b-a3b"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}})).ok());
+TEST_CASE("vLLM pages a hybrid model's recurrent state with the attention blocks, as its logs show") {
+    // Qwen3.5-27B (config.json: 64 layers, full_attention_interval 4, 4 KV heads of 256; Gated DeltaNet with 16 key
+    // heads and 48 value heads of 128, conv kernel 4, mamba_ssm_dtype float32) on one GPU: one layer's state is
+    // 3 x (2 x 16 x 128 + 48 x 128) x 2 + 48 x 128 x 128 x 4 bytes.
+    RecurrentShape qwen35;
+    qwen35.kind = MixerKind::gated_deltanet;
+    qwen35.n_groups = 16;
+    qwen35.d_state = 128;
+    qwen35.n_heads = 48;
+    qwen35.d_inner = 48 * 128;
+    qwen35.conv_kernel = 4;
+    qwen35.ssm_state_bytes = 4;
+    CHECK(vllm_recurrent_state_bytes(qwen35, 1, 2) == 3'207'168);
+    const VllmHybridLayout l27 = vllm_hybrid_layout(16, 2 * 4 * 256 * 2, 48, 3'207'168, 0);
+    // vLLM logs "Setting attention block size to 784 tokens" and "Padding mamba page size by 0.13%"
+    // (a Qwen3.5 run's start-up log, 2026-04-25, found by the log line): 784 x 4,096 = 3,211,264.
+    CHECK(l27.block_size == 784);
+    CHECK(l27.page_bytes == 3'211'264);
+    CHECK((l27.page_bytes - l27.state_bytes) * 10000 / l27.state_bytes == 12);  // 0.128 %, printed 0.13%
+    // 16 attention and 48 recurrent layers: groups of 16, 1 attention and 3 recurrent.
+    CHECK(l27.group_size == 16);
+    CHECK(l27.attention_groups == 1);
+    CHECK(l27.recurrent_groups == 3);
+    // vllm-project/vllm#40691 (vLLM 0.19.0, Qwen3.5-27B, --max-model-len 32768): "GPU KV cache size: 290,864
+    // tokens" and "Maximum concurrency for 32,768 tokens per request: 33.04x". Both follow from 1,487 blocks: a request
+    // holds ceil(32768 / 784) + 3 = 45, 1,487 / 45 = 33.04, and 1,487 / 4 groups x 784 = 290,864.
+    CHECK(l27.blocks_per_request(32768) == 45);
+    CHECK(l27.logged_tokens(1487, 32768) == 290'864);
+    CHECK(1487 * 100 / l27.blocks_per_request(32768) == 3304);
+    // The logged tokens are not one request's room: 1,487 blocks hold one request of (1,487 - 3) x 784 tokens.
+    CHECK(l27.longest_request(1487, 2'000'000) == 1484ULL * 784);
+    CHECK(l27.longest_request(3, 32768) == 0);
+
+    // Qwen3.5-35B-A3B (10 attention layers of 2 KV heads x 256; 30 GDN layers of 16 key and 32 value heads of 128,
+    // fp32 SSM state): "Setting attention block size to 1056 tokens", "Padding mamba page size by 0.76%" (a vLLM
+    // start-up log of 2026-03-23, same search).
+    RecurrentShape qwen35a3b = qwen35;
+    qwen35a3b.n_heads = 32;
+    qwen35a3b.d_inner = 32 * 128;
+    const VllmHybridLayout l35 = vllm_hybrid_layout(10, 2 * 2 * 256 * 2, 30, vllm_recurrent_state_bytes(qwen35a3b, 1, 2), 0);
+    CHECK(l35.block_size == 1056);
+    CHECK((l35.page_bytes - l35.state_bytes) * 10000 / l35.state_bytes == 76);
+    CHECK(l35.attention_groups + l35.recurrent_groups == 4);
+
+    // Nemotron-Nano-9B-v2 (Mamba-2: 128 heads of 80, 8 groups, state 128; 4 attention layers of 8 KV heads x 128):
+    // with a 16-bit SSM state, 672 tokens (vllm-project/vllm#24280, before vLLM read the config's
+    // mamba_ssm_cache_dtype); the config's float32 gives 1,312, which the preset carries.
+    const Architecture nemotron = load_preset("nemotron-nano-9b-v2")->architecture;
+    RecurrentShape sixteen = nemotron.recurrent;
+    sixteen.ssm_state_bytes = 2;
+    CHECK(vllm_hybrid_layout(4, 2 * 8 * 128 * 2, 27, vllm_recurrent_state_bytes(sixteen, 1, 2), 0).block_size == 672);
+    const EngineEstimate nano = run(with({{"model", "nemotron-nano-9b-v2"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "8192"}}));
+    CHECK(nano.settings[2].find("--block-size 1312 (vLLM: \"Setting attention block size to 1312 tokens") != std::string::npos);
+    // Mamba-2 with one B/C group replicates it over the tensor-parallel ranks (extra_groups_for_head_shards):
+    // Granite 4.0-H at tp 2 keeps 3 x (8,192 + 2 x 2 x 128) / 2 conv values and 8,192 x 128 / 2 SSM values.
+    const Architecture granite = load_preset("granite-4.0-h-small")->architecture;
+    CHECK(vllm_recurrent_state_bytes(granite.recurrent, 2, 2) == (3ULL * (8192 + 2 * 2 * 128) / 2 + 8192ULL * 128 / 2) * 2);
+
+    // Qwen3-Next end to end: vllm-project/vllm#26646 (--kv-cache-dtype fp8, --max-model-len 215040) logs 90,048 tokens
+    // and 1.66x, which 339 blocks of 1,072 tokens give: ceil(215040 / 1072) + 3 = 204 blocks a request.
+    const EngineEstimate next = run(with({{"model", "qwen3-next-80b-a3b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"gpus", "2"}, {"tp", "2"},
+                                          {"dtype", "fp8"}, {"kv-dtype", "fp8"}, {"context", "215040"}}));
+    CHECK(next.settings[2].find("--block-size 1072 ") != std::string::npos);
+    const VllmHybridLayout lnext = vllm_hybrid_layout(12, 2 * 1 * 256 * 1, 36, vllm_recurrent_state_bytes(load_preset("qwen3-next-80b-a3b")->architecture.recurrent, 2, 2), 0);
+    CHECK(lnext.block_size == 1072);
+    CHECK(lnext.logged_tokens(339, 215040) == 90'048);
+    CHECK(339 * 100 / lnext.blocks_per_request(215040) == 166);
+    // Each GPU's pool: its blocks span 12 pages (groups of 12 layers); the concurrency is blocks over a request's
+    // 204, the logged tokens blocks / 4 x 1,072, and the term's bytes are the blocks' pages.
+    const EngineDevice& g0 = device(next, "gpu0");
+    REQUIRE(g0.kv_blocks > 204);
+    CHECK(term(g0, "kv_cache") == g0.kv_blocks * 12 * lnext.page_bytes);
+    CHECK(g0.kv_capacity_tokens == g0.kv_blocks / 4 * 1072);
+    CHECK(g0.max_concurrency.micros == (g0.kv_blocks * 100 + 102) / 204 * 10'000);
+    CHECK(next.runs);
+    CHECK(next.auto_context_tokens == 215040);
+    CHECK(term_steps(g0, "kv_cache").find("padded by ") != std::string::npos);
+    // One GPU cannot hold the weights and a request of 262,144 tokens: vLLM's own start-up failure.
+    // At a 16-bit KV cache the block is 16 x ceil(548,864 / (16 x 1,024)) = 544 tokens; a request of 262,144 tokens holds
+    // 482 + 3 blocks, and --max-model-len auto takes what (blocks - 3) x 544 tokens give.
+    const EngineEstimate tight = run(with({{"model", "qwen3-next-80b-a3b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"gpus", "2"}, {"tp", "2"},
+                                           {"dtype", "fp8"}, {"context", "262144"}, {"gpu-util", "0.55"}}));
+    CHECK_FALSE(tight.runs);
+    CHECK(tight.failure.rfind("ValueError: To serve at least one request with the models's max seq len (262144)", 0) == 0);
+    const EngineDevice& t0 = device(tight, "gpu0");
+    REQUIRE(t0.kv_blocks > 3);
+    CHECK(t0.kv_blocks < 485);
+    CHECK(tight.auto_context_tokens == (t0.kv_blocks - 3) * 544);
+    CHECK(tight.failure.find("estimated maximum model length is " + std::to_string((t0.kv_blocks - 3) * 544) + ".") != std::string::npos);
+    // What vLLM checks: the heads of the recurrent layers split over the ranks, and no drafter beside them.
+    const Expected<EngineEstimate> odd = engine_estimate(with({{"model", "nemotron-nano-9b-v2"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"gpus", "5"}, {"tp", "5"}}));
+    REQUIRE_FALSE(odd.ok());
+    CHECK(odd.error().find("Mamba-2 layers' heads (128) must be divisible by tensor parallel size (5)") != std::string::npos);
+    const Expected<EngineEstimate> drafted =
+        engine_estimate(with({{"model", "qwen3-next-80b-a3b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"gpus", "2"}, {"tp", "2"}, {"draft-model", "qwen3-0.6b"}}));
+    REQUIRE_FALSE(drafted.ok());
+    CHECK(drafted.error().find("drafter beside a hybrid model") != std::string::npos);
 }
 
 TEST_CASE("vLLM tensor parallelism must divide the heads, as vLLM checks") {

@@ -199,8 +199,19 @@ TEST_CASE("hybrid: the recurrent state per sequence is llama.cpp's RS buffer", "
     CHECK(v.conv_values == 24'576);
     CHECK(v.ssm_values == 524'288);
     CHECK(recurrent_state_bytes(next, 1, 4, 4) == 79'036'416ULL);
-    // vLLM's MambaSpec: conv state in the model dtype (bf16), temporal state fp32: 73.69 MiB.
+    // vLLM's MambaSpec with the conv state in bf16 and a float32 SSM state (as a config's mamba_ssm_dtype asks):
+    // 73.69 MiB; Qwen3-Next's config names none, so vLLM keeps it in bf16.
     CHECK(recurrent_state_bytes(next, 1, 2, 4) == 77'266'944ULL);
+    CHECK(next.recurrent.ssm_state_bytes == 0);
+    CHECK(recurrent_layers_note(next).find("37.69 MiB in vLLM (conv state bf16, SSM state in the model's 16 bits)") != std::string::npos);
+    // Nemotron-Nano-9B-v2's config.json says "mamba_ssm_cache_dtype": "float32"; a wrong name is an error naming the key.
+    CHECK(model_of(fixture("nvidia-nemotron-nano-9b-v2")).architecture.recurrent.ssm_state_bytes == 4);
+    const std::string nemotron = fixture("nvidia-nemotron-nano-9b-v2");
+    CHECK(model_of(with(nemotron, "mamba_ssm_cache_dtype", "\"bfloat16\"")).architecture.recurrent.ssm_state_bytes == 2);
+    CHECK(model_of(with(nemotron, "mamba_ssm_cache_dtype", "")).architecture.recurrent.ssm_state_bytes == 0);
+    const std::string bad = error_of(with(nemotron, "mamba_ssm_cache_dtype", "\"float64\""));
+    CHECK(bad.find("mamba_ssm_cache_dtype") != std::string::npos);
+    CHECK(bad.find("float64") != std::string::npos);
     // Granite 4.0-H: 36 x (3 x 8448 + 1,048,576) x 4; LFM2: 10 x (2 x 2048) x 4, no SSM state.
     const Architecture granite = model_of(fixture("granite-4.0-h-small")).architecture;
     CHECK(recurrent_state_bytes(granite, 1, 4, 4) == 36ULL * (3 * 8448 + 1'048'576) * 4);
