@@ -22,11 +22,10 @@ const char* kind_word(SettingKind kind) {
 
 }  // namespace
 
-std::string settings_form_json(const Scenario& scenario) {
+std::string settings_form_json(const Scenario& scenario, const Estimate& estimate) {
     JsonWriter w;
     w.begin_array();
     const bool engines = engines_in_build();
-    const Expected<Estimate> estimate_now = estimate(scenario);
     for (const SettingSpec& spec : setting_specs()) {
         if (!engines && spec.engine != SettingEngine::none) continue;
         w.begin_object().field("key", spec.key).field("label", spec.label).field("help", spec.help).field("unit", spec.unit);
@@ -34,8 +33,8 @@ std::string settings_form_json(const Scenario& scenario) {
         if (spec.choices != nullptr)
             for (const Choice& choice : spec.choices()) w.begin_array().value(choice.word).value(choice.label).end_array();
         w.end_array();
-        if (spec.decided != nullptr && estimate_now) {
-            const FieldDecision decision = spec.decided(scenario, *estimate_now);
+        if (spec.decided != nullptr) {
+            const FieldDecision decision = spec.decided(scenario, estimate);
             if (!decision.value.empty()) w.field("decided", decision.value).field("decided_note", decision.note);
         }
         w.end_object();

@@ -14,7 +14,7 @@ namespace llm_memory {
 // `choices`; "" = none), "bool" ("true" or ""). value: the scenario's value as the key reads it back,
 // defaults included (what a form field shows). Where another setting decides the field's figure
 // (SettingSpec::decided: b under a weight format), also "decided" (the figure, shown read-only instead of
-// value) and "decided_note" (why).
-std::string settings_form_json(const Scenario& scenario);
+// value) and "decided_note" (why). `estimate` is the scenario's own estimate (the caller has it already).
+std::string settings_form_json(const Scenario& scenario, const Estimate& estimate);
 
 }  // namespace llm_memory

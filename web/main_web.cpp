@@ -614,7 +614,7 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_view_json() {
     bool model_error = false;
     const std::string model_message = llm_memory::model_panel_message(app, &model_error);
     llm_memory::JsonWriter w;
-    w.begin_object().raw_field("settings", llm_memory::settings_form_json(app.scenario));
+    w.begin_object().raw_field("settings", llm_memory::settings_form_json(app.scenario, app.estimate));
     w.raw_field("report", llm_memory::report_view_json(app.scenario, app.estimate)).field("model", model_message);
     w.field("model_error", model_error).field("fit", llm_memory::fit_view_lines(llm_memory::fit_reports(app))).key("steps").begin_array();
     for (const llm_memory::Derivation& d : llm_memory::worked_steps(app.scenario, app.estimate)) {

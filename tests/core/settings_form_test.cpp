@@ -10,8 +10,17 @@
 
 using namespace llm_memory;
 
+namespace {
+// The form of a scenario the estimator takes, with its estimate, as the page passes them.
+std::string form_of(const Scenario& s) {
+    const Expected<Estimate> e = estimate(s);
+    REQUIRE(e.ok());
+    return settings_form_json(s, *e);
+}
+}  // namespace
+
 TEST_CASE("every setting has a form row with its own label, help, kind and current value") {
-    const std::string json = settings_form_json(Scenario{});
+    const std::string json = form_of(Scenario{});
     for (const SettingSpec& spec : setting_specs()) {
         const std::string head = std::string("{\"key\":\"") + spec.key + "\",\"label\":\"";
         const std::size_t at = json.find(head);
@@ -24,7 +33,7 @@ TEST_CASE("every setting has a form row with its own label, help, kind and curre
 }
 
 TEST_CASE("the form shows the seed's defaults as values, and the scenario's own values") {
-    const std::string defaults = settings_form_json(Scenario{});
+    const std::string defaults = form_of(Scenario{});
     CHECK(defaults.find("\"key\":\"params\",\"label\":\"Parameters (N)\"") != std::string::npos);
     CHECK(defaults.find("\"kind\":\"count\",\"value\":\"13B\"") != std::string::npos);
     CHECK(defaults.find("\"key\":\"bytes\",\"label\":\"Bytes per parameter (b)\"") != std::string::npos);
@@ -33,7 +42,7 @@ TEST_CASE("the form shows the seed's defaults as values, and the scenario's own 
     CHECK(defaults.find("\"kind\":\"text\",\"value\":\"all\"") != std::string::npos);    // trainable
     const StateResult changed = apply_state(Scenario{}, "params=70B&trainable=1B&gpu=h100-80gb&qlora=false");
     REQUIRE(changed.problems.empty());
-    const std::string json = settings_form_json(changed.scenario);
+    const std::string json = form_of(changed.scenario);
     CHECK(json.find("\"value\":\"70B\"") != std::string::npos);
     CHECK(json.find("\"value\":\"1B\"") != std::string::npos);
     CHECK(json.find("\"kind\":\"choice\",\"value\":\"h100-80gb\"") != std::string::npos);
@@ -45,12 +54,12 @@ TEST_CASE("the form shows the seed's defaults as values, and the scenario's own 
 
 TEST_CASE("a weight format decides b: the form shows that figure read-only and why, as the canvas does") {
     // Without a format b is the user's: no decision in the row.
-    CHECK(settings_form_json(Scenario{}).find("\"decided\"") == std::string::npos);
+    CHECK(form_of(Scenario{}).find("\"decided\"") == std::string::npos);
     // Llama 2 7B as a GPTQ checkpoint: the bytes row carries the format's figure and the canvas's note
     // (report.cpp weight_format_value / weight_format_note), and its value stays b's own "2".
     const StateResult r = apply_state(Scenario{}, "model=llama-2-7b&dtype=gptq");
     REQUIRE(r.problems.empty());
-    const std::string json = settings_form_json(r.scenario);
+    const std::string json = form_of(r.scenario);
     const Estimate e = *estimate(r.scenario);
     const std::string row = json.substr(json.find("{\"key\":\"bytes\""));
     CHECK(row.find("\"value\":\"2\"") != std::string::npos);

@@ -129,7 +129,7 @@ TEST_CASE("every setting round-trips its example value through the URL state and
         CHECK(to_state(back.scenario) == to_state(s));
         CHECK(spec.show(back.scenario) == shown);
         // The form (the page's text view) has the key's row, with its label and the value as the key reads it.
-        const std::string form = settings_form_json(s);
+        const std::string form = settings_form_json(s, *estimate(s));
         const std::size_t row = form.find(std::string("{\"key\":\"") + spec.key + "\",\"label\":\"" + json_escape(spec.label) + "\"");
         REQUIRE(row != std::string::npos);
         CHECK(form.find("\"value\":\"" + json_escape(setting_field_text(spec, s)) + "\"", row) < form.find("]}", row));
