@@ -21,7 +21,9 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // text from hub_panel) and params.json's Mistral 3 vision_encoder cost +1,732 B against main ae4a22b (bench/RESULTS.md).
 // Raised 414,000 -> 417,000: GPTQ/AWQ checkpoints (+669 B), vLLM's priced draft model (+2,040 B) and vLLM's FP8 split
 // (+60 B) cost +2,769 B against main ae4a22b (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 417_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 417,000 -> 420,000: vLLM's paging of hybrid models' recurrent state (core/engines/vllm.cpp) with the form
+// taking the estimate it is given cost +2,097 B against main f00e80f (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 420_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
