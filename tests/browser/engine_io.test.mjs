@@ -67,6 +67,32 @@ test('the lean page offers the engines; choosing llama.cpp loads the full build 
   await context.close();
 });
 
+// A new popup's first frame is laid out hidden (a combo's list at the mouse, before ImGui moves it under its
+// combo), and a click on a rect read then lands where nothing is drawn: the test above lost its click so in soak
+// run 20 of 20 (2026-12-05). The item hook reports an item only from frames that draw it. Every animation frame's
+// answer is sampled from before the click until the page is idle: the item is reported in one place only.
+test('a combo item is reported only where it is drawn, from the first frame its list shows', async () => {
+  const { page, errors, context } = await openPage(browser, server.url + '#' + LLAMA, { width: 1440, height: 900 });
+  await waitForApi(page);
+  await waitForIdle(page);
+  const paste = await itemRect(page, 'Paste a command');
+  await page.evaluate(() => {
+    window.sampledRects = [];
+    const sample = () => {
+      const r = Module.ccall('llm_memory_item_rect', 'string', ['string'], ['llama.cpp (llama-server)']);
+      if (r && window.sampledRects[window.sampledRects.length - 1] !== r) window.sampledRects.push(r);
+      window.sampling = requestAnimationFrame(sample);
+    };
+    sample();
+  });
+  await page.mouse.click(paste.x + 40, paste.y - paste.h / 2 - 4);
+  await waitForIdle(page);
+  const rects = await page.evaluate(() => { cancelAnimationFrame(window.sampling); return window.sampledRects; });
+  assert.equal(rects.length, 1, `the item was reported at ${rects.length} places: ${rects.join(' then ')}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 // The settings the lean page's text view leaves out are the rows core marks for an engine, and index.html's
 // loader must send every one of them to the full build, or a link with one would open the lean page and be refused.
 test("the loader sends exactly core's engine keys to the full build", async () => {
