@@ -422,8 +422,8 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         out.notes.push_back(n(a.recurrent_layer_count()) + " of " + n(a.num_hidden_layers) + " layers are " + mixer_kind_name(a.recurrent.kind) +
                             " layers: a request holds one page of recurrent state in each recurrent group, whatever its length, and " +
                             n(hybrid_layout.attention_groups) + " x ceil(tokens / " + n(block) + ") attention pages. The \"GPU KV cache size\" vLLM logs "
-                            "divides the blocks evenly over the " + n(groups) + " groups: it is not the tokens one request can use, the concurrency "
-                            "is (vllm-project/vllm#40691).");
+                            "divides the blocks evenly over the " + n(groups) + " groups, so it is not the tokens one request can use; the concurrency "
+                            "is the figure to read (vllm-project/vllm#40691).");
         out.notes.push_back("Prefix caching is off for hybrid models by default (mamba_cache_mode none); with --enable-prefix-caching vLLM keeps more "
                             "recurrent pages per request, which is not modelled. The recurrent mixers' own profile buffers are not counted apart.");
     }
