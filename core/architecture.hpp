@@ -82,6 +82,8 @@ struct RecurrentShape {
         return conv_kernel > 0 ? (conv_kernel - 1) * (d_inner + 2 * n_groups * d_state) : 0;
     }
     std::uint64_t ssm_state_values() const { return d_inner * d_state; }
+    // Bytes of one SSM state value in vLLM: the config's dtype, else the model's (`model_bytes`).
+    std::uint64_t vllm_ssm_value_bytes(std::uint64_t model_bytes) const { return ssm_state_bytes > 0 ? ssm_state_bytes : model_bytes; }
 };
 
 // Whether `family` is one of `families`.

@@ -169,8 +169,7 @@ std::string recurrent_layers_note(const Architecture& a) {
     const RecurrentStateValues v = recurrent_state_values(a);
     if (v.layers == 0) return {};
     const std::uint64_t llama_cpp = recurrent_state_bytes(a, 1, 4, 4);
-    const std::uint64_t ssm_bytes = a.recurrent.ssm_state_bytes > 0 ? a.recurrent.ssm_state_bytes : 2;
-    const std::uint64_t vllm = recurrent_state_bytes(a, 1, 2, ssm_bytes);
+    const std::uint64_t vllm = recurrent_state_bytes(a, 1, 2, a.recurrent.vllm_ssm_value_bytes(2));
     std::string note = std::to_string(v.layers) + " of " + std::to_string(a.num_hidden_layers) + " layers are " +
                        mixer_kind_name(a.recurrent.kind) + " layers: each keeps a fixed state per sequence (" +
                        format_count_exact(v.conv_values) + " conv values";

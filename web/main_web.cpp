@@ -711,8 +711,9 @@ EMSCRIPTEN_KEEPALIVE void llm_memory_set_dark_theme(int dark) {
 
 // ImGui's test-engine item hooks (IMGUI_ENABLE_TEST_ENGINE; called only while a test switched them on):
 // record each item's label and rect for llm_memory_item_rect. Not in a hidden window: a popup's first frame
-// (a combo's list) is laid out hidden, at the mouse, before ImGui moves it under its combo, so a rect read
-// then is where nothing will be drawn (engine_io.test.mjs lost a click on it in a soak).
+// (a combo's list) is laid out hidden, at the mouse, before ImGui moves it under its combo; a rect read then is
+// not where the item shows, and a click sent then meets a window ImGui does not yet hover (engine_io.test.mjs
+// lost such a click in a soak).
 void ImGuiTestEngineHook_ItemAdd(ImGuiContext* ctx, ImGuiID id, const ImRect& bb, const ImGuiLastItemData*) {
     if (ctx->CurrentWindow != nullptr && ctx->CurrentWindow->Hidden) return;
     if (g_web.item_rects.size() < 4000 && bb.GetWidth() > 0.0f) g_web.item_rects.emplace_back(id, bb);

@@ -273,6 +273,9 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     std::uint64_t pool_min = 0;
     std::uint64_t first_layer = 0;
     for (std::uint64_t stage = 0; stage < pp; ++stage) {
+        // The tensors one block spans on this stage (the same on each of its ranks).
+        const std::uint64_t stage_tensors =
+            hybrid ? stage_group_size(a, hybrid_layout, first_layer, first_layer + stage_layers[static_cast<std::size_t>(stage)]) : 0;
         for (std::uint64_t rank = 0; rank < tp; ++rank) {
             EngineDevice d;
             const std::uint64_t index = stage * tp + rank;
@@ -327,7 +330,6 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                non_torch, EngineTermKind::other});
             const std::uint64_t token_bytes = (kv_row * lay + draft.kv_row * draft.layers) * kv_value_bytes;
             // Bytes of one block across this GPU's layers, and the blocks one request of max_model_len holds.
-            const std::uint64_t stage_tensors = hybrid ? stage_group_size(a, hybrid_layout, first_layer, first_layer + lay) : 0;
             const std::uint64_t block_bytes = hybrid ? hybrid_layout.page_bytes * stage_tensors : block * token_bytes;
             const std::uint64_t request_blocks = hybrid ? hybrid_layout.blocks_per_request(max_len) : cdiv(max_len, block);
             const std::uint64_t one_request = request_blocks * block_bytes;
@@ -472,7 +474,7 @@ std::uint64_t vllm_recurrent_state_bytes(const RecurrentShape& r, std::uint64_t 
     if (r.kind == MixerKind::mamba2 && groups % tp != 0) groups = tp;  // extra_groups_for_head_shards
     const std::uint64_t conv = r.conv_kernel > 0 ? (r.conv_kernel - 1) * ((r.d_inner + 2 * groups * r.d_state) / tp) : 0;
     const std::uint64_t ssm = r.d_inner * r.d_state / tp;
-    return conv * model_bytes + ssm * (r.ssm_state_bytes > 0 ? r.ssm_state_bytes : model_bytes);
+    return conv * model_bytes + ssm * r.vllm_ssm_value_bytes(model_bytes);
 }
 
 std::uint64_t VllmHybridLayout::blocks_per_request(std::uint64_t max_len) const {

@@ -68,8 +68,8 @@ test('the lean page offers the engines; choosing llama.cpp loads the full build 
 });
 
 // A new popup's first frame is laid out hidden (a combo's list at the mouse, before ImGui moves it under its
-// combo), and a click on a rect read then lands where nothing is drawn: the test above lost its click so in soak
-// run 20 of 20 (2026-12-05). The item hook reports an item only from frames that draw it. Every animation frame's
+// combo), and a click sent on a rect read then meets a window ImGui does not yet hover: the test above lost its
+// click so in soak run 20 of 20 (2026-12-05). The item hook reports an item only from frames that draw it. Every animation frame's
 // answer is sampled from before the click until the page is idle: the item is reported in one place only.
 test('a combo item is reported only where it is drawn, from the first frame its list shows', async () => {
   const { page, errors, context } = await openPage(browser, server.url + '#' + LLAMA, { width: 1440, height: 900 });
