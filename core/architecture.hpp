@@ -97,6 +97,21 @@ inline bool is_one_of(ModelFamily family, std::initializer_list<ModelFamily> fam
 // Cohere's LayerNorm keeps a weight and no bias.
 enum class NormKind { rms_norm, layer_norm, layer_norm_no_bias };
 
+// Rotary position embedding as the config writes it (rope_scaling, or transformers 5's rope_parameters;
+// partial_rotary_factor / rotary_pct). It changes no parameter count: engines that keep a cos/sin table
+// (vLLM) size it from these. `type` is the config's own word ("default", "linear", "dynamic", "yarn",
+// "llama3", "longrope", "mrope", ...); rotary is false for learned positions (GPT-2, OPT) and for models
+// without positions (Jamba, Nemotron-H, position_embedding_type "nope").
+struct RopeSettings {
+    bool rotary = true;
+    std::string type = "default";
+    double factor = 1;                   // rope_scaling.factor (linear, dynamic, yarn)
+    bool alpha = false;                  // dynamic NTK by alpha (Hunyuan): the table keeps max_position rows
+    std::uint64_t original_positions = 0;  // original_max_position_embeddings (yarn, longrope)
+    double partial = 1;                  // the fraction of head_dim that rotates
+    bool local_table = false;            // Gemma 3: sliding layers rotate with their own unscaled base
+};
+
 // Everything the counters need from a config.json, with per-family defaults already applied.
 // Sizes are element counts (not bytes). Zero means "absent / not used" for the optional groups.
 struct Architecture {
@@ -169,6 +184,7 @@ struct Architecture {
     // Hybrid models: what each decoder layer mixes with (MixerKind as bytes); empty = every layer is attention.
     std::vector<std::uint8_t> layer_mixers;
     RecurrentShape recurrent;             // the recurrent layers' sizes (kind attention when there are none)
+    RopeSettings rope;                    // rotary embedding (engines' cos/sin tables; no parameters)
     bool attention_output_gate = false;   // Qwen3-Next: q_proj also yields a per-head output gate (2 x q width)
     bool has_vision_tower = false;        // the config also describes a vision encoder
     VisionTower vision;                   // its encoder and projector counts (kind none without one)

@@ -644,6 +644,50 @@ void read_mla(FieldReader& r, Architecture& a) {
     a.head_dim = a.qk_nope_head_dim + a.qk_rope_head_dim;
 }
 
+// Rotary embedding (RopeSettings): no parameter count depends on it; vLLM sizes its cos/sin table from it
+// (vllm/model_executor/layers/rotary_embedding/__init__.py get_rope). rope_scaling, or transformers 5's
+// rope_parameters, which for Gemma 3 is keyed by layer type (the full-attention entry is the scaled one).
+void read_rope(FieldReader& r, Architecture& a) {
+    RopeSettings& p = a.rope;
+    if (is_one_of(a.family, {ModelFamily::gpt2, ModelFamily::opt, ModelFamily::jamba, ModelFamily::nemotron_h}) ||
+        r.text("position_embedding_type") == "nope") {
+        p.rotary = false;
+        return;
+    }
+    const char* partial_key = "partial_rotary_factor";
+    if (const json* v = r.find({"partial_rotary_factor", "rotary_pct"}, &partial_key); v != nullptr) {
+        if (!v->is_number() || !(v->number() > 0 && v->number() <= 1)) {
+            r.fail(partial_key, "must be a number above 0 and at most 1");
+            return;
+        }
+        p.partial = v->number();
+    }
+    p.local_table = a.family == ModelFamily::gemma3 && a.sliding_layer_count() > 0;
+    // Phi-3 writes the original length beside rope_scaling; rope_scaling's own one comes first.
+    p.original_positions = r.count({"original_max_position_embeddings"}, 0, 1, kMaxPositions);
+    const char* key = "rope_scaling";
+    const json* scaling = r.find({"rope_scaling", "rope_parameters"}, &key);
+    if (scaling == nullptr) return;
+    if (!scaling->is_object()) {
+        r.fail(key, std::string("must be an object (got ") + type_word(*scaling) + ")");
+        return;
+    }
+    if (const json* full = scaling->find("full_attention"); full != nullptr && full->is_object()) scaling = full;
+    FieldReader sub(*scaling);
+    p.type = sub.text("rope_type");
+    if (p.type.empty()) p.type = sub.text("type");
+    if (p.type.empty()) p.type = "default";
+    const bool needs_factor = p.type == "linear" || p.type == "yarn" || (p.type == "dynamic" && !sub.has({"alpha"}));
+    p.alpha = p.type == "dynamic" && sub.has({"alpha"});
+    if (const json* f = sub.find({"factor"}); f != nullptr || needs_factor) {
+        if (f == nullptr) sub.fail("factor", "is missing (a " + printable_excerpt(p.type, 20) + " scaling needs it)");
+        else if (!f->is_number() || !(f->number() > 0 && f->number() <= 1e4)) sub.fail("factor", "must be a number above 0 and at most 10,000");
+        else p.factor = f->number();
+    }
+    p.original_positions = sub.count({"original_max_position_embeddings"}, p.original_positions, 1, kMaxPositions);
+    if (!sub.error.empty()) r.fail(std::string(key) + "." + sub.failure().key, sub.failure().problem);
+}
+
 // ---- Hybrid models: which layers are recurrent, and the recurrent layers' sizes ----
 
 struct MixerName {
@@ -950,7 +994,7 @@ void check_unmodelled(FieldReader& r, Architecture& a) {
 bool read_fields(FieldReader& r, Architecture& a) {
     static constexpr ReadStep kSteps[] = {check_unmodelled, read_sizes,   read_heads,   read_mlp,
                                           read_layout,      read_sliding, read_experts, read_mla,
-                                          read_hybrid,      read_dropout_fields};
+                                          read_hybrid,      read_rope,    read_dropout_fields};
     for (ReadStep step : kSteps) {
         step(r, a);
         if (!r.error.empty()) return false;

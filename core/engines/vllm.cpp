@@ -6,6 +6,7 @@
 #include "engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "../formats.hpp"
 #include "../gpus.hpp"
@@ -80,6 +81,58 @@ std::uint64_t stage_group_size(const Architecture& a, const VllmHybridLayout& l,
     return most;
 }
 
+// The rotary embedding's cos/sin tables (rotary_embedding/base.py: a non-persistent buffer made while the model is
+// built, so "Model loading took" includes it): rows x rotary_dim values (cos and sin, rotary_dim / 2 each) in the
+// model dtype, one table per distinct rotary embedding (get_rope's _ROPE_DICT), on every GPU. Rows by scaling
+// type: max_position_embeddings (default, llama3, mrope, dynamic by alpha); x factor (linear, dynamic);
+// original_max_position_embeddings x factor (yarn, deepseek_yarn; the original defaults to max_position_embeddings);
+// original + max_position_embeddings (longrope keeps a short and a long table). Gemma 3's sliding layers rotate with
+// their own base, unscaled: a second table. vLLM 0.19's logs show it: Llama 3.1 8B logs 14.99 GiB of weights where
+// its parameters are 14.96 GiB, and 131,072 x 128 x 2 bytes = 32 MiB is the difference.
+struct RopeTables {
+    std::uint64_t bytes = 0;
+    std::string steps;
+};
+
+RopeTables vllm_rope_tables(const Architecture& a, std::uint64_t value_bytes, std::vector<std::string>& notes) {
+    RopeTables out;
+    const RopeSettings& r = a.rope;
+    if (!r.rotary) return out;
+    const std::uint64_t positions = a.max_position_embeddings;
+    if (positions == 0) {
+        notes.push_back("The config gives no max_position_embeddings, so the RoPE cos/sin table (vLLM's default there) is not counted.");
+        return out;
+    }
+    const std::uint64_t rotary_dim = a.uses_mla() ? a.qk_rope_head_dim : static_cast<std::uint64_t>(static_cast<double>(a.head_dim) * r.partial);
+    auto times = [](std::uint64_t rows, double factor) { return static_cast<std::uint64_t>(std::ceil(static_cast<double>(rows) * factor)); };
+    const std::uint64_t original = r.original_positions > 0 ? r.original_positions : positions;
+    const std::string factor_text = format_decimal(Decimal{static_cast<std::uint64_t>(std::llround(r.factor * 1e6))});
+    std::uint64_t rows = positions;
+    std::string how;  // what the rows are, before " = rows"
+    if ((r.type == "linear" || r.type == "dynamic") && !r.alpha) {
+        rows = times(positions, r.factor);
+        how = n(positions) + " positions x " + r.type + " factor " + factor_text + " = ";
+    } else if (r.type == "yarn" || r.type == "deepseek_yarn") {
+        rows = times(original, r.factor);
+        how = "original " + n(original) + " positions x yarn factor " + factor_text + " = ";
+    } else if (r.type == "longrope") {
+        rows = original + positions;
+        how = "the short table's " + n(original) + " + the long table's " + n(positions) + " positions = ";
+    } else if (r.type != "default" && r.type != "llama3" && r.type != "mrope" && r.type != "dynamic") {
+        notes.push_back("RoPE scaling \"" + r.type + "\" is not modelled: its cos/sin table is counted at max_position_embeddings rows.");
+    }
+    out.bytes = rows * rotary_dim * value_bytes;
+    out.steps = how + n(rows) + " rows" + (how.empty() ? " (max_position_embeddings)" : "") + " x rotary dim " + n(rotary_dim) + " x " + n(value_bytes) +
+                " bytes = " + n(out.bytes);
+    if (r.local_table) {
+        const std::uint64_t local = positions * a.head_dim * value_bytes;
+        out.bytes += local;
+        out.steps += " + the sliding layers' own table " + n(positions) + " x " + n(a.head_dim) + " x " + n(value_bytes) + " = " + n(local);
+    }
+    out.steps += " (rotary_embedding/base.py cos_sin_cache, in the model dtype, on every GPU)";
+    return out;
+}
+
 // A drafter for speculative decoding (draft-model; vLLM's --speculative-config '{"method": "draft_model",
 // "model": ...}'), as vLLM's v1 DraftModelProposer loads it (vllm/v1/spec_decode/draft_model.py load_model):
 // a second model on the target's GPUs at the target's tensor parallel size, whose attention layers join the
@@ -97,8 +150,8 @@ struct Drafter {
     std::string weight_steps, buffer_steps;
 };
 
-Expected<Drafter> vllm_drafter(const Scenario& s, const Architecture& target, std::uint64_t tp, std::uint64_t pp, std::uint64_t batched,
-                               std::uint64_t act_bytes, std::vector<std::string>& notes) {
+Expected<Drafter> vllm_drafter(const Scenario& s, const Architecture& target, const RopeTables& target_rope, std::uint64_t tp, std::uint64_t pp,
+                               std::uint64_t batched, std::uint64_t act_bytes, std::vector<std::string>& notes) {
     Drafter out;
     if (s.engine.draft_model.empty()) return out;
     if (pp > 1) return Error{"draft-model", "vLLM: a drafter under pipeline parallelism is not modelled (use --pp 1)"};
@@ -123,6 +176,13 @@ Expected<Drafter> vllm_drafter(const Scenario& s, const Architecture& target, st
     const Expected<WeightFormat> df = find_weight_format(d.dtype);
     out.weight_steps = n(de->param_count) + " parameters in " + (df ? df->label : format_decimal(d.bytes_per_param) + " bytes each") + " = " +
                        n(de->weight_bytes) + " bytes" + (tp > 1 ? " / tp " + n(tp) : "") + " (draft_model.py load_model: on the target's GPUs)";
+    // Its own RoPE table unless it is the target's (the same rows, rotary dim and scaling: one _ROPE_DICT entry; the
+    // base is not compared, as a drafter of the target's family shares it).
+    const RopeTables rope = vllm_rope_tables(da, act_bytes, notes);
+    if (rope.bytes > 0 && rope.steps != target_rope.steps) {
+        out.weights += rope.bytes;
+        out.weight_steps += " + its RoPE table " + n(rope.bytes);
+    }
     out.layers = da.num_hidden_layers;
     out.kv_row = kv_values_per_token(da, tp);
     out.hidden = da.hidden_size;
@@ -232,7 +292,6 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     out.kind = EngineKind::vllm;
     out.name = "vLLM";
     out.version = "vLLM 0.11-0.19 (v1 engine: gpu_worker.determine_available_memory, kv_cache_utils)";
-    out.notes = notes;
     const std::uint64_t act_bytes = 2;
     // A dense layer's MLP: gate_up (2 x ff), its activation (ff), the hidden states and the residual.
     const std::uint64_t dense_ff = a.intermediate_size / tp;
@@ -263,9 +322,11 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // states and the residual, held through the profile.
     const std::uint64_t intermediate_tensors = batched * 2 * a.hidden_size * act_bytes;
 
-    const Expected<Drafter> drafted = vllm_drafter(s, a, tp, pp, batched, act_bytes, notes);
+    const RopeTables rope = vllm_rope_tables(a, s.dtype == "fp32" ? 4 : 2, notes);
+    const Expected<Drafter> drafted = vllm_drafter(s, a, rope, tp, pp, batched, act_bytes, notes);
     if (!drafted) return drafted.failure();
     const Drafter& draft = *drafted;
+    out.notes = notes;  // after the drafter and the RoPE tables have added theirs
 
     std::uint64_t min_fit_tokens = 0;  // the longest max_model_len one request can hold on every GPU
     std::uint64_t need_rank0 = 0;      // one request of max_model_len on the first GPU
@@ -296,6 +357,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
             }
             if (fp8_ends) wsteps += " (FP8 layers; the embedding and the head stay in 16 bits)";
             d.terms.push_back({"weights", "Model weights", wsteps, weights, EngineTermKind::weights});
+            if (rope.bytes > 0) d.terms.push_back({"rope_table", "RoPE cos/sin table", rope.steps, rope.bytes, EngineTermKind::weights});
             if (draft.weights > 0) {
                 d.terms.push_back({"draft_weights", "Drafter weights", draft.weight_steps, draft.weights, EngineTermKind::weights});
                 d.terms.push_back({"draft_buffers", "Drafter's persistent buffers", draft.buffer_steps, draft.buffers, EngineTermKind::other});
@@ -350,7 +412,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
             std::uint64_t share = 0;
             if (capacity > 0) {
                 share = static_cast<std::uint64_t>(static_cast<u128>(capacity) * util_micros / Decimal::kScale);
-                const std::uint64_t used = weights + draft.weights + draft.buffers + activation + non_torch;
+                const std::uint64_t used = weights + rope.bytes + draft.weights + draft.buffers + activation + non_torch;
                 pool = share > used ? share - used : 0;
                 d.has_pool = true;
                 d.kv_pool_bytes = pool;

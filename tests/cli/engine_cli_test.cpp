@@ -158,7 +158,7 @@ TEST_CASE("cli: an engine's setting the chosen engine does not read is an error 
     refused({"--model", "llama-3.1-8b", "--ngl", "20"}, "ngl", "no engine is chosen");
     // Read by the engine: runs, and vLLM prices the drafter (its weights a term of their own).
     const CliRun v = run_ok({"--model", "llama-3.1-8b", "--engine", "vllm", "--draft-model", "llama-3.2-1b"});
-    CHECK(has(v.out, "Drafter weights 2.3 GiB (2.47 GB)"));
+    CHECK(has(v.out, "Drafter weights 2.32 GiB (2.49 GB)"));  // with its own RoPE table (16 MiB)
     refused({"--model", "llama-3.1-8b", "--engine", "vllm", "--draft-model", "llama-3.2-1b", "--draft-dtype", "q8_0"}, "draft-dtype", "not by vLLM");
     run_ok({"--model", "gemma-3-12b", "--engine", "llama.cpp", "--mmproj"});
 }
