@@ -274,6 +274,11 @@ constexpr FamilyRow kFamilies[] = {
     {"cohere", ModelFamily::cohere, true, nullptr},
     {"granite", ModelFamily::granite, false, nullptr},
     {"qwen3_next", ModelFamily::qwen3_next, false, nullptr},
+    // Qwen3.5 (Qwen3_5TextConfig, Qwen3_5MoeTextConfig): Qwen3-Next's layers, a dense MLP or its MoE.
+    {"qwen3_5", ModelFamily::qwen3_next, false, nullptr},
+    {"qwen3_5_text", ModelFamily::qwen3_next, false, nullptr},
+    {"qwen3_5_moe", ModelFamily::qwen3_next, false, nullptr},
+    {"qwen3_5_moe_text", ModelFamily::qwen3_next, false, nullptr},
     {"granitemoehybrid", ModelFamily::granite_hybrid, false, nullptr},
     {"jamba", ModelFamily::jamba, false, nullptr},
     {"lfm2", ModelFamily::lfm2, true, kLfm2Defaults},
@@ -380,6 +385,8 @@ void read_mlp(FieldReader& r, Architecture& a) {
     else if (f == ModelFamily::falcon) a.intermediate_size = r.count({"ffn_hidden_size", "intermediate_size"}, 4 * a.hidden_size, 1, kMaxIntermediate);
     else if (f == ModelFamily::llama4) a.intermediate_size = r.required({"intermediate_size_mlp"}, 1, kMaxIntermediate);
     else if (f == ModelFamily::lfm2) read_lfm2_ffn_width(r, a);
+    // Qwen3.5-MoE's config has no intermediate_size (every layer is MoE); read_qwen3_next checks that no layer needs it.
+    else if (f == ModelFamily::qwen3_next && r.has({"num_experts"}) && !r.has({"intermediate_size"})) a.intermediate_size = 0;
     else if (f == ModelFamily::generic && !r.has({"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"})) {
         // An unknown family has no config class to supply a default: a guessed width would give a figure
         // that looks exact and is not.
@@ -692,7 +699,8 @@ void set_mixers(Architecture& a, MixerKind recurrent, bool (*is_attention)(std::
 // Qwen3-Next (Qwen3NextConfig, Qwen3NextGatedDeltaNet): layer_types of linear_attention/full_attention, or
 // without it every full_attention_interval-th layer (i + 1) % interval == 0 is full attention. The GDN sizes
 // are required (the published config writes them); MoE as Qwen3-MoE plus one gated shared expert; the
-// checkpoint stores one MTP block (mtp.*) that config.json does not announce.
+// checkpoint stores one MTP block (mtp.*) that config.json does not announce. Qwen3.5 is read here too: its GDN
+// splits in_proj_qkvz/in_proj_ba into in_proj_qkv, _z, _b, _a (the same weights) and it writes mtp_num_hidden_layers.
 void read_qwen3_next(FieldReader& r, Architecture& a) {
     if (r.has({"layer_types"})) {
         read_mixer_list(r, a, "layer_types",
@@ -719,6 +727,8 @@ void read_qwen3_next(FieldReader& r, Architecture& a) {
         a.moe_layer_freq = r.count({"decoder_sparse_step"}, 1, 1, kMaxLayers);
         a.dense_mlp_layers = r.layer_set("mlp_only_layers", a.num_hidden_layers);
     }
+    if (r.error.empty() && a.intermediate_size == 0 && a.moe_layer_count() < a.num_hidden_layers)
+        r.fail("intermediate_size", "is missing, and some layers have a dense MLP (num_experts, mlp_only_layers, decoder_sparse_step)");
     a.mtp_from_checkpoint = !r.has({"num_nextn_predict_layers", "mtp_num_hidden_layers"});
     a.num_nextn_predict_layers = r.count({"num_nextn_predict_layers", "mtp_num_hidden_layers"}, 1, 0, 16);
 }

@@ -395,6 +395,11 @@ TEST_CASE("vLLM pages a hybrid model's recurrent state with the attention blocks
     CHECK(l27.longest_request(1487, 2'000'000) == 1484ULL * 784);
     CHECK(l27.longest_request(3, 32768) == 0);
 
+    // The qwen3.5-27b preset (its published config.json) gives the same shape, and the engine the same block.
+    CHECK(vllm_recurrent_state_bytes(load_preset("qwen3.5-27b")->architecture.recurrent, 1, 2) == 3'207'168);
+    const EngineEstimate q27 = run(with({{"model", "qwen3.5-27b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "32768"}}));
+    CHECK(q27.settings[2].find("--block-size 784 ") != std::string::npos);
+
     // Qwen3.5-35B-A3B (10 attention layers of 2 KV heads x 256; 30 GDN layers of 16 key and 32 value heads of 128,
     // fp32 SSM state): "Setting attention block size to 1056 tokens", "Padding mamba page size by 0.76%" (a vLLM
     // start-up log of 2026-03-23, same search).
@@ -405,6 +410,8 @@ TEST_CASE("vLLM pages a hybrid model's recurrent state with the attention blocks
     CHECK(l35.block_size == 1056);
     CHECK((l35.page_bytes - l35.state_bytes) * 10000 / l35.state_bytes == 76);
     CHECK(l35.attention_groups + l35.recurrent_groups == 4);
+    CHECK(vllm_hybrid_layout(10, 2 * 2 * 256 * 2, 30, vllm_recurrent_state_bytes(load_preset("qwen3.5-35b-a3b")->architecture.recurrent, 1, 2), 0)
+              .block_size == 1056);
 
     // Nemotron-Nano-9B-v2 (Mamba-2: 128 heads of 80, 8 groups, state 128; 4 attention layers of 8 KV heads x 128):
     // with a 16-bit SSM state, 672 tokens (vllm-project/vllm#24280, before vLLM read the config's
