@@ -100,16 +100,15 @@ enum class NormKind { rms_norm, layer_norm, layer_norm_no_bias };
 // Rotary position embedding as the config writes it (rope_scaling, or transformers 5's rope_parameters;
 // partial_rotary_factor / rotary_pct). It changes no parameter count: engines that keep a cos/sin table
 // (vLLM) size it from these. `type` is the config's own word ("default", "linear", "dynamic", "yarn",
-// "llama3", "longrope", "mrope", ...); rotary is false for learned positions (GPT-2, OPT) and for models
-// without positions (Jamba, Nemotron-H, position_embedding_type "nope").
+// "llama3", "longrope", "mrope", ...). Which families have no rotary embedding at all (GPT-2 and OPT learn their
+// positions; Jamba and Nemotron-H have none) is the engine's to say from the family.
 struct RopeSettings {
-    bool rotary = true;
+    bool rotary = true;                  // false: position_embedding_type "nope" (Granite 4.0-H)
     std::string type = "default";
-    double factor = 1;                   // rope_scaling.factor (linear, dynamic, yarn)
+    double factor = 0;                   // rope_scaling.factor (linear, dynamic, yarn); 0 when the config gives none
     bool alpha = false;                  // dynamic NTK by alpha (Hunyuan): the table keeps max_position rows
     std::uint64_t original_positions = 0;  // original_max_position_embeddings (yarn, longrope)
     double partial = 1;                  // the fraction of head_dim that rotates
-    bool local_table = false;            // Gemma 3: sliding layers rotate with their own unscaled base
 };
 
 // Everything the counters need from a config.json, with per-family defaults already applied.

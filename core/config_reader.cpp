@@ -166,22 +166,23 @@ public:
         return value->boolean();
     }
 
-    // A probability in [0, 1]; `fallback` when absent (or null).
-    double probability(std::initializer_list<const char*> keys, double fallback) {
+    // A number in [low, high] (`range` says it: "from 0 to 1"); `fallback` when absent (or null).
+    double number(std::initializer_list<const char*> keys, double fallback, double low, double high, const char* range) {
         const char* key = *keys.begin();
         const json* value = find(keys, &key);
         if (value == nullptr || !error.empty()) return fallback;
         if (!value->is_number()) {
-            fail(key, std::string("must be a number from 0 to 1 (got ") + type_word(*value) + ")");
+            fail(key, std::string("must be a number ") + range + " (got " + type_word(*value) + ")");
             return fallback;
         }
         const double p = value->number();
-        if (!std::isfinite(p) || p < 0 || p > 1) {
-            fail(key, "must be a number from 0 to 1");
+        if (!std::isfinite(p) || p < low || p > high) {
+            fail(key, std::string("must be a number ") + range);
             return fallback;
         }
         return p;
     }
+    double probability(std::initializer_list<const char*> keys, double fallback) { return number(keys, fallback, 0, 1, "from 0 to 1"); }
 
     std::string text(const char* key) {
         const json* value = find({key});
@@ -274,6 +275,11 @@ constexpr FamilyRow kFamilies[] = {
     {"cohere", ModelFamily::cohere, true, nullptr},
     {"granite", ModelFamily::granite, false, nullptr},
     {"qwen3_next", ModelFamily::qwen3_next, false, nullptr},
+    // Qwen3.5 (Qwen3_5TextConfig, Qwen3_5MoeTextConfig): Qwen3-Next's layers, a dense MLP or its MoE.
+    {"qwen3_5", ModelFamily::qwen3_next, false, nullptr},
+    {"qwen3_5_text", ModelFamily::qwen3_next, false, nullptr},
+    {"qwen3_5_moe", ModelFamily::qwen3_next, false, nullptr},
+    {"qwen3_5_moe_text", ModelFamily::qwen3_next, false, nullptr},
     {"granitemoehybrid", ModelFamily::granite_hybrid, false, nullptr},
     {"jamba", ModelFamily::jamba, false, nullptr},
     {"lfm2", ModelFamily::lfm2, true, kLfm2Defaults},
@@ -380,6 +386,8 @@ void read_mlp(FieldReader& r, Architecture& a) {
     else if (f == ModelFamily::falcon) a.intermediate_size = r.count({"ffn_hidden_size", "intermediate_size"}, 4 * a.hidden_size, 1, kMaxIntermediate);
     else if (f == ModelFamily::llama4) a.intermediate_size = r.required({"intermediate_size_mlp"}, 1, kMaxIntermediate);
     else if (f == ModelFamily::lfm2) read_lfm2_ffn_width(r, a);
+    // Qwen3.5-MoE's config has no intermediate_size (every layer is MoE); read_qwen3_next checks that no layer needs it.
+    else if (f == ModelFamily::qwen3_next && r.has({"num_experts"}) && !r.has({"intermediate_size"})) a.intermediate_size = 0;
     else if (f == ModelFamily::generic && !r.has({"intermediate_size", "ffn_dim", "n_inner", "ffn_hidden_size"})) {
         // An unknown family has no config class to supply a default: a guessed width would give a figure
         // that looks exact and is not.
@@ -646,28 +654,16 @@ void read_mla(FieldReader& r, Architecture& a) {
 
 // Rotary embedding (RopeSettings): no parameter count depends on it; vLLM sizes its cos/sin table from it
 // (vllm/model_executor/layers/rotary_embedding/__init__.py get_rope). rope_scaling, or transformers 5's
-// rope_parameters, which for Gemma 3 is keyed by layer type (the full-attention entry is the scaled one).
+// rope_parameters, which for Gemma 3 is keyed by layer type (the full-attention entry is the scaled one). Phi-3
+// writes the original length beside rope_scaling; rope_scaling's own one comes first.
 void read_rope(FieldReader& r, Architecture& a) {
     RopeSettings& p = a.rope;
-    if (is_one_of(a.family, {ModelFamily::gpt2, ModelFamily::opt, ModelFamily::jamba, ModelFamily::nemotron_h}) ||
-        r.text("position_embedding_type") == "nope") {
-        p.rotary = false;
-        return;
-    }
-    const char* partial_key = "partial_rotary_factor";
-    if (const json* v = r.find({"partial_rotary_factor", "rotary_pct"}, &partial_key); v != nullptr) {
-        if (!v->is_number() || !(v->number() > 0 && v->number() <= 1)) {
-            r.fail(partial_key, "must be a number above 0 and at most 1");
-            return;
-        }
-        p.partial = v->number();
-    }
-    p.local_table = a.family == ModelFamily::gemma3 && a.sliding_layer_count() > 0;
-    // Phi-3 writes the original length beside rope_scaling; rope_scaling's own one comes first.
+    p.rotary = r.text("position_embedding_type") != "nope";
+    p.partial = r.probability({"partial_rotary_factor", "rotary_pct"}, 1);
     p.original_positions = r.count({"original_max_position_embeddings"}, 0, 1, kMaxPositions);
     const char* key = "rope_scaling";
     const json* scaling = r.find({"rope_scaling", "rope_parameters"}, &key);
-    if (scaling == nullptr) return;
+    if (scaling == nullptr || !r.error.empty()) return;
     if (!scaling->is_object()) {
         r.fail(key, std::string("must be an object (got ") + type_word(*scaling) + ")");
         return;
@@ -677,13 +673,8 @@ void read_rope(FieldReader& r, Architecture& a) {
     p.type = sub.text("rope_type");
     if (p.type.empty()) p.type = sub.text("type");
     if (p.type.empty()) p.type = "default";
-    const bool needs_factor = p.type == "linear" || p.type == "yarn" || (p.type == "dynamic" && !sub.has({"alpha"}));
-    p.alpha = p.type == "dynamic" && sub.has({"alpha"});
-    if (const json* f = sub.find({"factor"}); f != nullptr || needs_factor) {
-        if (f == nullptr) sub.fail("factor", "is missing (a " + printable_excerpt(p.type, 20) + " scaling needs it)");
-        else if (!f->is_number() || !(f->number() > 0 && f->number() <= 1e4)) sub.fail("factor", "must be a number above 0 and at most 10,000");
-        else p.factor = f->number();
-    }
+    p.alpha = sub.has({"alpha"});
+    p.factor = sub.number({"factor"}, 0, 0, 1e4, "from 0 to 10,000");
     p.original_positions = sub.count({"original_max_position_embeddings"}, p.original_positions, 1, kMaxPositions);
     if (!sub.error.empty()) r.fail(std::string(key) + "." + sub.failure().key, sub.failure().problem);
 }
@@ -736,7 +727,8 @@ void set_mixers(Architecture& a, MixerKind recurrent, bool (*is_attention)(std::
 // Qwen3-Next (Qwen3NextConfig, Qwen3NextGatedDeltaNet): layer_types of linear_attention/full_attention, or
 // without it every full_attention_interval-th layer (i + 1) % interval == 0 is full attention. The GDN sizes
 // are required (the published config writes them); MoE as Qwen3-MoE plus one gated shared expert; the
-// checkpoint stores one MTP block (mtp.*) that config.json does not announce.
+// checkpoint stores one MTP block (mtp.*) that config.json does not announce. Qwen3.5 is read here too: its GDN
+// splits in_proj_qkvz/in_proj_ba into in_proj_qkv, _z, _b, _a (the same weights) and it writes mtp_num_hidden_layers.
 void read_qwen3_next(FieldReader& r, Architecture& a) {
     if (r.has({"layer_types"})) {
         read_mixer_list(r, a, "layer_types",
@@ -763,6 +755,8 @@ void read_qwen3_next(FieldReader& r, Architecture& a) {
         a.moe_layer_freq = r.count({"decoder_sparse_step"}, 1, 1, kMaxLayers);
         a.dense_mlp_layers = r.layer_set("mlp_only_layers", a.num_hidden_layers);
     }
+    if (r.error.empty() && a.intermediate_size == 0 && a.moe_layer_count() < a.num_hidden_layers)
+        r.fail("intermediate_size", "is missing, and some layers have a dense MLP (num_experts, mlp_only_layers, decoder_sparse_step)");
     a.mtp_from_checkpoint = !r.has({"num_nextn_predict_layers", "mtp_num_hidden_layers"});
     a.num_nextn_predict_layers = r.count({"num_nextn_predict_layers", "mtp_num_hidden_layers"}, 1, 0, 16);
 }

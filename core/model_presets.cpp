@@ -35,6 +35,15 @@ namespace {
     ",\"num_key_value_heads\":" #kv ",\"head_dim\":" #head_dim ",\"sliding_window\":1024,\"vocab_size\":262208,"      \
     "\"max_position_embeddings\":131072,\"rope_scaling\":{\"rope_type\":\"linear\",\"factor\":8.0}}}"
 
+#define QWEN35(type, h, layers, heads, kv, value_heads, mlp, out)                                                     \
+    "{\"model_type\":\"" type "\",\"text_config\":{\"hidden_size\":" #h ",\"num_hidden_layers\":" #layers         \
+    ",\"num_attention_heads\":" #heads ",\"num_key_value_heads\":" #kv ",\"head_dim\":256,\"full_attention_interval\":4," \
+    "\"linear_conv_kernel_dim\":4,\"linear_key_head_dim\":128,\"linear_num_key_heads\":16,\"linear_num_value_heads\":" \
+    #value_heads ",\"linear_value_head_dim\":128,\"mamba_ssm_dtype\":\"float32\",\"mtp_num_hidden_layers\":1,"       \
+    "\"max_position_embeddings\":262144,\"partial_rotary_factor\":0.25,\"tie_word_embeddings\":false,\"vocab_size\":248320," mlp "},"               \
+    "\"vision_config\":{\"depth\":27,\"hidden_size\":1152,\"intermediate_size\":4304,\"num_heads\":16,"          \
+    "\"out_hidden_size\":" #out ",\"patch_size\":16,\"spatial_merge_size\":2,\"temporal_patch_size\":2}}"
+
 #define GPT_OSS(layers, experts)                                                                                  \
     "{\"model_type\":\"gpt_oss\",\"hidden_size\":2880,\"intermediate_size\":2880,\"num_attention_heads\":64,"         \
     "\"num_hidden_layers\":" #layers ",\"num_key_value_heads\":8,\"head_dim\":64,\"num_local_experts\":" #experts     \
@@ -201,6 +210,11 @@ const std::vector<ModelPreset>& preset_table() {
         // per sequence; only their attention layers keep a KV cache.
         {"qwen3-next-80b-a3b", "Qwen/Qwen3-Next-80B-A3B-Instruct", "Qwen3-Next",
          R"({"attention_bias":false,"decoder_sparse_step":1,"full_attention_interval":4,"head_dim":256,"hidden_size":2048,"intermediate_size":5120,"linear_conv_kernel_dim":4,"linear_key_head_dim":128,"linear_num_key_heads":16,"linear_num_value_heads":32,"linear_value_head_dim":128,"max_position_embeddings":262144,"mlp_only_layers":[],"model_type":"qwen3_next","moe_intermediate_size":512,"partial_rotary_factor":0.25,"num_attention_heads":16,"num_experts":512,"num_experts_per_tok":10,"num_hidden_layers":48,"num_key_value_heads":2,"shared_expert_intermediate_size":512,"tie_word_embeddings":false,"vocab_size":151936})"},
+        // Qwen3.5: Qwen3-Next's layers (dense MLP in the 27B) under a vision tower; full_attention_interval gives the
+        // config's layer_types (every 4th layer full attention).
+        {"qwen3.5-27b", "Qwen/Qwen3.5-27B", "Qwen3.5", QWEN35("qwen3_5", 5120, 64, 24, 4, 48, "\"intermediate_size\":17408", 5120)},
+        {"qwen3.5-35b-a3b", "Qwen/Qwen3.5-35B-A3B", "Qwen3.5",
+         QWEN35("qwen3_5_moe", 2048, 40, 16, 2, 32, "\"num_experts\":256,\"num_experts_per_tok\":8,\"moe_intermediate_size\":512,\"shared_expert_intermediate_size\":512", 2048)},
         {"granite-4.0-h-small", "ibm-granite/granite-4.0-h-small", "Granite 4.0",
          R"({"attention_bias":false,"hidden_size":4096,"intermediate_size":768,"layer_types":["mamba","mamba","mamba","mamba","mamba","attention","mamba","mamba","mamba","mamba","mamba","mamba","mamba","mamba","mamba","attention","mamba","mamba","mamba","mamba","mamba","mamba","mamba","mamba","mamba","attention","mamba","mamba","mamba","mamba","mamba","mamba","mamba","mamba","mamba","attention","mamba","mamba","mamba","mamba"],"mamba_conv_bias":true,"mamba_d_conv":4,"mamba_d_head":64,"mamba_d_state":128,"mamba_expand":2,"mamba_n_groups":1,"mamba_n_heads":128,"mamba_proj_bias":false,"max_position_embeddings":131072,"model_type":"granitemoehybrid","num_attention_heads":32,"num_experts_per_tok":10,"num_hidden_layers":40,"num_key_value_heads":8,"num_local_experts":72,"shared_intermediate_size":1536,"tie_word_embeddings":true,"vocab_size":100352})"},
         {"jamba-mini-1.7", "ai21labs/AI21-Jamba-Mini-1.7", "Jamba",
@@ -217,6 +231,7 @@ const std::vector<ModelPreset>& preset_table() {
 #undef QWEN3
 #undef LLAMA4
 #undef GEMMA3
+#undef QWEN35
 #undef GPT_OSS
 
 // Lower-case letters and digits only: "Llama-2_7B" -> "llama27b".

@@ -1,5 +1,5 @@
 // Vision towers counted as transformers builds them (src/transformers/models/siglip, gemma3, llama4,
-// qwen2_5_vl, pixtral, mistral3 modeling files) and image tokens as their processors expand them
+// qwen2_5_vl, qwen3_vl, qwen3_5, pixtral, mistral3 modeling files) and image tokens as their processors expand them
 // (processing_gemma3.py image_seq_length, qwen2_vl image_processing smart_resize, pixtral/mistral3 processing).
 // Each total is checked in tests/core/vision_test.cpp against the checkpoint's published count.
 #include "vision.hpp"
@@ -62,6 +62,7 @@ const char* vision_kind_name(VisionKind kind) {
         case VisionKind::gemma3_siglip: return "SigLIP (Gemma 3)";
         case VisionKind::llama4: return "Llama 4 vision encoder";
         case VisionKind::qwen2_5_vl: return "Qwen2.5-VL ViT";
+        case VisionKind::qwen3_5: return "Qwen3.5 ViT";
         case VisionKind::mistral3_pixtral: return "Pixtral (Mistral 3)";
         case VisionKind::llava_pixtral: return "Pixtral (LLaVA)";
         case VisionKind::none: break;
@@ -135,6 +136,24 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         encoder = channels * temporal * t.patch_size * t.patch_size * h +
                   depth * (2 * h + linear(h, 3 * h, true) + linear(h, h, true) + 2 * linear(h, i, true) + linear(i, h, true));
         projector = h + linear(merged, merged, true) + linear(merged, out, true);
+    } else if (top_type == "qwen3_5" || top_type == "qwen3_5_moe" || vision_type == "qwen3_5_vision" || vision_type == "qwen3_5_moe_vision") {
+        // Qwen3_5VisionModel (Qwen3VLVisionModel with its deepstack mergers deleted, whatever
+        // deepstack_visual_indexes says): a biased Conv3d patch embedding, a learned table of num_position_embeddings,
+        // blocks of two LayerNorms (with bias), biased qkv and proj, a biased GELU MLP (fc1, fc2); the merger:
+        // LayerNorm over the width, then two biased linears over merge^2 patches. Class defaults: patch 16, temporal 2,
+        // 3 channels, merge 2, 2,304 positions.
+        t.kind = VisionKind::qwen3_5;
+        const u128 depth = v.need("depth"), h = v.need("hidden_size"), i = v.need("intermediate_size");
+        const u128 out = v.need("out_hidden_size");
+        t.patch_size = v.opt("patch_size", 16);
+        const u128 temporal = v.opt("temporal_patch_size", 2), channels = v.opt("in_channels", 3);
+        const u128 positions = v.opt("num_position_embeddings", 2304);
+        t.merge_size = v.opt("spatial_merge_size", 2);
+        if (!v.error.empty()) return Error{v.error};
+        const u128 merged = h * t.merge_size * t.merge_size;
+        encoder = linear(channels * temporal * t.patch_size * t.patch_size, h, true) + positions * h +
+                  depth * (4 * h + linear(h, 3 * h, true) + linear(h, h, true) + linear(h, i, true) + linear(i, h, true));
+        projector = 2 * h + linear(merged, merged, true) + linear(merged, out, true);
     } else if (top_type == "mistral3" || vision_type == "pixtral") {
         // PixtralVisionModel: an unbiased patch conv, ln_pre, per layer two RMSNorms, unbiased attention and gated
         // MLP (2D RoPE, no position table). A key left out takes PixtralVisionConfig's default (1024 wide, 4096,
@@ -170,7 +189,7 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         }
     } else {
         return Error{"vision_config: a vision tower of model_type \"" + printable_excerpt(vision_type.empty() ? top_type : vision_type, 40) +
-                     "\" is not modelled (known: Gemma 3 SigLIP, Llama 4, Qwen2.5-VL, Pixtral under Mistral 3 or LLaVA); use --text-only "
+                     "\" is not modelled (known: Gemma 3 SigLIP, Llama 4, Qwen2.5-VL, Qwen3.5, Pixtral under Mistral 3 or LLaVA); use --text-only "
                      "to count the text model alone"};
     }
     if (!top.error.empty()) return Error{top.error};
@@ -188,7 +207,8 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
             // Every image is resized to image_size square: mm_tokens_per_image soft tokens between
             // <start_of_image> and <end_of_image>.
             return t.tokens_per_image + 2;
-        case VisionKind::qwen2_5_vl: {
+        case VisionKind::qwen2_5_vl:
+        case VisionKind::qwen3_5: {
             // smart_resize: each side to a multiple of factor = patch x merge, the area kept in
             // [56 x 56, 28 x 28 x 1280] pixels; tokens = (h / factor) x (w / factor), plus vision_start/end.
             const double factor = static_cast<double>(t.patch_size * t.merge_size);
@@ -241,7 +261,8 @@ std::string image_token_rule(const VisionTower& t) {
                    " and becomes " + std::to_string(t.tokens_per_image) +
                    " soft tokens plus <start_of_image> and <end_of_image> (transformers processing_gemma3.py, image_seq_length)";
         case VisionKind::qwen2_5_vl:
-            return "Qwen2.5-VL: smart_resize rounds each side to a multiple of " + std::to_string(t.patch_size * t.merge_size) +
+        case VisionKind::qwen3_5:
+            return std::string(t.kind == VisionKind::qwen3_5 ? "Qwen3.5" : "Qwen2.5-VL") + ": smart_resize rounds each side to a multiple of " + std::to_string(t.patch_size * t.merge_size) +
                    " within 3,136 to 1,003,520 pixels; tokens = (h / " + std::to_string(t.patch_size * t.merge_size) + ") x (w / " +
                    std::to_string(t.patch_size * t.merge_size) +
                    ") plus <|vision_start|> and <|vision_end|> (transformers image_processing_qwen2_vl.py; a repo's "

@@ -1,4 +1,4 @@
-// Vision towers of multimodal configs (Gemma 3's SigLIP, Llama 4's vision encoder, Qwen2.5-VL's ViT, Pixtral under
+// Vision towers of multimodal configs (Gemma 3's SigLIP, Llama 4's vision encoder, Qwen2.5-VL's and Qwen3.5's ViTs, Pixtral under
 // Mistral 3 or LLaVA): their exact parameter counts (encoder + projector) from vision_config, and how many context tokens
 // one image of W x H pixels becomes, per family, with the rule and its source.
 // Invariant: a field the count needs and the config class has no default for is an error naming it.
@@ -17,6 +17,7 @@ enum class VisionKind : std::uint8_t {
     gemma3_siglip,     // Gemma 3: SigLIP encoder + Gemma3MultiModalProjector
     llama4,            // Llama 4: Llama4VisionModel (with its pixel-shuffle adapter) + Llama4MultiModalProjector
     qwen2_5_vl,        // Qwen2.5-VL: Qwen2_5_VisionTransformerPretrainedModel (patch merger included)
+    qwen3_5,           // Qwen3.5 (dense and MoE): Qwen3_5VisionModel, Qwen3-VL's ViT without deepstack mergers
     mistral3_pixtral,  // Mistral Small 3.1: PixtralVisionModel + Mistral3MultiModalProjector
     llava_pixtral,     // Pixtral 12B as LlavaForConditionalGeneration: PixtralVisionModel + LlavaMultiModalProjector
 };
@@ -37,7 +38,7 @@ struct VisionTower {
     std::uint64_t total() const { return encoder_count + projector_count; }
 };
 
-// "SigLIP (Gemma 3)", "Llama 4 vision encoder", "Qwen2.5-VL ViT", "Pixtral (Mistral 3)", "Pixtral (LLaVA)".
+// "SigLIP (Gemma 3)", "Llama 4 vision encoder", "Qwen2.5-VL ViT", "Qwen3.5 ViT", "Pixtral (Mistral 3)", "Pixtral (LLaVA)".
 const char* vision_kind_name(VisionKind kind);
 
 // Reads the vision tower of a config.json document (vision_config plus the projector's top-level keys) for a

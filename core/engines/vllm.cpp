@@ -94,10 +94,14 @@ struct RopeTables {
     std::string steps;
 };
 
-RopeTables vllm_rope_tables(const Architecture& a, std::uint64_t value_bytes, std::vector<std::string>& notes) {
+Expected<RopeTables> vllm_rope_tables(const Architecture& a, std::uint64_t value_bytes, std::vector<std::string>& notes) {
     RopeTables out;
     const RopeSettings& r = a.rope;
-    if (!r.rotary) return out;
+    // GPT-2 and OPT learn their positions; Jamba's and Nemotron-H's attention layers have none.
+    if (!r.rotary || is_one_of(a.family, {ModelFamily::gpt2, ModelFamily::opt, ModelFamily::jamba, ModelFamily::nemotron_h})) return out;
+    const bool scaled = (r.type == "linear" || r.type == "dynamic" || r.type == "yarn" || r.type == "deepseek_yarn") && !r.alpha;
+    if (scaled && r.factor <= 0)
+        return Error{"config", "rope_scaling: a " + r.type + " scaling without a factor (vLLM's get_rope needs rope_scaling.factor)"};
     const std::uint64_t positions = a.max_position_embeddings;
     if (positions == 0) {
         notes.push_back("The config gives no max_position_embeddings, so the RoPE cos/sin table (vLLM's default there) is not counted.");
@@ -109,7 +113,7 @@ RopeTables vllm_rope_tables(const Architecture& a, std::uint64_t value_bytes, st
     const std::string factor_text = format_decimal(Decimal{static_cast<std::uint64_t>(std::llround(r.factor * 1e6))});
     std::uint64_t rows = positions;
     std::string how;  // what the rows are, before " = rows"
-    if ((r.type == "linear" || r.type == "dynamic") && !r.alpha) {
+    if (scaled && (r.type == "linear" || r.type == "dynamic")) {
         rows = times(positions, r.factor);
         how = n(positions) + " positions x " + r.type + " factor " + factor_text + " = ";
     } else if (r.type == "yarn" || r.type == "deepseek_yarn") {
@@ -124,7 +128,8 @@ RopeTables vllm_rope_tables(const Architecture& a, std::uint64_t value_bytes, st
     out.bytes = rows * rotary_dim * value_bytes;
     out.steps = how + n(rows) + " rows" + (how.empty() ? " (max_position_embeddings)" : "") + " x rotary dim " + n(rotary_dim) + " x " + n(value_bytes) +
                 " bytes = " + n(out.bytes);
-    if (r.local_table) {
+    // Gemma 3's sliding layers rotate with their own base (rope_local_base_freq), unscaled: another get_rope entry.
+    if (a.family == ModelFamily::gemma3 && a.sliding_layer_count() > 0) {
         const std::uint64_t local = positions * a.head_dim * value_bytes;
         out.bytes += local;
         out.steps += " + the sliding layers' own table " + n(positions) + " x " + n(a.head_dim) + " x " + n(value_bytes) + " = " + n(local);
@@ -178,10 +183,11 @@ Expected<Drafter> vllm_drafter(const Scenario& s, const Architecture& target, co
                        n(de->weight_bytes) + " bytes" + (tp > 1 ? " / tp " + n(tp) : "") + " (draft_model.py load_model: on the target's GPUs)";
     // Its own RoPE table unless it is the target's (the same rows, rotary dim and scaling: one _ROPE_DICT entry; the
     // base is not compared, as a drafter of the target's family shares it).
-    const RopeTables rope = vllm_rope_tables(da, act_bytes, notes);
-    if (rope.bytes > 0 && rope.steps != target_rope.steps) {
-        out.weights += rope.bytes;
-        out.weight_steps += " + its RoPE table " + n(rope.bytes);
+    const Expected<RopeTables> rope = vllm_rope_tables(da, act_bytes, notes);
+    if (!rope) return Error{"draft-model", rope.error()};
+    if (rope->bytes > 0 && rope->steps != target_rope.steps) {
+        out.weights += rope->bytes;
+        out.weight_steps += " + its RoPE table " + n(rope->bytes);
     }
     out.layers = da.num_hidden_layers;
     out.kv_row = kv_values_per_token(da, tp);
@@ -322,7 +328,9 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // states and the residual, held through the profile.
     const std::uint64_t intermediate_tensors = batched * 2 * a.hidden_size * act_bytes;
 
-    const RopeTables rope = vllm_rope_tables(a, s.dtype == "fp32" ? 4 : 2, notes);
+    const Expected<RopeTables> roped = vllm_rope_tables(a, s.dtype == "fp32" ? 4 : 2, notes);
+    if (!roped) return roped.failure();
+    const RopeTables& rope = *roped;
     const Expected<Drafter> drafted = vllm_drafter(s, a, rope, tp, pp, batched, act_bytes, notes);
     if (!drafted) return drafted.failure();
     const Drafter& draft = *drafted;

@@ -75,6 +75,20 @@ TEST_CASE("Every estimate the CLI prints as JSON reads back with core's reader",
     CHECK(json_of(runs[8]).find("gpu")->find("inference")->find("cards")->items().size() == 2);
 }
 
+TEST_CASE("Qwen3.5 through the CLI: composite count, vision row, MTP beside, --text-only", "[json][families]") {
+    // Qwen/Qwen3.5-27B: 27,781,427,952 on the Hub (safetensors metadata) = the total with its vision tower + the MTP
+    // block reported beside (sources in tests/core/hybrid_test.cpp).
+    const JsonValue full = json_of({"--model", "qwen3.5-27b", "--context", "32K", "--images", "1", "--image-size", "1920x1080"});
+    CHECK(full.find("parameters")->unsigned_value() == 27'356'728'560ULL);
+    CHECK(full.find("breakdown")->find("vision")->unsigned_value() == 460'730'096ULL);
+    CHECK(full.find("mtp_parameters")->unsigned_value() == 424'699'392ULL);
+    CHECK(full.find("attention_layers")->unsigned_value() == 16);
+    CHECK(full.find("recurrent_layers")->unsigned_value() == 48);
+    const JsonValue text = json_of({"--model", "qwen3.5-35b-a3b", "--text-only"});
+    CHECK(text.find("parameters")->unsigned_value() == 34'660'610'688ULL);
+    CHECK(text.find("breakdown")->find("vision")->unsigned_value() == 0);
+}
+
 TEST_CASE("fit, check and reconcile JSON read back with core's reader", "[json]") {
     const JsonValue fit = json_of({"fit", "--model", "llama-3.1-70b", "--dtype", "q4_k_m", "--context", "8K", "--gpu", "rtx-4090",
                                    "--layers-on-gpu"});

@@ -329,8 +329,18 @@ TEST_CASE("vLLM's RoPE table follows each config's scaling, rotary fraction and 
     CHECK(table("llama-4-scout-17b-16e").first == 10485760ULL * 128 * 2);
     // Qwen2.5-VL: mrope keeps max_position_embeddings 128,000 x 128.
     CHECK(table("qwen2.5-vl-3b-instruct").first == 128000ULL * 128 * 2);
-    // Granite 4.0-H's attention layers have no positions (position_embedding_type "nope"): no table.
+    // Granite 4.0-H's attention layers have no positions (position_embedding_type "nope"): no table; GPT-2 learns its own.
     CHECK(table("granite-4.0-h-small").first == 0);
+    CHECK(table("gpt2").first == 0);
+    // A scaling vLLM cannot build without its factor is vLLM's error, named; the count itself still stands.
+    const ModelSource unscaled = model_of(R"({"model_type":"llama","num_attention_heads":32,"hidden_size":4096,"num_hidden_layers":32,)"
+                                          R"("intermediate_size":11008,"vocab_size":32000,"max_position_embeddings":4096,"rope_scaling":{"rope_type":"linear"}})");
+    Scenario bad = with({{"engine", "vllm"}, {"gpu", "h100-80gb"}});
+    bad.model = std::make_shared<const ModelSource>(unscaled);
+    bad.param_count = unscaled.counts.total_count;
+    const Expected<EngineEstimate> refused = engine_estimate(bad);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error() == "config: rope_scaling: a linear scaling without a factor (vLLM's get_rope needs rope_scaling.factor)");
     // The presets carry the same fields.
     CHECK(term(device(run(with({{"model", "gemma-3-27b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "4096"}})), "gpu0"), "rope_table") ==
           table("gemma-3-27b-it").first);
@@ -483,6 +493,11 @@ TEST_CASE("vLLM pages a hybrid model's recurrent state with the attention blocks
     CHECK(l27.longest_request(1487, 2'000'000) == 1484ULL * 784);
     CHECK(l27.longest_request(3, 32768) == 0);
 
+    // The qwen3.5-27b preset (its published config.json) gives the same shape, and the engine the same block.
+    CHECK(vllm_recurrent_state_bytes(load_preset("qwen3.5-27b")->architecture.recurrent, 1, 2) == 3'207'168);
+    const EngineEstimate q27 = run(with({{"model", "qwen3.5-27b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "32768"}}));
+    CHECK(q27.settings[2].find("--block-size 784 ") != std::string::npos);
+
     // Qwen3.5-35B-A3B (10 attention layers of 2 KV heads x 256; 30 GDN layers of 16 key and 32 value heads of 128,
     // fp32 SSM state): "Setting attention block size to 1056 tokens", "Padding mamba page size by 0.76%" (a vLLM
     // start-up log of 2026-03-23, same search).
@@ -493,6 +508,8 @@ TEST_CASE("vLLM pages a hybrid model's recurrent state with the attention blocks
     CHECK(l35.block_size == 1056);
     CHECK((l35.page_bytes - l35.state_bytes) * 10000 / l35.state_bytes == 76);
     CHECK(l35.attention_groups + l35.recurrent_groups == 4);
+    CHECK(vllm_hybrid_layout(10, 2 * 2 * 256 * 2, 30, vllm_recurrent_state_bytes(load_preset("qwen3.5-35b-a3b")->architecture.recurrent, 1, 2), 0)
+              .block_size == 1056);
 
     // Nemotron-Nano-9B-v2 (Mamba-2: 128 heads of 80, 8 groups, state 128; 4 attention layers of 8 KV heads x 128):
     // with a 16-bit SSM state, 672 tokens (vllm-project/vllm#24280, before vLLM read the config's

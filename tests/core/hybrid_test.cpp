@@ -1,4 +1,4 @@
-// Hybrid models (Qwen3-Next, Granite 4.0-H, Jamba, LFM2, Nemotron-H): exact totals against the published counts (source
+// Hybrid models (Qwen3-Next, Qwen3.5, Granite 4.0-H, Jamba, LFM2, Nemotron-H): exact totals against the published counts (source
 // named per case), which layers are recurrent, the recurrent state per sequence against llama.cpp's RS buffer
 // rule, KV only on the attention layers, the estimate's recurrent-state row, and the errors for bad layer lists.
 #include <catch_amalgamated.hpp>
@@ -10,6 +10,7 @@
 #include "estimator.hpp"
 #include "hybrid.hpp"
 #include "kv_cache.hpp"
+#include "model_presets.hpp"
 #include "steps.hpp"
 #include "config_fixtures.hpp"
 
@@ -275,4 +276,102 @@ TEST_CASE("hybrid: bad or missing layer lists and fields are errors naming them"
           "linear_num_value_heads: is missing");
     CHECK(error_of(with(fixture("jamba-mini-1.7"), "attn_layer_offset", "9")) ==
           "attn_layer_offset: must be less than attn_layer_period");
+}
+
+namespace {
+
+// Qwen/Qwen3.5-27B's config.json, the fields that shape the count: Qwen3_5ForConditionalGeneration's composite
+// config, the text model under text_config with its 64-entry layer_types (every 4th layer full attention), the ViT
+// under vision_config ("model_type": "qwen3_5" there, as older checkpoints wrote it). The values are the published
+// ones (huggingface.co/Qwen/Qwen3.5-27B; THUDM/slime scripts/models/qwen3.5-27B.sh quotes the text model's);
+// the totals below confirm every field that counts.
+std::string qwen35_27b_text() {
+    std::string types;
+    for (int i = 0; i < 64; ++i) types += std::string(i > 0 ? "," : "") + ((i + 1) % 4 == 0 ? "\"full_attention\"" : "\"linear_attention\"");
+    return R"({"model_type":"qwen3_5_text","attn_output_gate":true,"head_dim":256,"hidden_size":5120,"intermediate_size":17408,)"
+           R"("layer_types":[)" + types + R"(],"linear_conv_kernel_dim":4,"linear_key_head_dim":128,"linear_num_key_heads":16,)"
+           R"("linear_num_value_heads":48,"linear_value_head_dim":128,"mamba_ssm_dtype":"float32","max_position_embeddings":262144,)"
+           R"("mtp_num_hidden_layers":1,"num_attention_heads":24,"num_hidden_layers":64,"num_key_value_heads":4,)"
+           R"("tie_word_embeddings":false,"vocab_size":248320})";
+}
+
+std::string qwen35_27b() {
+    return R"({"architectures":["Qwen3_5ForConditionalGeneration"],"model_type":"qwen3_5","text_config":)" + qwen35_27b_text() +
+           R"(,"tie_word_embeddings":false,"vision_config":{"model_type":"qwen3_5","depth":27,"hidden_act":"gelu_pytorch_tanh",)"
+           R"("hidden_size":1152,"in_channels":3,"intermediate_size":4304,"num_heads":16,"num_position_embeddings":2304,)"
+           R"("out_hidden_size":5120,"patch_size":16,"spatial_merge_size":2,"temporal_patch_size":2}})";
+}
+
+}  // namespace
+
+TEST_CASE("hybrid: Qwen3.5 counts exactly from its composite or bare text config, MTP and vision tower apart", "[hybrid][architecture]") {
+    // Qwen/Qwen3.5-27B: 27,781,427,952 parameters in the Hub's safetensors metadata (BF16; the figure the Hub API
+    // returns as safetensors.total, recorded for this repository by AlexsJones/llmfit scripts/scrape_hf_models.py,
+    // parameters_raw). That is the text model Qwen3_5ForCausalLM builds (26,895,998,464) + the ViT with its merger
+    // (460,730,096) + the mtp.* block (424,699,392), the split a safetensors-header count publishes too.
+    const ModelSource m = model_of(qwen35_27b());
+    const Architecture& a = m.architecture;
+    CHECK(m.counts.total_count == 27'356'728'560ULL);
+    CHECK(m.counts.vision_count == 460'730'096ULL);
+    CHECK(m.counts.mtp_count == 424'699'392ULL);
+    CHECK(m.counts.total_count + m.counts.mtp_count == 27'781'427'952ULL);
+    CHECK(a.vision.kind == VisionKind::qwen3_5);
+    CHECK(a.num_nextn_predict_layers == 1);
+    CHECK_FALSE(a.mtp_from_checkpoint);  // mtp_num_hidden_layers announces it
+    CHECK(a.attention_layer_count() == 16);
+    CHECK(a.recurrent_layer_count() == 48);
+    CHECK(a.recurrent.ssm_state_bytes == 4);  // mamba_ssm_dtype float32
+    // One GDN layer: in_proj_qkv 5120 x 10240, in_proj_z 5120 x 6144, in_proj_b/a 5120 x 48 each, conv 10240 x 4,
+    // dt_bias + A_log 96, norm 128, out_proj 6144 x 5120 = 115,876,064.
+    CHECK(m.counts.recurrent_count == 48ULL * 115'876'064ULL);
+    // The MTP block: fc 10240 -> 5120, two pre-fc norms, one gated full-attention layer with the dense MLP and its
+    // two norms, a final norm; it shares the embedding and head.
+    CHECK(m.counts.mtp_table_count == 0);
+    CHECK(m.counts.mtp_count == 2ULL * 5120 * 5120 + 2 * 5120 + 104'858'112 + 3ULL * 5120 * 17408 + 2 * 5120 + 5120);
+    // The preset holds the same model (full_attention_interval for the layer list).
+    CHECK(load_preset("qwen3.5-27b")->counts.total_count == m.counts.total_count);
+    CHECK(load_preset("qwen3.5-27b")->counts.mtp_count == m.counts.mtp_count);
+
+    // A bare text config (Qwen3_5ForCausalLM's) counts the language model alone, with the same MTP block beside.
+    const ModelSource text = model_of(qwen35_27b_text());
+    CHECK(text.counts.total_count == 26'895'998'464ULL);
+    CHECK(text.counts.mtp_count == 424'699'392ULL);
+    CHECK(text.architecture.vision.kind == VisionKind::none);
+    CHECK(text_only_model(m)->counts.total_count == 26'895'998'464ULL);
+
+    // Qwen/Qwen3.5-35B-A3B: 35,951,822,704 (Hub safetensors metadata, BF16, as llmfit's scrape records it; a
+    // model.safetensors.index.json total_size / 2 quoted publicly agrees). The text model is 34,660,610,688 (the
+    // same figure a public safetensors-header breakdown gives as "language model (excludes tower and MTP)"), the
+    // ViT 446,571,248 (merger into 2048), the MTP block with its MoE 844,640,768. Its config has no
+    // intermediate_size: every layer is MoE.
+    const ModelSource moe = *load_preset("qwen3.5-35b-a3b");
+    CHECK(moe.counts.total_count + moe.counts.mtp_count == 35'951'822'704ULL);
+    CHECK(moe.counts.total_count - moe.counts.vision_count == 34'660'610'688ULL);
+    CHECK(moe.counts.vision_count == 446'571'248ULL);
+    CHECK(moe.counts.mtp_count == 844'640'768ULL);
+    CHECK(moe.architecture.intermediate_size == 0);
+    CHECK(moe.counts.mlp_count == 0);
+    // 30 GDN layers as Qwen3-Next's (16 key heads, 32 value heads of 128); 256 experts of 512, one gated shared expert.
+    CHECK(moe.counts.recurrent_count == 30ULL * 33'718'464ULL);
+    CHECK(moe.counts.router_count == 40ULL * 256 * 2048);
+    CHECK(moe.counts.shared_expert_count == 40ULL * (3 * 2048 * 512 + 2048));
+}
+
+TEST_CASE("hybrid: Qwen3.5's bad or missing fields are errors naming the key", "[hybrid][errors]") {
+    const std::string config = qwen35_27b();
+    CHECK(error_of(with(config, "linear_num_value_heads", "\"48\"")) == "linear_num_value_heads: must be a number (got a string)");
+    CHECK(error_of(with(config, "linear_key_head_dim", "")) == "linear_key_head_dim: is missing");
+    CHECK(error_of(with(config, "layer_types", "[\"linear_attention\"]")) == "layer_types: must list one type per layer (64)");
+    CHECK(error_of(with(config, "mamba_ssm_dtype", "\"float64\"")).find("mamba_ssm_dtype: is \"float64\"") == 0);
+    CHECK(error_of(with(config, "out_hidden_size", "")) == "vision_config.out_hidden_size: is missing");
+    CHECK(error_of(with(config, "depth", "-1")).find("vision_config.depth: must be a whole number") == 0);
+    // An MoE config without intermediate_size is fine until a layer needs the dense MLP.
+    const std::string moe = R"({"model_type":"qwen3_5_moe_text","hidden_size":2048,"num_hidden_layers":4,"num_attention_heads":16,)"
+                            R"("num_key_value_heads":2,"head_dim":256,"full_attention_interval":4,"linear_conv_kernel_dim":4,)"
+                            R"("linear_key_head_dim":128,"linear_num_key_heads":16,"linear_num_value_heads":32,"linear_value_head_dim":128,)"
+                            R"("num_experts":256,"num_experts_per_tok":8,"moe_intermediate_size":512,"shared_expert_intermediate_size":512,)"
+                            R"("vocab_size":248320})";
+    CHECK(model_of(moe).counts.mlp_count == 0);
+    CHECK(error_of(with(moe, "num_experts", "0")).find("intermediate_size: is missing, and some layers have a dense MLP") == 0);
+    CHECK(error_of(with(moe, "vocab_size", "\"248320\"")) == "vocab_size: must be a number (got a string)");
 }

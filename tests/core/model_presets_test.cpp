@@ -116,6 +116,10 @@ TEST_CASE("hybrid presets match their published counts", "[presets][hybrid]") {
     const ModelSource next = *load_preset("qwen3-next-80b-a3b");
     CHECK(next.counts.total_count == 79'674'391'296ULL);
     CHECK(next.counts.total_count + next.counts.mtp_count == 81'324'862'720ULL);
+    // Qwen/Qwen3.5-27B and Qwen/Qwen3.5-35B-A3B: 27,781,427,952 and 35,951,822,704 in the Hub's safetensors metadata
+    // (BF16; the text model, the vision tower and the mtp.* block; sources and the split in hybrid_test.cpp).
+    CHECK(preset_total("qwen3.5-27b") + load_preset("qwen3.5-27b")->counts.mtp_count == 27'781'427'952ULL);
+    CHECK(preset_total("qwen3.5-35b-a3b") + load_preset("qwen3.5-35b-a3b")->counts.mtp_count == 35'951'822'704ULL);
     // ibm-granite/granite-4.0-h-small: 32,207,337,984 in the Hub's safetensors metadata.
     CHECK(preset_total("granite-4.0-h-small") == 32'207'337'984ULL);
     // LiquidAI/LFM2-1.2B: 1,170,340,608 (Hub safetensors metadata).
@@ -159,7 +163,7 @@ TEST_CASE("presets are found by key, Hugging Face id or search words", "[presets
     REQUIRE(llama2_7b.size() == 1);
     CHECK(std::string(llama2_7b[0]->key) == "llama-2-7b");
     CHECK(search_presets("mixtral").size() == 2);
-    CHECK(search_presets("qwen").size() == 16);  // Qwen2, Qwen2.5, Qwen2.5-VL, Qwen1.5-MoE, Qwen3, Qwen3-MoE, Qwen3-Next
+    CHECK(search_presets("qwen").size() == 18);  // Qwen2, Qwen2.5, Qwen2.5-VL, Qwen1.5-MoE, Qwen3, Qwen3-MoE, Qwen3-Next, Qwen3.5
     CHECK(search_presets("gpt oss").size() == 2);
     CHECK(search_presets("").size() == model_presets().size());
     CHECK(search_presets("no such model").empty());

@@ -9,6 +9,7 @@
 #include "estimator.hpp"
 #include "formats.hpp"
 #include "kv_cache.hpp"
+#include "model_presets.hpp"
 #include "settings.hpp"
 #include "vision.hpp"
 #include "config_fixtures.hpp"
@@ -48,6 +49,14 @@ TEST_CASE("vision: towers count exactly and add to the total", "[vision][archite
     const ModelSource qwen = model_of(fixture("qwen2.5-vl-3b-instruct"));
     CHECK(qwen.counts.total_count == 3'754'622'976ULL);
     CHECK(qwen.counts.vision_count == 668'684'288ULL);
+    // Qwen/Qwen3.5-27B: the Qwen3.5 ViT (Qwen3-VL's without deepstack mergers) is 460,730,096: a biased Conv3d
+    // (3 x 2 x 16 x 16 -> 1152) 1,770,624, 2,304 positions x 1152, 27 blocks of 15,239,504 (two LayerNorms, qkv,
+    // proj, fc1, fc2, all biased), the merger (LayerNorm 1152, 4608 -> 4608 -> 5120) 44,838,656. The checkpoint's
+    // total is checked in hybrid_test.cpp.
+    const VisionTower q35 = load_preset("qwen3.5-27b")->architecture.vision;
+    CHECK(q35.encoder_count == 1'770'624ULL + 2304ULL * 1152 + 27ULL * 15'239'504);
+    CHECK(q35.projector_count == 44'838'656ULL);
+    CHECK(q35.total() == 460'730'096ULL);
     // mistralai/Mistral-Small-3.1-24B-Instruct-2503: 24,011,361,280 on the Hub (safetensors metadata): the
     // 23,572,403,200 text model + Pixtral (403,305,472) + the Mistral 3 projector (35,652,608).
     const ModelSource mistral = model_of(fixture("mistral-small-3.1-24b-instruct-2503"));
@@ -102,6 +111,14 @@ TEST_CASE("vision: image tokens per family", "[vision][images]") {
     // 3,120; 1920 x 1080 -> 1024 x 576 -> 36 x (64 + 1) = 2,340.
     CHECK(tokens("pixtral-12b", 1024, 768) == 3120);
     CHECK(tokens("pixtral-12b", 1920, 1080) == 2340);
+    // Qwen3.5 (the same smart_resize with patch 16 x merge 2, factor 32; research/arch2026-notes.md "Image -> tokens"):
+    // 1024 x 768 -> 32 x 24 = 768; 1920 x 1080 -> 1088 x 1920 is over 1,003,520 pixels, so 736 x 1312 -> 23 x 41 = 943;
+    // plus vision_start/end ("(w/32)·(h/32) + 2" in a public llama.cpp note).
+    const VisionTower q35 = load_preset("qwen3.5-27b")->architecture.vision;
+    CHECK(*image_tokens(q35, 1024, 768) == 768 + 2);
+    CHECK(*image_tokens(q35, 1920, 1080) == 943 + 2);
+    CHECK(*image_tokens(load_preset("qwen3.5-35b-a3b")->architecture.vision, 1024, 768) == 768 + 2);
+    CHECK(image_token_rule(q35).find("Qwen3.5: smart_resize rounds each side to a multiple of 32") == 0);
     const VisionTower scout = model_of(fixture("llama-4-scout-17b-16e")).architecture.vision;
     CHECK(image_tokens(scout, 336, 336).error().find("Llama 4's image tiling") != std::string::npos);
     CHECK(image_tokens(scout, 0, 336).error() == "image-size: must be W x H pixels, each at least 1");
@@ -130,6 +147,8 @@ TEST_CASE("vision: unknown towers and missing fields are errors naming them", "[
 
 TEST_CASE("vision: --text-only and --images through the settings and the estimate", "[vision][settings]") {
     // text-only: N becomes the language model's count, in either order of the keys, and round-trips.
+    // Qwen3.5-27B without its tower: the 26,895,998,464 of Qwen3_5ForCausalLM.
+    CHECK(apply_state(Scenario{}, "model=qwen3.5-27b&text-only=true").scenario.param_count == 26'895'998'464ULL);
     const StateResult text = apply_state(Scenario{}, "model=gemma-3-12b&text-only=true");
     REQUIRE(text.problems.empty());
     CHECK(text.scenario.param_count == 11'766'034'176ULL);
