@@ -341,6 +341,8 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     bool first_rank = true;
     std::uint64_t pool_min = 0;
     std::uint64_t first_layer = 0;
+    std::uint64_t request_blocks = 0;           // the blocks one request of max_model_len holds (the same on every GPU)
+    std::vector<std::uint64_t> gpu_block_bytes;  // per GPU, in device order
     for (std::uint64_t stage = 0; stage < pp; ++stage) {
         // The tensors one block spans on this stage (the same on each of its ranks).
         const std::uint64_t stage_tensors =
@@ -401,7 +403,8 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
             const std::uint64_t token_bytes = (kv_row * lay + draft.kv_row * draft.layers) * kv_value_bytes;
             // Bytes of one block across this GPU's layers, and the blocks one request of max_model_len holds.
             const std::uint64_t block_bytes = hybrid ? hybrid_layout.page_bytes * stage_tensors : block * token_bytes;
-            const std::uint64_t request_blocks = hybrid ? hybrid_layout.blocks_per_request(max_len) : cdiv(max_len, block);
+            request_blocks = hybrid ? hybrid_layout.blocks_per_request(max_len) : cdiv(max_len, block);
+            gpu_block_bytes.push_back(block_bytes);
             const std::uint64_t one_request = request_blocks * block_bytes;
             if (first_rank) need_rank0 = one_request;
             std::string layout_steps;
@@ -474,6 +477,29 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
             out.devices.push_back(std::move(d));
         }
         first_layer += stage_layers[static_cast<std::size_t>(stage)];
+    }
+    // Every GPU then gets the smallest GPU's block count, and the others' KV tensors shrink to it
+    // (kv_cache_utils.py get_kv_cache_configs: the scheduler's block ids must mean the same on every worker). Under
+    // pipeline parallelism the stages' pools differ (the last runs the sampler), so the others keep fewer blocks.
+    std::uint64_t fewest = UINT64_MAX;
+    for (const EngineDevice& d : out.devices)
+        if (d.has_pool) fewest = std::min(fewest, d.kv_blocks);
+    for (std::size_t i = 0; i < out.devices.size(); ++i) {
+        EngineDevice& d = out.devices[i];
+        if (!d.has_pool || d.kv_blocks == fewest) continue;
+        for (EngineTerm& t : d.terms)
+            if (t.key == "kv_cache") {
+                t.bytes = fewest * gpu_block_bytes[i];
+                t.steps += "; every GPU keeps the smallest GPU's " + n(fewest) + " blocks (get_kv_cache_configs), so this one allocates " +
+                           n(fewest) + " of its " + n(d.kv_blocks) + " = " + format_bytes_binary(fewest * gpu_block_bytes[i]);
+            }
+        d.kv_blocks = fewest;
+        d.kv_pool_bytes = fewest * gpu_block_bytes[i];  // what it allocates; the steps keep what it had
+        d.kv_capacity_tokens = hybrid ? hybrid_layout.logged_tokens(fewest, max_len) : fewest * block;
+        d.max_concurrency = hybrid ? Decimal::from_ratio((fewest * 100 + request_blocks / 2) / request_blocks, 100)
+                                   : Decimal::from_ratio((d.kv_capacity_tokens * 100 + max_len / 2) / max_len, 100);
+        finish_device(d);
+        judge_device(d, d.total_bytes - d.kv_cache_bytes + request_blocks * gpu_block_bytes[i], capacity);
     }
     add_host_device(out);
 

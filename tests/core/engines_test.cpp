@@ -442,6 +442,20 @@ TEST_CASE("vLLM's later pipeline stages hold the tensors they receive") {
     // The first stage receives nothing and runs no sampler: its MLP phase (vLLM logs 1.10 GiB there; the table keeps
     // that gap as unmet).
     CHECK(term(device(e, "gpu0"), "activation_peak") == 8192ULL * (3 * 14336 + 2 * 4096) * 2);
+    // The same log: stage 0 has "Available KV cache memory: 66.54 GiB" (68,133 blocks of 16 x 65,536 bytes), yet the
+    // engine logs one "GPU KV cache size: 1,075,312 tokens" = 67,207 blocks, the last stage's. vLLM gives every worker
+    // the smallest worker's block count and shrinks the others' KV tensors to it (kv_cache_utils.py get_kv_cache_configs).
+    const EngineDevice& first = device(e, "gpu0");
+    const EngineDevice& second = device(e, "gpu1");
+    CHECK(second.kv_blocks < 68133);
+    CHECK(first.kv_blocks == second.kv_blocks);
+    CHECK(first.kv_capacity_tokens == second.kv_capacity_tokens);
+    CHECK(first.max_concurrency == second.max_concurrency);
+    CHECK(term(first, "kv_cache") == first.kv_blocks * 16 * 65536);  // 16 layers x 2 x 8 x 128 x 2 bytes a token
+    CHECK(first.kv_pool_bytes == term(first, "kv_cache"));
+    CHECK(term_steps(first, "kv_cache").find("every GPU keeps the smallest GPU's") != std::string::npos);
+    CHECK(term_steps(second, "kv_cache").find("every GPU keeps") == std::string::npos);
+    CHECK(static_cast<double>(second.kv_capacity_tokens) == Catch::Approx(1075312).epsilon(0.01));
 }
 
 TEST_CASE("vLLM's non-torch memory grows with tensor parallelism") {
