@@ -281,6 +281,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     for (std::uint64_t i = 0; i < a.num_hidden_layers % pp; ++i) stage_layers[static_cast<std::size_t>(pp >= 2 ? pp - 2 - (i % (pp - 1)) : 0)] += 1;
 
     const std::uint64_t kv_row = kv_values_per_token(a, tp);
+    const std::uint64_t model_value_bytes = s.dtype == "fp32" ? 4 : 2;  // the model dtype's: the RoPE table, the conv state
     VllmHybridLayout hybrid_layout;
     if (hybrid) {
         const RecurrentShape& r = a.recurrent;
@@ -290,7 +291,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                    (r.kind == MixerKind::gated_deltanet ? ", key heads " + n(r.n_groups) : std::string()) +
                                    ") must be divisible by tensor parallel size (" + n(tp) + ")."};
         hybrid_layout = vllm_hybrid_layout(a.attention_layer_count(), kv_row * kv_value_bytes, a.recurrent_layer_count(),
-                                           vllm_recurrent_state_bytes(r, tp, s.dtype == "fp32" ? 4 : 2), s.engine.block_size);
+                                           vllm_recurrent_state_bytes(r, tp, model_value_bytes), s.engine.block_size);
     }
     const std::uint64_t block = hybrid ? hybrid_layout.block_size : s.engine.block_size > 0 ? s.engine.block_size : kDefaultBlock;
 
@@ -328,7 +329,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // states and the residual, held through the profile.
     const std::uint64_t intermediate_tensors = batched * 2 * a.hidden_size * act_bytes;
 
-    const Expected<RopeTables> roped = vllm_rope_tables(a, s.dtype == "fp32" ? 4 : 2, notes);
+    const Expected<RopeTables> roped = vllm_rope_tables(a, model_value_bytes, notes);
     if (!roped) return roped.failure();
     const RopeTables& rope = *roped;
     const Expected<Drafter> drafted = vllm_drafter(s, a, rope, tp, pp, batched, act_bytes, notes);
@@ -341,7 +342,16 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     bool first_rank = true;
     std::uint64_t pool_min = 0;
     std::uint64_t first_layer = 0;
-    std::uint64_t request_blocks = 0;           // the blocks one request of max_model_len holds (the same on every GPU)
+    // The blocks one request of max_model_len holds (the same on every GPU).
+    const std::uint64_t request_blocks = hybrid ? hybrid_layout.blocks_per_request(max_len) : cdiv(max_len, block);
+    // A GPU's token capacity as vLLM logs it, and its "%.2fx" concurrency: blocks over a request's blocks (without
+    // recurrent layers, tokens over max_model_len).
+    auto set_blocks = [&](EngineDevice& d, std::uint64_t blocks) {
+        d.kv_blocks = blocks;
+        d.kv_capacity_tokens = hybrid ? hybrid_layout.logged_tokens(blocks, max_len) : blocks * block;
+        d.max_concurrency = hybrid ? Decimal::from_ratio((blocks * 100 + request_blocks / 2) / request_blocks, 100)
+                                   : Decimal::from_ratio((d.kv_capacity_tokens * 100 + max_len / 2) / max_len, 100);
+    };
     std::vector<std::uint64_t> gpu_block_bytes;  // per GPU, in device order
     for (std::uint64_t stage = 0; stage < pp; ++stage) {
         // The tensors one block spans on this stage (the same on each of its ranks).
@@ -403,7 +413,6 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
             const std::uint64_t token_bytes = (kv_row * lay + draft.kv_row * draft.layers) * kv_value_bytes;
             // Bytes of one block across this GPU's layers, and the blocks one request of max_model_len holds.
             const std::uint64_t block_bytes = hybrid ? hybrid_layout.page_bytes * stage_tensors : block * token_bytes;
-            request_blocks = hybrid ? hybrid_layout.blocks_per_request(max_len) : cdiv(max_len, block);
             gpu_block_bytes.push_back(block_bytes);
             const std::uint64_t one_request = request_blocks * block_bytes;
             if (first_rank) need_rank0 = one_request;
@@ -427,12 +436,8 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                 pool = share > used ? share - used : 0;
                 d.has_pool = true;
                 d.kv_pool_bytes = pool;
-                d.kv_blocks = block_bytes > 0 ? pool / block_bytes : 0;
-                d.kv_capacity_tokens = hybrid ? hybrid_layout.logged_tokens(d.kv_blocks, max_len) : d.kv_blocks * block;
+                set_blocks(d, block_bytes > 0 ? pool / block_bytes : 0);
                 const std::uint64_t fit_tokens = hybrid ? hybrid_layout.longest_request(d.kv_blocks, max_len) : d.kv_capacity_tokens;
-                // "%.2fx", as vLLM logs it: blocks over a request's blocks (without recurrent layers, tokens over max_model_len).
-                d.max_concurrency = hybrid ? Decimal::from_ratio((d.kv_blocks * 100 + request_blocks / 2) / request_blocks, 100)
-                                           : Decimal::from_ratio((d.kv_capacity_tokens * 100 + max_len / 2) / max_len, 100);
                 const std::string pool_steps = format_bytes_binary(capacity) + " x " + format_decimal(Decimal{util_micros}) + " = " + format_bytes_binary(share) +
                                                " - weights - activation peak - non-torch" + (draft.weights > 0 ? " - the drafter" : "") + " = " +
                                                format_bytes_binary(pool) + "; ";
@@ -493,11 +498,8 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                 t.steps += "; every GPU keeps the smallest GPU's " + n(fewest) + " blocks (get_kv_cache_configs), so this one allocates " +
                            n(fewest) + " of its " + n(d.kv_blocks) + " = " + format_bytes_binary(fewest * gpu_block_bytes[i]);
             }
-        d.kv_blocks = fewest;
+        set_blocks(d, fewest);
         d.kv_pool_bytes = fewest * gpu_block_bytes[i];  // what it allocates; the steps keep what it had
-        d.kv_capacity_tokens = hybrid ? hybrid_layout.logged_tokens(fewest, max_len) : fewest * block;
-        d.max_concurrency = hybrid ? Decimal::from_ratio((fewest * 100 + request_blocks / 2) / request_blocks, 100)
-                                   : Decimal::from_ratio((d.kv_capacity_tokens * 100 + max_len / 2) / max_len, 100);
         finish_device(d);
         judge_device(d, d.total_bytes - d.kv_cache_bytes + request_blocks * gpu_block_bytes[i], capacity);
     }
