@@ -15,6 +15,7 @@
 #include "../core/architecture.hpp"
 #include "../core/engines/engine.hpp"
 #include "../core/engines/command_line.hpp"
+#include "../core/engines/engine_fit.hpp"
 #include "../core/engines/engine_log.hpp"
 #include "../core/fit.hpp"
 #include "../core/hub.hpp"
@@ -455,10 +456,10 @@ static int run_fit(const std::vector<std::string>& args, std::string& out, std::
     std::vector<FitReport> reports;
     if (questions.empty()) {
         if (!base->gpu.requested) return fail("fit: needs a GPU: give --gpu NAME or --gpu-memory SIZE (and --gpus N)");
-        reports = answer_applicable_fit_questions(options.scenario);
+        reports = engine_answer_applicable_fit_questions(options.scenario);
     } else {
         for (std::size_t i = 0; i < questions.size(); ++i) {
-            Expected<FitReport> r = answer_fit_question(options.scenario, questions[i]);
+            Expected<FitReport> r = engine_answer_fit_question(options.scenario, questions[i]);
             if (!r) return fail(names[i] + ": " + r.failure().problem);
             reports.push_back(std::move(r.value()));
         }

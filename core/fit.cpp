@@ -369,10 +369,9 @@ bool more_bits(const WeightFormat& a, const WeightFormat& b) {
     return static_cast<u128>(a.block_bytes) * b.block_weights > static_cast<u128>(b.block_bytes) * a.block_weights;
 }
 
-// The formats from the most bits per weight to the fewest, ties in the catalogue's order: the one after
-// `previous` (nullptr: the first), nullptr after the last. A selection over the catalogue (a dozen or so
-// entries), so no sorted copy is made.
-const WeightFormat* next_by_bits(const WeightFormat* previous) {
+}  // namespace
+
+const WeightFormat* next_format_by_bits(const WeightFormat* previous) {
     const WeightFormat* best = nullptr;
     for (const WeightFormat& f : weight_formats()) {
         if (f.linear_only) continue;  // GPTQ and AWQ are checkpoints someone made, not a size to choose along the ladder
@@ -381,6 +380,8 @@ const WeightFormat* next_by_bits(const WeightFormat* previous) {
     }
     return best;
 }
+
+namespace {
 
 std::string format_phrase(const WeightFormat& f) { return say("% (% bits)", {f.label, format_bits_per_weight(f)}); }
 
@@ -395,7 +396,7 @@ Status most_bits(const Scenario& s, FitSide side, FitAnswer& a) {
     }
     std::uint64_t previous_need = 0;  // the format one step up (more bits), which did not fit
     const WeightFormat* previous = nullptr;
-    for (const WeightFormat* format = next_by_bits(nullptr); format != nullptr; format = next_by_bits(format)) {
+    for (const WeightFormat* format = next_format_by_bits(nullptr); format != nullptr; format = next_format_by_bits(format)) {
         const WeightFormat& f = *format;
         if (s.qlora && f.key != "nf4" && f.key != "nf4_dq") continue;  // QLoRA's inference base is NF4 too
         Scenario candidate = s;
@@ -659,8 +660,7 @@ Expected<FitQuestion> parse_fit_question(std::string_view option, std::string_vi
     return Error{"unknown question --" + printable_excerpt(option, 40)};
 }
 
-// The JSON key and title of a question, whether or not it has an answer.
-static void name_report(FitReport& report) {
+void name_fit_report(FitReport& report) {
     const FitQuestion& q = report.question;
     switch (q.kind) {
         case FitQuestionKind::maximize: report.json_key = q.key; report.title = "Largest " + q.key; return;
@@ -673,7 +673,7 @@ static void name_report(FitReport& report) {
 // Answers `q` into `report` (its question, JSON key and title set first); the error when it has no answer.
 static Status answer_into(const Scenario& s, const FitQuestion& q, FitReport& report) {
     report.question = q;
-    name_report(report);
+    name_fit_report(report);
     const char* key = q.kind == FitQuestionKind::maximize ? q.key.c_str()
                       : q.kind == FitQuestionKind::minimize_gpus ? "gpus"
                       : q.kind == FitQuestionKind::minimize_bytes ? "bytes" : "layers-on-gpu";
@@ -691,6 +691,13 @@ static Status answer_into(const Scenario& s, const FitQuestion& q, FitReport& re
         case FitQuestionKind::layers_on_gpu: return layers_on_gpu(s, report);
     }
     return keyed(key, "unknown question");
+}
+
+Expected<FitAnswer> answer_fit_side(const Scenario& s, FitQuestionKind kind, FitSide side) {
+    FitAnswer a;
+    a.side = side;
+    if (Status bad = kind == FitQuestionKind::minimize_gpus ? fewest_gpus(s, side, a) : most_bits(s, side, a)) return *bad;
+    return a;
 }
 
 Expected<FitReport> answer_fit_question(const Scenario& s, const FitQuestion& q) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "estimator.hpp"
+#include "formats.hpp"
 #include "json_writer.hpp"
 #include "report.hpp"
 #include "result.hpp"
@@ -108,12 +109,25 @@ struct FitReport {
     std::string error;               // answer_applicable_fit_questions: why this one has no answer ("" if it has)
 };
 
+// Sets the report's JSON key and title from its question, whether or not it has an answer:
+// "context" / "Largest context", "gpus" / "Fewest GPUs", "bytes" / "Most bits that fit", "layers_on_gpu".
+void name_fit_report(FitReport& report);
+
+// The named weight formats from the most bits per weight to the fewest (GPTQ and AWQ left out: they are
+// checkpoints someone made, not a size to choose along the ladder), ties in the catalogue's order: the one
+// after `previous` (nullptr: the first), nullptr after the last.
+const WeightFormat* next_format_by_bits(const WeightFormat* previous);
+
 // Answers one question for `scenario`. Errors: no GPU ("gpu: ... give --gpu NAME or --gpu-memory SIZE");
 // the scenario does not estimate (its message); a --maximize key this build lacks; the question needs a
 // model architecture (context, batch, layers-on-gpu); nothing fits on any side ("context: even 1 token
 // needs 30.1 GB per GPU, more than the 25.77 GB of ..."); a figure that does not move one way.
 // Every error names the settings key it is about (Error::key).
 Expected<FitReport> answer_fit_question(const Scenario& scenario, const FitQuestion& question);
+
+// One side of the fewest GPUs (kind minimize_gpus) or the most bits (minimize_bytes), as
+// answer_fit_question gives it; an answer with found false says why nothing fits on that side.
+Expected<FitAnswer> answer_fit_side(const Scenario& scenario, FitQuestionKind kind, FitSide side);
 
 // The questions that apply to `scenario`, as the app's panel asks them: context and batch (with a model),
 // seq-len and micro-batch (when the settings exist and the training mode is detailed), fewest GPUs, most

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "engines/engine_fit.hpp"
 #include "imgui.h"
 #include "panels.hpp"
 #include "runtime_panel.hpp"
@@ -17,7 +18,7 @@ const std::vector<FitReport>& fit_reports(AppState& app) {
     if (!app.fit_panel) app.fit_panel = std::make_shared<FitPanelView>();
     FitPanelView& view = *app.fit_panel;
     if (view.generation != app.scenario_generation) {
-        view.reports = answer_applicable_fit_questions(app.scenario);
+        view.reports = engine_answer_applicable_fit_questions(app.scenario);
         view.generation = app.scenario_generation;
         // "Use this" per answer, decided once per scenario rather than every frame. Layers on the GPU
         // changes no setting; every other answer is a scenario one can switch to.

@@ -8,12 +8,14 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app.hpp"
 #include "engine_io_panel.hpp"
 #include "engine_panel.hpp"
 #include "engines/command_line.hpp"
 #include "engines/engine.hpp"
+#include "engines/engine_fit.hpp"
 #include "engines/engine_log.hpp"
 #include "hub.hpp"
 #include "imgui.h"
@@ -61,6 +63,11 @@ extern "C" const char* __wrap__ZN10llm_memory21engines_left_out_noteEv() {
 extern "C" llm_memory::Expected<llm_memory::EngineEstimate> __wrap__ZN10llm_memory15engine_estimateERKNS_8ScenarioE(
     const llm_memory::Scenario&) {
     return llm_memory::Error{"engine", llm_memory::engines_left_out_note()};
+}
+// Without an engine (the lean page refuses engine keys) fit's own answers are the answers.
+extern "C" std::vector<llm_memory::FitReport> __wrap__ZN10llm_memory38engine_answer_applicable_fit_questionsERKNS_8ScenarioE(
+    const llm_memory::Scenario& scenario) {
+    return llm_memory::answer_applicable_fit_questions(scenario);
 }
 extern "C" llm_memory::Expected<llm_memory::CommandReading>
 __wrap__ZN10llm_memory19read_engine_commandENSt3__217basic_string_viewIcNS0_11char_traitsIcEEEE(std::string_view) {

@@ -98,6 +98,13 @@ TEST_CASE("fit, check and reconcile JSON read back with core's reader", "[json]"
     const JsonValue engine_fit = json_of({"fit", "--model", "llama-3.1-8b", "--gpu", "rtx-4090", "--engine", "llama.cpp", "--context", "8K"});
     CHECK(!engine_fit.find("engine_flags")->text().empty());
     CHECK(engine_fit.members().size() > 3);
+    // Under an engine the largest context is the engine's: vLLM's --max-model-len auto (the leading
+    // engine_flags) and its own "estimated maximum model length" (kv_cache_utils.py) are the same figure.
+    const JsonValue vllm_fit = json_of({"fit", "--model", "llama-3.1-8b", "--gpu", "rtx-4090", "--engine", "vllm", "--maximize", "context"});
+    const std::uint64_t longest = vllm_fit.find("context")->find("value")->unsigned_value();
+    CHECK(vllm_fit.find("engine_flags")->text() == "--max-model-len " + std::to_string(longest));
+    CHECK(vllm_fit.find("context")->find("estimate")->find("engine")->find("runs")->boolean());
+    CHECK(vllm_fit.find("context")->find("sentence")->text().rfind("vLLM starts with --max-model-len up to ", 0) == 0);
     // --minimize n-cpu-moe: one object under "n_cpu_moe", its figures as the table prints them.
     const JsonValue moe = json_of({"fit", "--minimize", "n-cpu-moe", "--model", "qwen3-30b-a3b", "--dtype", "q4_k_m", "--engine",
                                    "llama.cpp", "--gpu-memory", "12GiB", "--context", "32768"});
