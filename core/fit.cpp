@@ -9,7 +9,6 @@
 #include "fit.hpp"
 
 #include <algorithm>
-#include <initializer_list>
 #include <utility>
 
 #include "architecture.hpp"
@@ -25,46 +24,12 @@ namespace {
 
 std::uint64_t minus(std::uint64_t a, std::uint64_t b) { return a > b ? a - b : 0; }
 
-// A value a sentence pattern takes: text, or a figure printed the way the sentence needs it.
-struct Arg {
-    enum Kind : unsigned char { kText, kGb, kCount, kNumber, kPlural };
-    Kind kind = kText;
-    std::string_view text;    // kText; kPlural: the unit word
-    std::uint64_t value = 0;  // the figure
-    Arg(std::string_view s) : text(s) {}  // NOLINT: implicit, so text passes as it is
-    Arg(const char* s) : text(s) {}       // NOLINT
-    Arg(const std::string& s) : text(s) {}  // NOLINT
-    Arg(Kind k, std::uint64_t v, std::string_view word = {}) : kind(k), text(word), value(v) {}
-};
+using Arg = SayArg;
 Arg gb(std::uint64_t bytes) { return {Arg::kGb, bytes}; }           // "25.77 GB" (format_gb)
 Arg count(std::uint64_t n) { return {Arg::kCount, n}; }             // "43,920" (format_count_exact)
 Arg number(std::uint64_t n) { return {Arg::kNumber, n}; }           // "43920"
 Arg units(std::uint64_t n, const char* one, const char* many) {     // "43,920 tokens", "1 token"
     return {Arg::kPlural, n, n == 1 ? one : many};
-}
-
-// `pattern` with each '%' replaced by the next argument (no sentence here has a literal '%').
-std::string say(const char* pattern, std::initializer_list<Arg> args) {
-    std::string out;
-    const Arg* arg = args.begin();
-    for (const char* p = pattern;;) {
-        const char* mark = p;
-        while (*mark != '\0' && *mark != '%') ++mark;
-        out.append(p, static_cast<std::size_t>(mark - p));
-        if (*mark == '\0') return out;
-        p = mark + 1;
-        const Arg& a = *arg++;
-        switch (a.kind) {
-            case Arg::kText: out += a.text; break;
-            case Arg::kGb: out += format_gb(a.value); break;
-            case Arg::kNumber: out += std::to_string(a.value); break;
-            case Arg::kCount:
-            case Arg::kPlural:
-                out += format_count_exact(a.value);
-                if (a.kind == Arg::kPlural) (out += ' ') += a.text;
-                break;
-        }
-    }
 }
 
 std::string num(std::uint64_t n) { return std::to_string(n); }

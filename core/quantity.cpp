@@ -384,4 +384,28 @@ std::string format_bytes_binary(std::uint64_t bytes) {
     return std::to_string(bytes) + " bytes";
 }
 
+std::string say(const char* pattern, std::initializer_list<SayArg> args) {
+    std::string out;
+    const SayArg* arg = args.begin();
+    for (const char* p = pattern;;) {
+        const char* mark = p;
+        while (*mark != '\0' && *mark != '%') ++mark;
+        out.append(p, static_cast<std::size_t>(mark - p));
+        if (*mark == '\0') return out;
+        p = mark + 1;
+        const SayArg& a = *arg++;
+        switch (a.kind) {
+            case SayArg::kText: out += a.text; break;
+            case SayArg::kGb: out += format_gb(a.value); break;
+            case SayArg::kGib: out += format_gib(a.value); break;
+            case SayArg::kNumber: out += std::to_string(a.value); break;
+            case SayArg::kCount:
+            case SayArg::kPlural:
+                out += format_count_exact(a.value);
+                if (a.kind == SayArg::kPlural) (out += ' ') += a.text;
+                break;
+        }
+    }
+}
+
 }  // namespace llm_memory

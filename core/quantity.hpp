@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -89,6 +90,24 @@ std::string format_bytes_binary(std::uint64_t bytes);
 // fine); the amount is read as parse_decimal reads it and rounded half up once to whole bytes.
 // Errors: no unit ("needs a unit: ..."), not a number, zero, above max_bytes (too_large(max_bytes, limit_text)).
 Expected<std::uint64_t> parse_memory_size(std::string_view text, std::uint64_t max_bytes, std::string_view limit_text);
+
+// A value a sentence pattern (say) takes: text, or a figure printed the way the sentence needs it.
+struct SayArg {
+    enum Kind : unsigned char { kText, kGb, kGib, kCount, kNumber, kPlural };
+    Kind kind = kText;
+    std::string_view text;    // kText; kPlural: the unit word
+    std::uint64_t value = 0;  // the figure
+    SayArg(std::string_view s) : text(s) {}    // NOLINT: implicit, so text passes as it is
+    SayArg(const char* s) : text(s) {}         // NOLINT
+    SayArg(const std::string& s) : text(s) {}  // NOLINT
+    SayArg(Kind k, std::uint64_t v, std::string_view word = {}) : kind(k), text(word), value(v) {}
+};
+
+// `pattern` with each '%' replaced by the next argument: kGb format_gb, kGib format_gib, kCount
+// format_count_exact ("43,920"), kNumber the plain digits ("43920"), kPlural the count and its word
+// ("43,920 tokens"). No pattern may hold a literal '%'. One pass, so a sentence costs one call rather
+// than a chain of string temporaries (size: the page links every sentence).
+std::string say(const char* pattern, std::initializer_list<SayArg> args);
 
 // The input text with surrounding ASCII whitespace removed.
 std::string_view trim(std::string_view text);

@@ -17,8 +17,10 @@
 namespace llm_memory {
 namespace {
 
-std::string n(std::uint64_t v) { return format_count_exact(v); }
-std::string gpus_text(std::uint64_t count) { return n(count) + (count == 1 ? " GPU" : " GPUs"); }
+SayArg gib(std::uint64_t bytes) { return {SayArg::kGib, bytes}; }    // "23.99 GiB"
+SayArg count(std::uint64_t n) { return {SayArg::kCount, n}; }        // "76,288"
+SayArg number(std::uint64_t n) { return {SayArg::kNumber, n}; }      // "76288"
+SayArg gpus(std::uint64_t n) { return {SayArg::kPlural, n, n == 1 ? "GPU" : "GPUs"}; }
 
 bool is_llama(const Scenario& s) { return s.engine.kind == EngineKind::llama_cpp || s.engine.kind == EngineKind::ollama; }
 
@@ -45,12 +47,11 @@ const EngineDevice* fullest_gpu(const EngineEstimate& e) {
 std::string holds(const EngineEstimate& e) {
     const EngineDevice* g = fullest_gpu(e);
     if (g == nullptr) return "no GPU";
-    std::string out = std::string(e.devices.size() > 2 ? "the fullest GPU holds " : "the GPU holds ") + format_gib(g->total_bytes) + " of " +
-                      format_gib(g->capacity_bytes);
+    std::string out = say("% holds % of %", {e.devices.size() > 2 ? "the fullest GPU" : "the GPU", gib(g->total_bytes), gib(g->capacity_bytes)});
     if (format_gib(g->total_bytes) == format_gib(g->capacity_bytes) && g->total_bytes <= g->capacity_bytes)
-        out += " (" + n(g->capacity_bytes - g->total_bytes) + " bytes to spare)";
+        out += say(" (% bytes to spare)", {count(g->capacity_bytes - g->total_bytes)});
     for (const EngineDevice& d : e.devices)
-        if (!d.is_gpu && d.capacity_bytes > 0) out += ", host RAM " + format_gib(d.total_bytes) + " of " + format_gib(d.capacity_bytes);
+        if (!d.is_gpu && d.capacity_bytes > 0) out += say(", host RAM % of %", {gib(d.total_bytes), gib(d.capacity_bytes)});
     return out;
 }
 
@@ -60,21 +61,20 @@ std::string why_not(const EngineEstimate& e) {
     const EngineDevice* g = fullest_gpu(e);
     for (const EngineDevice& d : e.devices)
         if (!d.is_gpu && d.capacity_bytes > 0 && d.verdict == FitVerdict::does_not_fit)
-            return "host RAM would need " + format_gib(d.total_bytes) + " of " + format_gib(d.capacity_bytes);
+            return say("host RAM would need % of %", {gib(d.total_bytes), gib(d.capacity_bytes)});
     if (g == nullptr) return "no GPU";
-    std::string out = "the fullest GPU would need " + format_gib(g->total_bytes) + " of " + format_gib(g->capacity_bytes);
+    std::string out = say("the fullest GPU would need % of %", {gib(g->total_bytes), gib(g->capacity_bytes)});
     if (format_gib(g->total_bytes) == format_gib(g->capacity_bytes) && g->total_bytes > g->capacity_bytes)
-        out += " (" + n(g->total_bytes - g->capacity_bytes) + " bytes over)";
+        out += say(" (% bytes over)", {count(g->total_bytes - g->capacity_bytes)});
     return out;
 }
 
 // " at -c 131072" / " at --max-model-len 131072" / " at 4,096 tokens": the context an answer holds.
 std::string at_context(const EngineEstimate& e) {
     if (e.context_tokens == 0) return {};
-    if (e.kind == EngineKind::vllm) return " at --max-model-len " + std::to_string(e.context_tokens);
-    if (e.kind == EngineKind::llama_cpp) return " at -c " + std::to_string(e.context_tokens);
-    if (e.kind == EngineKind::ollama) return " at num_ctx " + std::to_string(e.context_tokens);
-    return " at " + n(e.context_tokens) + " tokens";
+    const bool tokens = e.kind == EngineKind::transformers;
+    return say(tokens ? " at % tokens" : " at %%", {e.kind == EngineKind::vllm ? "--max-model-len " : e.kind == EngineKind::ollama ? "num_ctx " : "-c ",
+                                                    tokens ? count(e.context_tokens) : number(e.context_tokens)});
 }
 
 // `text` closed with a full stop (an engine's own message may already end with one).
@@ -178,10 +178,10 @@ std::uint64_t next_need(const Trial& t) {
 Status maximize(const Scenario& s, const FitQuestion& q, FitReport& report) {
     const bool context = q.key == "context";
     const EngineKind kind = s.engine.kind;
-    const std::string name = engine_name(kind);
+    const char* name = engine_name(kind);
     if (!context && kind != EngineKind::transformers)
-        return Error{"batch", is_llama(s) ? name + "'s parallel slots (-np) share one cache of n_ctx cells, so the batch does not change its memory: "
-                                                   "ask for the largest context"
+        return Error{"batch", is_llama(s) ? say("%'s parallel slots (-np) share one cache of n_ctx cells, so the batch does not change its memory: "
+                                                "ask for the largest context", {name})
                                           : std::string("vLLM batches whatever requests its KV pool holds: the largest context answers with "
                                                         "its maximum concurrency, the pool over --max-model-len")};
     if (!context && s.context_tokens == 0)
@@ -189,14 +189,16 @@ Status maximize(const Scenario& s, const FitQuestion& q, FitReport& report) {
     if (!s.model) return Error{q.key, "needs a model architecture (--model, --config or --gguf)"};
     const std::uint64_t model_max = s.model->architecture.max_position_embeddings;
     const bool capped = context && kind == EngineKind::vllm && model_max > 0;
-    const Scenario base = probe_base(s);
-    const Largest r = largest_that_runs(base, q.key.c_str(), capped ? model_max : UINT64_MAX / 4);
-    const char* unit = context ? " tokens" : " sequences";
-    if (!r.found)
-        return Error{q.key, name + " does not run even at 1" + (context ? " token" : " sequence") +
-                                (is_llama(s) && s.engine.ngl_auto ? " with every layer on the GPU: " : ": ") +
-                                (r.at.estimate ? stop(why_not(*r.at.estimate)) : r.at.problem) +
-                                (is_llama(s) && r.at.estimate ? " Fewer layers on the GPU (Layers on the GPU) or fewer bits per weight (Most bits that fit) would run." : "")};
+    const Largest r = largest_that_runs(probe_base(s), q.key.c_str(), capped ? model_max : UINT64_MAX / 4);
+    const char* one = context ? "token" : "sequence";
+    const char* many = context ? "tokens" : "sequences";
+    if (!r.found) {
+        const bool whole = is_llama(s) && s.engine.ngl_auto;
+        return Error{q.key, say("% does not run even at 1 %%%%", {name, one, whole ? " with every layer on the GPU: " : ": ",
+                                                                  r.at.estimate ? stop(why_not(*r.at.estimate)) : r.at.problem,
+                                                                  is_llama(s) && r.at.estimate ? " Fewer layers on the GPU (Layers on the GPU) or fewer "
+                                                                                                 "bits per weight (Most bits that fit) would run." : ""})};
+    }
     report.answers = std::vector<FitAnswer>(1);
     FitAnswer& a = report.answers[0];
     a.found = true;
@@ -205,38 +207,40 @@ Status maximize(const Scenario& s, const FitQuestion& q, FitReport& report) {
     a.value = context ? (is_llama(s) ? e.context_tokens : a.scenario.context_tokens) : a.scenario.batch_size;
     a.at_limit = !r.next.accepted || (capped && a.value >= model_max);
     a.next_need_bytes = next_need(r.next);
-    const std::string where = " on " + n(s.gpu_count) + " x " + gpu_name(s);
-    if (is_llama(s)) {
-        const std::string flags = engine_fit_flags(e);
-        a.headline = n(a.value) + unit + " (" + flags + ")";
-        a.sentence = name + " runs at most " + n(a.value) + unit + " (" + flags + ")" + where + ": " + holds(e) + ".";
+    const SayArg value{SayArg::kPlural, a.value, a.value == 1 ? one : many};
+    const std::string where = say("on % x %", {number(s.gpu_count), gpu_name(s)});
+    std::string& out = a.sentence;
+    if (kind == EngineKind::vllm) {
+        const EngineDevice& g = *fullest_gpu(e);
+        a.headline = say("% (--max-model-len %)", {value, number(a.value)});
+        out = say("vLLM starts with --max-model-len up to % %: its KV pool of % per GPU holds % tokens, % requests of that length at once.",
+                  {count(a.value), where, gib(g.kv_pool_bytes), count(g.kv_capacity_tokens), format_decimal(g.max_concurrency)});
+        if (a.at_limit) out += " That is the model's own max_position_embeddings: vLLM refuses a longer one unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.";
+        else if (r.next.estimate) out += say(" At % one request no longer fits in the pool (what --max-model-len auto finds).", {count(a.value + 1)});
+    } else {
+        const std::string flags = is_llama(s) ? say(" (%)", {engine_fit_flags(e)}) : std::string();
+        a.headline = say("%%", {value, flags});
+        out = say("% runs at most %% %: %.", {name, value, flags, where, holds(e)});
         if (r.next.estimate)
-            a.sentence += " " + n(r.next.estimate->context_tokens) + " tokens would not run: " + stop(why_not(*r.next.estimate));
+            out += say(" % would not run: %", {SayArg{SayArg::kPlural, is_llama(s) ? r.next.estimate->context_tokens : a.value + 1, many},
+                                               stop(why_not(*r.next.estimate))});
         // What llama.cpp's own --fit chooses when -c and -ngl are left to it.
-        if (kind == EngineKind::llama_cpp && s.engine.ngl_auto) {
+        if (kind == EngineKind::llama_cpp && s.engine.ngl_auto && context) {
             Scenario own = s;
             own.context_tokens = 0;
             if (const Expected<EngineEstimate> fit = engine_estimate(own))
-                a.sentence += " With -c and -ngl left to it, llama.cpp's --fit (1 GiB kept free on each GPU, the context from the model's " +
-                              n(model_max) + " down to 4,096 before any layer leaves the GPU) chooses " + engine_fit_flags(*fit) + ".";
+                out += say(" With -c and -ngl left to it, llama.cpp's --fit (1 GiB kept free on each GPU, the context from the model's % down to "
+                           "4,096 before any layer leaves the GPU) chooses %.", {count(model_max), engine_fit_flags(*fit)});
         }
-    } else if (kind == EngineKind::vllm) {
-        const EngineDevice& g = *fullest_gpu(e);
-        a.headline = n(a.value) + unit + " (--max-model-len " + std::to_string(a.value) + ")";
-        a.sentence = "vLLM starts with --max-model-len up to " + n(a.value) + where + ": its KV pool of " + format_gib(g.kv_pool_bytes) +
-                     " per GPU holds " + n(g.kv_capacity_tokens) + " tokens, " + format_decimal(g.max_concurrency) + " requests of that length at once.";
-        if (a.at_limit)
-            a.sentence += " That is the model's own max_position_embeddings: vLLM refuses a longer one unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.";
-        else if (r.next.estimate)
-            a.sentence += " At " + n(a.value + 1) + " one request no longer fits in the pool (what --max-model-len auto finds).";
-    } else {
-        a.headline = n(a.value) + unit;
-        a.sentence = name + " runs at most " + n(a.value) + unit + where + ": " + holds(e) + ".";
-        if (r.next.estimate) a.sentence += " " + n(a.value + 1) + unit + " would not run: " + stop(why_not(*r.next.estimate));
     }
     if (context && model_max > 0 && a.value > model_max)
-        a.sentence += " The model was trained for " + n(model_max) + " tokens; beyond that its output may degrade.";
+        out += say(" The model was trained for % tokens; beyond that its output may degrade.", {count(model_max)});
     return std::nullopt;
+}
+
+// "Inference with vLLM at --max-model-len 131072: ": how the inference answers of gpus and bytes begin.
+std::string inference_with(const Scenario& s, const Trial& t) {
+    return say("Inference with %%: ", {engine_name(s.engine.kind), t.estimate ? at_context(*t.estimate) : std::string()});
 }
 
 // The fewest GPUs that run, split as the engine splits (llama.cpp: layers evenly; vLLM: tensor parallel
@@ -261,65 +265,62 @@ Status fewest_gpus(const Scenario& s, FitAnswer& a) {
             a.value = k * pp;
             if (Status bad = settle(a, trial)) return bad;
             if (last.estimate) a.next_need_bytes = next_need(last);
-            const std::string split = vllm ? " (--tensor-parallel-size " + std::to_string(k) + (pp > 1 ? ", --pipeline-parallel-size " + std::to_string(pp) : "") + ")"
-                                      : is_llama(s) ? ", layers split evenly" : "";
-            a.headline = "Inference with " + std::string(engine_name(s.engine.kind)) + ": " + gpus_text(a.value);
-            a.sentence = "Inference with " + std::string(engine_name(s.engine.kind)) + at_context(*trial.estimate) + ": " + gpus_text(a.value) + split +
-                         ": " + holds(*trial.estimate) + ".";
-            if (last.estimate) a.sentence += " On " + gpus_text(tried_last) + " it would not run: " + stop(why_not(*last.estimate));
+            a.headline = say("Inference with %: %", {engine_name(s.engine.kind), gpus(a.value)});
+            a.sentence = inference_with(s, trial) +
+                         say(vllm ? "% (--tensor-parallel-size %%): %." : "%%%: %.",
+                             {gpus(a.value), vllm ? number(k) : SayArg(is_llama(s) ? ", layers split evenly" : ""),
+                              vllm && pp > 1 ? say(", --pipeline-parallel-size %", {number(pp)}) : std::string(), holds(*trial.estimate)});
+            if (last.estimate) a.sentence += say(" On % it would not run: %", {gpus(tried_last), stop(why_not(*last.estimate))});
             return std::nullopt;
         }
         last = std::move(trial);
         tried_last = k * pp;
     }
     if (Status bad = settle(a, last.estimate ? last : attempt(base, nullptr, 0))) return bad;
-    a.headline = "Inference with " + std::string(engine_name(s.engine.kind)) + ": none";
-    a.sentence = stop("Inference with " + std::string(engine_name(s.engine.kind)) + (last.estimate ? at_context(*last.estimate) : std::string()) +
-                      ": none up to " + gpus_text(tried_last > 0 ? tried_last : kMaxTried) + (last.estimate ? ": " + why_not(*last.estimate) : ""));
+    a.headline = say("Inference with %: none", {engine_name(s.engine.kind)});
+    a.sentence = inference_with(s, last) + stop(say("none up to %%", {gpus(tried_last > 0 ? tried_last : kMaxTried),
+                                                                       last.estimate ? ": " + why_not(*last.estimate) : std::string()}));
     return std::nullopt;
 }
 
 // The named format with the most bits that runs.
 Status most_bits(const Scenario& s, FitAnswer& a) {
     const Scenario base = probe_base(s);
-    const std::string name = engine_name(s.engine.kind);
+    const char* name = engine_name(s.engine.kind);
     const WeightFormat* previous = nullptr;
     Trial refused;  // the format one step up, which did not run
     for (const WeightFormat* f = next_format_by_bits(nullptr); f != nullptr; f = next_format_by_bits(f)) {
         if (s.qlora && f->key != "nf4" && f->key != "nf4_dq") continue;
-        Trial t;
-        t.scenario = base;
-        if (!loads(s, *f) || !apply_setting(t.scenario, "dtype", f->key)) continue;
-        Expected<EngineEstimate> e = engine_estimate(t.scenario);
-        if (!e) continue;  // a format this engine does not load
-        t.accepted = true;
-        t.ran = e->runs;
-        t.estimate = std::move(*e);
+        if (!loads(s, *f)) continue;
+        Scenario candidate = base;
+        if (!apply_setting(candidate, "dtype", f->key)) continue;
+        Trial t = attempt(candidate, nullptr, 0);
+        if (!t.estimate) continue;  // a format this engine does not load
         if (t.ran) {
             a.found = true;
             a.format_key = f->key;
             if (Status bad = settle(a, t)) return bad;
             a.next_need_bytes = previous != nullptr ? next_need(refused) : 0;
-            a.headline = "Inference with " + name + ": " + f->label + ", " + format_bits_per_weight(*f) + " bits";
-            a.sentence = "Inference with " + name + at_context(*t.estimate) + ": " + f->label + " (" + format_bits_per_weight(*f) + " bits) is the format with the most bits that runs: " +
-                         holds(*t.estimate) + ".";
-            if (previous != nullptr) a.sentence += " " + previous->label + " would not run: " + stop(why_not(*refused.estimate));
+            const std::string bits = format_bits_per_weight(*f);
+            a.headline = say("Inference with %: %, % bits", {name, f->label, bits});
+            a.sentence = inference_with(s, t) + say("% (% bits) is the format with the most bits that runs: %.", {f->label, bits, holds(*t.estimate)});
+            if (previous != nullptr) a.sentence += say(" % would not run: %", {previous->label, stop(why_not(*refused.estimate))});
             return std::nullopt;
         }
         previous = f;
         refused = std::move(t);
     }
     if (Status bad = settle(a, refused.estimate ? refused : attempt(base, nullptr, 0))) return bad;
-    a.headline = "Inference with " + name + ": none";
-    a.sentence = stop("Inference with " + name + (refused.estimate ? at_context(*refused.estimate) : std::string()) + ": none: no named format runs" +
-                      (previous != nullptr ? "; even " + previous->label + ": " + why_not(*refused.estimate) : std::string()));
+    a.headline = say("Inference with %: none", {name});
+    a.sentence = inference_with(s, refused) +
+                 stop(say("none: no named format runs%", {previous != nullptr ? say("; even %: %", {previous->label, why_not(*refused.estimate)}) : std::string()}));
     return std::nullopt;
 }
 
 // llama.cpp's -ngl: the most layers that run at the scenario's context, and what --fit chooses.
 Status layers_on_gpu(const Scenario& s, FitReport& report) {
     if (!is_llama(s))
-        return Error{"layers-on-gpu", std::string(engine_name(s.engine.kind)) + " keeps every layer on the GPUs: -ngl is llama.cpp's (and Ollama's num_gpu)"};
+        return Error{"layers-on-gpu", say("% keeps every layer on the GPUs: -ngl is llama.cpp's (and Ollama's num_gpu)", {engine_name(s.engine.kind)})};
     if (!s.model) return Error{"layers-on-gpu", "needs a model architecture (--model, --config or --gguf) to count its layers"};
     const std::uint64_t all = s.model->architecture.num_hidden_layers + 1;
     auto with_ngl = [&](std::uint64_t ngl) {
@@ -331,8 +332,7 @@ Status layers_on_gpu(const Scenario& s, FitReport& report) {
     std::uint64_t lo = 0, hi = all + 1;  // lo runs (0: nothing offloaded, checked below); hi does not
     Trial at = with_ngl(0);
     if (!at.ran)
-        return Error{"layers-on-gpu", std::string(engine_name(s.engine.kind)) + " does not run even with -ngl 0: " +
-                                          (at.estimate ? why_not(*at.estimate) : at.problem)};
+        return Error{"layers-on-gpu", say("% does not run even with -ngl 0: %", {engine_name(s.engine.kind), at.estimate ? why_not(*at.estimate) : at.problem})};
     while (hi - lo > 1) {
         const std::uint64_t mid = lo + (hi - lo) / 2;
         if (with_ngl(mid).ran) lo = mid;
@@ -349,16 +349,16 @@ Status layers_on_gpu(const Scenario& s, FitReport& report) {
     std::uint64_t host = 0;
     for (const EngineDevice& d : e.devices)
         if (!d.is_gpu) host += d.total_bytes;
-    a.headline = "-ngl " + std::to_string(lo) + " of " + std::to_string(all) + (lo == all ? ": everything" : lo == 0 ? ": CPU only" : "");
-    a.sentence = a.headline + at_context(e) + ": " + holds(e) + ", host RAM " + format_gib(host) + ".";
+    a.headline = say("-ngl % of %%", {number(lo), number(all), lo == all ? ": everything" : lo == 0 ? ": CPU only" : ""});
+    a.sentence = say("%%: %, host RAM %.", {a.headline, at_context(e), holds(e), gib(host)});
     if (lo < all) {
         const Trial more = with_ngl(lo + 1);
         a.next_need_bytes = next_need(more);
-        if (more.estimate) a.sentence += " -ngl " + std::to_string(lo + 1) + " would not run: " + stop(why_not(*more.estimate));
+        if (more.estimate) a.sentence += say(" -ngl % would not run: %", {number(lo + 1), stop(why_not(*more.estimate))});
     }
     if (s.engine.kind == EngineKind::llama_cpp && s.engine.ngl_auto && s.context_tokens > 0) {
         if (const Expected<EngineEstimate> fit = engine_estimate(s))
-            a.sentence += " llama.cpp's --fit, which keeps 1 GiB free on each GPU, chooses -ngl " + std::to_string(fit->gpu_layers) + ".";
+            a.sentence += say(" llama.cpp's --fit, which keeps 1 GiB free on each GPU, chooses -ngl %.", {number(fit->gpu_layers)});
     }
     return std::nullopt;
 }

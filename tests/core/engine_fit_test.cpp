@@ -135,6 +135,8 @@ TEST_CASE("engine fit: -ngl, fewest GPUs and the most bits that run under llama.
     const FitAnswer& g = inference(gpus);
     REQUIRE(g.found);
     CHECK(g.value == 2);
+    CHECK(g.sentence.rfind("Inference with llama.cpp at -c 8192: 2 GPUs, layers split evenly: the fullest GPU holds ", 0) == 0);
+    CHECK(g.sentence.find(" On 1 GPU it would not run: the fullest GPU would need ") != std::string::npos);
     CHECK(run(g.scenario).runs);
     Scenario one = g.scenario;
     REQUIRE(apply_setting(one, "gpus", "1").ok());
