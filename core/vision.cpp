@@ -136,6 +136,9 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         encoder = channels * temporal * t.patch_size * t.patch_size * h +
                   depth * (2 * h + linear(h, 3 * h, true) + linear(h, h, true) + 2 * linear(h, i, true) + linear(i, h, true));
         projector = h + linear(merged, merged, true) + linear(merged, out, true);
+        t.hidden_size = static_cast<std::uint64_t>(h);
+        t.intermediate_size = static_cast<std::uint64_t>(i);
+        t.attention_heads = static_cast<std::uint64_t>(v.opt("num_heads", 16));  // Qwen2_5_VLVisionConfig's default
     } else if (top_type == "qwen3_5" || top_type == "qwen3_5_moe" || vision_type == "qwen3_5_vision" || vision_type == "qwen3_5_moe_vision") {
         // Qwen3_5VisionModel (Qwen3VLVisionModel with its deepstack mergers deleted, whatever
         // deepstack_visual_indexes says): a biased Conv3d patch embedding, a learned table of num_position_embeddings,

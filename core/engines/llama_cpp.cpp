@@ -486,25 +486,32 @@ struct Inputs {
     std::string projector_weight_steps, projector_compute_steps;
 };
 
-// The projector's clip graph, reserved once for one image at the encoder's own size (tools/mtmd/clip.cpp
-// alloc_compute_meta). Modelled for Gemma 3's SigLIP (896 x 896, no tiling), checked against llama-server's
-// measured buffer: flash attention off, the f32 attention scores of one layer (heads x positions^2) and six
-// hidden-state tensors live at once; on, the largest phase is the feed-forward: the residual, its norm, the
-// output and the f32 intermediate. Other families: 0 (no published figure to check a rule against).
+// The projector's clip graph, reserved once for one image at the encoder's warm-up size (tools/mtmd/clip.cpp
+// warmup, alloc_compute_meta): Gemma 3's SigLIP at its own 896 x 896; Qwen2.5-VL at 46 x 46 merged tokens
+// (set_warmup_n_tokens(46*46): 92 x 92 patches, a 1288-pixel square). Flash attention off, the largest phase
+// is one layer's f32 attention scores (heads x positions^2) with six hidden-state tensors; on, the
+// feed-forward: the residual, its norm, the output and the f32 intermediate (two for Qwen2.5-VL's gated
+// MLP). Qwen2.5-VL's window attention adds its f32 mask (positions^2), and with flash attention its f16
+// copy. Checked against llama.cpp's own figures (tests/core/engines_test.cpp). Other families: 0 (no
+// published figure to check a rule against).
 std::uint64_t projector_compute_bytes(const VisionTower& t, bool flash_attn, std::string& steps) {
-    if (t.kind != VisionKind::gemma3_siglip || t.patch_size == 0 || t.hidden_size == 0) return 0;
-    const std::uint64_t side = t.image_size / t.patch_size;
+    const bool qwen = t.kind == VisionKind::qwen2_5_vl;
+    if ((!qwen && t.kind != VisionKind::gemma3_siglip) || t.patch_size == 0 || t.hidden_size == 0) return 0;
+    const std::uint64_t side = qwen ? 46 * t.merge_size : t.image_size / t.patch_size;
     const std::uint64_t pos = side * side;
     const std::uint64_t hidden = pos * t.hidden_size * kF32;
-    const std::string at = n(pos) + " positions (" + n(t.image_size) + " / " + n(t.patch_size) + " = " + n(side) + " patches a side)";
+    const std::uint64_t mask = qwen ? pos * pos * (flash_attn ? kF32 + 2 : kF32) : 0;
+    const std::uint64_t ffn = qwen ? 2 : 1;
+    const std::string at = n(pos) + " positions (" + (qwen ? "46 x 46 merged tokens, " + n(side) : n(t.image_size) + " / " + n(t.patch_size) + " = " + n(side)) +
+                           " patches a side)" + (qwen ? " + the window mask " + n(pos) + " x " + n(pos) + (flash_attn ? " x (4 + 2)" : " x 4") : "");
     if (flash_attn) {
-        steps = "flash attention on, the feed-forward phase of one image at " + at + ": 3 x " + n(pos) + " x " + n(t.hidden_size) + " x 4 + " + n(pos) +
-                " x " + n(t.intermediate_size) + " x 4 bytes";
-        return 3 * hidden + pos * t.intermediate_size * kF32;
+        steps = "flash attention on, the feed-forward phase of one image at " + at + ": 3 x " + n(pos) + " x " + n(t.hidden_size) + " x 4 + " + n(ffn) + " x " +
+                n(pos) + " x " + n(t.intermediate_size) + " x 4 bytes";
+        return 3 * hidden + ffn * pos * t.intermediate_size * kF32 + mask;
     }
     steps = "flash attention off, one image at " + at + ": attention scores " + n(t.attention_heads) + " heads x " + n(pos) + " x " + n(pos) +
             " x 4 + 6 x " + n(pos) + " x " + n(t.hidden_size) + " x 4 bytes";
-    return t.attention_heads * pos * pos * kF32 + 6 * hidden;
+    return t.attention_heads * pos * pos * kF32 + 6 * hidden + mask;
 }
 
 Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* settings) {

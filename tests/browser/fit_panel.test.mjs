@@ -28,6 +28,7 @@ const TITLES = { context: 'Largest context', batch: 'Largest batch', 'seq-len': 
 function cliLines(cli) {
   const lines = [];
   for (const [key, report] of Object.entries(cli)) {
+    if (key.startsWith('engine_')) continue;  // the CLI's leading engine_flags, engine_command, engine_verdict
     if (report.error) lines.push(`${TITLES[key]}: no answer: ${report.error}`);
     else if (report.side) lines.push(`${TITLES[key]}: ${report.sentence}`);
     else for (const side of ['training', 'inference']) lines.push(`${TITLES[key]}: ${report[side].sentence}`);
@@ -123,6 +124,31 @@ test('llama-3-8b on an RTX 4090: every line of the panel is the CLI\'s (1280x800
   await page.screenshot({ path: path.join(shotDir, 'fit-panel-8b-1280x800.png') });
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+// Under an engine (the full build, which a link with engine= opens) the inference answers are the engine's
+// (core/engines/engine_fit.cpp): the README's example, llama.cpp at most -c 76288 -ngl 33 for Llama 3.1 8B
+// on an RTX 4090 where its own --fit keeps -c 68096; vLLM's --max-model-len up to its own estimate.
+test('under an engine the panel gives the engine\'s answers, the same as llm-memory fit', async () => {
+  for (const [state, first] of [
+    ['model=llama-3.1-8b&gpu=rtx-4090&engine=llama.cpp', 'Largest context: llama.cpp runs at most 76,288 tokens (-c 76288 -ngl 33) on 1 x NVIDIA GeForce RTX 4090: '],
+    ['model=llama-3.1-8b&gpu=rtx-4090&engine=vllm', 'Largest context: vLLM starts with --max-model-len up to '],
+  ]) {
+    const { page, errors, context } = await openPage(browser, server.url + '#' + state);
+    await waitForApp(page, 3);
+    assert.equal(await page.evaluate(() => Module._llm_memory_engines_in_build()), 1);
+    const lines = await viewFit(page);
+    const cli = cliFit(state);
+    assert.deepEqual(lines, cliLines(cli));
+    assert.ok(lines[0].startsWith(first), lines[0]);
+    assert.ok(!lines.some((l) => l.startsWith('Largest batch')), 'no batch question under llama.cpp or vLLM');
+    if (state.includes('vllm')) {
+      assert.equal(cli.context.value, cli.context.estimate.engine.context_tokens);
+      assert.ok(!lines.some((l) => l.startsWith('Layers on the GPU')), 'no -ngl question under vLLM');
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });
 
 test('on a 390x844 phone the panel reads in one column', async () => {

@@ -957,6 +957,24 @@ TEST_CASE("llama.cpp vision projector (--mmproj): its f16 weights and its clip c
     CHECK(!engine_estimate(text));
 }
 
+TEST_CASE("llama.cpp's Qwen2.5-VL projector: its clip graph at the 46 x 46-token warm-up, window mask included") {
+    // llama.cpp's own figures for the Qwen2.5-VL clip compute buffer, flash attention off then on: 4872 MiB
+    // and 705 MiB (https://github.com/gpustack/gguf-parser-go/issues/44, "Real clip compute buffer", read from
+    // "[mtmd] adding N MiB to fit_params_target"). The graph is reserved for set_warmup_n_tokens(46*46)
+    // (tools/mtmd/clip.cpp): 92 x 92 = 8,464 patches of the 1280-wide, 16-head ViT. Tolerance 20 %, the
+    // inference table's for a compute buffer: off within 0.5 %, on -7 %.
+    Scenario s = with({{"model", "qwen2.5-vl-3b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"context", "4096"},
+                       {"parallel", "1"}, {"ngl", "all"}, {"flash-attn", "off"}, {"mmproj", "true"}});
+    const std::string steps = term_steps(device(run(s), "gpu0"), "mmproj_compute_buffer");
+    CHECK(steps.find("8,464 positions (46 x 46 merged tokens, 92 patches a side)") != std::string::npos);
+    const double off = static_cast<double>(term(device(run(s), "gpu0"), "mmproj_compute_buffer"));
+    CHECK(off == Catch::Approx(4872.0 * MiB).epsilon(0.01));
+    REQUIRE(apply_setting(s, "flash-attn", "on"));
+    const double on = static_cast<double>(term(device(run(s), "gpu0"), "mmproj_compute_buffer"));
+    CHECK(on == Catch::Approx(705.0 * MiB).epsilon(0.10));
+    CHECK(on < off / 5);  // the scores are never materialised under flash attention
+}
+
 TEST_CASE("llama.cpp without a GGUF leaves a vision tower out of the model buffer: it lives in the mmproj file") {
     // convert_hf_to_gguf.py writes the language model and the projector to two files.
     Scenario s = with({{"model", "gemma-3-27b"}, {"dtype", "q8_0"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "4096"},
