@@ -149,7 +149,8 @@ std::uint64_t Architecture::moe_layer_count() const {
 bool Architecture::layer_is_attention(std::uint64_t layer) const {
     if (layer >= num_hidden_layers) return false;
     if (layer_mixers.empty()) return true;
-    return layer_mixers[static_cast<std::size_t>(layer)] == static_cast<std::uint8_t>(MixerKind::attention);
+    const std::uint8_t mixer = layer_mixers[static_cast<std::size_t>(layer)];
+    return mixer == static_cast<std::uint8_t>(MixerKind::attention) || mixer == static_cast<std::uint8_t>(MixerKind::parallel);
 }
 
 bool Architecture::layer_is_recurrent(std::uint64_t layer) const {
@@ -167,7 +168,7 @@ std::uint64_t Architecture::recurrent_layer_count() const {
 std::uint64_t Architecture::attention_layer_count() const {
     if (layer_mixers.empty()) return num_hidden_layers;
     std::uint64_t n = 0;
-    for (std::uint8_t mixer : layer_mixers) n += mixer == static_cast<std::uint8_t>(MixerKind::attention) ? 1 : 0;
+    for (std::uint64_t i = 0; i < num_hidden_layers; ++i) n += layer_is_attention(i) ? 1 : 0;
     return n;
 }
 

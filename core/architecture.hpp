@@ -46,6 +46,7 @@ enum class ModelFamily {
     jamba,        // Jamba: Mamba-1 layers with attention every 8th layer, MoE every 2nd layer
     lfm2,         // LFM2: gated short-convolution layers and attention layers with q/k norms
     nemotron_h,   // Nemotron-H: one mixer per block (Mamba-2, attention, or a non-gated relu² MLP), one norm each
+    falcon_h1,    // Falcon-H1: attention and a Mamba-2 mixer side by side in every layer, then a SwiGLU feed_forward
     generic,      // unknown model_type: a Llama-style decoder, refused when the config has parts it cannot model
 };
 
@@ -58,6 +59,8 @@ enum class MixerKind : std::uint8_t {
     gated_deltanet,  // Gated DeltaNet linear attention (Qwen3-Next)
     short_conv,      // LFM2's gated short convolution
     none,            // no token mixer: a block that holds only an MLP (Nemotron-H's '-' blocks); no KV, no state
+    parallel,        // attention and the model's recurrent mixer (RecurrentShape::kind) side by side (Falcon-H1):
+                     // the layer keeps a KV cache and a recurrent state
 };
 
 // The sizes of a model's recurrent layers (all its recurrent layers are of one kind). Element counts.
@@ -75,6 +78,8 @@ struct RecurrentShape {
     std::uint64_t dt_rank = 0;      // Mamba-1 time-step rank
     bool conv_bias = false;         // the depthwise conv has a bias
     bool proj_bias = false;         // in_proj/out_proj have biases
+    bool out_proj_bias = false;     // Falcon-H1: out_proj's bias (projectors_bias), apart from in_proj's (proj_bias)
+    bool gated_norm = true;         // Mamba-2's gated RMSNorm over d_inner (Falcon-H1: only with mamba_rms_norm)
     std::uint64_t ssm_state_bytes = 0;  // the config's mamba_ssm_dtype / mamba_ssm_cache_dtype: 4 float32, 2 for 16
                                         // bits; 0 when it names none (vLLM then keeps the state in the model's dtype)
     // Values per sequence of one recurrent layer.
@@ -204,12 +209,13 @@ struct Architecture {
     std::uint64_t moe_layer_count() const;
     // How many decoder layers use sliding-window attention.
     std::uint64_t sliding_layer_count() const;
-    // True when decoder layer `layer` is an attention layer (every layer of a model without layer_mixers).
+    // True when decoder layer `layer` has attention (every layer of a model without layer_mixers; Falcon-H1's
+    // parallel layers have attention and a recurrent mixer both).
     bool layer_is_attention(std::uint64_t layer) const;
     // True when decoder layer `layer` has a recurrent mixer (neither attention nor an MLP-only block).
     bool layer_is_recurrent(std::uint64_t layer) const;
     // Attention layers (they keep a KV cache) and recurrent layers (a fixed state per sequence); Nemotron-H's
-    // MLP-only blocks are neither.
+    // MLP-only blocks are neither, Falcon-H1's parallel layers are both.
     std::uint64_t attention_layer_count() const;
     std::uint64_t recurrent_layer_count() const;
 };

@@ -284,6 +284,7 @@ constexpr FamilyRow kFamilies[] = {
     {"jamba", ModelFamily::jamba, false, nullptr},
     {"lfm2", ModelFamily::lfm2, true, kLfm2Defaults},
     {"nemotron_h", ModelFamily::nemotron_h, false, nullptr},
+    {"falcon_h1", ModelFamily::falcon_h1, false, nullptr},
     {"qwen2_5_vl", ModelFamily::qwen2, false, nullptr},
     {"qwen2_5_vl_text", ModelFamily::qwen2, false, nullptr},
 };
@@ -479,6 +480,12 @@ void read_layout(FieldReader& r, Architecture& a) {
             // NemotronHBlock: one RMSNorm before its one mixer; NemotronHMLP is up/down only (relu²).
             a.norms_per_layer = 1;
             a.gated_mlp = false;
+            a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
+            a.mlp_bias = r.flag({"mlp_bias"}, false);
+            break;
+        case ModelFamily::falcon_h1:
+            // FalconH1Attention: q/k/v/o with bias from attention_bias; FalconH1MLP with mlp_bias (config-class
+            // defaults false); input_layernorm and pre_ff_layernorm (2 norms, the default).
             a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
             a.mlp_bias = r.flag({"mlp_bias"}, false);
             break;
@@ -897,6 +904,42 @@ void read_nemotron_h(FieldReader& r, Architecture& a) {
                                " (mamba_num_heads x mamba_head_dim)");
 }
 
+// Falcon-H1 (FalconH1Config, FalconH1DecoderLayer): every layer runs FalconH1Attention and FalconH1Mixer (Mamba-2)
+// side by side on the same normed input, then FalconH1MLP. The mixer's width is mamba_d_ssm (mamba_expand x hidden
+// only when mamba_d_ssm is written as null) = mamba_n_heads x mamba_d_head ("auto": width / heads); in_proj's
+// bias is mamba_proj_bias, out_proj's projectors_bias; the gated RMSNorm exists only with mamba_rms_norm. The
+// booleans take FalconH1Config's defaults; the sizes are required. The muP multipliers (ssm_multipliers, ...)
+// are scalars of the config and mup_vector a non-persistent buffer: no parameters.
+void read_falcon_h1(FieldReader& r, Architecture& a) {
+    // FalconH1Config's own default is 8 KV heads, not the query heads the shared reader falls back to.
+    if (!r.has({"num_key_value_heads"})) {
+        r.fail("num_key_value_heads", "is missing");
+        return;
+    }
+    a.layer_mixers.assign(static_cast<std::size_t>(a.num_hidden_layers), static_cast<std::uint8_t>(MixerKind::parallel));
+    RecurrentShape& m = a.recurrent;
+    m.kind = MixerKind::mamba2;
+    m.n_heads = r.required({"mamba_n_heads"}, 1, kMaxHeads);
+    m.n_groups = r.required({"mamba_n_groups"}, 1, kMaxHeads);
+    m.d_state = r.required({"mamba_d_state"}, 1, kMaxHidden);
+    m.conv_kernel = r.required({"mamba_d_conv"}, 1, 1024);
+    m.d_inner = r.written_as_null("mamba_d_ssm") ? r.required({"mamba_expand"}, 1, 64) * a.hidden_size
+                                                 : r.required({"mamba_d_ssm"}, 1, kMaxIntermediate);
+    m.conv_bias = r.flag({"mamba_conv_bias"}, true);
+    m.proj_bias = r.flag({"mamba_proj_bias"}, false);
+    m.out_proj_bias = r.flag({"projectors_bias"}, false);
+    m.gated_norm = r.flag({"mamba_rms_norm"}, false);
+    if (!r.error.empty()) return;
+    const json* head = r.find({"mamba_d_head"});
+    std::uint64_t head_dim = m.d_inner / m.n_heads;
+    if (head == nullptr || !head->is_string() || head->text() != "auto") head_dim = r.required({"mamba_d_head"}, 1, kMaxHidden);
+    if (r.error.empty() && m.n_heads * head_dim != m.d_inner)
+        r.fail("mamba_d_head", std::to_string(m.n_heads) + " heads x " + std::to_string(head_dim) + " is not the Mamba-2 width " +
+                                   std::to_string(m.d_inner) + " (mamba_d_ssm)");
+    if (r.error.empty() && m.d_inner % m.n_groups != 0)
+        r.fail("mamba_n_groups", std::to_string(m.n_groups) + " does not divide the Mamba-2 width " + std::to_string(m.d_inner));
+}
+
 void read_hybrid(FieldReader& r, Architecture& a) {
     switch (a.family) {
         case ModelFamily::qwen3_next: read_qwen3_next(r, a); break;
@@ -904,6 +947,7 @@ void read_hybrid(FieldReader& r, Architecture& a) {
         case ModelFamily::jamba: read_jamba(r, a); break;
         case ModelFamily::lfm2: read_lfm2(r, a); break;
         case ModelFamily::nemotron_h: read_nemotron_h(r, a); break;
+        case ModelFamily::falcon_h1: read_falcon_h1(r, a); break;
         default: return;
     }
     // The SSM state's dtype where the config names it (Qwen3.5 mamba_ssm_dtype, Nemotron-H mamba_ssm_cache_dtype):

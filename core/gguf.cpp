@@ -450,9 +450,10 @@ namespace {
 // The recurrent layers of a hybrid or recurrent model, from the tensor names of each blk.N: a layer with
 // ssm_* or shortconv.* tensors is recurrent, one with attn_q/attn_k/attn_v is attention (llama.cpp's names,
 // src/llama-arch.cpp; Qwen3-Next's linear-attention layers also hold attn_qkv/attn_gate, which are not
-// these). The mixer kind follows the architecture, the sizes its ssm.* keys. A layer with both (Falcon-H1's
-// parallel attention and Mamba-2) or neither (Nemotron-H's MLP-only layers), or recurrent tensors in an
-// architecture not listed, is an error that names it, never a guess.
+// these). The mixer kind follows the architecture, the sizes its ssm.* keys. A layer with both is Falcon-H1's
+// parallel attention and Mamba-2 (MixerKind::parallel) in falcon-h1 files and an error in any other; a layer with
+// neither (Nemotron-H's MLP-only layers), or recurrent tensors in an architecture not listed, is an error that
+// names it, never a guess.
 Expected<bool> read_recurrent_layers(const GgufSummary& s, Architecture& a) {
     const std::uint64_t layers = s.block_count;
     std::vector<std::uint8_t> attention(static_cast<std::size_t>(layers), 0), recurrent(static_cast<std::size_t>(layers), 0),
@@ -479,8 +480,8 @@ Expected<bool> read_recurrent_layers(const GgufSummary& s, Architecture& a) {
         const std::size_t i = static_cast<std::size_t>(il);
         if (!seen[i])
             return Error{cat({"GGUF: layer ", std::to_string(il), "'s tensors are not in this file (a split file?)"})};
-        if (attention[i] && recurrent[i])
-            return Error{cat({"GGUF: layer ", std::to_string(il), " holds attention and a recurrent mixer side by side (Falcon-H1): not modelled"})};
+        if (attention[i] && recurrent[i] && arch != "falcon-h1")
+            return Error{cat({"GGUF: layer ", std::to_string(il), " holds attention and a recurrent mixer side by side, which only falcon-h1 files do (this is ", arch, ")"})};
         if (!attention[i] && !recurrent[i])
             return Error{cat({"GGUF: layer ", std::to_string(il), " has neither attention nor a recurrent mixer (Nemotron-H's MLP-only layers): not modelled"})};
     }
@@ -507,8 +508,8 @@ Expected<bool> read_recurrent_layers(const GgufSummary& s, Architecture& a) {
     }
     a.recurrent = r;
     a.layer_mixers.assign(static_cast<std::size_t>(layers), static_cast<std::uint8_t>(r.kind));
-    for (std::uint64_t il = 0; il < layers; ++il)
-        if (attention[static_cast<std::size_t>(il)]) a.layer_mixers[static_cast<std::size_t>(il)] = static_cast<std::uint8_t>(MixerKind::attention);
+    for (std::size_t i = 0; i < a.layer_mixers.size(); ++i)
+        if (attention[i]) a.layer_mixers[i] = static_cast<std::uint8_t>(recurrent[i] ? MixerKind::parallel : MixerKind::attention);
     return true;
 }
 

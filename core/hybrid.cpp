@@ -1,5 +1,5 @@
 // The layers of hybrid models as transformers builds them: Qwen3NextGatedDeltaNet, GraniteMoeHybridMambaLayer,
-// JambaMambaMixer, Lfm2ShortConv (modeling files in huggingface/transformers src/transformers/models/), and the
+// JambaMambaMixer, Lfm2ShortConv, NemotronHBlock, FalconH1DecoderLayer (modeling files in huggingface/transformers src/transformers/models/), and the
 // recurrent state per sequence as llama.cpp sizes its RS buffer (src/llama-hparams.cpp n_embd_r/n_embd_s,
 // src/llama-memory-recurrent.cpp) and vLLM its Mamba cache (MambaStateShapeCalculator).
 #include "hybrid.hpp"
@@ -23,6 +23,7 @@ const char* mixer_kind_name(MixerKind kind) {
         case MixerKind::gated_deltanet: return "Gated DeltaNet";
         case MixerKind::short_conv: return "short convolution";
         case MixerKind::none: return "MLP";
+        case MixerKind::parallel: return "attention + recurrent";
     }
     return "attention";
 }
@@ -57,10 +58,12 @@ std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
             add_linear(out, "linear_attn.out_proj", "recurrent", r.d_inner, h, false, recurrent_layers);
             break;
         case MixerKind::mamba2:
-            // in_proj: z and x (d_inner each), B and C (groups x state each), dt (one per head).
+            // in_proj: z and x (d_inner each), B and C (groups x state each), dt (one per head). FalconH1Mixer's
+            // out_proj takes its bias from projectors_bias, not mamba_proj_bias.
             add_linear(out, ssm + "in_proj", "recurrent", h, 2 * r.d_inner + 2 * r.n_groups * r.d_state + r.n_heads, r.proj_bias,
                 recurrent_layers);
-            add_linear(out, ssm + "out_proj", "recurrent", r.d_inner, h, r.proj_bias, recurrent_layers);
+            add_linear(out, ssm + "out_proj", "recurrent", r.d_inner, h, a.family == ModelFamily::falcon_h1 ? r.out_proj_bias : r.proj_bias,
+                       recurrent_layers);
             break;
         case MixerKind::mamba:
             add_linear(out, "mamba.in_proj", "recurrent", h, 2 * r.d_inner, r.proj_bias, recurrent_layers);
@@ -72,8 +75,7 @@ std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
             add_linear(out, "conv.in_proj", "recurrent", h, 3 * h, r.proj_bias, recurrent_layers);
             add_linear(out, "conv.out_proj", "recurrent", h, h, r.proj_bias, recurrent_layers);
             break;
-        case MixerKind::attention:
-        case MixerKind::none:
+        default:  // attention, none
             break;
     }
 
@@ -105,6 +107,9 @@ std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
             add_linear(out, "feed_forward.w3", "mlp", h, i, false, layers);
             add_linear(out, "feed_forward.w2", "mlp", i, h, false, layers);
             break;
+        case ModelFamily::falcon_h1:  // FalconH1MLP: gate/up/down, biases from mlp_bias
+            add_gated_mlp(out, "feed_forward.", "mlp", h, i, a.mlp_bias, layers);
+            break;
         case ModelFamily::jamba:
             add_gated_mlp(out, "feed_forward.", "mlp", h, i, false, dense_layers);
             add_linear(out, "feed_forward.router", "router", h, e, false, moe_layers);
@@ -135,7 +140,7 @@ std::uint64_t recurrent_mixer_extra_count(const Architecture& a) {
             per_layer += 2 * static_cast<u128>(r.n_heads) + (r.n_heads > 0 ? r.d_inner / r.n_heads : 0);
             break;
         case MixerKind::mamba2:
-            per_layer += 3 * static_cast<u128>(r.n_heads) + r.d_inner;  // dt_bias, A_log, D; gated RMSNorm
+            per_layer += 3 * static_cast<u128>(r.n_heads) + (r.gated_norm ? r.d_inner : 0);  // dt_bias, A_log, D; gated RMSNorm
             break;
         case MixerKind::mamba:
             // A_log (d_inner x state), D; dt_layernorm, b_layernorm, c_layernorm.
@@ -170,14 +175,17 @@ std::string recurrent_layers_note(const Architecture& a) {
     if (v.layers == 0) return {};
     const std::uint64_t llama_cpp = recurrent_state_bytes(a, 1, 4, 4);
     const std::uint64_t vllm = recurrent_state_bytes(a, 1, 2, a.recurrent.vllm_ssm_value_bytes(2));
-    std::string note = std::to_string(v.layers) + " of " + std::to_string(a.num_hidden_layers) + " layers are " +
-                       mixer_kind_name(a.recurrent.kind) + " layers: each keeps a fixed state per sequence (" +
+    // Falcon-H1: every layer runs attention and the mixer side by side, so it keeps both.
+    const bool both = a.attention_layer_count() + v.layers > a.num_hidden_layers;
+    std::string note = std::to_string(v.layers) + " of " + std::to_string(a.num_hidden_layers) + " layers " +
+                       (both ? "run attention and a " : "are ") + mixer_kind_name(a.recurrent.kind) +
+                       (both ? " mixer side by side: each keeps" : " layers: each keeps") + " a fixed state per sequence (" +
                        format_count_exact(v.conv_values) + " conv values";
     if (v.ssm_values > 0) note += " + " + format_count_exact(v.ssm_values) + " SSM values";
-    note += ") instead of a KV cache, " + format_bytes_binary(llama_cpp) + " per sequence in llama.cpp (f32), " +
+    note += std::string(both ? ") beside its KV cache, " : ") instead of a KV cache, ") + format_bytes_binary(llama_cpp) + " per sequence in llama.cpp (f32), " +
             format_bytes_binary(vllm) + " in vLLM (conv state bf16, SSM state " +
-            (a.recurrent.ssm_state_bytes == 4 ? "fp32 as the config's mamba_ssm_dtype says" : "in the model's 16 bits") + "); only the " +
-            std::to_string(a.attention_layer_count()) + " attention layers keep a KV cache.";
+            (a.recurrent.ssm_state_bytes == 4 ? "fp32 as the config's mamba_ssm_dtype says" : "in the model's 16 bits") +
+            (both ? ")." : "); only the " + std::to_string(a.attention_layer_count()) + " attention layers keep a KV cache.");
     return note;
 }
 

@@ -1,4 +1,4 @@
-// Hybrid models (Qwen3-Next, Granite 4.0-H, Jamba, LFM2, Nemotron-H): the linears of their decoder layers (attention
+// Hybrid models (Qwen3-Next, Granite 4.0-H, Jamba, LFM2, Nemotron-H, Falcon-H1): the linears of their decoder layers (attention
 // layers, recurrent mixers, MLP or MoE) and the mixers' other parameters, as transformers builds them, and
 // the recurrent state every recurrent layer keeps per sequence, as llama.cpp and vLLM allocate it.
 // Invariant: counts are exact element counts from the Architecture alone; no defaults are assumed here.

@@ -223,6 +223,9 @@ const std::vector<ModelPreset>& preset_table() {
          R"({"block_auto_adjust_ff_dim":true,"block_ff_dim":12288,"block_ffn_dim_multiplier":1.0,"block_multiple_of":256,"conv_L_cache":3,"conv_bias":false,"hidden_size":2048,"layer_types":["conv","conv","full_attention","conv","conv","full_attention","conv","conv","full_attention","conv","full_attention","conv","full_attention","conv","full_attention","conv"],"max_position_embeddings":128000,"model_type":"lfm2","num_attention_heads":32,"num_hidden_layers":16,"num_key_value_heads":8,"vocab_size":65536})"},
         {"nemotron-nano-9b-v2", "nvidia/NVIDIA-Nemotron-Nano-9B-v2", "Nemotron-H",
          R"({"attention_bias":false,"conv_kernel":4,"head_dim":128,"hidden_size":4480,"hybrid_override_pattern":"M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-","intermediate_size":15680,"mamba_head_dim":80,"mamba_num_heads":128,"mamba_ssm_cache_dtype":"float32","max_position_embeddings":131072,"mlp_bias":false,"model_type":"nemotron_h","n_groups":8,"num_attention_heads":40,"num_hidden_layers":56,"num_key_value_heads":8,"ssm_state_size":128,"tie_word_embeddings":false,"use_bias":false,"use_conv_bias":true,"vocab_size":131072})"},
+        // Falcon-H1 (tiiuae): attention and Mamba-2 side by side in every layer (sources: tests/core/hybrid_test.cpp).
+        {"falcon-h1-34b", "tiiuae/Falcon-H1-34B-Instruct", "Falcon-H1",
+         R"({"head_dim":128,"hidden_size":5120,"intermediate_size":21504,"mamba_conv_bias":true,"mamba_d_conv":4,"mamba_d_head":128,"mamba_d_ssm":4096,"mamba_d_state":256,"mamba_n_groups":2,"mamba_n_heads":32,"mamba_proj_bias":false,"mamba_rms_norm":true,"max_position_embeddings":262144,"model_type":"falcon_h1","num_attention_heads":20,"num_hidden_layers":72,"num_key_value_heads":4,"projectors_bias":false,"tie_word_embeddings":false,"vocab_size":261120})"},
     };
     return kPresets;
 }

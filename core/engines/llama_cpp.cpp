@@ -595,9 +595,10 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
     std::vector<std::uint64_t> recurrent_on(static_cast<std::size_t>(gpus + 1), 0);
     for (std::uint64_t il = 0; il < layers; ++il) {
         kv_on[static_cast<std::size_t>(device_of(il))] += kv[static_cast<std::size_t>(il)];
-        // Nemotron-H's MLP-only blocks keep neither a KV cache nor a recurrent state.
+        // Nemotron-H's MLP-only blocks keep neither a KV cache nor a recurrent state; Falcon-H1's layers keep both
+        // (llama_memory_hybrid: every layer in the KV cache and in the RS buffer).
         if (a.layer_is_attention(il)) attention_on[static_cast<std::size_t>(device_of(il))] += 1;
-        else if (a.layer_is_recurrent(il)) recurrent_on[static_cast<std::size_t>(device_of(il))] += 1;
+        if (a.layer_is_recurrent(il)) recurrent_on[static_cast<std::size_t>(device_of(il))] += 1;
     }
     // Recurrent layers (Gated DeltaNet, Mamba, short conv): llama.cpp's RS buffer, per layer an f32 R (conv)
     // and S (state) row for each of n_seq_max sequences (src/llama-memory-recurrent.cpp, n_embd_r/n_embd_s).

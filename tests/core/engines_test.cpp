@@ -827,6 +827,27 @@ TEST_CASE("llama.cpp Nemotron-H: the MLP-only blocks keep neither a KV cache nor
     CHECK(term(device(e, "gpu0"), "kv_buffer") == 64 * MiB);
 }
 
+TEST_CASE("Falcon-H1: every layer keeps a KV row and an RS row (llama.cpp), an attention and a Mamba page (vLLM)") {
+    // llama.cpp's hybrid memory for LLM_ARCH_FALCON_H1 keeps every layer in the KV cache and in the RS buffer
+    // (src/llama-model.cpp create_memory: filter_attn and filter_recr both true). Falcon-H1-34B: 72 x (R 3 x 5,120
+    // + S 4,096 x 256 values) x 4 bytes = 306,413,568 B, and 72 x 4096 cells x (512 + 512) values x 2 bytes = 576 MiB.
+    const EngineEstimate e = run(with({{"model", "falcon-h1-34b"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"ngl", "all"},
+                                       {"parallel", "1"}, {"context", "4096"}, {"dtype", "q4_k_m"}}));
+    CHECK(term(device(e, "gpu0"), "rs_buffer") == 306'413'568ULL);
+    CHECK(term(device(e, "gpu0"), "kv_buffer") == 576 * MiB);
+    // vLLM registers a self_attn.attn and a mamba layer in each decoder layer: 72 attention and 72 Mamba-2 layers,
+    // two groups of 72. The Mamba page (bf16 conv 3 x 5,120 + SSM 4,096 x 256 values: 2,127,872 B) over an
+    // attention token of 2 x 4 x 128 x 2 bytes gives 16 x ceil(2,127,872 / (16 x 2,048)) = 1,040 tokens.
+    const Architecture falcon = load_preset("falcon-h1-34b")->architecture;
+    CHECK(vllm_recurrent_state_bytes(falcon.recurrent, 1, 2) == 2'127'872ULL);
+    const VllmHybridLayout l = vllm_hybrid_layout(72, 2 * 4 * 128 * 2, 72, vllm_recurrent_state_bytes(falcon.recurrent, 1, 2), 0);
+    CHECK(l.block_size == 1040);
+    CHECK(l.attention_groups == 1);
+    CHECK(l.recurrent_groups == 1);
+    const EngineEstimate v = run(with({{"model", "falcon-h1-34b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "32768"}}));
+    CHECK(v.settings[2].find("--block-size 1040 ") != std::string::npos);
+}
+
 TEST_CASE("llama.cpp draft model: its weights, a second KV cache at the target's full context, its own compute buffer") {
     // Speculative decoding keeps a second context for the drafter at the target's n_ctx (its KV is not small:
     // https://github.com/Quartermaster-Labs/Quartermaster/pull/24). Llama 3.2 1B: 16 layers x 8 KV heads x 64

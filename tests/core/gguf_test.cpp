@@ -263,6 +263,33 @@ TEST_CASE("gguf: a hybrid file's recurrent layers from its tensor names and ssm.
     CHECK(*kv_cache_bytes(*shape, 1024, 1, fp16) == 2ULL * 2 * 256 * 2 * 1024 * 12);
 }
 
+TEST_CASE("gguf: Falcon-H1's layers hold attention and Mamba-2 side by side, with a KV cache and a state each", "[gguf][hybrid]") {
+    // Falcon-H1 as llama.cpp converts it (src/llama-arch.cpp: attn_q/k/v and ssm_* tensors in every blk.N; the
+    // hybrid memory keeps every layer in the KV cache and in the RS buffer, src/llama-model.cpp create_memory's
+    // LLM_ARCH_FALCON_H1 filters). Falcon-H1-34B's ssm keys: d_conv 4, d_inner 4096, d_state 256, 32 heads, 2 groups.
+    GgufWriter w = hybrid_file("falcon-h1", 6, [](std::uint32_t) { return 'b'; });
+    w.u32("falcon-h1.ssm.conv_kernel", 4);
+    w.u32("falcon-h1.ssm.inner_size", 4096);
+    w.u32("falcon-h1.ssm.state_size", 256);
+    w.u32("falcon-h1.ssm.time_step_rank", 32);
+    w.u32("falcon-h1.ssm.group_count", 2);
+    const std::string file = w.file(false);
+    const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
+    REQUIRE(read.ok());
+    const Expected<ModelSource> m = gguf_model(*read, "falcon-h1.gguf");
+    INFO(m.error());
+    REQUIRE(m.ok());
+    const Architecture& a = m->architecture;
+    CHECK(a.attention_layer_count() == 6);
+    CHECK(a.recurrent_layer_count() == 6);
+    CHECK(a.recurrent.kind == MixerKind::mamba2);
+    // Per layer and sequence the same state as the falcon-h1-34b preset's config.json gives: 306,413,568 B / 72.
+    CHECK(recurrent_state_bytes(a, 1, 4, 4) == 6ULL * 306'413'568 / 72);
+    const Expected<KvCacheShape> shape = kv_cache_shape(a);
+    REQUIRE(shape.ok());
+    CHECK(shape->layers == 6);
+}
+
 TEST_CASE("gguf: hybrid layers llm-memory does not model are refused by name, never guessed", "[gguf][hybrid][errors]") {
     auto error_for = [](GgufWriter w) {
         const std::string file = w.file(false);
@@ -282,9 +309,9 @@ TEST_CASE("gguf: hybrid layers llm-memory does not model are refused by name, ne
     no_state.u32("granitehybrid.ssm.time_step_rank", 128);
     no_state.u32("granitehybrid.ssm.group_count", 1);
     CHECK(error_for(no_state) == "GGUF: the metadata lacks granitehybrid.ssm.state_size, which sizes the recurrent state");
-    // Falcon-H1 runs attention and Mamba-2 side by side in one layer.
-    GgufWriter parallel = hybrid_file("falcon-h1", 4, [](std::uint32_t il) { return il == 1 ? 'b' : 'a'; });
-    CHECK(error_for(parallel).find("layer 1 holds attention and a recurrent mixer side by side (Falcon-H1)") != std::string::npos);
+    // Attention and a recurrent mixer side by side in one layer: only Falcon-H1 files have that.
+    GgufWriter parallel = hybrid_file("granitehybrid", 4, [](std::uint32_t il) { return il == 1 ? 'b' : 'a'; });
+    CHECK(error_for(parallel) == "GGUF: layer 1 holds attention and a recurrent mixer side by side, which only falcon-h1 files do (this is granitehybrid)");
     // Nemotron-H's MLP-only layers.
     GgufWriter mlp_only = hybrid_file("nemotron_h", 5, [](std::uint32_t il) { return il == 4 ? 'm' : il == 3 ? 'a' : 'r'; });
     // A split file's first part: the later layers' tensors are elsewhere, so their kind cannot be read.

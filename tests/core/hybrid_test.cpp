@@ -1,4 +1,4 @@
-// Hybrid models (Qwen3-Next, Qwen3.5, Granite 4.0-H, Jamba, LFM2, Nemotron-H): exact totals against the published counts (source
+// Hybrid models (Qwen3-Next, Qwen3.5, Granite 4.0-H, Jamba, LFM2, Nemotron-H, Falcon-H1): exact totals against the published counts (source
 // named per case), which layers are recurrent, the recurrent state per sequence against llama.cpp's RS buffer
 // rule, KV only on the attention layers, the estimate's recurrent-state row, and the errors for bad layer lists.
 #include <catch_amalgamated.hpp>
@@ -159,6 +159,74 @@ TEST_CASE("hybrid: NVIDIA-Nemotron-Nano-9B-v2 counts exactly (Mamba-2, attention
     REQUIRE(e.ok());
     CHECK(e->kv_cache_bytes == 4ULL * 8 * 128 * 2 * 8192 * 2);
     REQUIRE(find_term(*e, "recurrent_state") != nullptr);
+}
+
+TEST_CASE("hybrid: Falcon-H1-34B counts exactly (attention and Mamba-2 side by side in every layer)", "[hybrid][architecture]") {
+    // tiiuae/Falcon-H1-34B-Instruct. No exact published total was found (the model card says "34B"); the expected
+    // figure is the sum of the tensor shapes FalconH1ForCausalLM builds from the preset's config.json
+    // (transformers src/transformers/models/falcon_h1/modeling_falcon_h1.py: FalconH1Attention q/k/v/o,
+    // FalconH1Mixer in_proj/conv1d/dt_bias/A_log/D/norm/out_proj, FalconH1MLP gate/up/down, input_layernorm and
+    // pre_ff_layernorm, final_layernorm, embed_tokens, lm_head; mup_vector is a non-persistent buffer). The config's
+    // sizes: 72 layers, hidden 5120, 20 heads / 4 KV heads of 128 (transformers' FalconH1 docs table), MLP 21504,
+    // mamba 32 heads x 128 = 4096, 2 groups, state 256, conv 4, mamba_rms_norm true, vocabulary 261120 (the 34B
+    // Instruct GGUF's metadata in tiiuae/llama.cpp-Falcon-H1#2; mamba_rms_norm there too).
+    const ModelSource m = *load_preset("falcon-h1-34b");
+    const Architecture& a = m.architecture;
+    CHECK(m.counts.total_count == 33'642'516'224ULL);
+    // Every layer is both: 72 attention layers (KV cache) and 72 Mamba-2 mixers (recurrent state).
+    CHECK(a.attention_layer_count() == 72);
+    CHECK(a.recurrent_layer_count() == 72);
+    CHECK(a.layer_is_attention(5));
+    CHECK(a.layer_is_recurrent(5));
+    // Attention 2 x 5120 x 2560 + 2 x 5120 x 512 per layer.
+    CHECK(m.counts.attention_count == 72ULL * (2 * 5120 * 2560 + 2 * 5120 * 512));
+    // FalconH1Mixer: in_proj 5120 x (2 x 4096 + 2 x 2 x 256 + 32), conv1d 5120 x 4 + bias 5120, dt_bias/A_log/D
+    // 3 x 32, gated norm 4096 (mamba_rms_norm), out_proj 4096 x 5120 (no bias: projectors_bias false).
+    CHECK(m.counts.recurrent_count == 72ULL * (5120 * 9248 + 5120 * 5 + 96 + 4096 + 4096 * 5120));
+    CHECK(m.counts.mlp_count == 72ULL * 3 * 5120 * 21504);
+    CHECK(m.counts.norm_count == 145ULL * 5120);
+    CHECK(m.counts.embedding_count == 261120ULL * 5120);
+    CHECK(m.counts.output_head_count == 261120ULL * 5120);
+    // The state per sequence: llama.cpp's RS buffer (f32) 72 x (3 x (4096 + 2 x 2 x 256) + 4096 x 256) x 4; vLLM's
+    // Mamba cache in bf16 (no mamba_ssm_cache_dtype in the config) 72 x 2,127,872 = 153,206,784 B.
+    CHECK(recurrent_state_bytes(a, 1, 4, 4) == 306'413'568ULL);
+    CHECK(recurrent_state_bytes(a, 1, 2, 2) == 153'206'784ULL);
+    CHECK(recurrent_layers_note(a).find("72 of 72 layers run attention and a Mamba-2 mixer side by side") == 0);
+    CHECK(recurrent_layers_note(a).find("beside its KV cache, 292.22 MiB per sequence in llama.cpp (f32), 146.11 MiB in vLLM") != std::string::npos);
+    // The KV cache covers all 72 layers: 72 x 4 KV heads x 128 x 2 x 32,768 tokens x 2 bytes, and the state its own row.
+    const std::shared_ptr<const ModelSource> model = std::make_shared<ModelSource>(m);
+    Scenario s;
+    s.model = model;
+    s.param_count = m.counts.total_count;
+    s.context_tokens = 32768;
+    s.detailed_inference = true;
+    const Expected<Estimate> e = estimate(s);
+    REQUIRE(e.ok());
+    CHECK(e->kv_cache_bytes == 72ULL * 4 * 128 * 2 * 32768 * 2);
+    const MemoryTerm* state = find_term(*e, "recurrent_state");
+    REQUIRE(state != nullptr);
+    CHECK(state->bytes == 306'413'568ULL);
+}
+
+TEST_CASE("hybrid: Falcon-H1's bad or missing fields are errors naming the key", "[hybrid][errors]") {
+    const std::string base = find_preset("falcon-h1-34b")->config_json;
+    CHECK(error_of(with(base, "mamba_d_ssm", "")) == "mamba_d_ssm: is missing");
+    CHECK(error_of(with(base, "mamba_n_heads", "")) == "mamba_n_heads: is missing");
+    CHECK(error_of(with(base, "mamba_d_state", "")) == "mamba_d_state: is missing");
+    CHECK(error_of(with(base, "mamba_n_groups", "")) == "mamba_n_groups: is missing");
+    CHECK(error_of(with(base, "mamba_d_conv", "")) == "mamba_d_conv: is missing");
+    CHECK(error_of(with(base, "mamba_d_head", "")) == "mamba_d_head: is missing");
+    // FalconH1Config would take 8 KV heads, not the 20 query heads: never assumed.
+    CHECK(error_of(with(base, "num_key_value_heads", "")) == "num_key_value_heads: is missing");
+    CHECK(error_of(with(base, "mamba_d_head", "100")) == "mamba_d_head: 32 heads x 100 is not the Mamba-2 width 4096 (mamba_d_ssm)");
+    CHECK(error_of(with(base, "mamba_n_groups", "3")) == "mamba_n_groups: 3 does not divide the Mamba-2 width 4096");
+    CHECK(error_of(with(base, "mamba_rms_norm", "1")) == "mamba_rms_norm: must be true or false (got a number)");
+    // "auto" head size: mamba_d_ssm / mamba_n_heads, as FalconH1Config computes it.
+    CHECK(model_of(with(base, "mamba_d_head", "\"auto\"")).counts.total_count == 33'642'516'224ULL);
+    // mamba_d_ssm null: mamba_expand x hidden_size (then mamba_expand is needed); 2 x 5120 = 10240 over 32 heads of 320.
+    CHECK(error_of(with(with(base, "mamba_d_ssm", "null"), "mamba_d_head", "\"auto\"")) == "mamba_expand: is missing");
+    const ModelSource wide = model_of(with(with(base, "mamba_d_ssm", "null,\"mamba_expand\":2"), "mamba_d_head", "320"));
+    CHECK(wide.architecture.recurrent.d_inner == 10240);
 }
 
 TEST_CASE("hybrid: Nemotron-H's block list in either spelling; unknown letters and missing fields are errors", "[hybrid][errors]") {

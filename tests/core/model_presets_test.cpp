@@ -129,6 +129,9 @@ TEST_CASE("hybrid presets match their published counts", "[presets][hybrid]") {
     // nvidia/NVIDIA-Nemotron-Nano-9B-v2: 8,888,227,328 (Hub safetensors metadata, BF16; index total_size
     // 17,776,454,656 bytes).
     CHECK(preset_total("nemotron-nano-9b-v2") == 8'888'227'328ULL);
+    // tiiuae/Falcon-H1-34B-Instruct: no exact published total found; the sum of FalconH1ForCausalLM's tensor
+    // shapes for the preset's config (the sources and the split in hybrid_test.cpp).
+    CHECK(preset_total("falcon-h1-34b") == 33'642'516'224ULL);
 }
 
 TEST_CASE("presets and fixtures agree: same fields, same code path", "[presets]") {
