@@ -871,7 +871,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
                                       std::string(s.engine.mmproj_offload && s.gpu_count > 0 ? "on GPU 0, counted in --fit's target as llama-server does."
                                                                                              : "in host RAM (--no-mmproj-offload).")
                                 : std::string("The projector's own compute buffer for ") + vision_kind_name(t.kind) +
-                                      " is not counted: no measured figure to check a rule against (only Gemma 3's is modelled).");
+                                      " is not counted: no measured figure to check a rule against (Gemma 3's and Qwen2.5-VL's are modelled).");
     }
     if (ollama && in.overrides.any)
         return Error{s.engine.override_tensor.empty() ? "n-cpu-moe" : "override-tensor", "Ollama has no flag for tensor overrides: choose --engine llama.cpp"};

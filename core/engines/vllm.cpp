@@ -519,8 +519,13 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     out.settings.push_back(s.engine.enforce_eager ? "--enforce-eager: no CUDA graphs" : "CUDA graphs captured (default)");
     if (hybrid) {
         const std::uint64_t groups = hybrid_layout.attention_groups + hybrid_layout.recurrent_groups;
-        out.notes.push_back(n(a.recurrent_layer_count()) + " of " + n(a.num_hidden_layers) + " layers are " + mixer_kind_name(a.recurrent.kind) +
-                            " layers: a request holds one page of recurrent state in each recurrent group, whatever its length, and " +
+        const std::uint64_t both = a.attention_layer_count() + a.recurrent_layer_count() > a.num_hidden_layers
+                                       ? a.attention_layer_count() + a.recurrent_layer_count() - a.num_hidden_layers : 0;
+        out.notes.push_back(n(a.recurrent_layer_count()) + " of " + n(a.num_hidden_layers) + " layers " +
+                            (both > 0 ? "have a " + std::string(mixer_kind_name(a.recurrent.kind)) + " mixer beside their attention (" + n(both) +
+                                            " layers both: each keeps a KV cache and a recurrent state, in vLLM's two groups)"
+                                      : "are " + std::string(mixer_kind_name(a.recurrent.kind)) + " layers") +
+                            ": a request holds one page of recurrent state in each recurrent group, whatever its length, and " +
                             n(hybrid_layout.attention_groups) + " x ceil(tokens / " + n(block) + ") attention pages. The \"GPU KV cache size\" vLLM logs "
                             "divides the blocks evenly over the " + n(groups) + " groups, so it is not the tokens one request can use; the concurrency "
                             "is the figure to read (vllm-project/vllm#40691).");

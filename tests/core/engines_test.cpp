@@ -846,6 +846,11 @@ TEST_CASE("Falcon-H1: every layer keeps a KV row and an RS row (llama.cpp), an a
     CHECK(l.recurrent_groups == 1);
     const EngineEstimate v = run(with({{"model", "falcon-h1-34b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "32768"}}));
     CHECK(v.settings[2].find("--block-size 1040 ") != std::string::npos);
+    // The note says the layers are both, not that all 72 are Mamba-2 layers.
+    bool said = false;
+    for (const std::string& note : v.notes)
+        said = said || note.rfind("72 of 72 layers have a Mamba-2 mixer beside their attention (72 layers both", 0) == 0;
+    CHECK(said);
 }
 
 TEST_CASE("llama.cpp draft model: its weights, a second KV cache at the target's full context, its own compute buffer") {
