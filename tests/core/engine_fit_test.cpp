@@ -4,31 +4,17 @@
 // estimate_max_model_len, what --max-model-len auto chooses) and llama.cpp's --fit (common/fit.cpp).
 #include <catch_amalgamated.hpp>
 
+#include "engine_test_support.hpp"
 #include "engines/engine.hpp"
 #include "engines/engine_fit.hpp"
 #include "fit.hpp"
 #include "settings.hpp"
 
 using namespace llm_memory;
+using llm_memory::test::run;
+using llm_memory::test::with;
 
 namespace {
-
-Scenario with(std::initializer_list<std::pair<const char*, const char*>> pairs) {
-    Scenario s;
-    for (const auto& [key, value] : pairs) {
-        const Expected<bool> ok = apply_setting(s, key, value);
-        INFO(key << "=" << value << ": " << ok.error());
-        REQUIRE(ok.ok());
-    }
-    return s;
-}
-
-EngineEstimate run(const Scenario& s) {
-    const Expected<EngineEstimate> e = engine_estimate(s);
-    INFO(e.error());
-    REQUIRE(e.ok());
-    return *e;
-}
 
 FitReport ask(const Scenario& s, FitQuestionKind kind, const char* key = "") {
     const Expected<FitReport> r = engine_answer_fit_question(s, FitQuestion{kind, key});

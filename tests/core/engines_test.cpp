@@ -7,6 +7,7 @@
 
 #include "architecture.hpp"
 #include "config_fixtures.hpp"
+#include "engine_test_support.hpp"
 #include "engines/engine.hpp"
 #include "formats.hpp"
 #include "model_presets.hpp"
@@ -14,29 +15,14 @@
 #include "settings.hpp"
 
 using namespace llm_memory;
+using llm_memory::test::run;
+using llm_memory::test::with;
 using llm_memory::test::fixture;
 using llm_memory::test::model_of;
 
 namespace {
 constexpr std::uint64_t MiB = 1ULL << 20;
 constexpr std::uint64_t GiB = 1ULL << 30;
-
-Scenario with(std::initializer_list<std::pair<const char*, const char*>> pairs) {
-    Scenario s;
-    for (const auto& [key, value] : pairs) {
-        const Expected<bool> ok = apply_setting(s, key, value);
-        INFO(key << "=" << value << ": " << ok.error());
-        REQUIRE(ok.ok());
-    }
-    return s;
-}
-
-EngineEstimate run(const Scenario& s) {
-    const Expected<EngineEstimate> e = engine_estimate(s);
-    INFO(e.error());
-    REQUIRE(e.ok());
-    return *e;
-}
 
 const EngineDevice& device(const EngineEstimate& e, const std::string& name) {
     for (const EngineDevice& d : e.devices)
