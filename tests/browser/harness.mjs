@@ -185,12 +185,18 @@ export async function frameCount(page) {
 // loop pauses only when no frame is owed, and any input or change wakes it before the call that made it
 // returns (so an idle() read after an input is about that input).
 export async function waitForIdle(page) {
-  try {
-    await page.waitForFunction(() => window.llmMemory.idle(), null, { timeout: 10000, polling: POLL_MS });
-  } catch (err) {
-    throw new Error(`the page never went idle (${await idleReport(page)}): ${err.message}`);
-  }
+  await waitWithReport(page, () => window.llmMemory.idle(), 'the page never went idle');
   return frameCount(page);
+}
+
+// Waits, at most 10 s, until `predicate` (run in the page) is true; else throws `failure` with the page's
+// idle report. The one wait the three waits below share.
+async function waitWithReport(page, predicate, failure) {
+  try {
+    await page.waitForFunction(predicate, null, { timeout: 10000, polling: POLL_MS });
+  } catch (err) {
+    throw new Error(`${failure} (${await idleReport(page)}): ${err.message}`);
+  }
 }
 
 // Waits until the page's main loop has paused itself, at most 10 s, whatever else is under way: no frame is
@@ -198,11 +204,7 @@ export async function waitForIdle(page) {
 // false but draws nothing; a result that arrived scrolls its column in the frame after the one that drew it
 // (hub_panel.cpp reveal), so a rect read before the loop pauses can be one frame stale.
 export async function waitForLoopPaused(page) {
-  try {
-    await page.waitForFunction(() => Module._llm_memory_loop_paused() === 1, null, { timeout: 10000, polling: POLL_MS });
-  } catch (err) {
-    throw new Error(`the page's loop never paused (${await idleReport(page)}): ${err.message}`);
-  }
+  await waitWithReport(page, () => Module._llm_memory_loop_paused() === 1, 'the page\'s loop never paused');
 }
 
 // Waits until the page has suspended its drawing (web/main_web.cpp llm_memory_set_visible(0): the canvas
@@ -212,14 +214,10 @@ export async function waitForLoopPaused(page) {
 // which a busy browser serves hundreds of ms late (embed.test.mjs: 274 ms at load 18), so never wait a
 // fixed time for it.
 export async function waitForSuspended(page) {
-  try {
-    await page.waitForFunction(() => {
-      const [paused, suspended] = Module.ccall('llm_memory_idle_report', 'string', [], []).split('\n');
-      return paused === '1' && suspended === '1';
-    }, null, { timeout: 10000, polling: POLL_MS });
-  } catch (err) {
-    throw new Error(`the page never suspended its drawing (${await idleReport(page)}): ${err.message}`);
-  }
+  await waitWithReport(page, () => {
+    const [paused, suspended] = Module.ccall('llm_memory_idle_report', 'string', [], []).split('\n');
+    return paused === '1' && suspended === '1';
+  }, 'the page never suspended its drawing');
   return frameCount(page);
 }
 
