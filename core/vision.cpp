@@ -157,6 +157,9 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         encoder = linear(channels * temporal * t.patch_size * t.patch_size, h, true) + positions * h +
                   depth * (4 * h + linear(h, 3 * h, true) + linear(h, h, true) + linear(h, i, true) + linear(i, h, true));
         projector = 2 * h + linear(merged, merged, true) + linear(merged, out, true);
+        t.hidden_size = static_cast<std::uint64_t>(h);
+        t.intermediate_size = static_cast<std::uint64_t>(i);
+        t.attention_heads = static_cast<std::uint64_t>(v.opt("num_heads", 16));  // Qwen3_5VisionConfig's default
     } else if (top_type == "mistral3" || vision_type == "pixtral") {
         // PixtralVisionModel: an unbiased patch conv, ln_pre, per layer two RMSNorms, unbiased attention and gated
         // MLP (2D RoPE, no position table). A key left out takes PixtralVisionConfig's default (1024 wide, 4096,

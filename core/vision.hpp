@@ -31,7 +31,7 @@ struct VisionTower {
     std::uint64_t merge_size = 1;       // patches merged per side before the text model (Qwen, Mistral 3; 1: none)
     std::uint64_t image_size = 0;       // Gemma 3 / Llama 4: the square input; Pixtral: the longest edge
     std::uint64_t tokens_per_image = 0; // Gemma 3: fixed soft tokens per image (mm_tokens_per_image)
-    // The encoder's widths, for the engines' graph sizing (Gemma 3's SigLIP, Qwen2.5-VL's ViT; 0 where not read).
+    // The encoder's widths, for the engines' graph sizing (Gemma 3's SigLIP, the Qwen ViTs; 0 where not read).
     std::uint64_t hidden_size = 0;
     std::uint64_t intermediate_size = 0;
     std::uint64_t attention_heads = 0;

@@ -487,23 +487,25 @@ struct Inputs {
 };
 
 // The projector's clip graph, reserved once for one image at the encoder's warm-up size (tools/mtmd/clip.cpp
-// warmup, alloc_compute_meta): Gemma 3's SigLIP at its own 896 x 896; Qwen2.5-VL at 46 x 46 merged tokens
-// (set_warmup_n_tokens(46*46): 92 x 92 patches, a 1288-pixel square). Flash attention off, the largest phase
-// is one layer's f32 attention scores (heads x positions^2) with six hidden-state tensors; on, the
+// warmup, alloc_compute_meta): Gemma 3's SigLIP at its own 896 x 896; the Qwen ViTs at 46 x 46 merged tokens
+// (set_warmup_n_tokens(46*46): 92 x 92 patches). Qwen3.5's tower is converted as Qwen3-VL's (mmproj
+// qwen3vl_merger) and built by its graph, without the deepstack mergers. Flash attention off, the largest
+// phase is one layer's f32 attention scores (heads x positions^2) with six hidden-state tensors; on, the
 // feed-forward: the residual, its norm, the output and the f32 intermediate (two for Qwen2.5-VL's gated
 // MLP). Qwen2.5-VL's window attention adds its f32 mask (positions^2), and with flash attention its f16
 // copy. Checked against llama.cpp's own figures (tests/core/engines_test.cpp). Other families: 0 (no
 // published figure to check a rule against).
 std::uint64_t projector_compute_bytes(const VisionTower& t, bool flash_attn, std::string& steps) {
-    const bool qwen = t.kind == VisionKind::qwen2_5_vl;
+    const bool window = t.kind == VisionKind::qwen2_5_vl;
+    const bool qwen = window || t.kind == VisionKind::qwen3_5;
     if ((!qwen && t.kind != VisionKind::gemma3_siglip) || t.patch_size == 0 || t.hidden_size == 0) return 0;
     const std::uint64_t side = qwen ? 46 * t.merge_size : t.image_size / t.patch_size;
     const std::uint64_t pos = side * side;
     const std::uint64_t hidden = pos * t.hidden_size * kF32;
-    const std::uint64_t mask = qwen ? pos * pos * (flash_attn ? kF32 + 2 : kF32) : 0;
-    const std::uint64_t ffn = qwen ? 2 : 1;
+    const std::uint64_t mask = window ? pos * pos * (flash_attn ? kF32 + 2 : kF32) : 0;
+    const std::uint64_t ffn = window ? 2 : 1;
     const std::string at = n(pos) + " positions (" + (qwen ? "46 x 46 merged tokens, " + n(side) : n(t.image_size) + " / " + n(t.patch_size) + " = " + n(side)) +
-                           " patches a side)" + (qwen ? " + the window mask " + n(pos) + " x " + n(pos) + (flash_attn ? " x (4 + 2)" : " x 4") : "");
+                           " patches a side)" + (window ? " + the window mask " + n(pos) + " x " + n(pos) + (flash_attn ? " x (4 + 2)" : " x 4") : "");
     if (flash_attn) {
         steps = "flash attention on, the feed-forward phase of one image at " + at + ": 3 x " + n(pos) + " x " + n(t.hidden_size) + " x 4 + " + n(ffn) + " x " +
                 n(pos) + " x " + n(t.intermediate_size) + " x 4 bytes";
@@ -871,7 +873,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
                                       std::string(s.engine.mmproj_offload && s.gpu_count > 0 ? "on GPU 0, counted in --fit's target as llama-server does."
                                                                                              : "in host RAM (--no-mmproj-offload).")
                                 : std::string("The projector's own compute buffer for ") + vision_kind_name(t.kind) +
-                                      " is not counted: no measured figure to check a rule against (Gemma 3's and Qwen2.5-VL's are modelled).");
+                                      " is not counted: no measured figure to check a rule against (Gemma 3's, Qwen2.5-VL's and Qwen3.5's are modelled).");
     }
     if (ollama && in.overrides.any)
         return Error{s.engine.override_tensor.empty() ? "n-cpu-moe" : "override-tensor", "Ollama has no flag for tensor overrides: choose --engine llama.cpp"};

@@ -987,6 +987,26 @@ TEST_CASE("llama.cpp's Qwen2.5-VL projector: its clip graph at the 46 x 46-token
     CHECK(on < off / 5);  // the scores are never materialised under flash attention
 }
 
+TEST_CASE("llama.cpp's Qwen3.5 projector: Qwen3-VL's clip graph without its deepstack mergers") {
+    // Qwen3.5's vision tower is converted to an mmproj as Qwen3-VL's (llama.cpp conversion/qwen3vl.py registers
+    // Qwen3_5ForConditionalGeneration) and reserved at the same 46 x 46-token warm-up: 8,464 patches of the 1152-wide,
+    // 16-head ViT. No Qwen3.5 buffer is published; Qwen3-VL's, whose graph adds the deepstack mergers' outputs, is
+    // 4728 MiB with flash attention off and 323 MiB on (https://github.com/gpustack/gguf-parser-go/issues/44). Qwen3.5
+    // keeps less, so its figure must be below those, and off within 5 % of it (the scores dominate).
+    Scenario s = with({{"model", "qwen3.5-27b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "4096"},
+                       {"parallel", "1"}, {"ngl", "all"}, {"flash-attn", "off"}, {"mmproj", "true"}});
+    const EngineDevice off = device(run(s), "gpu0");
+    CHECK(term_steps(off, "mmproj_compute_buffer").find("8,464 positions (46 x 46 merged tokens, 92 patches a side): attention scores 16 heads") !=
+          std::string::npos);
+    const double off_bytes = static_cast<double>(term(off, "mmproj_compute_buffer"));
+    CHECK(off_bytes < 4728.0 * MiB);
+    CHECK(off_bytes == Catch::Approx(4728.0 * MiB).epsilon(0.05));
+    REQUIRE(apply_setting(s, "flash-attn", "on"));
+    const double on = static_cast<double>(term(device(run(s), "gpu0"), "mmproj_compute_buffer"));
+    CHECK(on < 323.0 * MiB);
+    CHECK(on > 200.0 * MiB);
+}
+
 TEST_CASE("llama.cpp without a GGUF leaves a vision tower out of the model buffer: it lives in the mmproj file") {
     // convert_hf_to_gguf.py writes the language model and the projector to two files.
     Scenario s = with({{"model", "gemma-3-27b"}, {"dtype", "q8_0"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "4096"},
