@@ -132,20 +132,24 @@ Largest largest_that_runs(const Scenario& base, const char* key, std::uint64_t l
     Largest r;
     r.at = attempt(base, key, 1);
     if (!r.at.ran) return r;
-    std::uint64_t lo = 1, hi = 0;  // lo runs; hi: the first value known not to run (0: none yet)
+    std::uint64_t lo = 1, hi = 0;  // lo runs (r.at is its trial); hi: the first value known not to run (0: none yet)
+    auto probe = [&](std::uint64_t v) {
+        Trial t = attempt(base, key, v);
+        if (!t.ran) return false;
+        lo = v;
+        r.at = std::move(t);
+        return true;
+    };
     while (hi == 0) {
         const std::uint64_t v = lo > last / 2 ? last : lo * 2;
         if (v == lo) break;
-        if (attempt(base, key, v).ran) lo = v;
-        else hi = v;
+        if (!probe(v)) hi = v;
     }
     while (hi != 0 && hi - lo > 1) {
         const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (attempt(base, key, mid).ran) lo = mid;
-        else hi = mid;
+        if (!probe(mid)) hi = mid;
     }
     r.found = true;
-    r.at = attempt(base, key, lo);
     if (lo < last) r.next = attempt(base, key, lo + 1);
     return r;
 }
@@ -329,16 +333,19 @@ Status layers_on_gpu(const Scenario& s, FitReport& report) {
         t.engine.ngl_layers = ngl;
         return attempt(t, nullptr, 0);
     };
-    std::uint64_t lo = 0, hi = all + 1;  // lo runs (0: nothing offloaded, checked below); hi does not
+    std::uint64_t lo = 0, hi = all + 1;  // lo runs (`at` is its trial); hi does not
     Trial at = with_ngl(0);
     if (!at.ran)
         return Error{"layers-on-gpu", say("% does not run even with -ngl 0: %", {engine_name(s.engine.kind), at.estimate ? why_not(*at.estimate) : at.problem})};
     while (hi - lo > 1) {
         const std::uint64_t mid = lo + (hi - lo) / 2;
-        if (with_ngl(mid).ran) lo = mid;
-        else hi = mid;
+        if (Trial t = with_ngl(mid); t.ran) {
+            lo = mid;
+            at = std::move(t);
+        } else {
+            hi = mid;
+        }
     }
-    at = with_ngl(lo);
     report.answers = std::vector<FitAnswer>(1);
     FitAnswer& a = report.answers[0];
     a.found = true;
