@@ -25,6 +25,8 @@ struct EngineSettings {
     // llama.cpp (and Ollama)
     std::uint64_t ubatch_tokens = 0;   // -ub; 0 = 512
     std::uint64_t nbatch_tokens = 0;   // -b; 0 = 2048 (Ollama: 512)
+    std::uint64_t n_outputs_max = 0;   // logits rows the graph reserves; 0 = llama-server's -np x (1 + draft tokens)
+    bool outputs_all = false;          // n_outputs_max = n_batch: libllama's default, and builds before May 2026
     bool ngl_auto = true;              // -ngl unset: llama.cpp's --fit chooses (all when everything fits)
     bool ngl_all = false;              // -ngl all (or any N above the layer count)
     std::uint64_t ngl_layers = 0;      // -ngl N (not auto, not all): the output layer, then the last N - 1 layers

@@ -806,6 +806,18 @@ const std::vector<SettingSpec>& setting_specs() {
          [](Scenario& s, std::string_view t) { return apply_engine_tokens(s.engine.nbatch_tokens, t, 1); },
          [](const Scenario& s) { return show_whole_if(s.engine.nbatch_tokens, 0); },
          [](const Scenario&) { return std::string("2048"); }, nullptr, "2048", "Tokens submitted at once (Ollama: 512)."}),
+        for_engine(E::llama_cpp, {"n-outputs-max", "N|auto|all", "llama.cpp n_outputs_max: logits rows reserved (default auto: -np x (1 + draft tokens), as llama-server; all: the u-batch, as builds before May 2026)",
+         "Logits rows reserved", "rows, auto or all", K::text, "all",
+         [](Scenario& s, std::string_view t) {
+             const std::string w = catalogue_key(t);
+             s.engine.outputs_all = w == "all";
+             s.engine.n_outputs_max = 0;
+             if (s.engine.outputs_all || w.empty() || w == "auto") return std::string();
+             return apply_whole(s.engine.n_outputs_max, w, 1, 1u << 20);
+         },
+         [](const Scenario& s) { return s.engine.outputs_all ? std::string("all") : show_whole_if(s.engine.n_outputs_max, 0); },
+         [](const Scenario&) { return std::string("auto"); }, nullptr, "auto, 4 or all",
+         "all: every u-batch token's logits, as libllama and older builds."}),
         for_engine(E::llama_cpp, {"ngl", "N|all|auto", "llama.cpp -ngl: layers on the GPU counted from the output layer back; all; or auto (default: --fit chooses)",
          "GPU layers (-ngl)", "layers, all or auto", K::text, "20",
          apply_ngl, show_ngl, [](const Scenario&) { return std::string("auto"); }, nullptr, "auto",

@@ -15,7 +15,7 @@ if (!site) throw new Error('usage: node web/page_loader.mjs SITE_DIR');
 // paste), and engine_io.test.mjs checks it against the settings the lean page's text view leaves out.
 // api.js reads it as Module.llmMemoryFullKeys.
 const FULL_BUILD_KEYS = ['engine', 'ubatch', 'nbatch', 'ngl', 'split-mode', 'flash-attn', 'v-dtype', 'parallel',
-  'kv-unified', 'swa-full', 'mmap', 'n-cpu-moe', 'override-tensor', 'ram', 'draft-model', 'draft-dtype', 'draft-kv-dtype', 'mmproj', 'mmproj-offload', 'gpu-util', 'max-num-seqs', 'max-batched-tokens', 'block-size', 'enforce-eager',
+  'n-outputs-max', 'kv-unified', 'swa-full', 'mmap', 'n-cpu-moe', 'override-tensor', 'ram', 'draft-model', 'draft-dtype', 'draft-kv-dtype', 'mmproj', 'mmproj-offload', 'gpu-util', 'max-num-seqs', 'max-batched-tokens', 'block-size', 'enforce-eager',
   'hf', 'lookup', 'paste'];
 const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(site, file)), { level: 9 }).length;
 const fullBytes = gz('full.js') + gz('full.wasm');

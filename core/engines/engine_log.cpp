@@ -216,6 +216,9 @@ void read_llama_line(Reader& r, const std::string& line) {
         if (has(line, "n_ubatch") && number_after(line, "n_ubatch", n)) r.set("ubatch", std::to_string(static_cast<unsigned long long>(n)), short_line(line));
         if (has(line, "n_seq_max") && number_after(line, "n_seq_max", n) && n >= 1)
             r.set("parallel", std::to_string(static_cast<unsigned long long>(n)), short_line(line));
+        // Builds since May 2026 print the logits rows they reserve (llama-server: -np x (1 + draft tokens)).
+        if (has(line, "n_outputs_max") && !has(line, "n_outputs_max_per_seq") && number_after(line, "n_outputs_max", n) && n >= 1)
+            r.set("n-outputs-max", std::to_string(static_cast<unsigned long long>(n)), short_line(line));
         if (has(line, "flash_attn")) {
             const std::string w = word_after(line, "flash_attn");
             if (w == "1" || w == "enabled" || w == "true" || w == "on") r.set("flash-attn", "on", short_line(line));
@@ -612,6 +615,10 @@ std::string cause_of(const LogReading& log, const ReconcileRow& row) {
         std::string gpus = setting("gpus");
         if (!over && !gpus.empty() && gpus != "1")
             return "the per-card compute copy: each of the " + gpus + " GPUs of a layer split holds its own compute buffer";
+        if (!over && setting("n-outputs-max").empty())
+            return "the logits reserved: llama-server since May 2026 reserves the rows its -np slots sample, builds before it (and libllama's "
+                   "default) a whole u-batch, n_ubatch x n_vocab x 4 bytes (try n-outputs-max all); or flash attention: without it the scores "
+                   "take n_ctx x n_ubatch x heads x 4 bytes (flash_attn " + stated("flash-attn") + ")";
         return over ? "n_ubatch: llama.cpp sizes the compute buffer by the u-batch (n_ubatch " + stated("ubatch") + "), not the context"
                     : "n_ubatch or flash attention: without flash attention the scores take n_ctx x n_ubatch x heads x 4 bytes (flash_attn " + stated("flash-attn") + ")";
     }

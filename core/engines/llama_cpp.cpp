@@ -36,6 +36,8 @@ constexpr std::uint64_t kCudaContextBytes = 457 * kMiB;
 constexpr std::uint64_t kF32 = 4;
 // ggml-cuda's offload_op: the smallest batch for which an op on host weights runs on the GPU instead.
 constexpr std::uint64_t kOpOffloadMinBatch = 32;
+// A drafter's tokens per step (common/common.h, the speculative draft's n_max, --draft-max).
+constexpr std::uint64_t kDraftMax = 16;
 
 std::uint64_t pad_up(std::uint64_t value, std::uint64_t pad) { return (value + pad - 1) / pad * pad; }
 std::string n(std::uint64_t v) { return format_count_exact(v); }
@@ -291,8 +293,10 @@ WeightLayout weight_layout(const Scenario& s, const Estimate& e, std::vector<std
 // The bytes of each layer that tensor overrides keep in host RAM (--n-cpu-moe, --cpu-moe, -ot PATTERN=CPU),
 // tried in llama.cpp's order: -ot patterns first, then the --n-cpu-moe ones; any match means the CPU.
 struct Overrides {
-    std::vector<std::uint64_t> cpu_bytes;  // per layer
-    std::uint64_t layers = 0;              // layers with at least one tensor kept in host RAM
+    std::vector<std::uint64_t> cpu_bytes;    // per layer
+    std::vector<std::uint64_t> cpu_largest;  // per layer, its largest tensor kept in host RAM
+    std::vector<std::string> cpu_largest_name;
+    std::uint64_t layers = 0;                // layers with at least one tensor kept in host RAM
     std::uint64_t bytes = 0;
     bool any = false;                      // overrides were given (llama.cpp's --fit then leaves -ngl alone)
     std::string steps;
@@ -301,6 +305,8 @@ struct Overrides {
 Expected<Overrides> tensor_overrides(const Scenario& s, const WeightLayout& w, std::uint64_t layers) {
     Overrides o;
     o.cpu_bytes.assign(static_cast<std::size_t>(layers), 0);
+    o.cpu_largest.assign(static_cast<std::size_t>(layers), 0);
+    o.cpu_largest_name.assign(static_cast<std::size_t>(layers), std::string());
     std::vector<Pattern> patterns;
     std::vector<std::string> texts;
     const std::string& list = s.engine.override_tensor;
@@ -336,6 +342,10 @@ Expected<Overrides> tensor_overrides(const Scenario& s, const WeightLayout& w, s
         if (b == 0) ++o.layers;
         b += t.bytes;
         o.bytes += t.bytes;
+        if (t.bytes > o.cpu_largest[static_cast<std::size_t>(t.layer)]) {
+            o.cpu_largest[static_cast<std::size_t>(t.layer)] = t.bytes;
+            o.cpu_largest_name[static_cast<std::size_t>(t.layer)] = t.name;
+        }
     }
     for (std::size_t i = 0; i < patterns.size(); ++i)
         if (!used[i])
@@ -383,7 +393,15 @@ struct Resolved {
     bool flash_attn = true;
     std::uint64_t ngl = 0;          // -ngl value (layers + 1 = all)
     bool context_from_model = false;
+    std::uint64_t outputs_max = 0;  // n_outputs_max, the logits rows the graph is reserved for; 0 = n_batch
 };
+
+// The rows whose logits a u-batch of t tokens reserves (src/llama-context.cpp sched_reserve:
+// n_outputs_pp = min(n_tokens, n_outputs_max), n_outputs_max = n_batch unless the caller caps it).
+std::uint64_t output_rows(const Resolved& r, std::uint64_t t) {
+    const std::uint64_t cap = r.outputs_max == 0 ? r.n_batch : std::min(r.outputs_max, r.n_batch);
+    return std::min(t, cap);
+}
 
 // The run's figures for one choice of n_ctx and -ngl.
 struct Layout {
@@ -458,8 +476,10 @@ Phases phases(const Architecture& a, const Resolved& r) {
     if (a.is_moe()) ff = a.moe_intermediate_size * std::max<std::uint64_t>(a.num_experts_per_tok, 1) + a.shared_expert_intermediate_size;
     p.ffn = t * (3 * ff + 2 * a.hidden_size) * kF32;
     p.ffn_steps = n(t) + " x (3 x " + n(ff) + " + 2 x " + n(a.hidden_size) + ") x 4";
-    p.output = t * (a.vocab_size + a.hidden_size) * kF32;
-    p.output_steps = "logits of one u-batch " + n(t) + " x (" + n(a.vocab_size) + " vocab + " + n(a.hidden_size) + ") x 4";
+    const std::uint64_t rows = output_rows(r, t);
+    p.output = rows * (a.vocab_size + a.hidden_size) * kF32;
+    p.output_steps = (rows == t ? "logits of one u-batch " : "logits of the " + std::string(rows == 1 ? "row" : "rows") + " reserved (n_outputs_max) ") +
+                     n(rows) + " x (" + n(a.vocab_size) + " vocab + " + n(a.hidden_size) + ") x 4";
     return p;
 }
 
@@ -561,6 +581,8 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
     std::vector<std::uint64_t> layers_on(static_cast<std::size_t>(gpus + 1), 0);
     std::uint64_t host_experts = 0;
     std::uint64_t largest_host_layer = 0;  // the largest layer left on the CPU, copied in when its ops are offloaded
+    std::uint64_t largest_kept = 0;        // the largest tensor an override keeps in host RAM from an offloaded layer
+    std::string largest_kept_name;
     for (std::uint64_t il = 0; il < layers; ++il) {
         const std::uint64_t dev = device_of(il);
         const std::uint64_t bytes = in.w.layer_bytes[static_cast<std::size_t>(il)];
@@ -579,6 +601,10 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
             model[static_cast<std::size_t>(dev)] += bytes - kept;
             model[static_cast<std::size_t>(gpus)] += kept;
             host_experts += kept;
+            if (kept > 0 && in.overrides.cpu_largest[static_cast<std::size_t>(il)] > largest_kept) {
+                largest_kept = in.overrides.cpu_largest[static_cast<std::size_t>(il)];
+                largest_kept_name = in.overrides.cpu_largest_name[static_cast<std::size_t>(il)];
+            }
         }
         layers_on[static_cast<std::size_t>(dev)] += 1;
     }
@@ -614,6 +640,11 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
     // offload computes its CPU layers on GPU 0 with their weights copied into its compute buffer, and the
     // host's compute buffer keeps only the graph's inputs. -ngl 0 is read as a CPU-only run: the CPU computes.
     const bool op_offload = gpus > 0 && ngl > 0 && layers_on[static_cast<std::size_t>(gpus)] > 0 && p.tokens >= kOpOffloadMinBatch;
+    // The same rule for the tensors an override keeps in host RAM (the experts of --n-cpu-moe, -ot exps=CPU):
+    // with CUDA a host buffer (CPU_Mapped, CUDA_Host), so each matmul on one of them runs on GPU 0 with the
+    // tensor copied in. The scheduler starts a new split at every such weight so that the next copy reuses
+    // the last one's memory (ggml_backend_sched_split_graph, pass 5): one tensor at a time, the largest.
+    const bool kept_offload = gpus > 0 && largest_kept > 0 && p.tokens >= kOpOffloadMinBatch;
     for (std::uint64_t g = 0; g <= gpus; ++g) {
         EngineDevice& d = out.devices[static_cast<std::size_t>(g)];
         const bool is_host = g == gpus;
@@ -656,6 +687,11 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
                 const std::uint64_t copied = std::max(p.attention, p.ffn) + largest_host_layer;
                 bytes = std::max(bytes, copied);
                 steps += ", a CPU layer run here (op offload): its weights " + n(largest_host_layer) + " bytes copied in + its largest phase";
+            }
+            if (g == 0 && kept_offload) {
+                bytes = std::max(bytes, p.ffn + largest_kept);
+                steps += ", a host-RAM tensor's matmul run here (op offload): " + largest_kept_name + " " + n(largest_kept) +
+                         " bytes copied in + the feed-forward phase";
             }
             steps += ") at n_ubatch " + n(p.tokens) + " tokens";
             d.terms.push_back({"compute_buffer", "Compute buffer", steps, bytes, EngineTermKind::compute});
@@ -730,6 +766,10 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
         settings->push_back("n_ctx " + n(r.n_ctx) + (r.context_from_model ? " (the model's training context)" : "") +
                             (n_stream > 1 ? " = " + n(n_stream) + " slots x " + n(r.n_ctx / n_stream) : r.n_seq > 1 ? ", one unified cache for " + n(r.n_seq) + " slots" : ""));
         settings->push_back("n_batch " + n(r.n_batch) + ", n_ubatch " + n(r.n_ubatch) + (p.tokens < r.n_ubatch ? " (graph reserved at " + n(p.tokens) + " tokens: n_ctx is smaller)" : ""));
+        settings->push_back("logits reserved for " + n(output_rows(r, p.tokens)) + " of the u-batch's " + n(p.tokens) + " rows" +
+                            (s.engine.outputs_all ? " (n_outputs_max = n_batch: libllama's default, and llama-server before May 2026)"
+                             : s.engine.n_outputs_max > 0 ? " (n_outputs_max " + n(s.engine.n_outputs_max) + ")"
+                                                          : " (llama-server: -np x (1 + the drafter's tokens per step))"));
         settings->push_back("-ngl " + n(r.ngl) + ": " + n(gpu_layers_total) + " of " + n(layers) + " layers on the GPU" +
                             (out_dev < gpus ? " + the output layer" : ", output layer on the CPU") + "; token_embd on the CPU");
         settings->push_back(std::string("flash attention ") + (r.flash_attn ? "on" : "off") + ", K cache " + ggml_kv_name(in.types.k.key) + ", V cache " + ggml_kv_name(in.types.v.key));
@@ -902,6 +942,11 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         return Error{"v-dtype", "llama.cpp: V cache quantization requires flash_attn (-fa on)"};
     r.n_batch = s.engine.nbatch_tokens > 0 ? s.engine.nbatch_tokens : ollama ? kOllamaBatch : kDefaultBatch;
     r.n_ubatch = std::min(s.engine.ubatch_tokens > 0 ? s.engine.ubatch_tokens : kDefaultUbatch, r.n_batch);
+    // llama-server caps the logits rows at what its slots sample: -np x (1 + the drafter's tokens per step)
+    // (tools/server/server-context.cpp server_output_limits, common_speculative_get_output_limits; PR #23861,
+    // May 2026). libllama's default, and every build before, reserves a whole u-batch of logits.
+    if (!s.engine.outputs_all)
+        r.outputs_max = s.engine.n_outputs_max > 0 ? s.engine.n_outputs_max : r.n_seq * (1 + (in.draft ? kDraftMax : 0));
     std::uint64_t ctx = s.context_tokens;
     r.context_from_model = false;
     if (ctx == 0) {

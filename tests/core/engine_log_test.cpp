@@ -251,6 +251,34 @@ TEST_CASE("reconcile: measured against the estimate, with the likely cause of ea
     CHECK(reconcile_log(v, "not json").error() == "the estimate is not a JSON object");
 }
 
+TEST_CASE("reconcile: a compute buffer above the estimate names the logits reserve, unless the log states it") {
+    // ggml-org/llama.cpp#23527 (build 9272, before PR #23861): Llama-3-sized logits for a whole u-batch made the
+    // buffer; an estimate at llama-server's current reserve (one row per slot) is then low. The figures here are
+    // the test's own: 271,056,896 bytes measured against 104,857,600 estimated.
+    const LogReading old = read_ok(
+        "llama_context: n_ctx         = 8192\n"
+        "llama_context: n_ubatch      = 512\n"
+        "llama_context: flash_attn    = 1\n"
+        "llama_context:      CUDA0 compute buffer size =   258.50 MiB\n");
+    const std::string estimate =
+        "{\"engine\":{\"name\":\"llama.cpp\",\"devices\":[{\"device\":\"gpu0\",\"compute_bytes\":104857600}]}}";
+    Expected<std::vector<ReconcileRow>> rows = reconcile_log(old, estimate);
+    REQUIRE(rows.ok());
+    REQUIRE(rows->size() == 1);
+    CHECK(rows->front().cause.rfind("the logits reserved: llama-server since May 2026", 0) == 0);
+    CHECK(rows->front().cause.find("n-outputs-max all") != std::string::npos);
+    // A build that prints its reserve (llama_context: n_outputs_max = 4) sets it, and the cause moves on.
+    const LogReading current = read_ok(
+        "llama_context: n_ubatch              = 512\n"
+        "llama_context: n_outputs_max         = 4\n"
+        "llama_context: n_outputs_max_per_seq = 1\n"
+        "llama_context:      CUDA0 compute buffer size =   258.50 MiB\n");
+    CHECK(settings(current).at("n-outputs-max") == "4");
+    rows = reconcile_log(current, estimate);
+    REQUIRE(rows.ok());
+    CHECK(rows->front().cause.rfind("n_ubatch or flash attention", 0) == 0);
+}
+
 TEST_CASE("reconcile without an engine model uses the seed's terms") {
     const LogReading log = read_ok(kLogdetective);
     const Expected<std::vector<ReconcileRow>> rows = reconcile_log(log, "{\"weight_bytes\":1,\"kv_cache_bytes\":4294967296}");

@@ -3,6 +3,7 @@
 // prints them to 0.01 MiB.
 #include <catch_amalgamated.hpp>
 
+#include <algorithm>
 #include <memory>
 
 #include "architecture.hpp"
@@ -74,12 +75,41 @@ Scenario mistral7b_gguf() {
 }  // namespace
 
 TEST_CASE("llama.cpp compute buffer at n_ubatch: the u-batch's logits dominate a small context") {
-    // Llama 3 8B at n_ctx 512: n_ubatch x (n_vocab + n_embd) x 4 = 512 x (128256 + 4096) x 4 = 258.50 MiB,
-    // the figure llama.cpp prints for 8B Q4_K_M (src/llama-context.cpp graph_reserve: every token an output).
-    const EngineEstimate e = run(with({{"model", "llama-3-8b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"context", "512"},
-                                       {"gpu", "rtx-4090"}, {"ngl", "all"}}));
+    // Llama 3 8B at n_ctx 512 with every u-batch token an output (n_outputs_max = n_batch: libllama's default,
+    // and llama-server before PR #23861): n_ubatch x (n_vocab + n_embd) x 4 = 512 x (128256 + 4096) x 4 =
+    // 258.50 MiB, the figure llama.cpp printed for 8B Q4_K_M (src/llama-context.cpp graph_reserve).
+    Scenario s = with({{"model", "llama-3-8b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"context", "512"},
+                       {"gpu", "rtx-4090"}, {"ngl", "all"}, {"n-outputs-max", "all"}});
+    const EngineEstimate e = run(s);
     CHECK(term(device(e, "gpu0"), "compute_buffer") == 271'056'896ULL);
     CHECK(term(device(e, "gpu0"), "compute_buffer") == 258 * MiB + MiB / 2);
+    // llama-server now reserves the logits of what its slots sample (tools/server/server-context.cpp
+    // server_output_limits: min(n_batch, -np x (1 + draft tokens)); sched_reserve: n_outputs_pp = min(n_ubatch,
+    // n_outputs_max)): 4 slots, 4 rows. The largest phase is then the feed-forward: 512 x (3 x 14336 + 2 x
+    // 4096) x 4 = 100 MiB.
+    REQUIRE(apply_setting(s, "n-outputs-max", "auto"));
+    const EngineEstimate server = run(s);
+    CHECK(term(device(server, "gpu0"), "compute_buffer") == 512ULL * (3 * 14336 + 2 * 4096) * 4);
+    CHECK(std::find(server.settings.begin(), server.settings.end(),
+                    "logits reserved for 4 of the u-batch's 512 rows (llama-server: -np x (1 + the drafter's tokens per step))") != server.settings.end());
+    // With one slot and a u-batch of 4096 (ggml-org/llama.cpp#23527 ran -b 4096 -ub 4096 for its ~3 GB), the
+    // buffer falls from the u-batch's logits, 4096 x (128,256 + 4,096) x 4 = 2.02 GiB, to the feed-forward
+    // phase, 4096 x (3 x 14,336 + 2 x 4,096) x 4 = 800 MiB.
+    REQUIRE(apply_setting(s, "context", "8192"));
+    REQUIRE(apply_setting(s, "nbatch", "4096"));
+    REQUIRE(apply_setting(s, "ubatch", "4096"));
+    REQUIRE(apply_setting(s, "parallel", "1"));
+    CHECK(term(device(run(s), "gpu0"), "compute_buffer") == 4096ULL * (3 * 14336 + 2 * 4096) * 4);
+    REQUIRE(apply_setting(s, "n-outputs-max", "all"));
+    CHECK(term(device(run(s), "gpu0"), "compute_buffer") == 4096ULL * (128256 + 4096) * 4);
+    // A drafter adds its 16 tokens per step to every slot's rows (common_speculative_get_output_limits).
+    REQUIRE(apply_setting(s, "n-outputs-max", "auto"));
+    REQUIRE(apply_setting(s, "ubatch", "512"));
+    REQUIRE(apply_setting(s, "draft-model", "llama-3.2-1b"));
+    const EngineEstimate drafted = run(s);
+    CHECK(std::find(drafted.settings.begin(), drafted.settings.end(),
+                    "logits reserved for 17 of the u-batch's 512 rows (llama-server: -np x (1 + the drafter's tokens per step))") != drafted.settings.end());
+    CHECK(!apply_setting(s, "n-outputs-max", "none"));
 }
 
 TEST_CASE("llama.cpp without flash attention: KQ scores, mask and host inputs match a published log to the MiB") {
@@ -167,13 +197,13 @@ TEST_CASE("llama.cpp sliding-window layers keep GGML_PAD(min(n_ctx, n_swa x n_se
 
 TEST_CASE("llama.cpp layer split: each GPU holds its layers' KV and its own compute buffer") {
     Scenario s = with({{"model", "llama-3-70b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"context", "8192"}, {"gpu", "rtx-4090"},
-                       {"gpus", "2"}, {"tensor-split", "1,1"}, {"ngl", "all"}, {"parallel", "1"}});
+                       {"gpus", "2"}, {"tensor-split", "1,1"}, {"ngl", "all"}, {"parallel", "1"}, {"n-outputs-max", "all"}});
     const EngineEstimate e = run(s);
     const std::uint64_t kv_layer = 8192ULL * 2 * 1024 * 2;
     // 81 slots (80 blocks + output) split 1:1: blocks 0-40 on GPU 0 (41/81 < 0.5 is false at 40.5), the rest on GPU 1.
     CHECK(term(device(e, "gpu0"), "kv_buffer") + term(device(e, "gpu1"), "kv_buffer") == 80 * kv_layer);
     CHECK(term(device(e, "gpu0"), "compute_buffer") > 0);
-    CHECK(term(device(e, "gpu1"), "compute_buffer") == 512ULL * (128256 + 8192) * 4);  // the output layer's logits
+    CHECK(term(device(e, "gpu1"), "compute_buffer") == 512ULL * (128256 + 8192) * 4);  // the output layer's logits (n-outputs-max all)
     CHECK(term(device(e, "gpu0"), "compute_buffer") < term(device(e, "gpu1"), "compute_buffer"));
 }
 
@@ -728,6 +758,27 @@ TEST_CASE("A preset MoE model's routed experts sit in its MoE layers, gate, up a
     const Expected<EngineEstimate> e = engine_estimate(s);
     REQUIRE(!e);
     CHECK(e.error().find("without a GGUF file only the routed experts") != std::string::npos);
+}
+
+TEST_CASE("llama.cpp experts kept in host RAM: GPU 0's compute buffer holds one expert tensor copied in for a prompt batch") {
+    // ggml/src/ggml-backend.cpp: ggml_backend_sched_backend_id_from_cur runs an op whose weight sits in a host
+    // buffer (-ot =CPU keeps it in CPU_Mapped or CUDA_Host) on the first backend whose offload_op accepts it
+    // (ggml-cuda.cu: get_op_batch_size >= 32, MUL_MAT_ID's batch is its token count); pass 5 of
+    // ggml_backend_sched_split_graph starts a new split at each such weight "so the memory of the previously
+    // offloaded weights can be reused", and the copy (ggml_dup_tensor_layout) is allocated in that backend's
+    // compute buffer: one tensor at a time, the largest. moe_gguf's experts: 100 MiB each.
+    Scenario s = moe_gguf();
+    REQUIRE(apply_setting(s, "context", "4096"));
+    REQUIRE(apply_setting(s, "flash-attn", "on"));  // without it the f32 scores, 256 MiB here, are the largest phase
+    const std::uint64_t on_gpu = term(device(run(s), "gpu0"), "compute_buffer");
+    REQUIRE(apply_setting(s, "n-cpu-moe", "all"));
+    const EngineEstimate kept = run(s);
+    const std::uint64_t ffn = 512ULL * (3 * (1024 * 4) + 2 * 4096) * 4;  // the MoE phase at n_ubatch 512
+    CHECK(term(device(kept, "gpu0"), "compute_buffer") == std::max(on_gpu, ffn + 100 * MiB));
+    CHECK(term(device(kept, "gpu0"), "compute_buffer") > on_gpu);
+    // Below a batch of 32 the GPU declines the op: the CPU runs it on the weights where they are.
+    REQUIRE(apply_setting(s, "ubatch", "16"));
+    CHECK(term(device(run(s), "gpu0"), "compute_buffer") < 100 * MiB);
 }
 
 TEST_CASE("fit --minimize n-cpu-moe: the fewest expert layers on the CPU that fit, with the bandwidth note") {
