@@ -4,6 +4,7 @@
 #include <catch_amalgamated.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "architecture.hpp"
@@ -110,6 +111,21 @@ TEST_CASE("llama.cpp compute buffer at n_ubatch: the u-batch's logits dominate a
     CHECK(std::find(drafted.settings.begin(), drafted.settings.end(),
                     "logits reserved for 17 of the u-batch's 512 rows (llama-server: -np x (1 + the drafter's tokens per step))") != drafted.settings.end());
     CHECK(!apply_setting(s, "n-outputs-max", "none"));
+}
+
+TEST_CASE("llama.cpp of August 2026: a full offload's compute buffer without a u-batch of logits (gguf-parser-go#45)") {
+    // https://github.com/gpustack/gguf-parser-go/issues/45: Qwen3-0.6B, ctx 4096, -fa on, q8_0 K and V, -b 2048
+    // -ub 512 -np 1, every layer on an MI300X: 32.09 MiB from sched_reserve. One row of logits is reserved; the
+    // u-batch's 512 rows would make the buffer 298.8 MiB. The 31 % left is the reality table's unmet row.
+    Scenario s = with({{"model", "qwen3-0.6b"}, {"engine", "llama.cpp"}, {"context", "4096"}, {"flash-attn", "on"}, {"kv-dtype", "q8_0"},
+                       {"ubatch", "512"}, {"parallel", "1"}, {"ngl", "all"}, {"gpu-memory", "192GiB"}});
+    const double measured = 32.09 * MiB;
+    const double server = static_cast<double>(term(device(run(s), "gpu0"), "compute_buffer"));
+    CHECK(std::abs(server / measured - 1) < 0.35);
+    REQUIRE(apply_setting(s, "n-outputs-max", "all"));
+    const double whole = static_cast<double>(term(device(run(s), "gpu0"), "compute_buffer"));
+    CHECK(whole == 512.0 * (151936 + 1024) * 4);
+    CHECK(whole / measured > 9);
 }
 
 TEST_CASE("llama.cpp without flash attention: KQ scores, mask and host inputs match a published log to the MiB") {
