@@ -639,6 +639,8 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
     // memory runs on the first GPU when that GPU takes it (CUDA: a batch of at least 32), so a partial
     // offload computes its CPU layers on GPU 0 with their weights copied into its compute buffer, and the
     // host's compute buffer keeps only the graph's inputs. -ngl 0 is read as a CPU-only run: the CPU computes.
+    // The whole layer's weights are counted, as Ollama issue 4139's build of April 2024 allocated; a current
+    // build's split per weight (below) may hold one tensor at a time: no current log to check it against.
     const bool op_offload = gpus > 0 && ngl > 0 && layers_on[static_cast<std::size_t>(gpus)] > 0 && p.tokens >= kOpOffloadMinBatch;
     // The same rule for the tensors an override keeps in host RAM (the experts of --n-cpu-moe, -ot exps=CPU):
     // with CUDA a host buffer (CPU_Mapped, CUDA_Host), so each matmul on one of them runs on GPU 0 with the
