@@ -961,6 +961,11 @@ Expected<CommandReading> read_engine_command(std::string_view text) {
         return Error(shown(program) + " is not an engine llm-memory reads (llama-server, llama-cli, vllm serve, python -m vllm.entrypoints.openai.api_server, ollama run)");
     }
     r.settings.push_back({"engine", r.engine, r.program});
+    // llama-server caps the logits rows its graph reserves (server_output_limits), and so do llama-cli, rebuilt on
+    // the server in December 2025, and the single `llama` binary; the other tools (llama-bench, llama-completion,
+    // the old llama-cli, llama-perplexity) keep libllama's default, a whole u-batch.
+    if (r.engine == "llama.cpp" && prog != "llama-server" && prog != "server" && prog != "llama-cli" && prog != "llama")
+        r.settings.push_back({"n-outputs-max", "all", program + " (libllama's default: logits for every u-batch token)"});
     for (const auto& [name, value] : env) {
         if (name == "CUDA_VISIBLE_DEVICES" || name == "HIP_VISIBLE_DEVICES") {
             std::size_t count = value.empty() ? 0 : 1;

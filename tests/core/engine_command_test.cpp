@@ -100,6 +100,16 @@ TEST_CASE("llama-server: every memory flag in llama.cpp's spellings") {
     CHECK(pairs(read_ok("llama-server -m a.gguf -ts 3/1")).at("tensor-split") == "3,1");
 }
 
+TEST_CASE("llama.cpp's tools other than llama-server and llama-cli reserve a whole u-batch of logits") {
+    // tools/server/server-context.cpp server_output_limits caps n_outputs_max for llama-server (and llama-cli,
+    // which runs on the server's context); llama-bench and llama-completion create their context with libllama's
+    // default, n_outputs_max 0 = n_batch (src/llama-context.cpp).
+    CHECK(pairs(read_ok("llama-server -m x.gguf -c 4096")).count("n-outputs-max") == 0);
+    CHECK(pairs(read_ok("./build/bin/llama-cli -m x.gguf -c 4096")).count("n-outputs-max") == 0);
+    CHECK(pairs(read_ok("./build/bin/llama-bench -m x.gguf -ub 2048")).at("n-outputs-max") == "all");
+    CHECK(pairs(read_ok("llama-completion -m x.gguf -c 4096")).at("n-outputs-max") == "all");
+}
+
 TEST_CASE("llama-server: a bad value of a flag that matters names the flag") {
     CHECK(error_of("llama-server -m a.gguf -c abc") == "-c: \"abc\" is not a whole number");
     CHECK(error_of("llama-server -m a.gguf -ngl lots") == "-ngl: \"lots\" is not a number of layers (a whole number, all or auto)");
