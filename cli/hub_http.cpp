@@ -1,8 +1,11 @@
 // libcurl under core's HubLookup: one easy handle per look-up (connections reused), each body capped at
-// what the request may read, cached files written whole (a temporary file renamed into place).
+// what the request may read, cached files written whole (a temporary file renamed into place). libcurl is
+// opened (dlopen) at the first look-up, not linked: its 36 libraries cost every start of the CLI and the
+// desktop app about 15 M instructions in the dynamic loader (bench/RESULTS.md), for a feature most runs never use.
 #include "hub_http.hpp"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +18,43 @@
 
 namespace llm_memory {
 namespace {
+
+// The libcurl functions this file calls, from libcurl.so.4 (Debian's libcurl4), opened once.
+struct Curl {
+    CURLcode (*global_init)(long) = nullptr;
+    CURL* (*easy_init)() = nullptr;
+    void (*easy_cleanup)(CURL*) = nullptr;
+    void (*easy_reset)(CURL*) = nullptr;
+    CURLcode (*easy_setopt)(CURL*, CURLoption, ...) = nullptr;
+    CURLcode (*easy_getinfo)(CURL*, CURLINFO, ...) = nullptr;
+    CURLcode (*easy_perform)(CURL*) = nullptr;
+    const char* (*easy_strerror)(CURLcode) = nullptr;
+    curl_slist* (*slist_append)(curl_slist*, const char*) = nullptr;
+    void (*slist_free_all)(curl_slist*) = nullptr;
+    bool ready = false;
+};
+
+template <typename F>
+bool bind(void* library, const char* name, F& function) {
+    function = reinterpret_cast<F>(dlsym(library, name));
+    return function != nullptr;
+}
+
+const Curl& curl_api() {
+    static const Curl api = [] {
+        Curl c;
+        void* library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+        if (library == nullptr) return c;
+        c.ready = bind(library, "curl_global_init", c.global_init) && bind(library, "curl_easy_init", c.easy_init) &&
+                  bind(library, "curl_easy_cleanup", c.easy_cleanup) && bind(library, "curl_easy_reset", c.easy_reset) &&
+                  bind(library, "curl_easy_setopt", c.easy_setopt) && bind(library, "curl_easy_getinfo", c.easy_getinfo) &&
+                  bind(library, "curl_easy_perform", c.easy_perform) && bind(library, "curl_easy_strerror", c.easy_strerror) &&
+                  bind(library, "curl_slist_append", c.slist_append) && bind(library, "curl_slist_free_all", c.slist_free_all) &&
+                  c.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
+        return c;
+    }();
+    return api;
+}
 
 std::string env_text(const char* name) {
     const char* v = std::getenv(name);
@@ -76,38 +116,38 @@ void write_cache(const std::string& path, const std::string& bytes) {
     if (ec) std::filesystem::remove(temporary, ec);
 }
 
-HubResponse fetch(CURL* curl, const HubRequest& request, const HubEnvironment& env) {
+HubResponse fetch(const Curl& api, CURL* curl, const HubRequest& request, const HubEnvironment& env) {
     HubResponse response;
     Body body;
     body.limit = static_cast<std::size_t>(request.ranged ? request.range_begin + request.range_length : request.max_bytes + 1);
-    curl_easy_reset(curl);
-    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
-    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, env.timeout_seconds);
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);  // less than a byte a second for the timeout: give up
-    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, env.timeout_seconds);
-    curl_easy_setopt(curl, CURLOPT_USERAGENT, "llm-memory/" LLM_MEMORY_VERSION);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+    api.easy_reset(curl);
+    api.easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    api.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
+    api.easy_setopt(curl, CURLOPT_MAXREDIRS, 5L);
+    api.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    api.easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    api.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    api.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, env.timeout_seconds);
+    api.easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);  // less than a byte a second for the timeout: give up
+    api.easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, env.timeout_seconds);
+    api.easy_setopt(curl, CURLOPT_USERAGENT, "llm-memory/" LLM_MEMORY_VERSION);
+    api.easy_setopt(curl, CURLOPT_WRITEFUNCTION, write_body);
+    api.easy_setopt(curl, CURLOPT_WRITEDATA, &body);
     const std::string range = std::to_string(request.range_begin) + "-" + std::to_string(request.range_begin + request.range_length - 1);
-    if (request.ranged) curl_easy_setopt(curl, CURLOPT_RANGE, range.c_str());
+    if (request.ranged) api.easy_setopt(curl, CURLOPT_RANGE, range.c_str());
     curl_slist* headers = nullptr;
     // libcurl drops a custom Authorization header when a redirect leaves the host it was set for.
-    if (!env.token.empty()) headers = curl_slist_append(headers, ("Authorization: Bearer " + env.token).c_str());
-    if (headers != nullptr) curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-    const CURLcode code = curl_easy_perform(curl);
-    if (headers != nullptr) curl_slist_free_all(headers);
+    if (!env.token.empty()) headers = api.slist_append(headers, ("Authorization: Bearer " + env.token).c_str());
+    if (headers != nullptr) api.easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    const CURLcode code = api.easy_perform(curl);
+    if (headers != nullptr) api.slist_free_all(headers);
     long status = 0;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    api.easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
     response.status = static_cast<int>(status);
     response.body = std::move(body.bytes);
     if (code == CURLE_OK || (code == CURLE_WRITE_ERROR && body.capped)) return response;
     char* last_url = nullptr;
-    curl_easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &last_url);
+    api.easy_getinfo(curl, CURLINFO_EFFECTIVE_URL, &last_url);
     const std::string host = host_of(last_url != nullptr ? last_url : request.url);
     response.status = 0;
     response.body.clear();
@@ -123,7 +163,7 @@ HubResponse fetch(CURL* curl, const HubRequest& request, const HubEnvironment& e
             response.transport_error = "cannot connect to " + host + " (no network, or the host is down)";
             break;
         case CURLE_TOO_MANY_REDIRECTS: response.transport_error = "more than 5 redirects from " + host; break;
-        default: response.transport_error = host + ": " + curl_easy_strerror(code); break;
+        default: response.transport_error = host + ": " + api.easy_strerror(code); break;
     }
     return response;
 }
@@ -153,9 +193,8 @@ Expected<HubResult> run_hub_lookup(const HubRef& ref, const HubEnvironment& env,
     const std::string scheme = env.endpoint.substr(0, env.endpoint.find("://") + 3);
     if (scheme != "https://" && scheme != "http://")
         return Error{"hf", "HF_ENDPOINT \"" + env.endpoint + "\" must start with https:// (or http://)"};
-    static const bool curl_ready = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
     HubLookup lookup(ref, env.endpoint, client, !env.token.empty());
-    CURL* curl = curl_ready ? curl_easy_init() : nullptr;
+    CURL* curl = nullptr;  // opened at the first request the cache cannot answer
     while (const HubRequest* request = lookup.next()) {
         HubResponse response;
         const std::string path = env.cache_dir.empty() ? std::string() : env.cache_dir + "/" + request->cache_path;
@@ -164,17 +203,18 @@ Expected<HubResult> run_hub_lookup(const HubRef& ref, const HubEnvironment& env,
             response.from_cache = true;
         } else if (env.offline) {
             response.transport_error = "HF_HUB_OFFLINE is set and it is not in the cache (" + (path.empty() ? request->cache_path : path) + ")";
-        } else if (curl == nullptr) {
-            response.transport_error = "libcurl could not start";
+        } else if (curl == nullptr && (!curl_api().ready || (curl = curl_api().easy_init()) == nullptr)) {
+            response.transport_error = curl_api().ready ? "libcurl could not start"
+                                                        : "libcurl (libcurl.so.4, Debian's libcurl4) is not installed or could not be opened";
         } else {
-            response = fetch(curl, *request, env);
+            response = fetch(curl_api(), curl, *request, env);
             const bool whole = request->ranged ? response.status == 206 && response.body.size() == request->range_length
                                                : response.status == 200 && response.body.size() <= request->max_bytes;
             if (!path.empty() && whole) write_cache(path, response.body);
         }
         lookup.answer(response);
     }
-    if (curl != nullptr) curl_easy_cleanup(curl);
+    if (curl != nullptr) curl_api().easy_cleanup(curl);
     return lookup.result();
 }
 

@@ -26,7 +26,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [[ $(field Architecture) == "$arch" ]] || fail "Architecture: $(field Architecture)"
 [[ -n $(field Maintainer) && -n $(field Description) ]] || fail "Maintainer or Description missing"
 depends=$(field Depends)
-for lib in libc6 libstdc++6 libglfw3; do  # what the two binaries link (dpkg-shlibdeps)
+for lib in libc6 libstdc++6 libglfw3 libcurl4; do  # what the two binaries link (dpkg-shlibdeps), and the opened libcurl
   [[ ", $depends," == *", $lib "* || ", $depends," == *", $lib,"* ]] || fail "Depends lacks $lib: $depends"
 done
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | LC_ALL=C sort)
