@@ -203,9 +203,10 @@ Expected<HubResult> run_hub_lookup(const HubRef& ref, const HubEnvironment& env,
             response.from_cache = true;
         } else if (env.offline) {
             response.transport_error = "HF_HUB_OFFLINE is set and it is not in the cache (" + (path.empty() ? request->cache_path : path) + ")";
-        } else if (curl == nullptr && (!curl_api().ready || (curl = curl_api().easy_init()) == nullptr)) {
-            response.transport_error = curl_api().ready ? "libcurl could not start"
-                                                        : "libcurl (libcurl.so.4, Debian's libcurl4) is not installed or could not be opened";
+        } else if (!curl_api().ready) {
+            response.transport_error = "libcurl (libcurl.so.4, Debian's libcurl4) is not installed or could not be opened";
+        } else if (curl == nullptr && (curl = curl_api().easy_init()) == nullptr) {
+            response.transport_error = "libcurl could not start";
         } else {
             response = fetch(curl_api(), curl, *request, env);
             const bool whole = request->ranged ? response.status == 206 && response.body.size() == request->range_length
