@@ -135,6 +135,12 @@ namespace {
 // Clamp for io.DeltaTime after a pause: long enough that two clicks separated by a pause never look
 // like a double click (ImGui's MouseDoubleClickTime is 0.30 s), short enough that nothing jumps.
 constexpr float kMaxFrameSeconds = 0.5f;
+// The floor: ImGui wants time to pass between frames, and the passes of one animation frame (tick) can
+// fall within the clock's resolution.
+constexpr float kMinFrameSeconds = 1e-4f;
+// ImGui frames one animation frame may draw to take queued input (tick): a typed word and its Enter need
+// about 20.
+constexpr int kInputPasses = 32;
 
 void js_publish(const llm_memory::Scenario& scenario, const llm_memory::Estimate& estimate) {
     const std::string summary = llm_memory::report_summary(estimate);
@@ -285,37 +291,33 @@ void sync_text_edit_after_frame() {
     js_text_edit(id != 0 ? 1 : 0, id != 0 ? state->InitialTextA.Data : "", key, lines ? 1 : 0);
 }
 
-void tick() {
-    if (g_web.suspended) {
-        pause_loop();
-        return;
-    }
-    sync_canvas_size();
-    if (!g_web.pacer.frame_owed()) {
-        pause_loop();
-        return;
-    }
+// One ImGui frame: input, layout, and the page's follow-ups (the address, the theme, a look-up, a picker).
+// It reaches the canvas when ImGui has taken every queued input event, or when `final` says so; otherwise
+// it only takes input. Returns whether it reached the canvas.
+bool draw_pass(bool final) {
     glfwPollEvents();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGuiIO& io = ImGui::GetIO();
-    io.DeltaTime = std::min(io.DeltaTime, kMaxFrameSeconds);
+    io.DeltaTime = std::clamp(io.DeltaTime, kMinFrameSeconds, kMaxFrameSeconds);
     sync_text_edit_before_frame();
     ImGui::NewFrame();
+    const bool render = final || GImGui->InputEventsQueue.empty();
     apply_touch_scroll();
     g_web.items.clear();
     g_web.item_rects.clear();
     llm_memory::draw_frame(g_web.app);
-    ImGui::Render();
-    glViewport(0, 0, g_web.width_px, g_web.height_px);
-    const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-    glClearColor(clear.x, clear.y, clear.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    g_web.pacer.frame_drawn();
-    // ImGui spreads quick input over frames (a touch tap is position, press, release, leave): draw until
-    // the queue is empty, whatever the pacer's count.
-    if (!GImGui->InputEventsQueue.empty()) g_web.pacer.request_frame();
+    if (render) {
+        ImGui::Render();
+        glViewport(0, 0, g_web.width_px, g_web.height_px);
+        const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+        glClearColor(clear.x, clear.y, clear.z, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        g_web.pacer.frame_drawn();  // the frames owed after input are drawn ones
+    } else {
+        ImGui::EndFrame();
+    }
     sync_text_edit_after_frame();
     sync_cursor();
     if (g_web.app.scenario_changed) on_scenario_changed();
@@ -335,6 +337,27 @@ void tick() {
         g_web.app.open_full_app_requested = false;
         js_open_full_app();
     }
+    return render;
+}
+
+void tick() {
+    if (g_web.suspended) {
+        pause_loop();
+        return;
+    }
+    sync_canvas_size();
+    if (!g_web.pacer.frame_owed()) {
+        pause_loop();
+        return;
+    }
+    // ImGui spreads quick input over frames (a key's press, its character and its release; a touch tap's
+    // position, press, release and leave), one or two events a frame. Typed text arrives faster than a busy
+    // browser serves animation frames (2 a second in the browser stage: a typed id and its Enter took
+    // 10 s to land), so one animation frame takes the whole queue, in up to kInputPasses ImGui frames, and
+    // only the last is drawn to the canvas.
+    for (int pass = 1; !draw_pass(pass == kInputPasses); ++pass) {
+    }
+    if (!GImGui->InputEventsQueue.empty()) g_web.pacer.request_frame();  // more than kInputPasses could take
     // The last owed frame pauses the loop now rather than at the next animation frame: a settled page asks
     // the browser for no further callback (Chromium serves an idle page's late when busy, up to 3.4 s in
     // the browser stage: bench/SUITE.md), and idle() is true as soon as that frame is drawn.
@@ -512,15 +535,12 @@ EMSCRIPTEN_KEEPALIVE void llm_memory_set_touch_layout(int touch) {
     wake();
 }
 
-// Draws frames now until ImGui has taken every queued input event (at most 8): a touch handler needs what
-// the finger hovers before it returns.
+// Draws a frame now, which takes every queued input event (tick): a touch handler needs what the finger
+// hovers before it returns.
 EMSCRIPTEN_KEEPALIVE void llm_memory_frame_now() {
     if (!g_web.renderer_ready || g_web.suspended) return;
-    for (int i = 0; i < 8; ++i) {
-        g_web.pacer.notify_input();
-        tick();
-        if (GImGui->InputEventsQueue.empty()) break;
-    }
+    g_web.pacer.notify_input();
+    tick();
 }
 
 // The text field the last frame's pointer hovers (its cursor is the text beam): its settings key, "*" for

@@ -122,12 +122,17 @@ export function watchErrors(page) {
 }
 
 // Opens a page and records console errors, page errors and every request URL. options: deviceScaleFactor,
-// colorScheme, isMobile, hasTouch (the browser context's), initScript (run before the page's scripts).
+// colorScheme, isMobile, hasTouch (the browser context's), initScript (run before the page's scripts),
+// fileChooser (intercept file pickers from the start, so page.waitForEvent('filechooser') sees the app's
+// picker: Playwright turns interception on when the first listener is added, with a message it does not
+// wait for, and a page that opens its picker in the frame after the click can beat a listener added at
+// the click; added before the page is loaded, its CDP message precedes the navigation's).
 export async function openPage(browser, url, viewport = { width: 1280, height: 800 }, options = {}) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: options.deviceScaleFactor ?? 1, colorScheme: options.colorScheme ?? 'dark',
     isMobile: options.isMobile ?? false, hasTouch: options.hasTouch ?? false });
   if (options.initScript) await context.addInitScript(options.initScript);
   const page = await context.newPage();
+  if (options.fileChooser) page.on('filechooser', () => {});
   const errors = watchErrors(page);
   const requests = [];
   page.on('request', (req) => requests.push(req.url()));

@@ -5,7 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launch, serveSite, openPage, waitForApi, waitForIdle, frameCount, canvasInk, shotDir, POLL_MS } from './harness.mjs';
+import { launch, serveSite, openPage, waitForApi, waitForIdle, waitForSuspended, frameCount, canvasInk, shotDir, POLL_MS } from './harness.mjs';
+import { itemRect } from './touch_support.mjs';
 
 let browser;
 let server;
@@ -79,6 +80,43 @@ test('no frames while the tab is hidden; drawing resumes when it is shown', asyn
     document.dispatchEvent(new Event('visibilitychange'));
   });
   await page.waitForFunction((n) => window.llmMemory.frameCount() > n, idle, { timeout: 5000, polling: POLL_MS });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// A busy browser serves animation frames late (2 a second in the browser stage), and ImGui takes a key's
+// press, its character and its release in separate frames: a typed id and its Enter once needed 20 frames,
+// 10 s, to land (hub.test.mjs, the lean page's Hugging Face field). One animation frame (web/main_web.cpp
+// tick) now takes the whole queue. Here the keys wait while drawing is suspended, as in a hidden tab, and
+// then one frame is drawn.
+test('typed text and its Enter are taken in one animation frame, whatever the pace the browser serves frames at', async () => {
+  const { page, errors, context } = await openPage(browser, server.url);
+  await waitForApi(page);
+  await waitForIdle(page);
+  const field = await itemRect(page, '##value', 0);  // Parameters (N)
+  await page.mouse.click(field.cx, field.cy);
+  await waitForIdle(page);
+  await page.evaluate(() => Module._llm_memory_set_visible(0));
+  await waitForSuspended(page);
+  await page.keyboard.down('Control');
+  await page.keyboard.press('a');
+  await page.keyboard.up('Control');
+  await page.keyboard.type('70B');
+  await page.keyboard.press('Enter');
+  const frame = await page.evaluate(() => {
+    const report = () => Module.ccall('llm_memory_idle_report', 'string', [], []).split('\n');
+    const before = { queued: Number(report()[3]), drawn: window.llmMemory.frameCount() };
+    Module._llm_memory_set_visible(1);  // wakes the loop, whose next animation frame comes after this task
+    Module._llm_memory_frame_now();     // the tick that animation frame would run, now
+    return { before, drawn: window.llmMemory.frameCount() - before.drawn, left: Number(report()[3]), active: report()[4],
+             state: window.llmMemory.getState() };
+  });
+  assert.ok(frame.before.queued >= 12, `the keys waited in ImGui's queue (${frame.before.queued} events)`);
+  assert.equal(frame.left, 0, 'every queued event was taken');
+  assert.equal(frame.drawn, 1, 'in one frame drawn to the canvas');
+  assert.equal(frame.state, 'params=70B', 'the typed value was applied');
+  assert.equal(frame.active, '0', 'the Enter was taken: the field is no longer being edited');
+  await waitForIdle(page);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -176,7 +176,7 @@ test('the "Open a model file..." button picks a GGUF with a header of several MB
   assert.equal(expected.file.vocab_size, 150000);
   assert.equal(expected.file.data_offset, header);
 
-  const { page, errors, context } = await openCounted(server.url);
+  const { page, errors, context } = await openCounted(server.url, { viewport: { width: 1280, height: 800 }, fileChooser: true });
   const section = await itemRect(page, 'Model: preset, config.json or model file');
   await page.mouse.click(section.cx, section.cy);
   const button = await itemRect(page, 'Open a model file...');
