@@ -19,7 +19,7 @@ namespace {
 
 SayArg gib(std::uint64_t bytes) { return {SayArg::kGib, bytes}; }    // "23.99 GiB"
 SayArg count(std::uint64_t n) { return {SayArg::kCount, n}; }        // "76,288"
-SayArg number(std::uint64_t n) { return {SayArg::kNumber, n}; }      // "76288"
+SayArg number(std::uint64_t n) { return {SayArg::kNumber, n}; }      // "75776"
 SayArg gpus(std::uint64_t n) { return {SayArg::kPlural, n, n == 1 ? "GPU" : "GPUs"}; }
 
 bool is_llama(const Scenario& s) { return s.engine.kind == EngineKind::llama_cpp || s.engine.kind == EngineKind::ollama; }

@@ -460,22 +460,42 @@ Phases phases(const Architecture& a, const Resolved& r) {
     const std::uint64_t t = std::min(r.n_ctx, r.n_ubatch);
     p.tokens = t;
     const std::uint64_t n_kv = r.unified ? r.n_ctx : r.n_ctx / r.n_seq;
-    const std::uint64_t hidden4 = 4 * a.hidden_size * t * kF32;  // input, norm, Q and the attention output, f32
+    const std::uint64_t h = a.hidden_size;
+    const std::uint64_t hidden4 = 4 * h * t * kF32;  // input, norm, Q and the attention output, f32
+    // The KQ mask is a graph input, allocated before every layer's tensors: the f32 mask, and with flash
+    // attention its f16 cast, which every layer reads. Both count in every phase. ggml-alloc frees the f32
+    // mask once cast, but its 8 MiB (Qwen3-0.6B at -c 4096) sit at the buffer's start, where a buffer's
+    // size is its high-water mark: the measured buffers of gguf-parser-go#45 hold both.
+    const std::uint64_t mask = n_kv * t * (r.flash_attn ? kF32 + 2 : kF32);
+    const std::string mask_steps = "mask " + n(n_kv) + " x " + n(t) + (r.flash_attn ? " x (4 + 2)" : " x 4");
     if (r.flash_attn) {
-        const std::uint64_t mask = n_kv * t * (kF32 + 2);        // the f32 mask copied in and its f16 cast
         p.attention = mask + hidden4;
-        p.attention_steps = "flash attention: mask " + n(n_kv) + " x " + n(t) + " x (4 + 2) bytes + 4 x " + n(a.hidden_size) + " x " + n(t) + " x 4";
+        p.attention_steps = "flash attention: " + mask_steps + " bytes + 4 x " + n(h) + " x " + n(t) + " x 4";
     } else {
         const std::uint64_t kq = n_kv * t * a.num_attention_heads * kF32;
-        const std::uint64_t mask = n_kv * t * kF32;
         p.attention = kq + mask + hidden4;
-        p.attention_steps = "KQ scores " + n(n_kv) + " x " + n(t) + " x " + n(a.num_attention_heads) + " heads x 4 + mask " + n(n_kv) + " x " + n(t) +
-                            " x 4 + 4 x " + n(a.hidden_size) + " x " + n(t) + " x 4";
+        p.attention_steps = "KQ scores " + n(n_kv) + " x " + n(t) + " x " + n(a.num_attention_heads) + " heads x 4 + " + mask_steps +
+                            " + 4 x " + n(h) + " x " + n(t) + " x 4";
     }
-    std::uint64_t ff = a.intermediate_size;
-    if (a.is_moe()) ff = a.moe_intermediate_size * std::max<std::uint64_t>(a.num_experts_per_tok, 1) + a.shared_expert_intermediate_size;
-    p.ffn = t * (3 * ff + 2 * a.hidden_size) * kF32;
-    p.ffn_steps = n(t) + " x (3 x " + n(ff) + " + 2 x " + n(a.hidden_size) + ") x 4";
+    // The feed-forward's live set at its widest (llama-graph.cpp build_ffn / build_moe_ffn): the residual
+    // (ffn_inp) beside up, gate and their SwiGLU product; the normed input is freed once up and gate are
+    // made. Routed experts keep k columns each: up, gate and product, or the product and the down
+    // projection's k outputs (h wide); a shared block then runs beside the routed sum and its input.
+    std::uint64_t width = 0;
+    if (a.is_moe()) {
+        const std::uint64_t k = std::max<std::uint64_t>(a.num_experts_per_tok, 1);
+        const std::uint64_t routed_ff = a.moe_intermediate_size * k;
+        const std::uint64_t shared_ff = a.shared_expert_intermediate_size;
+        const std::uint64_t routed = h + (shared_ff > 0 ? h : 0) + std::max(3 * routed_ff, routed_ff + h * k);
+        width = std::max(routed, shared_ff > 0 ? 2 * h + 3 * shared_ff : 0);
+        p.ffn_steps = n(t) + " x (" + n(h) + (shared_ff > 0 ? " x 2" : "") + " + max(3 x " + n(routed_ff) + ", " + n(routed_ff) + " + " + n(h) +
+                      " x " + n(k) + " experts)" + (shared_ff > 0 ? ", or 2 x " + n(h) + " + 3 x " + n(shared_ff) + " shared" : std::string()) + ") x 4";
+    } else {
+        width = h + 3 * a.intermediate_size;
+        p.ffn_steps = n(t) + " x (" + n(h) + " + 3 x " + n(a.intermediate_size) + ") x 4";
+    }
+    p.ffn = mask + t * width * kF32;
+    p.ffn_steps = mask_steps + " + " + p.ffn_steps;
     const std::uint64_t rows = output_rows(r, t);
     p.output = rows * (a.vocab_size + a.hidden_size) * kF32;
     p.output_steps = (rows == t ? "logits of one u-batch " : "logits of the " + std::string(rows == 1 ? "row" : "rows") + " reserved (n_outputs_max) ") +

@@ -127,11 +127,11 @@ test('llama-3-8b on an RTX 4090: every line of the panel is the CLI\'s (1280x800
 });
 
 // Under an engine (the full build, which a link with engine= opens) the inference answers are the engine's
-// (core/engines/engine_fit.cpp): the README's example, llama.cpp at most -c 76288 -ngl 33 for Llama 3.1 8B
-// on an RTX 4090 where its own --fit keeps -c 68096; vLLM's --max-model-len up to its own estimate.
+// (core/engines/engine_fit.cpp): the README's example, llama.cpp at most -c 75776 -ngl 33 for Llama 3.1 8B
+// on an RTX 4090 where its own --fit keeps -c 67840; vLLM's --max-model-len up to its own estimate.
 test('under an engine the panel gives the engine\'s answers, the same as llm-memory fit', async () => {
   for (const [state, first] of [
-    ['model=llama-3.1-8b&gpu=rtx-4090&engine=llama.cpp', 'Largest context: llama.cpp runs at most 76,288 tokens (-c 76288 -ngl 33) on 1 x NVIDIA GeForce RTX 4090: '],
+    ['model=llama-3.1-8b&gpu=rtx-4090&engine=llama.cpp', 'Largest context: llama.cpp runs at most 75,776 tokens (-c 75776 -ngl 33) on 1 x NVIDIA GeForce RTX 4090: '],
     ['model=llama-3.1-8b&gpu=rtx-4090&engine=vllm', 'Largest context: vLLM starts with --max-model-len up to '],
   ]) {
     const { page, errors, context } = await openPage(browser, server.url + '#' + state);

@@ -252,13 +252,14 @@ TEST_CASE("every mistake id is diagnosed from the wrong answer it produces", "[p
         // past the 1 % a right answer may miss by; llama-server's own reservation leaves 0.9 %.
         {QuestionId::llama_split_total, "model=llama-3.1-70b&dtype=q4_k_m&engine=llama.cpp&context=8192&gpu=rtx-3090&gpus=3&ngl=all&n-outputs-max=all",
          "46381002630 bytes", "one-compute-buffer", "with its own compute buffer"},
-        // A Llama 3.2 1B drafter (-md) for Llama 3.1 70B at 32K: llama.cpp gives the drafter a second context at
+        // A Llama 3.2 1B drafter (-md) for Llama 3.1 70B at 64K: llama.cpp gives the drafter a second context at
         // the target's n_ctx (tools/server: the draft context takes the slot's n_ctx), so its KV cache is 16 layers
-        // x 32,768 cells x (512 + 512) values x 2 bytes = 1 GiB on GPU 0; priced as small (Quartermaster#24:
-        // 0.55 GiB measured against a 0.15 GB pad) the total is 56,792,346,758 - 1,073,741,824 bytes.
+        // x 65,536 cells x (512 + 512) values x 2 bytes = 2 GiB on GPU 0; priced as small (Quartermaster#24:
+        // 0.55 GiB measured against a 0.15 GB pad) the total is 69,295,566,982 - 2,147,483,648 bytes. (At 32K the
+        // 1 GiB left out came within 1 % of the two other GPUs' compute buffers, 0.59 GB: one-compute-buffer.)
         {QuestionId::llama_split_total,
-         "model=llama-3.1-70b&dtype=q4_k_m&engine=llama.cpp&context=32768&gpu=rtx-3090&gpus=3&ngl=all&draft-model=llama-3.2-1b",
-         "55718604934 bytes", "drafter-kv-small", "= 56.79 GB"},
+         "model=llama-3.1-70b&dtype=q4_k_m&engine=llama.cpp&context=65536&gpu=rtx-3090&gpus=3&ngl=all&draft-model=llama-3.2-1b",
+         "67148083334 bytes", "drafter-kv-small", "= 69.3 GB"},
         // Gemma 3 27B with its vision projector (--mmproj, flash attention off) on two RTX 3090s: the projector
         // priced as its f16 file leaves out the 1,132 MiB compute buffer llama-server reserves for its clip graph
         // (https://github.com/gpustack/gguf-parser-go/issues/44, "Real clip compute buffer"): the split's
