@@ -173,7 +173,7 @@ test('llama.cpp, Llama 3 70B Q4_K_M on an RTX 4090 at 8K: the run verdict per de
   const ours = await page.evaluate(() => window.llmMemory.estimate());
   assert.deepEqual(ours.engine, cli.engine);
   assert.deepEqual(ours.verdicts, cli.verdicts);
-  assert.match(cli.verdicts.runs, /^Runs on 1 x NVIDIA GeForce RTX 4090 with llama\.cpp at 8,192 tokens: the GPU holds 22\.76 GiB of 24 GiB \(tight\), host RAM 20\.65 GiB/);
+  assert.match(cli.verdicts.runs, /^Runs on 1 x NVIDIA GeForce RTX 4090 with llama\.cpp at 8,192 tokens: the GPU holds 22\.77 GiB of 24 GiB \(tight\), host RAM 20\.65 GiB/);
   // The text view leads with the run verdict and lists each device (core's engine report).
   await page.locator('#tv-engine p').first().waitFor();
   assert.equal(await page.locator('#tv-verdicts p').first().textContent(), cli.verdicts.runs);
