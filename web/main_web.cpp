@@ -355,8 +355,8 @@ void tick() {
     // browser serves animation frames (2 a second in the browser stage: a typed id and its Enter took
     // 10 s to land), so one animation frame takes the whole queue, in up to kInputPasses ImGui frames, and
     // only the last is drawn to the canvas.
-    for (int pass = 1; !draw_pass(pass == kInputPasses); ++pass) {
-    }
+    int pass = 1;
+    while (!draw_pass(pass == kInputPasses)) ++pass;
     if (!GImGui->InputEventsQueue.empty()) g_web.pacer.request_frame();  // more than kInputPasses could take
     // The last owed frame pauses the loop now rather than at the next animation frame: a settled page asks
     // the browser for no further callback (Chromium serves an idle page's late when busy, up to 3.4 s in

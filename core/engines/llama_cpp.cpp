@@ -487,9 +487,11 @@ Phases phases(const Architecture& a, const Resolved& r) {
         const std::uint64_t routed_ff = a.moe_intermediate_size * k;
         const std::uint64_t shared_ff = a.shared_expert_intermediate_size;
         const std::uint64_t routed = h + (shared_ff > 0 ? h : 0) + std::max(3 * routed_ff, routed_ff + h * k);
+        const std::string routed_steps = n(h) + (shared_ff > 0 ? " x 2" : "") + " + max(3 x " + n(routed_ff) + ", " + n(routed_ff) + " + " + n(h) +
+                                         " x " + n(k) + " experts)";
         width = std::max(routed, shared_ff > 0 ? 2 * h + 3 * shared_ff : 0);
-        p.ffn_steps = n(t) + " x (" + n(h) + (shared_ff > 0 ? " x 2" : "") + " + max(3 x " + n(routed_ff) + ", " + n(routed_ff) + " + " + n(h) +
-                      " x " + n(k) + " experts)" + (shared_ff > 0 ? ", or 2 x " + n(h) + " + 3 x " + n(shared_ff) + " shared" : std::string()) + ") x 4";
+        p.ffn_steps = n(t) + (shared_ff > 0 ? " x max(" + routed_steps + ", shared: 2 x " + n(h) + " + 3 x " + n(shared_ff) + ")"
+                                            : " x (" + routed_steps + ")") + " x 4";
     } else {
         width = h + 3 * a.intermediate_size;
         p.ffn_steps = n(t) + " x (" + n(h) + " + 3 x " + n(a.intermediate_size) + ") x 4";
