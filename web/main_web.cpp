@@ -291,9 +291,8 @@ void sync_text_edit_after_frame() {
     js_text_edit(id != 0 ? 1 : 0, id != 0 ? state->InitialTextA.Data : "", key, lines ? 1 : 0);
 }
 
-// One ImGui frame: input, layout, and the page's follow-ups (the address, the theme, a look-up, a picker).
-// It reaches the canvas when ImGui has taken every queued input event, or when `final` says so; otherwise
-// it only takes input. Returns whether it reached the canvas.
+// One ImGui frame: input and layout. It reaches the canvas when ImGui has taken every queued input event, or
+// when `final` says so; otherwise it only takes input. Returns whether it reached the canvas.
 bool draw_pass(bool final) {
     glfwPollEvents();
     ImGui_ImplOpenGL3_NewFrame();
@@ -319,6 +318,12 @@ bool draw_pass(bool final) {
         ImGui::EndFrame();
     }
     sync_text_edit_after_frame();
+    return render;
+}
+
+// The page's follow-ups to the frames one animation frame drew, once, on their settled state: the cursor, the
+// address and summary, the practice link, the theme, a consented look-up, the file picker, the full app.
+void after_frames() {
     sync_cursor();
     if (g_web.app.scenario_changed) on_scenario_changed();
     if (g_web.practice_frames_pending > 0)
@@ -337,7 +342,6 @@ bool draw_pass(bool final) {
         g_web.app.open_full_app_requested = false;
         js_open_full_app();
     }
-    return render;
 }
 
 void tick() {
@@ -357,6 +361,7 @@ void tick() {
     // only the last is drawn to the canvas.
     int pass = 1;
     while (!draw_pass(pass == kInputPasses)) ++pass;
+    after_frames();
     if (!GImGui->InputEventsQueue.empty()) g_web.pacer.request_frame();  // more than kInputPasses could take
     // The last owed frame pauses the loop now rather than at the next animation frame: a settled page asks
     // the browser for no further callback (Chromium serves an idle page's late when busy, up to 3.4 s in
