@@ -109,14 +109,18 @@ test('typed text and its Enter are taken in one animation frame, whatever the pa
     Module._llm_memory_set_visible(1);  // wakes the loop, whose next animation frame comes after this task
     Module._llm_memory_frame_now();     // the tick that animation frame would run, now
     return { before, drawn: window.llmMemory.frameCount() - before.drawn, left: Number(report()[3]), active: report()[4],
-             state: window.llmMemory.getState() };
+             state: window.llmMemory.getState(), summary: document.getElementById('results-summary').textContent };
   });
   assert.ok(frame.before.queued >= 12, `the keys waited in ImGui's queue (${frame.before.queued} events)`);
   assert.equal(frame.left, 0, 'every queued event was taken');
   assert.equal(frame.drawn, 1, 'in one frame drawn to the canvas');
   assert.equal(frame.state, 'params=70B', 'the typed value was applied');
   assert.equal(frame.active, '0', 'the Enter was taken: the field is no longer being edited');
+  // ...and published by that frame, though passes after the one that took the B changed nothing: the
+  // summary at once, the address with its (throttled) write. The page once kept "params=70" there.
+  assert.match(frame.summary, /^Weight memory 140 GB/);
   await waitForIdle(page);
+  assert.equal(await page.evaluate(() => location.hash), '#params=70B');
   assert.deepEqual(errors, []);
   await context.close();
 });
