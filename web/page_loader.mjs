@@ -1,22 +1,24 @@
-// node web/page_loader.mjs SITE_DIR: the lean page's index.html loads index.js, or the full build (full.js +
-// full.wasm: the engine models and the Hugging Face look-up) when its link asks for what only the full build
-// has: an engine key, hf=ID, lookup=ID or paste=command|log (or, without scenario keys in the link, the saved
-// scenario has an engine key). It also tells the page the full build's size (gzip -9), which the lean page
-// names before loading it. Run after each link of the lean page (web/CMakeLists.txt).
+// node web/page_loader.mjs SITE_DIR KEYS_JS: the lean page's index.html loads index.js, or the full build
+// (full.js + full.wasm: the engine models and the Hugging Face look-up) when its link asks for what only the
+// full build has: an engine setting, hf=ID, lookup=ID or paste=command|log (or, without scenario keys in the
+// link, the saved scenario has an engine setting). It also tells the page the full build's size (gzip -9),
+// which the lean page names before loading it. Run after each link of the lean page (web/CMakeLists.txt).
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-const [site] = process.argv.slice(2);
-if (!site) throw new Error('usage: node web/page_loader.mjs SITE_DIR');
-// The engine keys core refuses without the engine models (the settings table's rows marked for_engine in
-// core/settings.cpp), and the page keys that ask for the full build. The loader runs before any wasm, so the
-// list is written here; core/settings_test.cpp fails unless it is exactly the marked rows (plus hf, lookup and
-// paste), and engine_io.test.mjs checks it against the settings the lean page's text view leaves out.
-// api.js reads it as Module.llmMemoryFullKeys.
-const FULL_BUILD_KEYS = ['engine', 'ubatch', 'nbatch', 'ngl', 'split-mode', 'flash-attn', 'v-dtype', 'parallel',
-  'n-outputs-max', 'kv-unified', 'swa-full', 'mmap', 'n-cpu-moe', 'override-tensor', 'ram', 'draft-model', 'draft-dtype', 'draft-kv-dtype', 'mmproj', 'mmproj-offload', 'gpu-util', 'max-num-seqs', 'max-batched-tokens', 'block-size', 'enforce-eager',
-  'hf', 'lookup', 'paste'];
+const [site, keysTool] = process.argv.slice(2);
+if (!site || !keysTool) throw new Error('usage: node web/page_loader.mjs SITE_DIR KEYS_JS');
+// The engine settings come from core's settings table: KEYS_JS (web/full_build_keys.cpp, built for node)
+// prints the rows marked for an engine, which the lean build refuses (node's fetch off: Emscripten's glue
+// then reads its .wasm from disk, as the wasm tests do). The page's own hf, lookup and paste
+// are not settings. engine_io.test.mjs checks the list against the settings the lean page's text view
+// leaves out. api.js reads it as Module.llmMemoryFullKeys.
+const engineKeys = execFileSync(process.execPath, ['--no-experimental-fetch', keysTool], { encoding: 'utf8' }).split('\n').filter(Boolean);
+if (!engineKeys.includes('engine') || !engineKeys.every((key) => /^[a-z][a-z0-9-]*$/.test(key)))
+  throw new Error(`${keysTool} printed no list of setting keys: ${JSON.stringify(engineKeys)}`);
+const FULL_BUILD_KEYS = [...engineKeys, 'hf', 'lookup', 'paste'];
 const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(site, file)), { level: 9 }).length;
 const fullBytes = gz('full.js') + gz('full.wasm');
 

@@ -18,8 +18,8 @@ before(async () => { server = await serveSite(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 // The keys the lean page refuses: the rows core's settings table marks for an engine (SettingEngine), as the
-// built index.html's loader lists them for the full build (core/settings_test.cpp checks that list against
-// the marks; the page's own hf, lookup and paste are not settings).
+// built index.html's loader lists them for the full build (web/page_loader.mjs writes the list that
+// web/full_build_keys.cpp prints from the table; the page's own hf, lookup and paste are not settings).
 const LOADER_LIST = /llmMemoryFullKeys'\] = \/\(\^\|\[\?&\]\)\(([^)]*)\)=\//;
 const loaderKeys = () => LOADER_LIST.exec(fs.readFileSync(path.join(siteDir, 'index.html'), 'utf8'));
 const ENGINE_KEYS = (loaderKeys()?.[1] ?? '').split('|').filter((k) => k && !['hf', 'lookup', 'paste'].includes(k));

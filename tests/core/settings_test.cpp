@@ -1,7 +1,6 @@
 // The shared settings table: CLI flags, URL state and stored state read the same keys the same way.
 #include <catch_amalgamated.hpp>
 
-#include <set>
 #include <string>
 
 #include "engines/engine.hpp"
@@ -160,29 +159,6 @@ TEST_CASE("a setting is marked as an engine's exactly when its value lives in Sc
     }
     CHECK(marked == 25);  // the engine, 17 of llama.cpp's flags, the drafter (llama.cpp's and vLLM's), 5 of vLLM's, the host's RAM
     CHECK_FALSE(is_engine_setting("no-such-key"));
-}
-
-// The page's loader (web/page_loader.mjs) sends a link with an engine key to the full build; its list must be
-// exactly the marked rows (plus the page's own hf, lookup and paste), or a link would open the lean page and be
-// refused there. tests/browser/engine_io.test.mjs checks that the lean page's form leaves out exactly this list.
-TEST_CASE("the page's loader opens the full build for exactly the marked engine settings", "[settings][engines]") {
-    const std::string loader =
-#include "page_loader.inc"
-        ;
-    const std::size_t open = loader.find("const FULL_BUILD_KEYS = [");
-    REQUIRE(open != std::string::npos);
-    const std::size_t close = loader.find("];", open);
-    REQUIRE(close != std::string::npos);
-    std::set<std::string> listed;
-    for (std::size_t at = loader.find('\'', open); at < close; at = loader.find('\'', at + 1)) {
-        const std::size_t end = loader.find('\'', at + 1);
-        listed.insert(loader.substr(at + 1, end - at - 1));
-        at = end;
-    }
-    std::set<std::string> expected = {"hf", "lookup", "paste"};
-    for (const SettingSpec& spec : setting_specs())
-        if (spec.engine != SettingEngine::none) expected.insert(spec.key);
-    CHECK(listed == expected);
 }
 
 TEST_CASE("each choice setting reads every word of its table, and its form lists exactly those", "[settings]") {
