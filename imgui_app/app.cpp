@@ -210,10 +210,8 @@ void app_setup_style(AppState& app, float font_pixels) {
 }
 
 void draw_frame(AppState& app) {
-    app.scenario_changed = false;
     app.editing_key = nullptr;
     app.hovered_key = nullptr;
-    app.open_full_app_requested = false;
     apply_pending_model_configs(app);  // a config.json dropped on the window or the page
     if (app.theme_changed) {
         apply_theme(app.dark_theme, app.ui_scale, app.touch_layout);

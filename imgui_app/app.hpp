@@ -64,7 +64,7 @@ struct AppState {
     bool touch_layout = false;  // touch-sized hit areas (web driver, on a touch screen); set theme_changed after
     const char* editing_key = nullptr;  // settings key of the text field being edited this frame, else nullptr
     const char* hovered_key = nullptr;  // settings key of the text field under the pointer this frame, else nullptr
-    bool scenario_changed = false;  // set when `scenario` changed this frame (drivers persist/sync it)
+    bool scenario_changed = false;  // set when `scenario` changes; the driver persists/publishes it and clears it
     // The current (scenario, estimate) pair's number: every replacement (app_set_scenario,
     // app_scenario_replaced) takes the next one, so views and caches re-sync on it, never on fields.
     std::uint64_t scenario_generation = 0;
@@ -79,8 +79,8 @@ struct AppState {
     std::string open_file_path;        // natively: the path entered in the panel; the driver reads and clears it
     // Embedding (web, embed=1): a compact layout for an iframe of about 700x420 with a link to the full app.
     bool embed_mode = false;
-    // Set for one frame when the embed's "Open the full app" link is pressed; the web driver opens the
-    // full page (same state, without embed=1) in a new tab.
+    // Set when the embed's "Open the full app" link is pressed; the web driver opens the full page (same
+    // state, without embed=1) in a new tab, and clears it.
     bool open_full_app_requested = false;
 
     // ---- View state of the explorable (the seed document's sections) ----

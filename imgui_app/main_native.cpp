@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app.hpp"
@@ -236,7 +237,7 @@ int main(int argc, char** argv) {
         const bool hub_ended = hub.finished();  // a Hugging Face look-up ended (hub_native.hpp): show it
         if (hub.after_frame(app)) app.scenario_changed = true;
         if (hub_ended) pacer.notify_input();
-        if (app.scenario_changed && !state_path.empty()) save_state_file(app.scenario, state_path);
+        if (std::exchange(app.scenario_changed, false) && !state_path.empty()) save_state_file(app.scenario, state_path);
         ImGui::Render();
         int fb_width = 0;
         int fb_height = 0;

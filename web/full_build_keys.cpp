@@ -7,6 +7,6 @@
 
 int main() {
     for (const llm_memory::SettingSpec& spec : llm_memory::setting_specs())
-        if (spec.engine != llm_memory::SettingEngine::none) std::printf("%s\n", spec.key);
+        if (llm_memory::is_engine_setting(spec.key)) std::printf("%s\n", spec.key);
     return 0;
 }

@@ -118,10 +118,6 @@ struct WebApp {
     std::string text_replace;         // the page input's whole text, to become the field's text
     bool text_replace_due = false;
     ImGuiID text_end_id = 0;          // the page input lost focus while this field was edited: end that edit
-    // What any of an animation frame's input passes asked of the page: draw_frame clears the app's own flags
-    // at the start of each ImGui frame, so a change made in an early pass would be gone by after_frames.
-    bool tick_scenario_changed = false;
-    bool tick_open_full_app = false;
     // Test hook: last frame's items by label (ImGui's test-engine item hooks, off unless a test asks).
     struct Item { ImGuiID id; std::string label; };
     std::vector<Item> items;                              // labels (ImGui's ItemInfo hook)
@@ -154,8 +150,12 @@ void js_publish(const llm_memory::Scenario& scenario, const llm_memory::Estimate
     js_publish_text(summary.c_str(), state.c_str(), table.c_str());
 }
 
-// Everything that follows a scenario change: summary, URL, storage.
-void on_scenario_changed() { js_publish(g_web.app.scenario, g_web.app.estimate); }
+// Everything that follows a scenario change: summary, URL, storage. Publishing takes the app's flag, so a
+// change published here (a state set from script, a dropped file) is not published again after the frame.
+void on_scenario_changed() {
+    g_web.app.scenario_changed = false;
+    js_publish(g_web.app.scenario, g_web.app.estimate);
+}
 
 }  // namespace
 
@@ -311,8 +311,6 @@ bool draw_pass(bool final) {
     g_web.items.clear();
     g_web.item_rects.clear();
     llm_memory::draw_frame(g_web.app);
-    g_web.tick_scenario_changed |= g_web.app.scenario_changed;
-    g_web.tick_open_full_app |= g_web.app.open_full_app_requested;
     if (render) {
         ImGui::Render();
         glViewport(0, 0, g_web.width_px, g_web.height_px);
@@ -332,7 +330,7 @@ bool draw_pass(bool final) {
 // address and summary, the practice link, the theme, a consented look-up, the file picker, the full app.
 void after_frames() {
     sync_cursor();
-    if (std::exchange(g_web.tick_scenario_changed, false)) on_scenario_changed();
+    if (g_web.app.scenario_changed) on_scenario_changed();  // a change in any of the passes (the flag stays set)
     if (g_web.practice_frames_pending > 0)
         g_web.practice_frames_pending = g_web.app.active_tab == llm_memory::Tab::practice ? 0 : g_web.practice_frames_pending - 1;
     sync_practice_link();
@@ -345,7 +343,7 @@ void after_frames() {
         g_web.app.open_file_requested = false;
         js_open_file_picker();
     }
-    if (std::exchange(g_web.tick_open_full_app, false)) js_open_full_app();
+    if (std::exchange(g_web.app.open_full_app_requested, false)) js_open_full_app();
 }
 
 void tick() {
