@@ -424,12 +424,23 @@ std::string report_json(const Scenario& s, const Estimate& e, const std::vector<
     return w.end_object().take();
 }
 
+namespace {
+
+// An engine's refusal as one line, the engine named once: its own words ("vLLM: Total number of attention heads
+// ...") as they are, anything else after its name.
+std::string engine_failure_line(EngineKind kind, const Error& failure) {
+    const std::string name = engine_name(kind);
+    return failure.problem.rfind(name + ":", 0) == 0 ? failure.problem : name + ": " + failure.problem;
+}
+
+}  // namespace
+
 std::vector<VerdictLine> verdict_lines(const Scenario& s, const Estimate& e) {
     std::vector<VerdictLine> out;
     if (s.engine.kind != EngineKind::none) {
         const Expected<EngineEstimate> engine = engine_estimate(s);
         if (engine) out.push_back({engine->verdict, engine->run_verdict, true});
-        else out.push_back({std::string(engine_name(s.engine.kind)) + ": " + engine.error(), FitVerdict::does_not_fit, true});
+        else out.push_back({engine_failure_line(s.engine.kind, engine.failure()), FitVerdict::does_not_fit, true});
     } else if (inference_only_format(s) && e.gpu.requested) {
         const GpuFit& g = e.gpu;
         const bool fits = g.inference_verdict != FitVerdict::does_not_fit;
@@ -471,7 +482,7 @@ std::string report_table(const Scenario& s, const Estimate& e, UnitChoice units)
         // The question people bring first: does it run, with this engine. Then training, its own verdict.
         const Expected<EngineEstimate> engine = engine_estimate(s);
         out += engine ? engine_report(*engine, units == UnitChoice::gb ? 0 : units == UnitChoice::gib ? 1 : 2)
-                      : std::string(engine_name(s.engine.kind)) + ": " + engine.error() + "\n";
+                      : engine_failure_line(s.engine.kind, engine.failure()) + "\n";
         const std::string trains = training_verdict_sentence(s, e);
         if (!trains.empty()) out += trains + "\n";
         out += "\nThe seed's figures:\n";
