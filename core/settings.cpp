@@ -464,6 +464,7 @@ const std::vector<Choice>& split_mode_choices() {
 }
 inline constexpr std::uint64_t kMaxEngineTokens = 1'000'000;  // u-batch, batch, batched tokens
 inline constexpr std::uint64_t kMaxSlots = 4096;               // -np, --max-num-seqs
+inline constexpr std::uint64_t kMaxDataParallel = 1024;        // vLLM -dp
 
 std::string apply_engine(Scenario& s, std::string_view text) {
     std::string t = catalogue_key(text);
@@ -978,6 +979,16 @@ const std::vector<SettingSpec>& setting_specs() {
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.enforce_eager, t); },
          [](const Scenario& s) { return s.engine.enforce_eager ? std::string("true") : std::string(); }, nullptr, nullptr, "",
          "No CUDA graphs: saves their memory (our estimate 0.5 GiB), runs slower."}),
+        for_engine(E::vllm, {"dp", "N", "vLLM --data-parallel-size: engine replicas of tp x pp GPUs each; a MoE model's experts are split over all tp x dp GPUs (default 1)",
+         "Data parallel (vLLM)", "replicas", K::count, "2",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.engine.data_parallel, t, 1, kMaxDataParallel); },
+         [](const Scenario& s) { return show_whole_if(s.engine.data_parallel, 0); }, nullptr, nullptr, "1",
+         "Each replica has its own KV pool; a MoE model's experts are split over every GPU of every replica."}),
+        for_engine(E::vllm, {"expert-parallel", "[BOOL]", "vLLM --enable-expert-parallel: whole experts spread over the tp x dp GPUs instead of every expert split",
+         "Expert parallel (vLLM)", "", K::flag, "true",
+         [](Scenario& s, std::string_view t) { return apply_bool(s.engine.expert_parallel, t); },
+         [](const Scenario& s) { return s.engine.expert_parallel ? std::string("true") : std::string(); }, nullptr, nullptr, "",
+         "Whole experts per GPU (the first E mod GPUs hold one more) instead of a slice of every expert."}),
         {"confidence", "LEVEL",
          "fit's training answers: safe (default: the training peak's likely high end fits, so the longest sequence "
          "it names fits) or typical (the estimated peak fits)",

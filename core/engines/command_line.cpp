@@ -224,7 +224,8 @@ const std::vector<FlagSpec>& vllm_flags() {
         {"--num-gpu-blocks-override", "", ValueKind::text, nullptr, "a fixed block count is not modelled"},
         {"--kv-transfer-config", "", ValueKind::text, nullptr, "KV transfer connectors are not modelled"},
         {"--enable-lora", "", ValueKind::none, nullptr, "LoRA adapters' memory is not counted"},
-        {"--data-parallel-size|-dp", "", ValueKind::text, nullptr, "data parallelism repeats the same per-GPU figures on more GPUs"},
+        {"-dp|--data-parallel-size", "dp", ValueKind::whole, nullptr, nullptr},
+        {"--enable-expert-parallel|-ep", "expert-parallel", ValueKind::none, "on", nullptr},
         {"--swap-space", "", ValueKind::text, nullptr, nullptr},
         {"--host", "", ValueKind::text, nullptr, nullptr},
         {"--port", "", ValueKind::text, nullptr, nullptr},
@@ -990,10 +991,12 @@ Expected<CommandReading> read_engine_command(std::string_view text) {
     }
     if (r.engine == "llama.cpp") join_draft_flags(r);
     if (r.engine == "vllm") {
-        unsigned long long tp = 1, pp = 1;
+        unsigned long long tp = 1, pp = 1, dp = 1;
         if (const CommandSetting* s = get_setting(r, "tp")) tp = std::stoull(s->value);
         if (const CommandSetting* s = get_setting(r, "pp")) pp = std::stoull(s->value);
-        if (tp * pp > 1) set_setting(r, "gpus", std::to_string(tp * pp), "-tp x -pp");
+        if (const CommandSetting* s = get_setting(r, "dp")) dp = std::stoull(s->value);
+        const bool sane = tp <= 1'000'000 && pp <= 1'000'000 && dp <= 1'000'000;  // larger ones are refused by their settings
+        if (sane && tp * pp * dp > 1) set_setting(r, "gpus", std::to_string(tp * pp * dp), dp > 1 ? "-dp x -tp x -pp" : "-tp x -pp");
     }
     if (!r.model_ref.empty()) {
         const ModelReference m = match_model_reference(r.model_ref, r.engine == "ollama");

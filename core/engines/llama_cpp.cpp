@@ -479,16 +479,20 @@ Phases phases(const Architecture& a, const Resolved& r) {
     }
     // The feed-forward's live set at its widest (llama-graph.cpp build_ffn / build_moe_ffn): the residual
     // (ffn_inp) beside up, gate and their SwiGLU product; the normed input is freed once up and gate are
-    // made. Routed experts keep k columns each: up, gate and product, or the product and the down
-    // projection's k outputs (h wide); a shared block then runs beside the routed sum and its input.
+    // made. Routed experts keep k columns each: up, gate and their product (GGML_OP_GLU cannot run in place,
+    // ggml-alloc.c ggml_op_can_inplace). Freeing up and gate leaves a 2 x ff x k hole under the product; the
+    // down projection's k outputs (h wide) take it when they fit (h <= 2 x ff: OLMoE, Mixtral), and otherwise go
+    // on top with the hole still below them (ggml_dyn_tallocr_alloc's best fit: Granite 3.0 3B-A800M, h 1,536 over
+    // ff 512, measured at 61.04 MiB). A shared block then runs beside the routed sum and its input.
     std::uint64_t width = 0;
     if (a.is_moe()) {
         const std::uint64_t k = std::max<std::uint64_t>(a.num_experts_per_tok, 1);
         const std::uint64_t routed_ff = a.moe_intermediate_size * k;
         const std::uint64_t shared_ff = a.shared_expert_intermediate_size;
-        const std::uint64_t routed = h + (shared_ff > 0 ? h : 0) + std::max(3 * routed_ff, routed_ff + h * k);
-        const std::string routed_steps = n(h) + (shared_ff > 0 ? " x 2" : "") + " + max(3 x " + n(routed_ff) + ", " + n(routed_ff) + " + " + n(h) +
-                                         " x " + n(k) + " experts)";
+        const bool down_on_top = h > 2 * a.moe_intermediate_size;
+        const std::uint64_t routed = h + (shared_ff > 0 ? h : 0) + 3 * routed_ff + (down_on_top ? h * k : 0);
+        const std::string routed_steps = n(h) + (shared_ff > 0 ? " x 2" : "") + " + 3 x " + n(routed_ff) +
+                                         (down_on_top ? " + the down outputs " + n(h) + " x " + n(k) + " experts (wider than the freed gate and up)" : std::string());
         width = std::max(routed, shared_ff > 0 ? 2 * h + 3 * shared_ff : 0);
         p.ffn_steps = n(t) + (shared_ff > 0 ? " x max(" + routed_steps + ", shared: 2 x " + n(h) + " + 3 x " + n(shared_ff) + ")"
                                             : " x (" + routed_steps + ")") + " x 4";

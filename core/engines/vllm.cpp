@@ -44,6 +44,13 @@ constexpr std::uint64_t kSamplerBytesPerLogit = 15;
 // buffer it hands out to 256 bytes.
 constexpr std::uint64_t kWorkspaceAlign = 256;
 
+// The most GPUs (dp x tp x pp) listed one by one.
+constexpr std::uint64_t kMaxListedGpus = 4096;
+
+// Tokens one fused-MoE call works on at a time (vllm/envs.py VLLM_FUSED_MOE_CHUNK_SIZE, default 32768): under data
+// parallelism a MoE layer first gathers every replica's tokens (the all2all manager's dispatch), up to this many.
+constexpr std::uint64_t kFusedMoeChunkTokens = 32768;
+
 std::string n(std::uint64_t v) { return format_count_exact(v); }
 // GiB with two decimals, as vLLM's messages print them ("16.00 GiB").
 std::string gib2(std::uint64_t bytes) {
@@ -222,14 +229,33 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     if (!e) return e.failure();
 
     std::uint64_t tp = s.training.tp, pp = s.training.pp;
+    const std::uint64_t dp = std::max<std::uint64_t>(s.engine.data_parallel, 1);
     std::vector<std::string> notes;
-    if (tp * pp == 1 && s.gpu_count > 1) {
+    if (tp * pp == 1 && dp == 1 && s.gpu_count > 1) {
         tp = s.gpu_count;
         notes.push_back("--gpus " + n(s.gpu_count) + " with tp 1: served as --tensor-parallel-size " + n(tp) + ".");
     }
     if (a.num_attention_heads % tp != 0)
         return Error{"tp", "vLLM: Total number of attention heads (" + n(a.num_attention_heads) + ") must be divisible by tensor parallel size (" + n(tp) + ")."};
     if (pp > a.num_hidden_layers) return Error{"pp", "vLLM: more pipeline stages than layers"};
+    if (dp > 1 && s.gpu_count > 1 && s.gpu_count != dp * tp * pp)
+        return Error{"dp", "vLLM: -dp " + n(dp) + " x tp " + n(tp) + " x pp " + n(pp) + " = " + n(dp * tp * pp) + " GPUs, but --gpus says " + n(s.gpu_count)};
+    if (dp * tp * pp > kMaxListedGpus)
+        return Error{"dp", "vLLM: dp x tp x pp = " + n(dp * tp * pp) + " GPUs; at most " + n(kMaxListedGpus) + " are modelled"};
+    // MoE layers under data parallelism (vllm/model_executor/layers/fused_moe/config.py FusedMoEParallelConfig.make):
+    // the routed experts are split over all tp x dp GPUs; without --enable-expert-parallel every expert's width is
+    // (flatten_tp_across_dp), with it each GPU holds whole experts (determine_expert_map: E / ep each, the first E mod
+    // ep ranks one more). Attention, the embedding, the head, dense layers and shared experts split over tp only.
+    const bool moe_split = a.is_moe() && tp * dp > 1;
+    const bool ep = moe_split && s.engine.expert_parallel;
+    const std::uint64_t ep_size = tp * dp;
+    if (s.engine.expert_parallel && !a.is_moe()) notes.push_back("--enable-expert-parallel: the model has no experts, so nothing changes.");
+    else if (s.engine.expert_parallel && !ep) notes.push_back("--enable-expert-parallel on one GPU: every expert stays on it.");
+    if (ep && a.num_experts < ep_size)
+        return Error{"expert-parallel", "vLLM: " + n(a.num_experts) + " experts cannot be spread over " + n(ep_size) + " expert-parallel GPUs (tp x dp)"};
+    if (moe_split && !ep && dp > 1 && a.moe_intermediate_size % (tp * dp) != 0)
+        return Error{"dp", "vLLM: the experts' intermediate size (" + n(a.moe_intermediate_size) + ") must be divisible by tp x dp (" + n(tp * dp) +
+                               ") when the experts are split without --enable-expert-parallel"};
     const std::string kv_key = s.kv_dtype;
     std::uint64_t kv_value_bytes = 0;
     std::string kv_flag = "auto";
@@ -276,6 +302,12 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     const std::uint64_t ends = split_ends ? bytes_of(c.embedding_count + c.output_head_count) : share_of(c.embedding_count + c.output_head_count);
     const std::uint64_t layers_all = e->weight_bytes > ends ? e->weight_bytes - ends : 0;
     const std::uint64_t per_layer = layers_all / a.num_hidden_layers;
+    // The routed experts' share of the layers (a uniform rate over the layers' parameters), per MoE layer.
+    const std::uint64_t layer_params = total > c.embedding_count + c.output_head_count ? total - c.embedding_count - c.output_head_count : 1;
+    const std::uint64_t moe_layers = a.is_moe() ? std::max<std::uint64_t>(a.moe_layer_count(), 1) : 1;
+    const std::uint64_t experts_all = a.is_moe() ? static_cast<std::uint64_t>(static_cast<u128>(layers_all) * std::min(c.expert_count, layer_params) / layer_params) : 0;
+    const std::uint64_t experts_per_layer = experts_all / moe_layers;
+    const std::uint64_t rest_per_layer = (layers_all - experts_all) / a.num_hidden_layers;
     // vLLM's get_pp_indices: an even split, the remainder to the stages before the last.
     std::vector<std::uint64_t> stage_layers(static_cast<std::size_t>(pp), a.num_hidden_layers / pp);
     for (std::uint64_t i = 0; i < a.num_hidden_layers % pp; ++i) stage_layers[static_cast<std::size_t>(pp >= 2 ? pp - 2 - (i % (pp - 1)) : 0)] += 1;
@@ -314,11 +346,14 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // within 3 % (Mixtral 8x7B at tp 2 1.21 GiB, DeepSeek-V2-Lite 1.93 GiB, Qwen1.5-MoE-A2.7B 2.47 GiB: llm-d-planner
     // accuracy logs). Releases before the WorkspaceManager (fused_moe.py fused_experts_impl) freed these caches
     // after each layer, so their peak was the larger phase, not the sum.
-    const std::uint64_t moe_n = a.is_moe() ? 2 * a.moe_intermediate_size / tp : 0;
+    // The experts' tensor-parallel size: tp, tp x dp when data parallelism flattens it, 1 with expert parallelism.
+    const std::uint64_t moe_tp = ep ? 1 : tp * dp;
+    const std::uint64_t moe_n = a.is_moe() ? 2 * a.moe_intermediate_size / moe_tp : 0;
     const std::uint64_t moe_topk = std::max<std::uint64_t>(a.num_experts_per_tok, 1);
     auto aligned = [](std::uint64_t bytes) { return (bytes + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign; };
-    const std::uint64_t moe_ws13 = a.is_moe() ? aligned(batched * moe_topk * std::max(moe_n / 2, a.hidden_size) * act_bytes) : 0;
-    const std::uint64_t moe_ws2 = a.is_moe() ? aligned(batched * moe_topk * std::max(moe_n, a.hidden_size) * act_bytes) : 0;
+    const std::uint64_t moe_tokens = dp > 1 ? std::min(dp * batched, std::max(kFusedMoeChunkTokens, batched)) : batched;
+    const std::uint64_t moe_ws13 = a.is_moe() ? aligned(moe_tokens * moe_topk * std::max(moe_n / 2, a.hidden_size) * act_bytes) : 0;
+    const std::uint64_t moe_ws2 = a.is_moe() ? aligned(moe_tokens * moe_topk * std::max(moe_n, a.hidden_size) * act_bytes) : 0;
     const std::uint64_t moe_workspace = moe_ws13 + moe_ws2;
     // While a MoE layer runs: the workspace with the hidden states and the residual.
     const std::uint64_t moe_phase = a.is_moe() ? moe_workspace + batched * 2 * a.hidden_size * act_bytes : 0;
@@ -353,143 +388,169 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                    : Decimal::from_ratio((d.kv_capacity_tokens * 100 + max_len / 2) / max_len, 100);
     };
     std::vector<std::uint64_t> gpu_block_bytes;  // per GPU, in device order
-    for (std::uint64_t stage = 0; stage < pp; ++stage) {
-        // The tensors one block spans on this stage (the same on each of its ranks).
-        const std::uint64_t stage_tensors =
-            hybrid ? stage_group_size(a, hybrid_layout, first_layer, first_layer + stage_layers[static_cast<std::size_t>(stage)]) : 0;
-        for (std::uint64_t rank = 0; rank < tp; ++rank) {
-            EngineDevice d;
-            const std::uint64_t index = stage * tp + rank;
-            d.device = "gpu" + std::to_string(index);
-            d.label = "GPU " + std::to_string(index) + (gpu_label.empty() ? "" : " (" + gpu_label + ")");
-            d.is_gpu = true;
-            d.capacity_bytes = capacity;
-            const std::uint64_t lay = stage_layers[static_cast<std::size_t>(stage)];
-            std::uint64_t weights = per_layer * lay / tp;
-            std::string wsteps = n(lay) + " layers x " + n(per_layer) + " bytes / tp " + n(tp);
-            if (stage == 0) {
-                weights += embed / tp;
-                wsteps += " + embedding " + n(embed) + " / " + n(tp);
+    for (std::uint64_t replica = 0; replica < dp; ++replica) {
+        first_layer = 0;
+        for (std::uint64_t stage = 0; stage < pp; ++stage) {
+            // The tensors one block spans on this stage (the same on each of its ranks).
+            const std::uint64_t stage_tensors =
+                hybrid ? stage_group_size(a, hybrid_layout, first_layer, first_layer + stage_layers[static_cast<std::size_t>(stage)]) : 0;
+            for (std::uint64_t rank = 0; rank < tp; ++rank) {
+                EngineDevice d;
+                const std::uint64_t index = (replica * pp + stage) * tp + rank;
+                d.device = "gpu" + std::to_string(index);
+                d.label = "GPU " + std::to_string(index) + (gpu_label.empty() ? "" : " (" + gpu_label + ")");
+                d.is_gpu = true;
+                d.capacity_bytes = capacity;
+                const std::uint64_t lay = stage_layers[static_cast<std::size_t>(stage)];
+                std::uint64_t weights = per_layer * lay / tp;
+                std::string wsteps = n(lay) + " layers x " + n(per_layer) + " bytes / tp " + n(tp);
+                if (moe_split) {
+                    std::uint64_t stage_moe = 0;
+                    for (std::uint64_t il = first_layer; il < first_layer + lay; ++il) stage_moe += a.layer_is_moe(il) ? 1 : 0;
+                    const std::uint64_t ep_rank = replica * tp + rank;
+                    const std::uint64_t local = ep ? a.num_experts / ep_size + (ep_rank < a.num_experts % ep_size ? 1 : 0) : 0;
+                    const std::uint64_t experts = ep ? static_cast<std::uint64_t>(static_cast<u128>(experts_per_layer) * stage_moe * local / a.num_experts)
+                                                     : experts_per_layer * stage_moe / (tp * dp);
+                    weights = rest_per_layer * lay / tp + experts;
+                    wsteps = n(lay) + " layers x " + n(rest_per_layer) + " bytes without the routed experts / tp " + n(tp) + " + " + n(stage_moe) +
+                             " MoE layers x " + n(experts_per_layer) + " bytes of routed experts " +
+                             (ep ? "x " + n(local) + " of " + n(a.num_experts) + " experts (--enable-expert-parallel: " + n(a.num_experts) + " over " + n(ep_size) +
+                                       " GPUs, expert-parallel rank " + n(ep_rank) + ")"
+                                 : "/ (tp x dp) " + n(tp * dp));
+                }
+                if (stage == 0) {
+                    weights += embed / tp;
+                    wsteps += " + embedding " + n(embed) + " / " + n(tp);
+                }
+                if (stage == pp - 1 && !(a.tie_word_embeddings && pp == 1)) {
+                    weights += head / tp;
+                    wsteps += std::string(" + ") + (a.tie_word_embeddings ? "the tied head's copy " : "lm_head ") + n(head) + " / " + n(tp);
+                }
+                if (fp8_ends) wsteps += " (FP8 layers; the embedding and the head stay in 16 bits)";
+                d.terms.push_back({"weights", "Model weights", wsteps, weights, EngineTermKind::weights});
+                if (rope.bytes > 0) d.terms.push_back({"rope_table", "RoPE cos/sin table", rope.steps, rope.bytes, EngineTermKind::weights});
+                if (draft.weights > 0) {
+                    d.terms.push_back({"draft_weights", "Drafter weights", draft.weight_steps, draft.weights, EngineTermKind::weights});
+                    d.terms.push_back({"draft_buffers", "Drafter's persistent buffers", draft.buffer_steps, draft.buffers, EngineTermKind::other});
+                }
+                const bool last = stage == pp - 1;
+                const std::uint64_t received = stage > 0 ? intermediate_tensors : 0;
+                const std::uint64_t activation = received + std::max({mlp_phase, moe_phase, last ? sampler_phase : 0, draft.mlp_phase});
+                std::string asteps = "profile run of " + n(batched) + " batched tokens (gpu_model_runner.profile_run): max(";
+                std::string sep;
+                if (has_dense_mlp) {
+                    asteps += "dense MLP " + n(batched) + " x (3 x " + n(dense_ff) + " + 2 x " + n(a.hidden_size) + ") x 2 = " + n(mlp_phase);
+                    sep = ", ";
+                }
+                if (a.is_moe()) {
+                    asteps += sep + "MoE layer: fused-MoE workspace " + (dp > 1 ? n(moe_tokens) + " tokens gathered from " + n(dp) + " replicas" : n(batched)) +
+                              " x top-" + n(moe_topk) + " x (max(" + n(moe_n / 2) + ", " + n(a.hidden_size) +
+                              ") + max(" + n(moe_n) + ", " + n(a.hidden_size) + ")) x 2 = " + n(moe_workspace) + " + hidden states and residual = " + n(moe_phase);
+                    sep = ", ";
+                }
+                if (last)
+                    asteps += sep + "sampler " + n(reqs) + " sequences x " + n(a.vocab_size) + " vocab x 15 + hidden states" +
+                              (a.is_moe() ? std::string(" + the MoE workspace still held (vllm/v1/worker/workspace.py)") : std::string()) + " = " + n(sampler_phase);
+                if (draft.mlp_phase > 0)
+                    asteps += ", the drafter's dummy run " + n(batched) + " x (3 x " + n(draft.ff) + " + 2 x " + n(draft.hidden) + ") x 2 = " + n(draft.mlp_phase);
+                asteps += ")";
+                if (received > 0)
+                    asteps += " + the tensors received from stage " + n(stage - 1) + ", " + n(batched) + " x (hidden + residual) " + n(a.hidden_size) + " x 2 x 2 = " + n(received);
+                d.terms.push_back({"activation_peak", "PyTorch activation peak", asteps, activation, EngineTermKind::compute});
+                // A MoE model's data-parallel ranks communicate in every MoE layer (its NCCL groups are taken to cost
+                // what tensor parallelism's do); a dense model's replicas are independent engines.
+                const bool communicates = tp > 1 || moe_split;
+                const std::uint64_t non_torch = communicates ? kNonTorchTensorParallelBytes : kNonTorchBytes;
+                d.terms.push_back({"non_torch", "Non-torch memory",
+                                   tp > 1 ? "NCCL communicators, custom all-reduce buffers and cuBLAS workspaces at tensor parallel " + n(tp) + " (2.1 GiB per rank as vLLM 0.19 logs it)"
+                                   : communicates ? "NCCL communicators of the MoE layers' data-parallel group and cuBLAS workspaces at dp " + n(dp) +
+                                                        " (taken as tensor parallelism's 2.1 GiB per rank; no published log checks it)"
+                                                  : std::string("cuBLAS workspaces after the profile run (0.25 GiB as vLLM 0.19 logs it)"),
+                                   non_torch, EngineTermKind::other});
+                const std::uint64_t token_bytes = (kv_row * lay + draft.kv_row * draft.layers) * kv_value_bytes;
+                // Bytes of one block across this GPU's layers, and the blocks one request of max_model_len holds.
+                const std::uint64_t block_bytes = hybrid ? hybrid_layout.page_bytes * stage_tensors : block * token_bytes;
+                gpu_block_bytes.push_back(block_bytes);
+                const std::uint64_t one_request = request_blocks * block_bytes;
+                if (first_rank) need_rank0 = one_request;
+                std::string layout_steps;
+                if (hybrid) {
+                    const std::uint64_t groups = hybrid_layout.attention_groups + hybrid_layout.recurrent_groups;
+                    // "%.2f%%", as vLLM logs "Padding mamba page size by ...".
+                    const std::uint64_t state = std::max<std::uint64_t>(hybrid_layout.state_bytes, 1);
+                    const std::string padding = format_decimal(Decimal::from_ratio(((hybrid_layout.page_bytes - hybrid_layout.state_bytes) * 10000 + state / 2) / state, 100)) + "%";
+                    layout_steps = "blocks of " + n(block) + " tokens (raised so one page holds a " + mixer_kind_name(a.recurrent.kind) + " layer's state of " +
+                                   n(hybrid_layout.state_bytes) + " bytes, padded by " + padding + " to the page of " + n(block) + " x " + n(kv_row * kv_value_bytes) + " = " +
+                                   n(hybrid_layout.page_bytes) + " bytes); the layers in " + n(groups) + " groups (" + n(hybrid_layout.attention_groups) +
+                                   " attention, " + n(hybrid_layout.recurrent_groups) + " recurrent) of " + n(stage_tensors) + " layers, so a block spans " +
+                                   n(stage_tensors) + " pages = " + n(block_bytes) + " bytes";
+                }
+                std::uint64_t pool = 0;
+                std::uint64_t share = 0;
+                if (capacity > 0) {
+                    share = static_cast<std::uint64_t>(static_cast<u128>(capacity) * util_micros / Decimal::kScale);
+                    const std::uint64_t used = weights + rope.bytes + draft.weights + draft.buffers + activation + non_torch;
+                    pool = share > used ? share - used : 0;
+                    d.has_pool = true;
+                    d.kv_pool_bytes = pool;
+                    set_blocks(d, block_bytes > 0 ? pool / block_bytes : 0);
+                    const std::uint64_t fit_tokens = hybrid ? hybrid_layout.longest_request(d.kv_blocks, max_len) : d.kv_capacity_tokens;
+                    const std::string pool_steps = format_bytes_binary(capacity) + " x " + format_decimal(Decimal{util_micros}) + " = " + format_bytes_binary(share) +
+                                                   " - weights - activation peak - non-torch" + (draft.weights > 0 ? " - the drafter" : "") + " = " +
+                                                   format_bytes_binary(pool) + "; ";
+                    if (hybrid)
+                        d.terms.push_back({"kv_cache", "KV cache pool (attention and recurrent state)",
+                                           pool_steps + layout_steps + "; " + n(d.kv_blocks) + " blocks. A request of " + n(max_len) + " tokens holds " +
+                                               n(request_blocks) + " (" + n(hybrid_layout.attention_groups) + " x " + n(cdiv(max_len, block)) + " attention + " +
+                                               n(hybrid_layout.recurrent_groups) + " recurrent): " + format_decimal(d.max_concurrency) + "x concurrency; vLLM logs " +
+                                               n(d.kv_blocks) + " / " + n(hybrid_layout.attention_groups + hybrid_layout.recurrent_groups) + " groups x " +
+                                               n(std::min(block, max_len)) + " = " + n(d.kv_capacity_tokens) + " tokens",
+                                           d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
+                    else
+                        d.terms.push_back({"kv_cache", "KV cache pool",
+                                           pool_steps + n(d.kv_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes (" + n(lay) +
+                                               " layers x " + n(kv_row) + " values" +
+                                               (draft.layers > 0 ? " + the drafter's " + n(draft.layers) + " layers x " + n(draft.kv_row) + " values" : "") +
+                                               ", x " + n(kv_value_bytes) + " bytes)",
+                                           d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
+                    if (first_rank || fit_tokens < min_fit_tokens) min_fit_tokens = fit_tokens;
+                    if (first_rank || pool < pool_min) pool_min = pool;
+                } else if (hybrid) {
+                    d.terms.push_back({"kv_cache", "KV cache and recurrent state (one request of max_model_len)",
+                                       layout_steps + "; " + n(request_blocks) + " blocks (" + n(hybrid_layout.attention_groups) + " x " +
+                                           n(cdiv(max_len, block)) + " attention + " + n(hybrid_layout.recurrent_groups) + " recurrent)",
+                                       one_request, EngineTermKind::kv_cache});
+                } else {
+                    d.terms.push_back({"kv_cache", "KV cache (one request of max_model_len)",
+                                       n(request_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes per token",
+                                       one_request, EngineTermKind::kv_cache});
+                }
+                if (!s.engine.enforce_eager)
+                    d.terms.push_back({"cuda_graphs", "CUDA graphs", "captured after the KV pool for batch sizes up to 512 (0.5 GiB, our estimate; --enforce-eager: none)",
+                                       kCudaGraphBytes, EngineTermKind::other});
+                finish_device(d);
+                d.reserved_bytes = capacity > 0 ? std::max(share + (s.engine.enforce_eager ? 0 : kCudaGraphBytes), d.total_bytes) : d.total_bytes;
+                if (capacity > 0) {
+                    // What the run needs: everything but the pool's spare blocks, i.e. one request of max_model_len.
+                    const std::uint64_t needed = d.total_bytes - d.kv_cache_bytes + one_request;
+                    judge_device(d, needed, capacity);
+                }
+                first_rank = false;
+                out.devices.push_back(std::move(d));
             }
-            if (stage == pp - 1 && !(a.tie_word_embeddings && pp == 1)) {
-                weights += head / tp;
-                wsteps += std::string(" + ") + (a.tie_word_embeddings ? "the tied head's copy " : "lm_head ") + n(head) + " / " + n(tp);
-            }
-            if (fp8_ends) wsteps += " (FP8 layers; the embedding and the head stay in 16 bits)";
-            d.terms.push_back({"weights", "Model weights", wsteps, weights, EngineTermKind::weights});
-            if (rope.bytes > 0) d.terms.push_back({"rope_table", "RoPE cos/sin table", rope.steps, rope.bytes, EngineTermKind::weights});
-            if (draft.weights > 0) {
-                d.terms.push_back({"draft_weights", "Drafter weights", draft.weight_steps, draft.weights, EngineTermKind::weights});
-                d.terms.push_back({"draft_buffers", "Drafter's persistent buffers", draft.buffer_steps, draft.buffers, EngineTermKind::other});
-            }
-            const bool last = stage == pp - 1;
-            const std::uint64_t received = stage > 0 ? intermediate_tensors : 0;
-            const std::uint64_t activation = received + std::max({mlp_phase, moe_phase, last ? sampler_phase : 0, draft.mlp_phase});
-            std::string asteps = "profile run of " + n(batched) + " batched tokens (gpu_model_runner.profile_run): max(";
-            std::string sep;
-            if (has_dense_mlp) {
-                asteps += "dense MLP " + n(batched) + " x (3 x " + n(dense_ff) + " + 2 x " + n(a.hidden_size) + ") x 2 = " + n(mlp_phase);
-                sep = ", ";
-            }
-            if (a.is_moe()) {
-                asteps += sep + "MoE layer: fused-MoE workspace " + n(batched) + " x top-" + n(moe_topk) + " x (max(" + n(moe_n / 2) + ", " + n(a.hidden_size) +
-                          ") + max(" + n(moe_n) + ", " + n(a.hidden_size) + ")) x 2 = " + n(moe_workspace) + " + hidden states and residual = " + n(moe_phase);
-                sep = ", ";
-            }
-            if (last)
-                asteps += sep + "sampler " + n(reqs) + " sequences x " + n(a.vocab_size) + " vocab x 15 + hidden states" +
-                          (a.is_moe() ? std::string(" + the MoE workspace still held (vllm/v1/worker/workspace.py)") : std::string()) + " = " + n(sampler_phase);
-            if (draft.mlp_phase > 0)
-                asteps += ", the drafter's dummy run " + n(batched) + " x (3 x " + n(draft.ff) + " + 2 x " + n(draft.hidden) + ") x 2 = " + n(draft.mlp_phase);
-            asteps += ")";
-            if (received > 0)
-                asteps += " + the tensors received from stage " + n(stage - 1) + ", " + n(batched) + " x (hidden + residual) " + n(a.hidden_size) + " x 2 x 2 = " + n(received);
-            d.terms.push_back({"activation_peak", "PyTorch activation peak", asteps, activation, EngineTermKind::compute});
-            const std::uint64_t non_torch = tp > 1 ? kNonTorchTensorParallelBytes : kNonTorchBytes;
-            d.terms.push_back({"non_torch", "Non-torch memory",
-                               tp > 1 ? "NCCL communicators, custom all-reduce buffers and cuBLAS workspaces at tensor parallel " + n(tp) + " (2.1 GiB per rank as vLLM 0.19 logs it)"
-                                      : std::string("cuBLAS workspaces after the profile run (0.25 GiB as vLLM 0.19 logs it)"),
-                               non_torch, EngineTermKind::other});
-            const std::uint64_t token_bytes = (kv_row * lay + draft.kv_row * draft.layers) * kv_value_bytes;
-            // Bytes of one block across this GPU's layers, and the blocks one request of max_model_len holds.
-            const std::uint64_t block_bytes = hybrid ? hybrid_layout.page_bytes * stage_tensors : block * token_bytes;
-            gpu_block_bytes.push_back(block_bytes);
-            const std::uint64_t one_request = request_blocks * block_bytes;
-            if (first_rank) need_rank0 = one_request;
-            std::string layout_steps;
-            if (hybrid) {
-                const std::uint64_t groups = hybrid_layout.attention_groups + hybrid_layout.recurrent_groups;
-                // "%.2f%%", as vLLM logs "Padding mamba page size by ...".
-                const std::uint64_t state = std::max<std::uint64_t>(hybrid_layout.state_bytes, 1);
-                const std::string padding = format_decimal(Decimal::from_ratio(((hybrid_layout.page_bytes - hybrid_layout.state_bytes) * 10000 + state / 2) / state, 100)) + "%";
-                layout_steps = "blocks of " + n(block) + " tokens (raised so one page holds a " + mixer_kind_name(a.recurrent.kind) + " layer's state of " +
-                               n(hybrid_layout.state_bytes) + " bytes, padded by " + padding + " to the page of " + n(block) + " x " + n(kv_row * kv_value_bytes) + " = " +
-                               n(hybrid_layout.page_bytes) + " bytes); the layers in " + n(groups) + " groups (" + n(hybrid_layout.attention_groups) +
-                               " attention, " + n(hybrid_layout.recurrent_groups) + " recurrent) of " + n(stage_tensors) + " layers, so a block spans " +
-                               n(stage_tensors) + " pages = " + n(block_bytes) + " bytes";
-            }
-            std::uint64_t pool = 0;
-            std::uint64_t share = 0;
-            if (capacity > 0) {
-                share = static_cast<std::uint64_t>(static_cast<u128>(capacity) * util_micros / Decimal::kScale);
-                const std::uint64_t used = weights + rope.bytes + draft.weights + draft.buffers + activation + non_torch;
-                pool = share > used ? share - used : 0;
-                d.has_pool = true;
-                d.kv_pool_bytes = pool;
-                set_blocks(d, block_bytes > 0 ? pool / block_bytes : 0);
-                const std::uint64_t fit_tokens = hybrid ? hybrid_layout.longest_request(d.kv_blocks, max_len) : d.kv_capacity_tokens;
-                const std::string pool_steps = format_bytes_binary(capacity) + " x " + format_decimal(Decimal{util_micros}) + " = " + format_bytes_binary(share) +
-                                               " - weights - activation peak - non-torch" + (draft.weights > 0 ? " - the drafter" : "") + " = " +
-                                               format_bytes_binary(pool) + "; ";
-                if (hybrid)
-                    d.terms.push_back({"kv_cache", "KV cache pool (attention and recurrent state)",
-                                       pool_steps + layout_steps + "; " + n(d.kv_blocks) + " blocks. A request of " + n(max_len) + " tokens holds " +
-                                           n(request_blocks) + " (" + n(hybrid_layout.attention_groups) + " x " + n(cdiv(max_len, block)) + " attention + " +
-                                           n(hybrid_layout.recurrent_groups) + " recurrent): " + format_decimal(d.max_concurrency) + "x concurrency; vLLM logs " +
-                                           n(d.kv_blocks) + " / " + n(hybrid_layout.attention_groups + hybrid_layout.recurrent_groups) + " groups x " +
-                                           n(std::min(block, max_len)) + " = " + n(d.kv_capacity_tokens) + " tokens",
-                                       d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
-                else
-                    d.terms.push_back({"kv_cache", "KV cache pool",
-                                       pool_steps + n(d.kv_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes (" + n(lay) +
-                                           " layers x " + n(kv_row) + " values" +
-                                           (draft.layers > 0 ? " + the drafter's " + n(draft.layers) + " layers x " + n(draft.kv_row) + " values" : "") +
-                                           ", x " + n(kv_value_bytes) + " bytes)",
-                                       d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
-                if (first_rank || fit_tokens < min_fit_tokens) min_fit_tokens = fit_tokens;
-                if (first_rank || pool < pool_min) pool_min = pool;
-            } else if (hybrid) {
-                d.terms.push_back({"kv_cache", "KV cache and recurrent state (one request of max_model_len)",
-                                   layout_steps + "; " + n(request_blocks) + " blocks (" + n(hybrid_layout.attention_groups) + " x " +
-                                       n(cdiv(max_len, block)) + " attention + " + n(hybrid_layout.recurrent_groups) + " recurrent)",
-                                   one_request, EngineTermKind::kv_cache});
-            } else {
-                d.terms.push_back({"kv_cache", "KV cache (one request of max_model_len)",
-                                   n(request_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes per token",
-                                   one_request, EngineTermKind::kv_cache});
-            }
-            if (!s.engine.enforce_eager)
-                d.terms.push_back({"cuda_graphs", "CUDA graphs", "captured after the KV pool for batch sizes up to 512 (0.5 GiB, our estimate; --enforce-eager: none)",
-                                   kCudaGraphBytes, EngineTermKind::other});
-            finish_device(d);
-            d.reserved_bytes = capacity > 0 ? std::max(share + (s.engine.enforce_eager ? 0 : kCudaGraphBytes), d.total_bytes) : d.total_bytes;
-            if (capacity > 0) {
-                // What the run needs: everything but the pool's spare blocks, i.e. one request of max_model_len.
-                const std::uint64_t needed = d.total_bytes - d.kv_cache_bytes + one_request;
-                judge_device(d, needed, capacity);
-            }
-            first_rank = false;
-            out.devices.push_back(std::move(d));
+            first_layer += stage_layers[static_cast<std::size_t>(stage)];
         }
-        first_layer += stage_layers[static_cast<std::size_t>(stage)];
     }
-    // Every GPU then gets the smallest GPU's block count, and the others' KV tensors shrink to it
+    // Every GPU of a replica then gets its smallest GPU's block count, and the others' KV tensors shrink to it
     // (kv_cache_utils.py get_kv_cache_configs: the scheduler's block ids must mean the same on every worker). Under
     // pipeline parallelism the stages' pools differ (the last runs the sampler), so the others keep fewer blocks.
-    std::uint64_t fewest = UINT64_MAX;
-    for (const EngineDevice& d : out.devices)
-        if (d.has_pool) fewest = std::min(fewest, d.kv_blocks);
+    // Each data-parallel replica is its own engine core with its own scheduler and pool (vllm/v1/engine/core.py).
+    const std::size_t per_replica = static_cast<std::size_t>(tp * pp);
     for (std::size_t i = 0; i < out.devices.size(); ++i) {
+        const std::size_t first = i / per_replica * per_replica;
+        std::uint64_t fewest = UINT64_MAX;
+        for (std::size_t j = first; j < first + per_replica; ++j)
+            if (out.devices[j].has_pool) fewest = std::min(fewest, out.devices[j].kv_blocks);
         EngineDevice& d = out.devices[i];
         if (!d.has_pool || d.kv_blocks == fewest) continue;
         for (EngineTerm& t : d.terms)
@@ -508,7 +569,14 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     out.context_tokens = max_len;
     out.gpu_known = capacity > 0;
     out.settings.push_back("--max-model-len " + n(max_len) + (max_len_given ? "" : " (the model's max_position_embeddings)"));
-    out.settings.push_back("tensor parallel " + n(tp) + ", pipeline parallel " + n(pp) + " (" + n(tp * pp) + " GPUs)");
+    out.settings.push_back("tensor parallel " + n(tp) + ", pipeline parallel " + n(pp) +
+                           (dp > 1 ? ", data parallel " + n(dp) + " (" + n(dp * tp * pp) + " GPUs: " + n(dp) + " engines of " + n(tp * pp) + ")"
+                                   : " (" + n(tp * pp) + " GPUs)") +
+                           (!a.is_moe() ? std::string()
+                            : ep        ? ", experts: whole, " + n(a.num_experts / ep_size) + (a.num_experts % ep_size ? "-" + n(a.num_experts / ep_size + 1) : std::string()) +
+                                       " of " + n(a.num_experts) + " per GPU (--enable-expert-parallel)"
+                            : moe_split ? ", experts: each split over " + n(tp * dp) + " GPUs" + (dp > 1 ? " (tp x dp)" : "")
+                                        : std::string()));
     out.settings.push_back("--gpu-memory-utilization " + format_decimal(Decimal{util_micros}) + ", --block-size " + std::to_string(block) +
                            (hybrid && block != s.engine.block_size ? " (vLLM: \"Setting attention block size to " + std::to_string(block) +
                                                                         " tokens to ensure that attention page size is >= mamba page size\")"
@@ -532,6 +600,11 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         out.notes.push_back("Prefix caching is off for hybrid models by default (mamba_cache_mode none); with --enable-prefix-caching vLLM keeps more "
                             "recurrent pages per request, which is not modelled. The recurrent mixers' own profile buffers are not counted apart.");
     }
+    if (dp > 1)
+        out.notes.push_back(a.is_moe() ? "Data parallel " + n(dp) + ": " + n(dp) + " engines, each with its own scheduler, KV pool and concurrency (the figures per GPU are its replica's); "
+                                             "the MoE layers' experts are split over all " + n(tp * dp) + " GPUs and gather every replica's tokens. The all2all backends' own "
+                                             "buffers (DeepEP's 1 GiB per GPU) and sequence-parallel MoE are not modelled."
+                                       : "Data parallel " + n(dp) + ": " + n(dp) + " independent engines with the same figures per GPU; the requests they hold add up.");
     if (a.sliding_window > 0) out.notes.push_back("Sliding-window layers are counted at full length (vLLM's hybrid KV-cache manager can keep less).");
 
     if (capacity > 0) {
@@ -557,6 +630,8 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     std::string cmd = "vllm serve " + model;
     if (tp > 1) cmd += " --tensor-parallel-size " + std::to_string(tp);
     if (pp > 1) cmd += " --pipeline-parallel-size " + std::to_string(pp);
+    if (dp > 1) cmd += " --data-parallel-size " + std::to_string(dp);
+    if (s.engine.expert_parallel) cmd += " --enable-expert-parallel";
     cmd += " --max-model-len " + std::to_string(max_len);
     if (util_micros != kDefaultUtilMicros) cmd += " --gpu-memory-utilization " + format_decimal(Decimal{util_micros});
     if (s.engine.max_num_seqs > 0) cmd += " --max-num-seqs " + std::to_string(seqs);

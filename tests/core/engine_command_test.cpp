@@ -185,6 +185,15 @@ TEST_CASE("vllm serve and the api_server module: vLLM's flags, dashes or undersc
     CHECK(q.at("context") == "32000");  // vLLM: lower-case k is 10^3
     CHECK(q.at("gpus") == "4");
     CHECK(pairs(read_ok("vllm serve x --max-model-len 32K")).at("context") == "32768");
+
+    // Data and expert parallelism: -dp replicas of tp x pp GPUs each (vllm/engine/arg_utils.py).
+    const auto d = pairs(read_ok("vllm serve deepseek-ai/DeepSeek-V2-Lite --data-parallel-size 4 -tp 2 --enable-expert-parallel"));
+    CHECK(d.at("dp") == "4");
+    CHECK(d.at("expert-parallel") == "on");
+    CHECK(d.at("gpus") == "8");
+    CHECK(pairs(read_ok("vllm serve x -dp 2")).at("gpus") == "2");
+    CHECK(error_of("vllm serve m -dp 0").rfind("-dp:", 0) == 0);
+    CHECK(error_of("vllm serve m --data-parallel-size two") == "--data-parallel-size: \"two\" is not a whole number");
 }
 
 TEST_CASE("vLLM: bad values are errors naming the flag") {
@@ -290,6 +299,7 @@ TEST_CASE("the printer realises the settings, and reading it back gives them aga
         "--max-num-batched-tokens 8192 --kv-cache-dtype fp8 --block-size 32 --enforce-eager --dtype bfloat16",
         "vllm serve TheBloke/x-AWQ --quantization awq -pp 2",
         "vllm serve Qwen/Qwen1.5-7B-Chat-GPTQ-Int4 --quantization gptq",
+        "vllm serve deepseek-ai/DeepSeek-V2-Lite -tp 2 -dp 4 --enable-expert-parallel",
         "OLLAMA_CONTEXT_LENGTH=8192 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 OLLAMA_NUM_PARALLEL=2 ollama run llama3.1:8b",
     };
     for (const std::string& command : commands) {

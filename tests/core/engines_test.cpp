@@ -504,6 +504,66 @@ TEST_CASE("vLLM's non-torch memory grows with tensor parallelism") {
     CHECK(static_cast<double>(term(device(run(two), "gpu1"), "non_torch")) == Catch::Approx(2.07 * GiB).epsilon(0.05));
 }
 
+TEST_CASE("vLLM splits a MoE model's routed experts over tp x dp GPUs; --enable-expert-parallel spreads whole experts") {
+    // vllm/model_executor/layers/fused_moe/config.py FusedMoEParallelConfig.make: without expert parallelism the MoE
+    // layers' tensor parallelism is flattened over tp x dp (every GPU a slice of every expert); with it each GPU holds
+    // whole experts, determine_expert_map giving E / ep to each and one more to the first E mod ep. Attention, the
+    // embedding, the head, the dense first layer and the shared experts split over tp alone, on every replica.
+    // DeepSeek-V2-Lite: 26 MoE layers of 64 experts, each gate, up and down 2,048 x 1,408 in bf16.
+    constexpr std::uint64_t expert = 3ULL * 2048 * 1408 * 2;  // 17,301,504 bytes
+    constexpr std::uint64_t moe_layers = 26;
+    auto weights = [](std::initializer_list<std::pair<const char*, const char*>> extra, const char* gpu) {
+        Scenario s = with({{"model", "deepseek-v2-lite"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "8192"}});
+        for (const auto& [key, value] : extra) REQUIRE(apply_setting(s, key, value).ok());
+        return device(run(s), gpu).weights_bytes;
+    };
+    // deepseek-ai/DeepSeek-Coder-V2-Lite-Instruct (the same architecture) at tp 4: "Model loading took 7.3858 GB" on
+    // each rank, vLLM's GB being GiB then (https://github.com/vllm-project/vllm/issues/15607).
+    const std::uint64_t tp4 = weights({{"tp", "4"}, {"gpus", "4"}}, "gpu3");
+    CHECK(static_cast<double>(tp4) == Catch::Approx(7.3858 * GiB).epsilon(0.01));
+    // 64 experts over 4 GPUs: 16 whole experts each hold what a quarter of every expert did.
+    CHECK(weights({{"tp", "4"}, {"gpus", "4"}, {"expert-parallel", "true"}}, "gpu3") == Catch::Approx(static_cast<double>(tp4)).margin(64));
+    // -dp 2 at tp 1: the attention and the rest whole, half of every expert.
+    const std::uint64_t one = weights({}, "gpu0");
+    CHECK(static_cast<double>(weights({{"dp", "2"}, {"gpus", "2"}}, "gpu1")) == Catch::Approx(static_cast<double>(one - moe_layers * 64 * expert / 2)).margin(64));
+    // -dp 3 with expert parallelism: 22, 21 and 21 experts, so the first GPU holds one expert per layer more.
+    Scenario three = with({{"model", "deepseek-v2-lite"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "8192"}, {"dp", "3"}, {"gpus", "3"}, {"expert-parallel", "true"}});
+    const EngineEstimate e = run(three);
+    REQUIRE(e.devices.size() == 4);  // three GPUs and the host
+    CHECK(device(e, "gpu0").weights_bytes - device(e, "gpu1").weights_bytes == moe_layers * expert);
+    CHECK(device(e, "gpu1").weights_bytes == device(e, "gpu2").weights_bytes);
+    CHECK(term_steps(device(e, "gpu0"), "weights").find("x 22 of 64 experts") != std::string::npos);
+    // Each replica is its own engine with its own pool: the fuller first GPU keeps fewer blocks, the others theirs.
+    CHECK(device(e, "gpu0").kv_blocks < device(e, "gpu1").kv_blocks);
+    CHECK(device(e, "gpu1").kv_blocks == device(e, "gpu2").kv_blocks);
+    CHECK(e.command.find("--data-parallel-size 3 --enable-expert-parallel") != std::string::npos);
+    // vLLM's own checks: the experts' width must divide over tp x dp (FusedMoEConfig), and ranks need an expert each.
+    const Expected<EngineEstimate> uneven = engine_estimate(with({{"model", "deepseek-v2-lite"}, {"engine", "vllm"}, {"dp", "3"}, {"gpus", "3"}}));
+    REQUIRE_FALSE(uneven.ok());
+    CHECK(uneven.failure().key == "dp");
+    CHECK(uneven.failure().problem.find("intermediate size (1,408) must be divisible by tp x dp (3)") != std::string::npos);
+    const Expected<EngineEstimate> few = engine_estimate(with({{"model", "mixtral-8x7b"}, {"engine", "vllm"}, {"dp", "16"}, {"gpus", "16"}, {"expert-parallel", "true"}}));
+    REQUIRE_FALSE(few.ok());
+    CHECK(few.failure().problem.find("8 experts cannot be spread over 16") != std::string::npos);
+    const Expected<EngineEstimate> count = engine_estimate(with({{"model", "deepseek-v2-lite"}, {"engine", "vllm"}, {"dp", "2"}, {"tp", "2"}, {"gpus", "2"}}));
+    REQUIRE_FALSE(count.ok());
+}
+
+TEST_CASE("vLLM data parallelism repeats a dense model's engine: the same figures on each replica's GPUs") {
+    const Scenario one = with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "8192"}});
+    Scenario two = one;
+    REQUIRE(apply_setting(two, "dp", "2").ok());
+    REQUIRE(apply_setting(two, "expert-parallel", "true").ok());
+    const EngineEstimate a = run(one), b = run(two);
+    for (const char* gpu : {"gpu0", "gpu1"}) {
+        CHECK(device(b, gpu).total_bytes == device(a, "gpu0").total_bytes);
+        CHECK(device(b, gpu).kv_blocks == device(a, "gpu0").kv_blocks);
+        CHECK(term(device(b, gpu), "non_torch") == term(device(a, "gpu0"), "non_torch"));  // independent engines: no NCCL group
+    }
+    CHECK(b.needed_bytes == 2 * device(a, "gpu0").total_bytes + device(b, "host").total_bytes);
+    CHECK(std::find(b.notes.begin(), b.notes.end(), "--enable-expert-parallel: the model has no experts, so nothing changes.") != b.notes.end());
+}
+
 TEST_CASE("vLLM refuses to start, in its own words, when one request of max_model_len does not fit") {
     // vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory.
     const EngineEstimate e = run(with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "rtx-4090"}}));
@@ -794,9 +854,9 @@ TEST_CASE("llama.cpp experts kept in host RAM: GPU 0's compute buffer holds one 
     const std::uint64_t on_gpu = term(device(run(s), "gpu0"), "compute_buffer");
     REQUIRE(apply_setting(s, "n-cpu-moe", "all"));
     const EngineEstimate kept = run(s);
-    // The MoE phase at n_ubatch 512: the KQ masks, and the residual beside the 4 experts' SwiGLU product and
-    // their 4 down projections.
-    const std::uint64_t ffn = 4096ULL * 512 * 6 + 512ULL * (4096 + 1024 * 4 + 4096 * 4) * 4;
+    // The MoE phase at n_ubatch 512: the KQ masks, and the residual beside the 4 experts' up, gate and SwiGLU
+    // product, and their 4 down projections, which (4,096 wide) do not fit the 2 x 1,024 x 4 freed by up and gate.
+    const std::uint64_t ffn = 4096ULL * 512 * 6 + 512ULL * (4096 + 3 * 1024 * 4 + 4096 * 4) * 4;
     CHECK(term(device(kept, "gpu0"), "compute_buffer") == std::max(on_gpu, ffn + 100 * MiB));
     CHECK(term(device(kept, "gpu0"), "compute_buffer") > on_gpu);
     // Below a batch of 32 the GPU declines the op: the CPU runs it on the weights where they are.

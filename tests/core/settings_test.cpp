@@ -157,7 +157,7 @@ TEST_CASE("a setting is marked as an engine's exactly when its value lives in Sc
         CHECK(to_state(engine_setting ? engine_part : rest_part) == to_state(changed));
         marked += engine_setting ? 1 : 0;
     }
-    CHECK(marked == 25);  // the engine, 17 of llama.cpp's flags, the drafter (llama.cpp's and vLLM's), 5 of vLLM's, the host's RAM
+    CHECK(marked == 27);  // the engine, 17 of llama.cpp's flags, the drafter (llama.cpp's and vLLM's), 7 of vLLM's, the host's RAM
     CHECK_FALSE(is_engine_setting("no-such-key"));
 }
 
@@ -206,9 +206,9 @@ TEST_CASE("an engine's setting under an engine that does not read it is refused 
             }
         }
     }
-    // 18 llama.cpp rows (none, vLLM, transformers), draft-model (none, transformers), 5 vLLM rows (none,
+    // 17 llama.cpp rows (none, vLLM, transformers), draft-model (none, transformers), 7 vLLM rows (none,
     // llama.cpp, Ollama, transformers), ram (none); each in two orders.
-    CHECK(refused == 2 * (17 * 3 + 2 + 5 * 4 + 1));
+    CHECK(refused == 2 * (17 * 3 + 2 + 7 * 4 + 1));
 }
 
 TEST_CASE("which engines read which settings, and what the refusal says", "[settings][engines]") {
