@@ -6,6 +6,7 @@
 #include <emscripten.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "hub.hpp"
 #include "imgui.h"
 #include "panels.hpp"
+#include "settings.hpp"
 #include "theme.hpp"
 
 EM_JS(void, js_load_full, (const char* pair), { Module['llmMemoryLoadFull'](UTF8ToString(pair)); });
@@ -90,6 +92,37 @@ extern "C" llm_memory::EngineCommandResult
 __wrap__ZN10llm_memory20apply_engine_commandERNS_8AppStateENSt3__217basic_string_viewIcNS2_11char_traitsIcEEEE(llm_memory::AppState&,
                                                                                                             std::string_view) {
     return {false, llm_memory::engines_left_out_note(), {}};
+}
+
+// The engines' settings rows (core/engines/setting_rows.cpp) are the full build's. Here each is its key alone,
+// read from index.html's loader list (web/page_loader.mjs writes core's engine keys into Module.llmMemoryFullKeys,
+// "(^|[?&])(engine|ubatch|...|paste)="), so that setState refuses every one of them by name with the note above
+// (core's apply_setting refuses an engine row before reading it). The engine choice itself is core's row.
+EM_JS(int, js_engine_keys, (char* out, int size), {
+  var r = Module['llmMemoryFullKeys'];
+  var keys = r ? r.source.split("(")[2].split(")")[0] : "";
+  stringToUTF8(keys, out, size);
+  return lengthBytesUTF8(keys);
+});
+extern "C" std::vector<llm_memory::SettingSpec> __wrap__ZN10llm_memory19engine_setting_rowsEv() {
+    static char keys[4096];  // the rows keep pointers into it
+    std::vector<llm_memory::SettingSpec> rows;
+    const int length = js_engine_keys(keys, sizeof keys);
+    if (length <= 0 || length >= static_cast<int>(sizeof keys)) return rows;
+    for (char* key = keys; key != nullptr;) {
+        char* bar = std::strchr(key, '|');
+        if (bar != nullptr) *bar++ = '\0';
+        const std::string_view k = key;
+        if (k != "engine" && k != "hf" && k != "lookup" && k != "paste") {
+            llm_memory::SettingSpec row{key, "", "", key, "", llm_memory::SettingKind::text, "",
+                                        [](llm_memory::Scenario&, std::string_view) { return std::string(llm_memory::engines_left_out_note()); },
+                                        [](const llm_memory::Scenario&) { return std::string(); }};
+            row.engine = llm_memory::SettingEngine::every;
+            rows.push_back(row);
+        }
+        key = bar;
+    }
+    return rows;
 }
 
 // The Model section's "Look up on Hugging Face": the field and its button; a valid id loads the full build

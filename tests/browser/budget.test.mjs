@@ -1,7 +1,7 @@
 // Size budgets, enforced: the page's payload is deterministic, so unlike timings (bench/) it can fail a
 // test. Every file a load of the page receives, gzip -9, summed: at most 340 KB (the lean build); the same
 // for a link that asks for the engine models (the full build, loaded instead of the lean one): at most
-// 410 KB; the single-file page build/web/llm-memory.html (the full build inlined), gzip -9: at most 440 KB. Method and budgets: bench/payload.mjs (bench/run
+// 434 KB; the single-file page build/web/llm-memory.html (the full build inlined), gzip -9: at most 440 KB. Method and budgets: bench/payload.mjs (bench/run
 // prints the same figures; bench/RESULTS.md states the size rule).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
