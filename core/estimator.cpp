@@ -74,6 +74,14 @@ MemoryTerm total_row(const char* key, const char* label, const char* short_label
     return t;
 }
 
+// One of the seed's two totals: a headline, and a top-level JSON key.
+MemoryTerm seed_total(const char* key, const char* label, const char* short_label, std::string formula, Total total) {
+    MemoryTerm t = total_row(key, label, short_label, std::move(formula), total);
+    t.headline = true;
+    t.json = JsonPlace::top;
+    return t;
+}
+
 // ---- Input checks ----
 
 // The seed's inputs: each within its range (the message names the key as the CLI spells it).
@@ -196,10 +204,7 @@ void add_weights(Build& b) {
     margin.in_report = false;
     margin.json = JsonPlace::none;
     e.terms.push_back(margin);
-    MemoryTerm total = total_row("inference", "Inference total", "Inference", "weights × overhead factor", Total::inference);
-    total.headline = true;
-    total.json = JsonPlace::top;
-    e.terms.push_back(total);
+    e.terms.push_back(seed_total("inference", "Inference total", "Inference", "weights × overhead factor", Total::inference));
 }
 
 // The MTP module (DeepSeek-V3/R1, GLM-4.5, Qwen3-Next) in the weights' format, beside the totals: the
@@ -281,10 +286,7 @@ void add_training_states(Build& b) {
         adapter.all_trainable_bytes = 0;
         e.terms.push_back(adapter);
     }
-    MemoryTerm total = total_row("training", "Training total", "Training", "", Total::training);
-    total.headline = true;
-    total.json = JsonPlace::top;
-    e.terms.push_back(total);
+    e.terms.push_back(seed_total("training", "Training total", "Training", "", Total::training));
 }
 
 // The KV cache (its own format) for `context` tokens x `batch` sequences; it adds to the detailed total.

@@ -49,21 +49,7 @@ std::string percent_decode(std::string_view s) {
     return out;
 }
 
-std::string percent_encode_path(std::string_view s) {
-    static const char* digits = "0123456789ABCDEF";
-    std::string out;
-    for (char ch : s) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (id_char(ch) || ch == '~' || ch == '/') {
-            out.push_back(ch);
-        } else {
-            out.push_back('%');
-            out.push_back(digits[c >> 4]);
-            out.push_back(digits[c & 15]);
-        }
-    }
-    return out;
-}
+std::string percent_encode_path(std::string_view s) { return percent_encode(s, "/"); }
 
 Status check_file(std::string_view file) {
     if (file.empty()) return Error{"the file name after ':' is empty"};

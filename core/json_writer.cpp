@@ -29,22 +29,20 @@ void JsonWriter::separate() {
     if (!out_.empty() && out_.back() != '{' && out_.back() != '[' && out_.back() != ':') out_ += ',';
 }
 
-JsonWriter& JsonWriter::begin_object() {
+JsonWriter& JsonWriter::open(char bracket) {
     separate();
-    out_ += '{';
+    out_ += bracket;
     return *this;
 }
+
+JsonWriter& JsonWriter::begin_object() { return open('{'); }
 
 JsonWriter& JsonWriter::end_object() {
     out_ += '}';
     return *this;
 }
 
-JsonWriter& JsonWriter::begin_array() {
-    separate();
-    out_ += '[';
-    return *this;
-}
+JsonWriter& JsonWriter::begin_array() { return open('['); }
 
 JsonWriter& JsonWriter::end_array() {
     out_ += ']';
@@ -52,10 +50,8 @@ JsonWriter& JsonWriter::end_array() {
 }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
-    separate();
-    out_ += '"';
-    out_ += json_escape(name);
-    out_ += "\":";
+    value(name);  // the quoted name, after its comma
+    out_ += ':';
     return *this;
 }
 

@@ -69,6 +69,7 @@ public:
 
 private:
     void separate();
+    JsonWriter& open(char bracket);  // '{' or '[', after its comma
     JsonWriter& signed_value(long long number);
     JsonWriter& unsigned_value(unsigned long long number);
     std::string out_;

@@ -184,6 +184,24 @@ void append_thousands(std::string& out, std::uint64_t value) {
 
 }  // namespace
 
+std::string percent_encode(std::string_view text, std::string_view also_keep) {
+    static const char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    for (char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ||
+                          c == '~' || also_keep.find(c) != std::string_view::npos;
+        if (keep) {
+            out.push_back(c);
+        } else {
+            out.push_back('%');
+            out.push_back(kHex[u >> 4]);
+            out.push_back(kHex[u & 15]);
+        }
+    }
+    return out;
+}
+
 std::string printable_excerpt(std::string_view text, std::size_t max_bytes) {
     std::string out;
     std::size_t i = 0;

@@ -120,4 +120,8 @@ std::string ascii_lookalikes(std::string_view text);
 // become '?', and it is cut to at most max_bytes on a character boundary with "..." appended.
 std::string printable_excerpt(std::string_view text, std::size_t max_bytes);
 
+// Percent-encodes `text` (%XX, upper-case hex), keeping the unreserved characters (A-Z a-z 0-9 - _ . ~) and
+// those in `also_keep` ("," in the page's state, "/" in a Hub path).
+std::string percent_encode(std::string_view text, std::string_view also_keep);
+
 }  // namespace llm_memory

@@ -950,23 +950,7 @@ std::string url_decode(std::string_view text) {
     return out;
 }
 
-std::string url_encode(std::string_view text) {
-    static const char kHex[] = "0123456789ABCDEF";
-    std::string out;
-    for (char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                          c == '-' || c == '_' || c == '.' || c == '~' || c == ',';
-        if (keep) {
-            out.push_back(c);
-        } else {
-            out.push_back('%');
-            out.push_back(kHex[u >> 4]);
-            out.push_back(kHex[u & 15]);
-        }
-    }
-    return out;
-}
+std::string url_encode(std::string_view text) { return percent_encode(text, ","); }
 
 std::string format_count_state(std::uint64_t count) {
     struct Unit { std::uint64_t size; const char* suffix; };

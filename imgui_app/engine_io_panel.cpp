@@ -30,21 +30,6 @@ struct EngineIoView {
 
 namespace {
 
-int grow(ImGuiInputTextCallbackData* data) {
-    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-        auto* text = static_cast<std::string*>(data->UserData);
-        text->resize(static_cast<std::size_t>(data->BufTextLen));
-        data->Buf = text->data();
-    }
-    return 0;
-}
-
-void paste_box(const char* id, std::string& text, float lines) {
-    if (text.capacity() < 1024) text.reserve(1024);
-    ImGui::InputTextMultiline(id, text.data(), text.capacity() + 1, ImVec2(-1.0f, ImGui::GetTextLineHeight() * lines),
-                              ImGuiInputTextFlags_CallbackResize, grow, &text);
-}
-
 std::string amount(const std::string& term, double value) {
     char buf[48];
     if (term == "kv_capacity_tokens" || term == "gpu_blocks") std::snprintf(buf, sizeof buf, "%.0f", value);

@@ -63,12 +63,7 @@ void refresh(AppState& app) {
 
 
 void device_table(const AppState& app, const EngineEstimate& e) {
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("engine##devices", 3, flags)) return;
-    ImGui::TableSetupColumn("Device", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("Term", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-    ImGui::TableSetupColumn("GiB (GB)", ImGuiTableColumnFlags_WidthStretch, 1.4f);
-    ImGui::TableHeadersRow();
+    if (!begin_stretch_table("engine##devices", {{"Device", 1.0f}, {"Term", 1.3f}, {"GiB (GB)", 1.4f}})) return;
     const Palette& palette = theme_palette(app.dark_theme);
     for (const EngineDevice& d : e.devices) {
         if (!d.is_gpu && d.total_bytes == 0) continue;

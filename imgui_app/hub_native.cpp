@@ -30,13 +30,7 @@ void write_consent(const std::string& path, bool consented) {
         std::remove(path.c_str());
         return;
     }
-    const std::size_t slash = path.find_last_of('/');
-    if (slash != std::string::npos && slash > 0) {
-        const std::string dir = path.substr(0, slash);
-        const std::size_t parent = dir.find_last_of('/');
-        if (parent != std::string::npos && parent > 0) mkdir(dir.substr(0, parent).c_str(), 0700);
-        mkdir(dir.c_str(), 0700);
-    }
+    make_parent_folders(path);
     std::FILE* file = std::fopen(path.c_str(), "wb");
     if (file == nullptr) return;
     std::fputs("yes\n", file);
@@ -52,13 +46,25 @@ std::string endpoint_host(const std::string& endpoint) {
 
 }  // namespace
 
-std::string default_hub_consent_path() {
+void make_parent_folders(const std::string& path) {
+    const std::size_t slash = path.find_last_of('/');
+    if (slash != std::string::npos && slash > 0) {
+        const std::string dir = path.substr(0, slash);
+        const std::size_t parent = dir.find_last_of('/');
+        if (parent != std::string::npos && parent > 0) mkdir(dir.substr(0, parent).c_str(), 0700);
+        mkdir(dir.c_str(), 0700);
+    }
+}
+
+std::string config_file_path(const char* name) {
     const char* xdg = std::getenv("XDG_CONFIG_HOME");
     const char* home = std::getenv("HOME");
-    if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/llm-memory/hf-consent";
-    if (home != nullptr && home[0] != '\0') return std::string(home) + "/.config/llm-memory/hf-consent";
+    if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/llm-memory/" + name;
+    if (home != nullptr && home[0] != '\0') return std::string(home) + "/.config/llm-memory/" + name;
     return {};
 }
+
+std::string default_hub_consent_path() { return config_file_path("hf-consent"); }
 
 NativeHub::NativeHub(AppState& app, std::string consent_path) : consent_path_(std::move(consent_path)) {
     hub_set_driver(app, read_consent(consent_path_), endpoint_host(hub_environment().endpoint), false);

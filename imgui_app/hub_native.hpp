@@ -37,7 +37,13 @@ private:
     std::unique_ptr<Expected<HubResult>> result_;
 };
 
-// "$XDG_CONFIG_HOME/llm-memory/hf-consent", else "~/.config/llm-memory/hf-consent"; "" without either.
+// "$XDG_CONFIG_HOME/llm-memory/NAME", else "~/.config/llm-memory/NAME"; "" without either.
+std::string config_file_path(const char* name);
+// config_file_path("hf-consent").
 std::string default_hub_consent_path();
+
+// Creates the folder `path` is in, and that folder's parent (mode 0700; XDG's config and cache folders): for the
+// consent file here and the desktop app's state file. Errors are left to the fopen that follows.
+void make_parent_folders(const std::string& path);
 
 }  // namespace llm_memory

@@ -8,7 +8,6 @@
 // --hf-consent-file F, default $XDG_CONFIG_HOME/llm-memory/hf-consent; none with --frames, which then
 // waits for the look-up to end before it exits).
 #include <GLFW/glfw3.h>
-#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -86,13 +85,7 @@ void on_drop(GLFWwindow* window, int count, const char** paths) {
 
 // The last scenario as a state string (core's to_state) in $XDG_CONFIG_HOME/llm-memory/state, else
 // ~/.config/llm-memory/state; "" when neither variable is set.
-std::string default_state_path() {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    const char* home = std::getenv("HOME");
-    if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/llm-memory/state";
-    if (home != nullptr && home[0] != '\0') return std::string(home) + "/.config/llm-memory/state";
-    return {};
-}
+std::string default_state_path() { return llm_memory::config_file_path("state"); }
 
 // Restores the saved scenario; a corrupt file is ignored with a notice on stderr (the defaults stay).
 void load_state_file(llm_memory::AppState& app, const std::string& path) {
@@ -113,13 +106,7 @@ void load_state_file(llm_memory::AppState& app, const std::string& path) {
 
 // Saves the scenario (creating the folder; written to a temporary file, then renamed).
 void save_state_file(const llm_memory::Scenario& scenario, const std::string& path) {
-    const std::size_t slash = path.find_last_of('/');
-    if (slash != std::string::npos && slash > 0) {
-        const std::string dir = path.substr(0, slash);
-        const std::size_t parent = dir.find_last_of('/');
-        if (parent != std::string::npos && parent > 0) mkdir(dir.substr(0, parent).c_str(), 0700);
-        mkdir(dir.c_str(), 0700);
-    }
+    llm_memory::make_parent_folders(path);
     const std::string temporary = path + ".tmp";
     std::FILE* file = std::fopen(temporary.c_str(), "wb");
     if (file == nullptr) return;

@@ -119,14 +119,6 @@ void hint_text(const char* text) {
     ImGui::PopStyleColor();
 }
 
-int resize_callback(ImGuiInputTextCallbackData* data) {
-    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
-        auto* text = static_cast<std::string*>(data->UserData);
-        text->resize(static_cast<std::size_t>(data->BufTextLen));
-        data->Buf = text->data();
-    }
-    return 0;
-}
 
 std::string architecture_summary(const Architecture& a) {
     std::string out = std::to_string(a.num_hidden_layers) + " layers, hidden " + format_count_exact(a.hidden_size) +
@@ -157,12 +149,7 @@ std::string architecture_summary(const Architecture& a) {
 
 void draw_breakdown(const ModelSource& model) {
     const ParamBreakdown& c = model.counts;
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("##model_breakdown", 3, flags)) return;
-    ImGui::TableSetupColumn("Part", ImGuiTableColumnFlags_WidthStretch, 1.4f);
-    ImGui::TableSetupColumn("Parameters", ImGuiTableColumnFlags_WidthStretch, 1.6f);
-    ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthStretch, 0.7f);
-    ImGui::TableHeadersRow();
+    if (!begin_stretch_table("##model_breakdown", {{"Part", 1.4f}, {"Parameters", 1.6f}, {"Share", 0.7f}})) return;
     auto row = [&c](const char* label, std::uint64_t count, bool share) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
@@ -322,10 +309,7 @@ void draw_model_panel(AppState& app) {
 
     if (ImGui::TreeNode("Paste a config.json##model_paste")) {
         ImGui::TextDisabled("Or drop a config.json file onto the window.");
-        if (view.paste_text.capacity() < 1024) view.paste_text.reserve(1024);
-        ImGui::InputTextMultiline("##model_paste_text", view.paste_text.data(), view.paste_text.capacity() + 1,
-                                  ImVec2(-1.0f, ImGui::GetTextLineHeight() * 8.0f), ImGuiInputTextFlags_CallbackResize,
-                                  resize_callback, &view.paste_text);
+        paste_box("##model_paste_text", view.paste_text, 8.0f);
         if (ImGui::Button("Use this config##model_paste_use")) load_text(app, view, view.paste_text, "pasted config.json");
         ImGui::SameLine();
         if (ImGui::Button("Clear##model_paste_clear")) view.paste_text.clear();

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "app.hpp"
@@ -68,6 +70,12 @@ void mistake_guard(AppState& app, int index, const std::string& text);
 void accent_card(const Palette& palette, bool highlight, const std::function<void()>& draw);
 // Copies text to the clipboard and remembers what was copied for the confirmation line.
 void copy_to_clipboard(AppState& app, const std::string& text, const char* what);
+// A table of stretched columns (name, weight) with row backgrounds, inner lines and a header row; false when
+// ImGui skips it (then no EndTable).
+bool begin_stretch_table(const char* id, std::initializer_list<std::pair<const char*, float>> columns);
+// A multi-line text box `lines` high that grows its std::string as text is typed or pasted (commands, logs,
+// a config.json).
+void paste_box(const char* id, std::string& text, float lines);
 
 // ---- Panels ----
 void draw_inputs_panel(AppState& app, bool compact);     // panels_inputs.cpp

@@ -159,6 +159,33 @@ void mistake_guard(AppState& app, int index, const std::string& text) {
     ImGui::PopID();
 }
 
+namespace {
+
+int grow_string(ImGuiInputTextCallbackData* data) {
+    if (data->EventFlag == ImGuiInputTextFlags_CallbackResize) {
+        auto* text = static_cast<std::string*>(data->UserData);
+        text->resize(static_cast<std::size_t>(data->BufTextLen));
+        data->Buf = text->data();
+    }
+    return 0;
+}
+
+}  // namespace
+
+bool begin_stretch_table(const char* id, std::initializer_list<std::pair<const char*, float>> columns) {
+    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable(id, static_cast<int>(columns.size()), flags)) return false;
+    for (const auto& [name, weight] : columns) ImGui::TableSetupColumn(name, ImGuiTableColumnFlags_WidthStretch, weight);
+    ImGui::TableHeadersRow();
+    return true;
+}
+
+void paste_box(const char* id, std::string& text, float lines) {
+    if (text.capacity() < 1024) text.reserve(1024);
+    ImGui::InputTextMultiline(id, text.data(), text.capacity() + 1, ImVec2(-1.0f, ImGui::GetTextLineHeight() * lines),
+                              ImGuiInputTextFlags_CallbackResize, grow_string, &text);
+}
+
 void copy_to_clipboard(AppState& app, const std::string& text, const char* what) {
     ImGui::SetClipboardText(text.c_str());
     app.copied_message = std::string("Copied ") + what + " to the clipboard.";

@@ -59,12 +59,7 @@ void draw_results_panel(AppState& app) {
     section_heading("Results");
     const Estimate& e = app.estimate;
     const Palette& palette = theme_palette(app.dark_theme);
-    const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
-    if (ImGui::BeginTable("results##table", 3, flags)) {
-        ImGui::TableSetupColumn("Result", ImGuiTableColumnFlags_WidthStretch, 2.2f);
-        ImGui::TableSetupColumn("GB", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-        ImGui::TableSetupColumn("GiB", ImGuiTableColumnFlags_WidthStretch, 1.1f);
-        ImGui::TableHeadersRow();
+    if (begin_stretch_table("results##table", {{"Result", 2.2f}, {"GB", 1.0f}, {"GiB", 1.1f}})) {
         for (const MemoryTerm& term : e.terms) {
             if (!term.in_report) continue;
             ImGui::TableNextRow();

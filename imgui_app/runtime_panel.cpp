@@ -186,11 +186,18 @@ void format_and_recipe(AppState& app) {
     if (!v.range_text.empty()) explain(v.range_text);
 }
 
+// A section whose settings need a model: its heading, and without a model why they are greyed out. Returns how
+// those settings are shown.
+Shown model_section(const AppState& app, const char* title, const char* without_model) {
+    ImGui::SeparatorText(title);
+    if (app.scenario.model != nullptr) return Shown::enabled;
+    explain(without_model);
+    return Shown::disabled;
+}
+
 void lora_section(AppState& app) {
-    const bool has_model = app.scenario.model != nullptr;
-    const Shown with_model = has_model ? Shown::enabled : Shown::disabled;
-    ImGui::SeparatorText("LoRA / QLoRA");
-    if (!has_model) explain("Choose a model (preset or config.json) to count LoRA parameters from its layers.");
+    const Shown with_model = model_section(app, "LoRA / QLoRA", "Choose a model (preset or config.json) to count LoRA parameters from its layers.");
+    const bool has_model = with_model == Shown::enabled;
     setting_control(app, "lora-rank", with_model);
     setting_control(app, "lora-targets", with_model);
     setting_control(app, "qlora", has_model && app.scenario.lora_rank > 0 ? Shown::enabled : Shown::disabled);
@@ -219,10 +226,8 @@ void training_section(AppState& app) {
 }
 
 void kv_section(AppState& app) {
-    const bool has_model = app.scenario.model != nullptr;
-    const Shown with_model = has_model ? Shown::enabled : Shown::disabled;
-    ImGui::SeparatorText("KV cache and inference");
-    if (!has_model) explain("Choose a model to size the KV cache from its layers, KV heads and head_dim.");
+    const Shown with_model = model_section(app, "KV cache and inference", "Choose a model to size the KV cache from its layers, KV heads and head_dim.");
+    const bool has_model = with_model == Shown::enabled;
     setting_control(app, "context", with_model);
     setting_control(app, "batch", with_model);
     // A vision tower: the text-only switch, and images that become context tokens.

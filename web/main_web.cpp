@@ -189,6 +189,14 @@ void wake() {
     }
 }
 
+// An input of the theme (dark, the touch layout) set to `on`: the theme is re-applied on the next frame.
+void set_theme_input(bool& input, int on) {
+    if ((on != 0) == input) return;
+    input = on != 0;
+    g_web.app.theme_changed = true;
+    wake();
+}
+
 void pause_loop() {
     if (g_web.loop_paused) return;
     g_web.loop_paused = true;
@@ -535,12 +543,7 @@ EMSCRIPTEN_KEEPALIVE void llm_memory_touch_scroll(float dy, int start) {
 }
 
 // Touch-sized hit areas on (1, a coarse pointer) or off (0, the mouse layout).
-EMSCRIPTEN_KEEPALIVE void llm_memory_set_touch_layout(int touch) {
-    if ((touch != 0) == g_web.app.touch_layout) return;
-    g_web.app.touch_layout = touch != 0;
-    g_web.app.theme_changed = true;
-    wake();
-}
+EMSCRIPTEN_KEEPALIVE void llm_memory_set_touch_layout(int touch) { set_theme_input(g_web.app.touch_layout, touch); }
 
 // Draws a frame now, which takes every queued input event (tick): a touch handler needs what the finger
 // hovers before it returns.
@@ -727,12 +730,7 @@ EMSCRIPTEN_KEEPALIVE void llm_memory_practice_answer(const char* answer) {
 }
 
 // Theme from prefers-color-scheme (1 dark, 0 light).
-EMSCRIPTEN_KEEPALIVE void llm_memory_set_dark_theme(int dark) {
-    if ((dark != 0) == g_web.app.dark_theme) return;
-    g_web.app.dark_theme = dark != 0;
-    g_web.app.theme_changed = true;
-    wake();
-}
+EMSCRIPTEN_KEEPALIVE void llm_memory_set_dark_theme(int dark) { set_theme_input(g_web.app.dark_theme, dark); }
 
 }  // extern "C"
 

@@ -9,15 +9,10 @@
 #include "practice.hpp"
 
 using namespace llm_memory;
-using llm_memory::test::has;
-
-namespace {
-using CheckRun = llm_memory::test::CliRun;
-CheckRun run(const std::vector<std::string>& args) { return llm_memory::test::run_cli_capture(args); }
-}  // namespace
+using namespace llm_memory::test;
 
 TEST_CASE("check: the issue's example names weights-as-inference (seed 7B exercise)", "[cli][check]") {
-    const CheckRun r = run({"check", "--question", "inference", "--state", "params=7B", "--answer", "14 GB", "--format", "json"});
+    const CliRun r = cli({"check", "--question", "inference", "--state", "params=7B", "--answer", "14 GB", "--format", "json"});
     CHECK(r.status == 0);
     CHECK(r.err.empty());
     CHECK(r.out.rfind("{\"question\":\"inference\",\"correct\":false,\"mistake\":\"weights-as-inference\"", 0) == 0);
@@ -29,7 +24,7 @@ TEST_CASE("check: the issue's example names weights-as-inference (seed 7B exerci
 TEST_CASE("check: a right answer exits 0 with mistake null, in GB, GiB and bytes", "[cli][check]") {
     for (const char* answer : {"16.8 GB", "15.65 GiB", "1.68e10 bytes", "16,800 MB", "16.8"}) {
         INFO(answer);
-        const CheckRun r = run({"check", "--question", "inference", "--params", "7B", "--answer", answer, "--format", "json"});
+        const CliRun r = cli({"check", "--question", "inference", "--params", "7B", "--answer", answer, "--format", "json"});
         CHECK(r.status == 0);
         CHECK(has(r.out, "\"correct\":true,\"mistake\":null"));
     }
@@ -37,7 +32,7 @@ TEST_CASE("check: a right answer exits 0 with mistake null, in GB, GiB and bytes
 
 TEST_CASE("check: text output names the mistake and the right step", "[cli][check]") {
     // Seed: "training only 1B parameters brings the total down to 6 GB" -> 32 GB for the 13B model.
-    const CheckRun r = run({"check", "--question=training", "--state=params=13B&trainable=1B", "--answer=6 GB"});
+    const CliRun r = cli({"check", "--question=training", "--state=params=13B&trainable=1B", "--answer=6 GB"});
     CHECK(r.status == 0);
     CHECK(r.out.rfind("Wrong: freezing-removes-weights\n", 0) == 0);
     CHECK(has(r.out, "Expected:    32 GB"));
@@ -70,7 +65,7 @@ TEST_CASE("check: bad input exits 2 with one error line and nothing on stdout", 
     };
     for (const Bad& c : cases) {
         INFO(c.message);
-        const CheckRun r = run(c.args);
+        const CliRun r = cli(c.args);
         CHECK(r.status == 2);
         CHECK(r.out.empty());
         CHECK(r.err.rfind(c.message, 0) == 0);
@@ -79,7 +74,7 @@ TEST_CASE("check: bad input exits 2 with one error line and nothing on stdout", 
 }
 
 TEST_CASE("check: --help describes the subcommand", "[cli][check]") {
-    const CheckRun r = run({"check", "--help"});
+    const CliRun r = cli({"check", "--help"});
     CHECK(r.status == 0);
     CHECK(has(r.out, "Usage: llm-memory check --question ID --answer TEXT"));
     CHECK(has(r.out, "gib-gb-mixup"));

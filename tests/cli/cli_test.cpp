@@ -10,15 +10,10 @@
 #include "settings.hpp"
 
 using namespace llm_memory;
-using llm_memory::test::has;
-
-namespace {
-using Run = llm_memory::test::CliRun;
-Run cli(const std::vector<std::string>& args) { return llm_memory::test::run_cli_capture(args); }
-}  // namespace
+using namespace llm_memory::test;
 
 TEST_CASE("cli: --params 13B --format json gives the seed's bytes", "[cli]") {
-    const Run r = cli({"--params", "13B", "--format", "json"});
+    const CliRun r = cli({"--params", "13B", "--format", "json"});
     CHECK(r.status == 0);
     CHECK(r.err.empty());
     CHECK(has(r.out, "\"weight_bytes\":26000000000"));
@@ -28,7 +23,7 @@ TEST_CASE("cli: --params 13B --format json gives the seed's bytes", "[cli]") {
 }
 
 TEST_CASE("cli: --trainable 1B gives 6 and 32 GB", "[cli]") {
-    const Run r = cli({"--params", "13B", "--trainable", "1B", "--format", "json"});
+    const CliRun r = cli({"--params", "13B", "--trainable", "1B", "--format", "json"});
     CHECK(has(r.out, "\"gradient_optimizer_bytes\":6000000000"));
     CHECK(has(r.out, "\"training_bytes\":32000000000"));
 }
@@ -39,18 +34,18 @@ TEST_CASE("cli: 70B weights and 13B at 1 byte", "[cli]") {
 }
 
 TEST_CASE("cli: the seed's 7B exercise", "[cli]") {
-    const Run r = cli({"--params", "7B", "--format", "json"});
+    const CliRun r = cli({"--params", "7B", "--format", "json"});
     CHECK(has(r.out, "\"weight_bytes\":14000000000"));
     CHECK(has(r.out, "\"inference_bytes\":16800000000"));
     CHECK(has(r.out, "\"gradient_optimizer_bytes\":42000000000"));
     CHECK(has(r.out, "\"training_bytes\":56000000000"));
-    const Run f = cli({"--params", "7B", "--trainable", "1B", "--format", "json"});
+    const CliRun f = cli({"--params", "7B", "--trainable", "1B", "--format", "json"});
     CHECK(has(f.out, "\"gradient_optimizer_bytes\":6000000000"));
     CHECK(has(f.out, "\"training_bytes\":20000000000"));
 }
 
 TEST_CASE("cli: table output shows GB and GiB side by side", "[cli]") {
-    const Run r = cli({"--params", "13B"});
+    const CliRun r = cli({"--params", "13B"});
     CHECK(r.status == 0);
     CHECK(has(r.out, "Inference total             31.2 GB (29.06 GiB)"));
     CHECK(has(r.out, "Training total              104 GB (96.86 GiB)"));
@@ -71,7 +66,7 @@ TEST_CASE("cli: bad input exits 2 with one error line naming the flag", "[cli]")
         {{"13B"}, "error: unexpected argument \"13B\" (options start with --)\n"},
     };
     for (const auto& [args, message] : cases) {
-        const Run r = cli(args);
+        const CliRun r = cli(args);
         INFO(args[0]);
         CHECK(r.status == 2);
         CHECK(r.out.empty());
@@ -80,7 +75,7 @@ TEST_CASE("cli: bad input exits 2 with one error line naming the flag", "[cli]")
 }
 
 TEST_CASE("cli: --state applies URL state", "[cli]") {
-    const Run r = cli({"--state", "params=70B&bytes=2", "--format", "json"});
+    const CliRun r = cli({"--state", "params=70B&bytes=2", "--format", "json"});
     CHECK(r.status == 0);
     CHECK(has(r.out, "\"weight_bytes\":140000000000"));  // 70B x 2 bytes (seed)
     CHECK(r.err.empty());
@@ -91,7 +86,7 @@ TEST_CASE("cli: a scenario given by --state and flags is estimated once", "[cli]
          {std::vector<std::string>{"--state", "model=llama-2-7b&context=4096"},
           std::vector<std::string>{"--state", "model=llama-2-7b&context=4096", "--batch", "2", "--format", "json"}}) {
         const std::uint64_t before = estimate_runs();
-        const Run r = cli(args);
+        const CliRun r = cli(args);
         CHECK(r.status == 0);
         CHECK(estimate_runs() - before == 1);
     }
@@ -117,14 +112,14 @@ TEST_CASE("cli: --state is strict: a bad pair or combination is exit 2 naming --
          "error: --trainable: 8,000,000,000 is more than the 7,000,000,000 parameters of the model\n"},
     };
     for (const auto& [args, message] : cases) {
-        const Run r = cli(args);
+        const CliRun r = cli(args);
         INFO(args[1]);
         CHECK(r.status == 2);
         CHECK(r.out.empty());
         CHECK(r.err == message);
     }
     // Order does not matter, as for the flags: the combination is checked once everything is read.
-    const Run later = cli({"--state", "trainable=20B", "--params", "70B", "--format", "json"});
+    const CliRun later = cli({"--state", "trainable=20B", "--params", "70B", "--format", "json"});
     CHECK(later.status == 0);
     CHECK(later.err.empty());
     CHECK(has(later.out, "\"gradient_optimizer_bytes\":120000000000"));  // 20B x 3 x 2 bytes (seed's k, b)
@@ -147,7 +142,7 @@ TEST_CASE("cli: --help and --version", "[cli]") {
 TEST_CASE("cli: small figures print in MB/MiB, not as 0.01 GB", "[cli]") {
     // PEFT: rank 8 on q,v of Llama-2-7B trains 4,194,304 parameters; a bf16 gradient is 2 bytes each
     // = 8,388,608 bytes = 8.39 MB = 8 MiB exactly (16-bit adapters; PEFT's default fp32 ones are 16.78 MB).
-    const Run r = cli({"--model", "llama-2-7b", "--recipe", "adamw-mixed", "--lora-rank", "8", "--lora-targets", "q,v",
+    const CliRun r = cli({"--model", "llama-2-7b", "--recipe", "adamw-mixed", "--lora-rank", "8", "--lora-targets", "q,v",
                        "--adapter-dtype", "bf16"});
     CHECK(r.status == 0);
     CHECK(has(r.out, "gradient (bf16)           8.39 MB (8 MiB)"));
@@ -171,8 +166,8 @@ TEST_CASE("cli: every setting's flag and its --state pair give the same JSON for
         if (key == "text-only" || key == "images" || key == "image-size") flags[1] = "gemma-3-12b", state = "model=gemma-3-12b";
         if (key == "images") flags.insert(flags.end(), {"--image-size", "896x896"}), state += "&image-size=896x896";
         flags.insert(flags.end(), {std::string("--") + spec.key, spec.example, "--format", "json"});
-        const Run by_flag = cli(flags);
-        const Run by_state = cli({"--state", state + "&" + spec.key + "=" + llm_memory::url_encode(spec.example), "--format", "json"});
+        const CliRun by_flag = cli(flags);
+        const CliRun by_state = cli({"--state", state + "&" + spec.key + "=" + llm_memory::url_encode(spec.example), "--format", "json"});
         CHECK(by_flag.status == 0);
         CHECK(by_flag.err.empty());
         CHECK(by_state.status == 0);

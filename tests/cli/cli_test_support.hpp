@@ -23,6 +23,9 @@ inline CliRun run_cli_capture(const std::vector<std::string>& args) {
 }
 
 // True when part occurs in text.
+// The CLI run with `args` (the program name left out), its output and status captured.
+inline CliRun cli(const std::vector<std::string>& args) { return run_cli_capture(args); }
+
 inline bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace llm_memory::test

@@ -9,6 +9,7 @@
 
 #include "engines/engine.hpp"
 #include "settings.hpp"
+#include "test_support.hpp"
 
 namespace llm_memory::test {
 
@@ -22,11 +23,6 @@ inline Scenario with(std::initializer_list<std::pair<const char*, const char*>> 
     return s;
 }
 
-inline EngineEstimate run(const Scenario& s) {
-    const Expected<EngineEstimate> e = engine_estimate(s);
-    INFO(e.error());
-    REQUIRE(e.ok());
-    return *e;
-}
+inline EngineEstimate run(const Scenario& s) { return required(engine_estimate(s)); }
 
 }  // namespace llm_memory::test

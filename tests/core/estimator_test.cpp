@@ -5,17 +5,14 @@
 
 #include "estimator.hpp"
 #include "settings.hpp"
+#include "test_support.hpp"
 
 using namespace llm_memory;
 
 namespace {
 constexpr std::uint64_t GB = 1'000'000'000ULL;
 
-Estimate run(const Scenario& s) {
-    const Expected<Estimate> e = estimate(s);
-    REQUIRE(e.ok());
-    return *e;
-}
+Estimate run(const Scenario& s) { return test::required(estimate(s)); }
 
 Scenario with_params(std::uint64_t n) {
     Scenario s;

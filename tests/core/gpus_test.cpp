@@ -4,6 +4,7 @@
 #include "estimator.hpp"
 #include "gpus.hpp"
 #include "settings.hpp"
+#include "test_support.hpp"
 
 using namespace llm_memory;
 
@@ -11,12 +12,7 @@ namespace {
 constexpr std::uint64_t GB = 1'000'000'000ULL;
 constexpr std::uint64_t GiB = 1ULL << 30;
 
-Estimate run(const Scenario& s) {
-    const Expected<Estimate> e = estimate(s);
-    INFO(e.error());
-    REQUIRE(e.ok());
-    return *e;
-}
+Estimate run(const Scenario& s) { return test::required(estimate(s)); }
 }  // namespace
 
 TEST_CASE("gpus: catalogue capacities follow the binary convention", "[gpus]") {

@@ -19,6 +19,16 @@ using namespace llm_memory::test;
 
 namespace {
 
+// The detailed inference estimate of model `m` (N its own count) at `context` tokens.
+Expected<Estimate> detailed_at(const ModelSource& m, std::uint64_t context) {
+    Scenario s;
+    s.model = std::make_shared<ModelSource>(m);
+    s.param_count = m.counts.total_count;
+    s.context_tokens = context;
+    s.detailed_inference = true;
+    return estimate(s);
+}
+
 std::string error_of(const std::string& json) {
     const Expected<ModelSource> m = model_from_config(json);
     REQUIRE_FALSE(m.ok());
@@ -149,13 +159,7 @@ TEST_CASE("hybrid: NVIDIA-Nemotron-Nano-9B-v2 counts exactly (Mamba-2, attention
     CHECK(recurrent_layers_note(a).find("27 of 56 layers are Mamba-2 layers") == 0);
     CHECK(recurrent_layers_note(a).find("138.8 MiB per sequence in llama.cpp (f32), 136.9 MiB in vLLM") != std::string::npos);
     // The KV cache covers the 4 attention layers only: 4 x 8 KV heads x 128 x 2 x 8,192 tokens x 2 bytes.
-    const std::shared_ptr<const ModelSource> model = std::make_shared<ModelSource>(m);
-    Scenario s;
-    s.model = model;
-    s.param_count = m.counts.total_count;
-    s.context_tokens = 8192;
-    s.detailed_inference = true;
-    const Expected<Estimate> e = estimate(s);
+    const Expected<Estimate> e = detailed_at(m, 8192);
     REQUIRE(e.ok());
     CHECK(e->kv_cache_bytes == 4ULL * 8 * 128 * 2 * 8192 * 2);
     REQUIRE(find_term(*e, "recurrent_state") != nullptr);
@@ -194,13 +198,7 @@ TEST_CASE("hybrid: Falcon-H1-34B counts exactly (attention and Mamba-2 side by s
     CHECK(recurrent_layers_note(a).find("72 of 72 layers run attention and a Mamba-2 mixer side by side") == 0);
     CHECK(recurrent_layers_note(a).find("beside its KV cache, 292.22 MiB per sequence in llama.cpp (f32), 146.11 MiB in vLLM") != std::string::npos);
     // The KV cache covers all 72 layers: 72 x 4 KV heads x 128 x 2 x 32,768 tokens x 2 bytes, and the state its own row.
-    const std::shared_ptr<const ModelSource> model = std::make_shared<ModelSource>(m);
-    Scenario s;
-    s.model = model;
-    s.param_count = m.counts.total_count;
-    s.context_tokens = 32768;
-    s.detailed_inference = true;
-    const Expected<Estimate> e = estimate(s);
+    const Expected<Estimate> e = detailed_at(m, 32768);
     REQUIRE(e.ok());
     CHECK(e->kv_cache_bytes == 72ULL * 4 * 128 * 2 * 32768 * 2);
     const MemoryTerm* state = find_term(*e, "recurrent_state");

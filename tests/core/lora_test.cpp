@@ -11,6 +11,7 @@
 #include "estimator.hpp"
 #include "lora.hpp"
 #include "model_presets.hpp"
+#include "test_support.hpp"
 
 using namespace llm_memory;
 
@@ -42,12 +43,7 @@ std::uint64_t count(const std::vector<LinearLayer>& linears, std::uint64_t rank,
     return c->trainable_count;
 }
 
-ModelSource preset(const char* key) {
-    const Expected<ModelSource> model = load_preset(key);
-    INFO(model.error());
-    REQUIRE(model.ok());
-    return *model;
-}
+ModelSource preset(const char* key) { return test::required(load_preset(key)); }
 }  // namespace
 
 TEST_CASE("lora: Llama-2-7B rank 8 on q,v is PEFT's 4,194,304", "[lora]") {

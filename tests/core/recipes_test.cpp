@@ -4,6 +4,7 @@
 #include "estimator.hpp"
 #include "recipes.hpp"
 #include "settings.hpp"
+#include "test_support.hpp"
 
 using namespace llm_memory;
 
@@ -16,12 +17,7 @@ std::uint64_t bytes_per_trainable_pico(const char* key) {
     return recipe_pico_bytes(*values);
 }
 
-Estimate run(Scenario s) {
-    const Expected<Estimate> e = estimate(s);
-    INFO(e.error());
-    REQUIRE(e.ok());
-    return *e;
-}
+Estimate run(const Scenario& s) { return test::required(estimate(s)); }
 }  // namespace
 
 TEST_CASE("recipes: bytes per trainable parameter of every recipe", "[recipes]") {
