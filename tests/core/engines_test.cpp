@@ -476,9 +476,13 @@ TEST_CASE("vLLM's later pipeline stages hold the tensors they receive") {
     const std::uint64_t last = term(device(e, "gpu1"), "activation_peak");
     CHECK(last == 2 * 8192ULL * 4096 * 2 + 8192ULL * 4096 * 2 + 1024ULL * 128256 * 15);
     CHECK(static_cast<double>(last) == Catch::Approx(2.01 * GiB).epsilon(0.03));
-    // The first stage receives nothing and runs no sampler: its MLP phase (vLLM logs 1.10 GiB there; the table keeps
-    // that gap as unmet).
-    CHECK(term(device(e, "gpu0"), "activation_peak") == 8192ULL * (3 * 14336 + 2 * 4096) * 2);
+    // The first stage receives nothing and runs no sampler: its peak is the MLP phase at the compiled graph's
+    // SiLU-and-mul, gate_up and its product beside four hidden-wide tensors. vLLM logs 1.10 GiB there; this is
+    // 0.906 GiB, 17.6 % under (with two hidden-wide tensors it was 0.78 GiB, 29 % under).
+    const std::uint64_t first_peak = term(device(e, "gpu0"), "activation_peak");
+    CHECK(first_peak == 8192ULL * (3 * 14336 + 4 * 4096) * 2);
+    CHECK(static_cast<double>(first_peak) == Catch::Approx(1.10 * GiB).epsilon(0.20));
+    CHECK(term_steps(device(e, "gpu0"), "activation_peak").find("dense MLP 8,192 x (3 x 14,336 + 4 x 4,096) x 2") != std::string::npos);
     // The same log: stage 0 has "Available KV cache memory: 66.54 GiB" (68,133 blocks of 16 x 65,536 bytes), yet the
     // engine logs one "GPU KV cache size: 1,075,312 tokens" = 67,207 blocks, the last stage's. vLLM gives every worker
     // the smallest worker's block count and shrinks the others' KV tensors to it (kv_cache_utils.py get_kv_cache_configs).
