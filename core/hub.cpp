@@ -149,23 +149,42 @@ Expected<std::string> config_from_params_json(std::string_view params_text) {
     const JsonValue* vision = p.find("vision_encoder");
     if (vision != nullptr && vision->is_null()) vision = nullptr;
     if (vision != nullptr && !vision->is_object()) return Error{"params.json: vision_encoder: must be an object"};
+    // Two kinds of tower (mistral_common's VisionEncoderArgs): Mistral 3's, whose adapter is the patch merger with
+    // the pre-projector norm (mm_projector_id "patch_merge"), and Pixtral 12B's, with no mm_projector_id: the
+    // two-layer adapter alone, as transformers' convert_pixtral_weights_to_hf.py renames it into LLaVA's projector.
+    bool merger = false;
     if (vision != nullptr) {
         const JsonValue* projector = vision->find("mm_projector_id");
         const JsonValue* norm = vision->find("add_pre_mm_projector_layer_norm");
-        if (projector == nullptr || !projector->is_string() || projector->text() != "patch_merge" || norm == nullptr ||
-            !norm->is_boolean() || !norm->boolean())
-            return Error{"params.json: vision_encoder: only Mistral 3's (mm_projector_id \"patch_merge\" with the "
-                         "pre-projector norm) is modelled; this one would be left out of the count"};
+        const bool norm_on = norm != nullptr && norm->is_boolean() && norm->boolean();
+        merger = projector != nullptr;
+        if (merger && (!projector->is_string() || projector->text() != "patch_merge" || !norm_on))
+            return Error{"params.json: vision_encoder: mm_projector_id \"" +
+                         printable_excerpt(projector->is_string() ? projector->text() : "(not a string)", 40) +
+                         "\" is not modelled (known: Mistral 3's \"patch_merge\" with the pre-projector norm, or none as in "
+                         "Pixtral 12B); it would be left out of the count"};
+        const JsonValue* merge = vision->find("spatial_merge_size");
+        if (!merger && (norm_on || (merge != nullptr && !(merge->is_unsigned() && merge->unsigned_value() == 1))))
+            return Error{"params.json: vision_encoder: a pre-projector norm or a spatial_merge_size other than 1 without "
+                         "mm_projector_id is not modelled; it would be left out of the count"};
     }
     JsonWriter w;
     w.begin_object();
     if (vision != nullptr) {
-        // In the shape of Mistral3ForConditionalGeneration's config.json (what such a repo ships beside it).
+        // In the shape of the config.json transformers writes for it: Mistral3ForConditionalGeneration's with the
+        // merger, LlavaForConditionalGeneration's without (mistral-community/pixtral-12b).
+        // adapter_bias defaults to true (vLLM's and mistral_common's VisionEncoderArgs).
         const JsonValue* bias = vision->find("adapter_bias");
-        const JsonValue* merge = vision->find("spatial_merge_size");
-        if (merge == nullptr || !merge->is_unsigned()) return Error{"params.json: vision_encoder.spatial_merge_size: must be a whole number"};
-        w.field("model_type", "mistral3").field("spatial_merge_size", merge->unsigned_value());
-        w.field("multimodal_projector_bias", bias != nullptr && bias->is_boolean() && bias->boolean());
+        if (bias != nullptr && !bias->is_boolean()) return Error{"params.json: vision_encoder.adapter_bias: must be true or false"};
+        const bool biased = bias == nullptr || bias->boolean();
+        if (merger) {
+            const JsonValue* merge = vision->find("spatial_merge_size");
+            if (merge == nullptr || !merge->is_unsigned()) return Error{"params.json: vision_encoder.spatial_merge_size: must be a whole number"};
+            w.field("model_type", "mistral3").field("spatial_merge_size", merge->unsigned_value());
+        } else {
+            w.field("model_type", "llava").field("vision_feature_layer", -1);
+        }
+        w.field("multimodal_projector_bias", biased);
         w.key("vision_config").begin_object().field("model_type", "pixtral");
         for (const char* key : {"hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads", "num_channels",
                                 "patch_size", "image_size"}) {

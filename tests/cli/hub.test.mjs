@@ -160,4 +160,9 @@ test('Mistral\'s two formats: config.json (text_config + vision_config) when shi
   assert.equal(params.hub.source, 'params.json');
   assert.equal(params.parameters, 24011361280);
   assert.equal(params.hub.config_parameters, 24011361280);
+  // Pixtral 12B's params.json has no patch merger: counted as LLaVA's projector, the same 12,682,739,712 as
+  // transformers' conversion (mistral-community/pixtral-12b), not refused and not the text model's 12,247,782,400.
+  const pixtral = await json(['--hf', 'mistralai/Pixtral-12B-2409']);
+  assert.equal(pixtral.hub.source, 'params.json');
+  assert.equal(pixtral.parameters, 12682739712);
 });

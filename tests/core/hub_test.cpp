@@ -8,6 +8,7 @@
 #include <string>
 
 #include "../files/gguf_writer.hpp"
+#include "test_support.hpp"
 #include "hub.hpp"
 #include "settings.hpp"
 
@@ -266,12 +267,44 @@ TEST_CASE("hub look-up: params.json with Mistral 3's vision_encoder counts the P
     CHECK(r->config_model->counts.total_count == 24'011'361'280ULL);
     CHECK(r->config_model->architecture.vision.encoder_count == 403'305'472ULL);
     CHECK(r->config_model->architecture.vision.projector_count == 35'652'608ULL);
-    // Pixtral 12B's encoder (no patch merger, a biased two-layer adapter) is not modelled: refused, not dropped.
-    const std::string pixtral = R"({"dim":5120,"n_layers":40,"hidden_dim":14336,"n_heads":32,"vocab_size":131072,)"
+    // Pixtral 12B's params.json (mistralai/Pixtral-12B-2409: no mm_projector_id, so no patch merger and no norm, and
+    // a biased two-layer adapter) counts as transformers' conversion of the same weights does: 12,682,739,712, the
+    // mistral-community/pixtral-12b count (vision_test.cpp), whose six BF16 shards hold 25.37 GB = 2 bytes x that
+    // count and whose card says "12.7B params".
+    const std::string pixtral = R"({"dim":5120,"n_layers":40,"head_dim":128,"hidden_dim":14336,"n_heads":32,"n_kv_heads":8,)"
+                                R"("rope_theta":1000000000.0,"norm_eps":1e-05,"vocab_size":131072,)"
                                 R"("vision_encoder":{"hidden_size":1024,"num_channels":3,"image_size":1024,"patch_size":16,)"
-                                R"("intermediate_size":4096,"num_hidden_layers":24,"num_attention_heads":16,"adapter_bias":true}})";
-    CHECK(config_from_params_json(pixtral).error() ==
-          "params.json: vision_encoder: only Mistral 3's (mm_projector_id \"patch_merge\" with the pre-projector norm) is "
-          "modelled; this one would be left out of the count");
+                                R"("rope_theta":10000.0,"intermediate_size":4096,"num_hidden_layers":24,"num_attention_heads":16,)"
+                                R"("image_token_id":10,"image_break_token_id":12,"image_end_token_id":13,"adapter_bias":true}})";
+    FakeRepo twelve;
+    twelve.files["params.json"] = pixtral;
+    twelve.api = R"({"siblings":[)" + sibling("params.json", pixtral.size()) + "]}";
+    const Expected<HubResult> p12 = run("mistralai/Pixtral-12B-2409", twelve);
+    REQUIRE(p12.ok());
+    REQUIRE(p12->config_model);
+    CHECK(p12->config_model->counts.total_count == 12'682'739'712ULL);
+    CHECK(p12->config_model->architecture.vision.kind == VisionKind::llava_pixtral);
+    CHECK(p12->config_model->architecture.vision.projector_count == 1024ULL * 5120 + 5120 + 5120ULL * 5120 + 5120);
+    // adapter_bias left out is true (vLLM's VisionEncoderArgs); false drops the two biases.
+    std::string unbiased = pixtral;
+    unbiased.replace(unbiased.find(R"("adapter_bias":true)"), 19, R"("adapter_bias":false)");
+    CHECK(test::required(config_from_params_json(unbiased)).find(R"("multimodal_projector_bias":false)") != std::string::npos);
+    std::string no_bias_key = pixtral;
+    no_bias_key.replace(no_bias_key.find(R"(,"adapter_bias":true)"), 20, "");
+    CHECK(test::required(config_from_params_json(no_bias_key)).find(R"("multimodal_projector_bias":true)") != std::string::npos);
+    // Adapters that are neither are refused, not dropped.
+    std::string other = pixtral;
+    other.replace(other.find(R"("adapter_bias":true)"), 19, R"("mm_projector_id":"mlp2x")");
+    CHECK(config_from_params_json(other).error() ==
+          "params.json: vision_encoder: mm_projector_id \"mlp2x\" is not modelled (known: Mistral 3's \"patch_merge\" with the "
+          "pre-projector norm, or none as in Pixtral 12B); it would be left out of the count");
+    std::string merged = pixtral;
+    merged.replace(merged.find(R"("adapter_bias":true)"), 19, R"("spatial_merge_size":2)");
+    CHECK(config_from_params_json(merged).error() ==
+          "params.json: vision_encoder: a pre-projector norm or a spatial_merge_size other than 1 without mm_projector_id is "
+          "not modelled; it would be left out of the count");
+    std::string bad_bias = pixtral;
+    bad_bias.replace(bad_bias.find(R"("adapter_bias":true)"), 19, R"("adapter_bias":"yes")");
+    CHECK(config_from_params_json(bad_bias).error() == "params.json: vision_encoder.adapter_bias: must be true or false");
     CHECK(config_from_params_json(R"({"dim":1,"vision_encoder":3})").error() == "params.json: vision_encoder: must be an object");
 }

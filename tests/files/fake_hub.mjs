@@ -122,6 +122,19 @@ export function fixtureRepos() {
     expected: { params: 24011361280 },
   });
   repos.set('test-org/mistral3-params-only', { files: new Map([['params.json', mistral3Params]]), expected: { params: 24011361280 } });
+  // Pixtral 12B ships params.json alone (mistralai/Pixtral-12B-2409): no mm_projector_id, so LLaVA's shape (no
+  // merger, no norm, a biased two-layer adapter): 12,682,739,712, transformers' conversion of the same weights
+  // (mistral-community/pixtral-12b: six BF16 shards of 25.37 GB, its card's 12.7B).
+  repos.set('mistralai/Pixtral-12B-2409', {
+    files: new Map([['params.json', json({
+      dim: 5120, n_layers: 40, head_dim: 128, hidden_dim: 14336, n_heads: 32, n_kv_heads: 8, rope_theta: 1000000000.0,
+      norm_eps: 1e-05, vocab_size: 131072,
+      vision_encoder: { hidden_size: 1024, num_channels: 3, image_size: 1024, patch_size: 16, rope_theta: 10000.0,
+        intermediate_size: 4096, num_hidden_layers: 24, num_attention_heads: 16, image_token_id: 10,
+        image_break_token_id: 12, image_end_token_id: 13, adapter_bias: true },
+    })]]),
+    expected: { params: 12682739712 },
+  });
   repos.set('test-org/gated-no-metadata', { gated: 'auto', tokens: [], files: new Map([['config.json', json(TINY_CONFIG)]]) });
   repos.set('test-org/slow', { slowMs: 5000, files: new Map([['config.json', json(TINY_CONFIG)]]) });
   // Its file list waits until the test calls release('test-org/held') (a look-up held open, without a timer).
