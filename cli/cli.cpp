@@ -144,13 +144,6 @@ bool is_regular_file(const std::string& path) {
     return file && !(file.peek() == std::ifstream::traits_type::eof() && file.bad());
 }
 
-// A double as printf's `format` writes it ("%.6f"), for a JSON number.
-std::string printed(const char* format, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-}
-
 bool ends_with_ignoring_case(const std::string& text, const std::string& tail) {
     if (text.size() < tail.size()) return false;
     for (std::size_t i = 0; i < tail.size(); ++i)
@@ -582,21 +575,7 @@ static int run_reconcile(const std::vector<std::string>& args, std::string& out,
         if (!model_note.empty()) out += "model: the built-in " + model_note + " (from the log's \"" + printable_excerpt(log->model_ref, 60) + "\")\n";
         return 0;
     }
-    JsonWriter w;
-    w.begin_object().field("kind", log->kind).field("engine_version", log->engine_version).field("model", log->model_ref);
-    w.key("settings").begin_object();
-    for (const auto& setting : log->settings) w.field(setting.key, setting.value);
-    w.end_object().key("rows").begin_array();
-    for (const ReconcileRow& r : *rows) {
-        w.begin_object().field("term", r.term).field("device", r.device).raw_field("measured", printed("%.0f", r.measured));
-        if (r.has_estimate)
-            w.raw_field("estimated", printed("%.0f", r.estimated)).raw_field("error", printed("%.6f", r.error))
-                .raw_field("tolerance", printed("%.2f", term_tolerance(r.term)));
-        else
-            w.key("estimated").null().key("error").null();
-        w.field("cause", r.cause).field("line", r.line).end_object();
-    }
-    out = w.end_array().field("notes", log->notes).end_object().take() + "\n";
+    out = reconcile_json(*log, *rows, not_applied) + "\n";
     return 0;
 }
 

@@ -4,7 +4,6 @@
 // reconcile_log_text's rows.
 #include "engine_io_panel.hpp"
 
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,15 +28,6 @@ struct EngineIoView {
 };
 
 namespace {
-
-std::string amount(const std::string& term, double value) {
-    char buf[48];
-    if (term == "kv_capacity_tokens" || term == "gpu_blocks") std::snprintf(buf, sizeof buf, "%.0f", value);
-    else if (term == "max_concurrency") std::snprintf(buf, sizeof buf, "%.2fx", value);
-    else if (value >= 1073741824.0) std::snprintf(buf, sizeof buf, "%.2f GiB", value / 1073741824.0);
-    else std::snprintf(buf, sizeof buf, "%.2f MiB", value / 1048576.0);
-    return buf;
-}
 
 void apply_command(AppState& app, EngineIoView& view) {
     const EngineCommandResult r = apply_engine_command(app, view.command_text);
@@ -75,19 +65,16 @@ void draw_rows(const ReconcileOutcome& outcome, const Palette& palette) {
         ImGui::Text("%s (%s)", r.term.c_str(), r.device.c_str());
         ImGui::PopTextWrapPos();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(amount(r.term, r.measured).c_str());
+        ImGui::TextUnformatted(r.measured_text.c_str());
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.has_estimate ? amount(r.term, r.estimated).c_str() : "-");
+        ImGui::TextUnformatted(r.has_estimate ? r.estimated_text.c_str() : "-");
         ImGui::TableNextColumn();
         if (r.has_estimate) {
-            char gap[48];
             if (r.cause.empty()) {
-                std::snprintf(gap, sizeof gap, "%+.1f %%", r.error * 100.0);
-                ImGui::TextUnformatted(gap);
+                ImGui::TextUnformatted(r.gap_text.c_str());
             } else {
-                std::snprintf(gap, sizeof gap, "%+.1f %% (%d)", r.error * 100.0, ++causes);
                 ImGui::PushStyleColor(ImGuiCol_Text, palette.error_text);
-                ImGui::TextUnformatted(gap);
+                ImGui::Text("%s (%d)", r.gap_text.c_str(), ++causes);
                 ImGui::PopStyleColor();
             }
         } else {
@@ -174,17 +161,14 @@ void draw_engine_io_panel(AppState& app) {
     if (!view.log_error.empty()) error_text(view.log_error, palette);
     if (view.outcome) {
         const ReconcileOutcome& o = *view.outcome;
-        std::string head = "A " + o.log.kind + " log";
-        if (!o.log.engine_version.empty()) head += " (" + o.log.engine_version + ")";
-        if (!o.log.model_ref.empty()) head += ", model " + o.log.model_ref;
+        std::string head = log_heading(o.log);
+        head[0] = 'A';
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(head.c_str());
         ImGui::PopTextWrapPos();
-        std::string settings = "From the log:";
-        for (const CommandSetting& s : o.log.settings) settings += " " + s.key + "=" + s.value;
-        muted_text(settings);
+        muted_text("From the log: " + log_settings_text(o.log));
         draw_rows(o, palette);
-        for (const std::string& n : o.log.notes) muted_text("note: " + n);
+        for (const std::string& n : log_note_lines(o.log)) muted_text(n);
         for (const std::string& n : o.not_applied) muted_text("not applied: " + n);
         if (ImGui::Button("Copy as text##engine_log_copy")) copy_to_clipboard(app, o.text, "the reconciliation");
     }

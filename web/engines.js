@@ -25,7 +25,7 @@
       '<p><label for="tv-log">Paste an engine\'s load log (llama.cpp, Ollama, vLLM or nvidia-smi) to compare it with these settings\' figures; it is read in this page and sent nowhere</label><br>' +
       '<textarea id="tv-log" rows="6" spellcheck="false" autocomplete="off"></textarea><br>' +
       '<button id="tv-reconcile" type="button">Reconcile</button></p>' +
-      '<pre id="tv-reconcile-out" role="status" style="white-space:pre;overflow-x:auto;font-size:13px"></pre>';
+      '<div id="tv-reconcile-out" role="status"></div>';
     byId('tv-steps').after(io);
     byId('tv-command-use').addEventListener('click', function () {
       var r = api['fromCommand'](byId('tv-command').value);
@@ -33,12 +33,49 @@
       byId('tv-command-out').className = r['ok'] ? '' : 'tv-err';
       refresh();
     });
-    byId('tv-reconcile').addEventListener('click', function () {
-      var r = api['reconcile'](byId('tv-log').value);
-      byId('tv-reconcile-out').textContent = r['error'] || r['text'];
-      byId('tv-reconcile-out').className = r['error'] ? 'tv-err' : '';
-    });
+    byId('tv-reconcile').addEventListener('click', function () { showReconciled(api['reconcile'](byId('tv-log').value)); });
   };
+  function el(tag, text, attrs) {
+    var e = doc.createElement(tag);
+    if (text) e.textContent = text;
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+  // A reconciliation as the canvas shows it: what the log is, the scenario it states, a table of the terms (a
+  // gap over its tolerance marked (1), (2), ...), each such gap's likely cause under it, the log's notes, and
+  // the CLI's text to copy. The table wraps to a phone's width (the text's columns do not).
+  function showReconciled(r) {
+    var out = byId('tv-reconcile-out');
+    out.textContent = '';
+    if (r['error']) { out.appendChild(el('p', r['error'], { 'class': 'tv-err' })); return; }
+    out.appendChild(el('p', 'Reconciled: ' + r['heading']));
+    if (r['settings_text']) out.appendChild(el('p', 'Scenario from the log: ' + r['settings_text']));
+    var table = el('table', '', { 'id': 'tv-reconcile-rows' });
+    var head = el('tr'), body = el('tbody'), causes = [];
+    ['Term (device)', 'Measured', 'Ours', 'Gap'].forEach(function (h) { head.appendChild(el('th', h, { 'scope': 'col' })); });
+    table.appendChild(el('thead')).appendChild(head);
+    table.appendChild(body);
+    r['rows'].forEach(function (row) {
+      var tr = body.appendChild(el('tr'));
+      tr.appendChild(el('th', row['term'] + ' (' + row['device'] + ')', { 'scope': 'row' }));
+      tr.appendChild(el('td', row['measured_text']));
+      tr.appendChild(el('td', row['estimated'] === null ? '-' : row['estimated_text']));
+      var gap = row['estimated'] === null ? 'no figure' : row['gap_text'];
+      if (row['cause']) {
+        causes.push('(' + (causes.length + 1) + ') ' + row['term'] + ', ' + row['device'] + ': likely cause: ' + row['cause']);
+        gap += ' (' + causes.length + ')';
+      }
+      tr.appendChild(el('td', gap, row['cause'] ? { 'class': 'tv-over' } : {}));
+    });
+    out.appendChild(table);
+    causes.concat(r['note_lines'], r['not_applied'].map(function (n) { return 'not applied: ' + n; })).forEach(function (line) {
+      out.appendChild(el('p', line));
+    });
+    var details = el('details');
+    details.appendChild(el('summary', 'As text (to copy)'));
+    details.appendChild(el('pre', r['text']));
+    out.appendChild(details);
+  }
   // Each refresh: the engine's report lines (core's text) and the command that realises the settings.
   Module['llmMemoryViewRefresh'] = function (data) {
     var lines = data['report']['engine'] || [];

@@ -690,29 +690,12 @@ EMSCRIPTEN_KEEPALIVE const char* llm_memory_from_command(const char* command) {
 }
 
 // The text view's "Reconcile": a pasted log against the scenario it states on top of the page's, read in
-// the page (nothing is sent). {"text", "rows": [{term, device, measured, estimated|null, error|null,
-// cause}]} or {"error"}. window.llmMemory.reconcile.
+// the page (nothing is sent). reconcile_json's object (core/engines/engine_log.hpp), or {"error"}.
+// window.llmMemory.reconcile.
 EMSCRIPTEN_KEEPALIVE const char* llm_memory_reconcile(const char* log) {
     static std::string out;
     const llm_memory::Expected<llm_memory::ReconcileOutcome> r = llm_memory::reconcile_log_text(g_web.app.scenario, log);
-    if (!r) {
-        out = llm_memory::json_error_object(r.error());
-        return out.c_str();
-    }
-    auto printed = [](const char* format, double value) {
-        char text[64];
-        std::snprintf(text, sizeof text, format, value);
-        return std::string(text);
-    };
-    llm_memory::JsonWriter w;
-    w.begin_object().field("text", r->text).key("rows").begin_array();
-    for (const llm_memory::ReconcileRow& row : r->rows) {
-        w.begin_object().field("term", row.term).field("device", row.device).raw_field("measured", printed("%.0f", row.measured));
-        if (row.has_estimate) w.raw_field("estimated", printed("%.0f", row.estimated)).raw_field("error", printed("%.6f", row.error));
-        else w.key("estimated").null().key("error").null();
-        w.field("cause", row.cause).end_object();
-    }
-    out = w.end_array().end_object().take();
+    out = r ? r->json : llm_memory::json_error_object(r.error());
     return out.c_str();
 }
 

@@ -11,6 +11,7 @@
 
 #include "../estimator.hpp"
 #include "../json.hpp"
+#include "../json_writer.hpp"
 #include "../quantity.hpp"
 #include "../report.hpp"
 #include "../settings.hpp"
@@ -656,6 +657,25 @@ double number_of(const JsonValue* v) { return v != nullptr && v->is_number() ? v
 
 }  // namespace
 
+namespace {
+
+std::string amount(const std::string& term, double value) {
+    char buf[64];
+    if (term == "kv_capacity_tokens" || term == "gpu_blocks") {
+        std::snprintf(buf, sizeof buf, "%.0f", value);
+        return buf;
+    }
+    if (term == "max_concurrency") {
+        std::snprintf(buf, sizeof buf, "%.2fx", value);
+        return buf;
+    }
+    if (value >= kGiB) std::snprintf(buf, sizeof buf, "%.2f GiB", value / kGiB);
+    else std::snprintf(buf, sizeof buf, "%.2f MiB", value / kMiB);
+    return buf;
+}
+
+}  // namespace
+
 Expected<std::vector<ReconcileRow>> reconcile_log(const LogReading& log, std::string_view estimate_json) {
     const JsonDocument doc = parse_json(estimate_json);
     if (!doc.ok() || !doc.value.is_object()) return Error("the estimate is not a JSON object");
@@ -721,12 +741,17 @@ Expected<std::vector<ReconcileRow>> reconcile_log(const LogReading& log, std::st
         row.device = t.device;
         row.measured = t.value;
         row.line = t.line;
+        row.measured_text = amount(t.term, t.value);
         double e = 0;
         if (est.get(t.term, t.device, e)) {
             row.estimated = e;
             row.has_estimate = true;
             row.error = t.value > 0 ? (e - t.value) / t.value : (e == 0 ? 0 : 1);
             if (std::fabs(row.error) > term_tolerance(t.term)) row.cause = cause_of(log, row);
+            row.estimated_text = amount(t.term, e);
+            char gap[32];
+            std::snprintf(gap, sizeof gap, "%+.1f %%", row.error * 100.0);
+            row.gap_text = gap;
         }
         rows.push_back(row);
     }
@@ -735,21 +760,6 @@ Expected<std::vector<ReconcileRow>> reconcile_log(const LogReading& log, std::st
 
 namespace {
 
-std::string amount(const std::string& term, double value) {
-    char buf[64];
-    if (term == "kv_capacity_tokens" || term == "gpu_blocks") {
-        std::snprintf(buf, sizeof buf, "%.0f", value);
-        return buf;
-    }
-    if (term == "max_concurrency") {
-        std::snprintf(buf, sizeof buf, "%.2fx", value);
-        return buf;
-    }
-    if (value >= kGiB) std::snprintf(buf, sizeof buf, "%.2f GiB", value / kGiB);
-    else std::snprintf(buf, sizeof buf, "%.2f MiB", value / kMiB);
-    return buf;
-}
-
 std::string pad(std::string text, std::size_t width) {
     if (text.size() < width) text.append(width - text.size(), ' ');
     return text;
@@ -757,23 +767,27 @@ std::string pad(std::string text, std::size_t width) {
 
 }  // namespace
 
-std::string reconcile_text(const LogReading& log, const std::vector<ReconcileRow>& rows) {
-    std::string out = "Reconciled: a " + log.kind + " log";
+std::string log_heading(const LogReading& log) {
+    std::string out = "a " + log.kind + " log";
     if (!log.engine_version.empty()) out += " (" + log.engine_version + ")";
     if (!log.model_ref.empty()) out += ", model " + printable_excerpt(log.model_ref, 80);
-    out += "\n";
-    if (!log.settings.empty()) {
-        out += "Scenario from the log:";
-        for (const CommandSetting& s : log.settings) out += " " + s.key + "=" + s.value;
-        out += "\n";
-    }
+    return out;
+}
+
+std::string log_settings_text(const LogReading& log) {
+    std::string out;
+    for (const CommandSetting& s : log.settings) out += (out.empty() ? "" : " ") + s.key + "=" + s.value;
+    return out;
+}
+
+std::string reconcile_text(const LogReading& log, const std::vector<ReconcileRow>& rows) {
+    std::string out = "Reconciled: " + log_heading(log) + "\n";
+    if (!log.settings.empty()) out += "Scenario from the log: " + log_settings_text(log) + "\n";
     out += "\n" + pad("term", 20) + pad("device", 8) + pad("measured", 14) + pad("estimated", 14) + "gap\n";
     for (const ReconcileRow& row : rows) {
-        std::string line = pad(row.term, 20) + pad(row.device, 8) + pad(amount(row.term, row.measured), 14);
+        std::string line = pad(row.term, 20) + pad(row.device, 8) + pad(row.measured_text, 14);
         if (row.has_estimate) {
-            char gap[32];
-            std::snprintf(gap, sizeof gap, "%+.1f %%", row.error * 100.0);
-            line += pad(amount(row.term, row.estimated), 14) + gap;
+            line += pad(row.estimated_text, 14) + row.gap_text;
             line += std::fabs(row.error) <= term_tolerance(row.term) ? "  within" : "  over";
             char tol[16];
             std::snprintf(tol, sizeof tol, " %.0f %%", term_tolerance(row.term) * 100.0);
@@ -784,10 +798,43 @@ std::string reconcile_text(const LogReading& log, const std::vector<ReconcileRow
         out += line + "\n";
         if (!row.cause.empty()) out += "    likely cause: " + row.cause + "\n";
     }
-    for (const MeasuredTerm& t : log.terms)
-        if (t.term.rfind("estimate_", 0) == 0) out += "Ollama's own estimate, " + t.term.substr(9) + ": " + amount(t.term, t.value) + "\n";
-    for (const std::string& note : log.notes) out += "note: " + note + "\n";
+    for (const std::string& line : log_note_lines(log)) out += line + "\n";
     return out;
+}
+
+std::vector<std::string> log_note_lines(const LogReading& log) {
+    std::vector<std::string> out;
+    for (const MeasuredTerm& t : log.terms)
+        if (t.term.rfind("estimate_", 0) == 0) out.push_back("Ollama's own estimate, " + t.term.substr(9) + ": " + amount(t.term, t.value));
+    for (const std::string& note : log.notes) out.push_back("note: " + note);
+    return out;
+}
+
+std::string reconcile_json(const LogReading& log, const std::vector<ReconcileRow>& rows,
+                           const std::vector<std::string>& not_applied) {
+    auto printed = [](const char* format, double value) {
+        char text[64];
+        std::snprintf(text, sizeof text, format, value);
+        return std::string(text);
+    };
+    JsonWriter w;
+    w.begin_object().field("kind", log.kind).field("engine_version", log.engine_version).field("model", log.model_ref);
+    w.field("heading", log_heading(log)).key("settings").begin_object();
+    for (const CommandSetting& setting : log.settings) w.field(setting.key, setting.value);
+    w.end_object().field("settings_text", log_settings_text(log)).key("rows").begin_array();
+    for (const ReconcileRow& r : rows) {
+        w.begin_object().field("term", r.term).field("device", r.device).raw_field("measured", printed("%.0f", r.measured));
+        w.field("measured_text", r.measured_text);
+        if (r.has_estimate)
+            w.raw_field("estimated", printed("%.0f", r.estimated)).raw_field("error", printed("%.6f", r.error))
+                .raw_field("tolerance", printed("%.2f", term_tolerance(r.term)));
+        else
+            w.key("estimated").null().key("error").null();
+        w.field("estimated_text", r.estimated_text).field("gap_text", r.gap_text).field("cause", r.cause).field("line", r.line);
+        w.end_object();
+    }
+    w.end_array().field("notes", log.notes).field("note_lines", log_note_lines(log)).field("not_applied", not_applied);
+    return w.field("text", reconcile_text(log, rows)).end_object().take();
 }
 
 std::vector<std::string> apply_log_to_scenario(Scenario& scenario, const LogReading& log, bool take_model) {
@@ -845,6 +892,7 @@ Expected<ReconcileOutcome> reconcile_log_text(const Scenario& base, std::string_
     out.rows = std::move(rows.value());
     out.text = reconcile_text(out.log, out.rows);
     for (const std::string& n : out.not_applied) out.text += "not applied: " + n + "\n";
+    out.json = reconcile_json(out.log, out.rows, out.not_applied);
     return out;
 }
 

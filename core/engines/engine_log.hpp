@@ -49,6 +49,11 @@ struct ReconcileRow {
     double error = 0;      // (estimated - measured) / measured
     std::string cause;     // the likely cause of a gap over the term's tolerance; "" within it
     std::string line;      // the measured line
+    // As every face shows them: "4.00 GiB", "72.01 MiB", "1505552" (tokens, blocks), "3.65x"; "" without an
+    // estimate. The gap: "+0.0 %".
+    std::string measured_text;
+    std::string estimated_text;
+    std::string gap_text;
 };
 
 // Measured against estimated. `estimate_json` is llm-memory's JSON report for the log's scenario (the
@@ -58,6 +63,14 @@ Expected<std::vector<ReconcileRow>> reconcile_log(const LogReading& log, std::st
 
 // The reconciliation as text, one row per term: "kv_cache gpu0  measured 4.00 GiB  estimated 4.00 GiB  +0.0 %".
 std::string reconcile_text(const LogReading& log, const std::vector<ReconcileRow>& rows);
+
+// What the log is, in one line: "a llama.cpp log (b4701), model Meta-Llama-3-8B.Q4_K_M.gguf".
+std::string log_heading(const LogReading& log);
+// The scenario the log states, as key=value pairs joined by spaces; "" when it states none.
+std::string log_settings_text(const LogReading& log);
+// What the log says besides its terms, a line each: Ollama's own estimates ("Ollama's own estimate, kv:
+// 1.00 GiB"), then its notes ("note: ...").
+std::vector<std::string> log_note_lines(const LogReading& log);
 
 // The tolerance of a term as a fraction (0.03 for kv_cache); 0.25 for terms without one.
 double term_tolerance(std::string_view term);
@@ -71,12 +84,20 @@ std::vector<std::string> apply_log_to_scenario(Scenario& scenario, const LogRead
 // value the settings table refuses ("-c 99999999999: is too large ..."); returns what was not applied.
 Expected<std::vector<std::string>> apply_command_to_scenario(Scenario& scenario, const CommandReading& reading);
 
+// The reconciliation as JSON (`llm-memory reconcile --format json` and the page): {kind, engine_version,
+// model, heading, settings: {key: value}, settings_text, rows: [{term, device, measured, measured_text,
+// estimated|null, estimated_text, error|null, gap_text, tolerance (with an estimate), cause, line}], notes,
+// note_lines, not_applied, text}. The README's reconcile section documents every key.
+std::string reconcile_json(const LogReading& log, const std::vector<ReconcileRow>& rows,
+                           const std::vector<std::string>& not_applied);
+
 // A log reconciled against the scenario it states on top of `base`, in one call (the page and the app).
 struct ReconcileOutcome {
     LogReading log;
     std::vector<ReconcileRow> rows;
     std::vector<std::string> not_applied;  // settings and model the log states that could not be applied
     std::string text;                      // reconcile_text, then the not-applied lines
+    std::string json;                      // reconcile_json
 };
 // Fails on a log with nothing to read, or when the scenario it gives has no estimate (no model: "the log
 // does not name a built-in model: choose one first").

@@ -270,12 +270,34 @@ test('"Paste a log": reconciled in the page as the CLI reconciles it, nothing se
   const sent = requests.length;
   await page.fill('#tv-log', fs.readFileSync(file, 'utf8'));
   await page.click('#tv-reconcile');
-  const text = await page.locator('#tv-reconcile-out').textContent();
-  assert.match(text, /^Reconciled: a llama\.cpp log\nScenario from the log: engine=llama\.cpp context=32768 /);
+  const paragraphs = await page.locator('#tv-reconcile-out > p').allTextContents();
+  assert.equal(paragraphs[0], 'Reconciled: a llama.cpp log');
+  assert.match(paragraphs[1], /^Scenario from the log: engine=llama\.cpp context=32768 /);
   const ours = await page.evaluate((log) => window.llmMemory.reconcile(log), fs.readFileSync(file, 'utf8'));
   const pick = (rows) => rows.map((r) => [r.term, r.device, r.measured, r.estimated]);
   assert.deepEqual(pick(ours.rows), pick(cli.rows));
   assert.equal(cli.rows.find((r) => r.term === 'kv_cache' && r.device === 'gpu0').estimated, 4294967296);  // the log: 4096.00 MiB
+  // A table, as the canvas shows it: the figures as the CLI prints them, a gap over its tolerance numbered and
+  // its likely cause under the table; the CLI's own text under "As text", word for word.
+  const cells = await page.locator('#tv-reconcile-rows tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(cells[0], ['kv_cache (gpu0)', '4.00 GiB', '4.00 GiB', '+0.0 %']);
+  assert.equal(cells.length, cli.rows.length);
+  const over = cli.rows.findIndex((r) => r.cause);
+  assert.match(cells[over][3], / \(1\)$/);
+  assert.equal(await page.locator('#tv-reconcile-rows tbody tr').nth(over).locator('td.tv-over').count(), 1);
+  assert.equal(paragraphs[2], `(1) ${cli.rows[over].term}, ${cli.rows[over].device}: likely cause: ${cli.rows[over].cause}`);
+  const cliText = execFileSync(cliPath, ['reconcile', file, '--model', 'llama-3-8b'], { encoding: 'utf8' });
+  assert.equal(await page.locator('#tv-reconcile-out details pre').textContent(), cliText);
+  // On a phone's width the table wraps inside the view: nothing runs off the right edge.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => document.getElementById('text-view').clientWidth <= 390, null, { polling: POLL_MS });
+  const fits = await page.evaluate(() => {
+    const view = document.getElementById('text-view').getBoundingClientRect();
+    const table = document.getElementById('tv-reconcile-rows').getBoundingClientRect();
+    return { right: table.right, limit: view.right, width: table.width };
+  });
+  assert.ok(fits.width > 0 && fits.right <= fits.limit, JSON.stringify(fits));
   assert.equal(requests.length, sent, requests.slice(sent).join(', '));
   assert.deepEqual(errors, []);
   await context.close();

@@ -240,6 +240,20 @@ TEST_CASE("reconcile: measured against the estimate, with the likely cause of ea
     const std::string text = reconcile_text(log, *rows);
     CHECK(text.find("likely cause: n_ubatch") != std::string::npos);
     CHECK(text.find("kv_cache") != std::string::npos);
+    // Each face shows the same cells: the log's "KV buffer size = 4096.00 MiB" as 4.00 GiB, the log's
+    // "compute buffer size = 2144.00 MiB" beside the estimate's 4,244,635,648 bytes (3.95 GiB), +88.8 %.
+    CHECK(by.at("kv_cache/gpu0").measured_text == "4.00 GiB");
+    CHECK(by.at("kv_cache/gpu0").gap_text == "+0.0 %");
+    CHECK(by.at("compute/gpu0").measured_text == "2.09 GiB");
+    CHECK(by.at("compute/gpu0").estimated_text == "3.95 GiB");
+    CHECK(by.at("compute/gpu0").gap_text == "+88.8 %");
+    CHECK(by.at("compute/host").measured_text == "72.01 MiB");
+    CHECK(by.at("output/host").estimated_text.empty());
+    CHECK(by.at("output/host").gap_text.empty());
+    CHECK(text.find("compute             gpu0    2.09 GiB      3.95 GiB      +88.8 %  over 20 %\n") != std::string::npos);
+    CHECK(log_heading(log) == "a llama.cpp log");
+    CHECK(text.rfind("Reconciled: a llama.cpp log\nScenario from the log: " + log_settings_text(log) + "\n", 0) == 0);
+    CHECK(log_settings_text(log).rfind("engine=llama.cpp context=32768 ", 0) == 0);
 
     // vLLM's pool under the utilization share.
     const LogReading v = read_ok(kVllmProfile);
