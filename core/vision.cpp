@@ -4,6 +4,7 @@
 // Each total is checked in tests/core/vision_test.cpp against the checkpoint's published count.
 #include "vision.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "quantity.hpp"
@@ -13,6 +14,7 @@ namespace {
 
 constexpr std::uint64_t kMaxDim = 1'000'000;
 constexpr std::uint64_t kMaxImageSide = 100'000;
+constexpr std::uint64_t kLlama4MaxTiles = 16;  // Llama4ImageProcessorFast.max_patches
 
 // Reads whole numbers from one JSON object; the first problem is kept, named "vision_config.<key>".
 struct Reader {
@@ -116,6 +118,17 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         const bool bias = v.flag("multi_modal_projector_bias", false);
         if (!v.error.empty()) return Error{v.error};
         const u128 patches = static_cast<u128>(t.image_size / t.patch_size) * (t.image_size / t.patch_size);
+        // Tokens per tile: the tile's patches after the pixel shuffle, which folds round(1 / ratio^2) patches into
+        // one (processing_llama4.py: downsample_ratio; Llama4VisionConfig's pixel_shuffle_ratio defaults to 0.5).
+        const JsonValue* shuffle = vision->find("pixel_shuffle_ratio");
+        double ratio = 0.5;
+        if (shuffle != nullptr && !shuffle->is_null()) {
+            if (!shuffle->is_number() || !(shuffle->number() > 0.01 && shuffle->number() <= 1))
+                return Error{"vision_config.pixel_shuffle_ratio: must be above 0.01 and at most 1"};
+            ratio = shuffle->number();
+        }
+        const u128 fold = static_cast<u128>(std::llround(1.0 / (ratio * ratio)));
+        t.tokens_per_image = static_cast<std::uint64_t>(patches / fold);
         encoder = channels * t.patch_size * t.patch_size * h + h + (patches + 1) * h + 2 * 2 * h +
                   layers * (4 * linear(h, h, true) + linear(h, i, true) + linear(i, h, true) + 2 * 2 * h) +
                   linear(i, proj_in, false) + linear(proj_out, proj_out, false);
@@ -205,6 +218,31 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
     return t;
 }
 
+TileCanvas llama4_best_canvas(std::uint64_t tile, std::uint64_t max_tiles, std::uint64_t width, std::uint64_t height) {
+    // find_supported_resolutions: every rows x columns canvas of at most max_tiles tiles. get_best_fit: the limiting
+    // side's scale (float32, as torch divides an integer tensor), the smallest scale of at least 1, else the
+    // largest below 1, then the smallest canvas at that scale. Its tie-break on the list's order never applies:
+    // canvases of one scale share the limiting side, so the smallest is one canvas.
+    auto scale = [&](std::uint64_t rows, std::uint64_t columns) {
+        const float sw = static_cast<float>(columns * tile) / static_cast<float>(width);
+        const float sh = static_cast<float>(rows * tile) / static_cast<float>(height);
+        return sh > sw ? sw : sh;
+    };
+    float up = 0, down = 0;
+    for (std::uint64_t r = 1; r <= max_tiles; ++r)
+        for (std::uint64_t c = 1; r * c <= max_tiles; ++c) {
+            const float sc = scale(r, c);
+            if (sc >= 1) up = up == 0 ? sc : std::min(up, sc);
+            else down = std::max(down, sc);
+        }
+    const float chosen = up > 0 ? up : down;
+    TileCanvas best;
+    for (std::uint64_t r = 1; r <= max_tiles; ++r)
+        for (std::uint64_t c = 1; r * c <= max_tiles; ++c)
+            if (scale(r, c) == chosen && (best.rows == 0 || r * c < best.rows * best.columns)) best = {r, c};
+    return best;
+}
+
 Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, std::uint64_t height) {
     if (width == 0 || height == 0) return Error{"image-size", "must be W x H pixels, each at least 1"};
     if (width > kMaxImageSide || height > kMaxImageSide) return Error{"image-size", "is too large (at most 100000 pixels a side)"};
@@ -252,8 +290,16 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
             const std::uint64_t rows = std::max<std::uint64_t>(1, h / cell), cols = std::max<std::uint64_t>(1, w / cell);
             return rows * (cols + 1);
         }
-        case VisionKind::llama4:
-            return Error{"images", "Llama 4's image tiling (up to 16 tiles of 336 pixels plus a global view) is not modelled"};
+        case VisionKind::llama4: {
+            // Llama4ImageProcessorFast (max_patches 16, resize_to_max_canvas false) fits the image to the best canvas
+            // of tiles (llama4_best_canvas). processing_llama4.py _prompt_split_image: <|image_start|>, then with
+            // more than one tile each tile's patches with an x separator between tiles and a y separator after each
+            // row, then <|image|>, the global view's patches
+            // and <|image_end|>.
+            const TileCanvas best = llama4_best_canvas(t.image_size, kLlama4MaxTiles, width, height);
+            const std::uint64_t tiles = best.rows * best.columns;
+            return 3 + t.tokens_per_image + (tiles > 1 ? tiles * (t.tokens_per_image + 1) : 0);
+        }
         case VisionKind::none:
             break;
     }
@@ -283,7 +329,9 @@ std::string image_token_rule(const VisionTower& t) {
                    std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " + std::to_string(t.patch_size) +
                    " pixels each, a break token ending each row (transformers processing_pixtral.py, image_processing_pixtral.py)";
         case VisionKind::llama4:
-            return "Llama 4: image tiling is not modelled";
+            return "Llama 4: the best canvas of up to 16 tiles of " + std::to_string(t.image_size) + " pixels, " +
+                   std::to_string(t.tokens_per_image) + " tokens and a separator a tile, then a global view and 3 markers "
+                   "(transformers image_processing_llama4_fast.py get_best_fit, processing_llama4.py)";
         case VisionKind::none:
             break;
     }

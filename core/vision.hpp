@@ -30,7 +30,7 @@ struct VisionTower {
     std::uint64_t patch_size = 0;       // pixels per patch side
     std::uint64_t merge_size = 1;       // patches merged per side before the text model (Qwen, Mistral 3; 1: none)
     std::uint64_t image_size = 0;       // Gemma 3 / Llama 4: the square input; Pixtral: the longest edge
-    std::uint64_t tokens_per_image = 0; // Gemma 3: fixed soft tokens per image (mm_tokens_per_image)
+    std::uint64_t tokens_per_image = 0; // Gemma 3: fixed soft tokens per image (mm_tokens_per_image); Llama 4: per tile
     // The encoder's widths, for the engines' graph sizing (Gemma 3's SigLIP, the Qwen ViTs; 0 where not read).
     std::uint64_t hidden_size = 0;
     std::uint64_t intermediate_size = 0;
@@ -47,8 +47,17 @@ const char* vision_kind_name(VisionKind kind);
 // model_type, never a guess.
 Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t text_hidden_size);
 
+// Llama 4's tiling (transformers image_processing_llama4_fast.py find_supported_resolutions and get_best_fit,
+// resize_to_max_canvas false): the canvas of rows x columns tiles of `tile` pixels, at most `max_tiles` tiles, that
+// an image of `width` x `height` pixels is fitted to without distortion. Both sizes at least 1.
+struct TileCanvas {
+    std::uint64_t rows = 0;
+    std::uint64_t columns = 0;
+};
+TileCanvas llama4_best_canvas(std::uint64_t tile, std::uint64_t max_tiles, std::uint64_t width, std::uint64_t height);
+
 // Context tokens one image of `width` x `height` pixels becomes, image markers included. Errors: a size of 0
-// or above 100,000 pixels a side, or a tower whose rule is not modelled (Llama 4's tiling).
+// or above 100,000 pixels a side.
 Expected<std::uint64_t> image_tokens(const VisionTower& tower, std::uint64_t width, std::uint64_t height);
 
 // The rule image_tokens follows for this tower, with its source, as one sentence.

@@ -120,7 +120,25 @@ TEST_CASE("vision: image tokens per family", "[vision][images]") {
     CHECK(*image_tokens(load_preset("qwen3.5-35b-a3b")->architecture.vision, 1024, 768) == 768 + 2);
     CHECK(image_token_rule(q35).find("Qwen3.5: smart_resize rounds each side to a multiple of 32") == 0);
     const VisionTower scout = model_of(fixture("llama-4-scout-17b-16e")).architecture.vision;
-    CHECK(image_tokens(scout, 336, 336).error().find("Llama 4's image tiling") != std::string::npos);
+    // Llama 4: 144 tokens a tile (336 / 14 = 24 patches a side, 576 folded 4 into 1 by the 0.5 pixel shuffle).
+    // One tile: <|image_start|>, <|image|>, 144, <|image_end|> = 147. A 1024 x 768 image fits 4 x 3 tiles at scale
+    // 1.3125 (the smallest upscale; 3 x 5 and 4 x 4 reach it too, with more tiles): 12 x (144 + 1 separator) + 147 =
+    // 1,887. 1920 x 1080 cannot be upscaled within 16 tiles; 5 x 3 keeps the most (0.875): 15 x 145 + 147 = 2,322.
+    CHECK(scout.tokens_per_image == 144);
+    CHECK(*image_tokens(scout, 336, 336) == 147);
+    CHECK(*image_tokens(scout, 100, 50) == 147);
+    CHECK(*image_tokens(scout, 1024, 768) == 1887);
+    CHECK(*image_tokens(scout, 4000, 3000) == 1887);
+    CHECK(*image_tokens(scout, 1920, 1080) == 2322);
+    CHECK(image_token_rule(scout).find("Llama 4: the best canvas of up to 16 tiles of 336 pixels, 144 tokens and a separator a tile") == 0);
+    // The canvas against transformers' own examples (image_processing_llama4_fast.py): get_best_fit's docstring, a
+    // 200 x 300 (h x w) image among the 224-pixel canvases of up to 3 tiles, takes [224, 448]; and
+    // tests/models/llama4/test_image_processing_llama4.py test_split_tiles, a 400 x 400 image in 20-pixel tiles
+    // with max_patches 16, gives 17 tiles (16 and the global view).
+    const TileCanvas doc = llama4_best_canvas(224, 3, 300, 200);
+    CHECK((doc.rows == 1 && doc.columns == 2));
+    const TileCanvas split = llama4_best_canvas(20, 16, 400, 400);
+    CHECK(split.rows * split.columns + 1 == 17);
     CHECK(image_tokens(scout, 0, 336).error() == "image-size: must be W x H pixels, each at least 1");
     CHECK(image_token_rule(model_of(fixture("gemma-3-12b-it")).architecture.vision).find("256 soft tokens") != std::string::npos);
 }
