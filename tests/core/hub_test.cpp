@@ -60,6 +60,18 @@ std::string sibling(const std::string& name, std::uint64_t size) {
     return "{\"rfilename\":\"" + name + "\",\"size\":" + std::to_string(size) + "}";
 }
 
+// A repo that ships Mistral's params.json alone, looked up by `id`: the model its params.json gives.
+ModelSource params_only(const std::string& id, const std::string& params) {
+    FakeRepo repo;
+    repo.files["params.json"] = params;
+    repo.api = R"({"siblings":[)" + sibling("params.json", params.size()) + "]}";
+    const Expected<HubResult> r = run(id, repo);
+    INFO(r.error());
+    REQUIRE(r.ok());
+    REQUIRE(r->config_model);
+    return *r->config_model;
+}
+
 std::string safetensors_file(const std::string& json, std::size_t data_bytes) {
     std::string out;
     const std::uint64_t length = json.size();  // 64-bit before shifting: size_t is 32 bits in the wasm build
@@ -258,15 +270,10 @@ TEST_CASE("hub look-up: params.json with Mistral 3's vision_encoder counts the P
         R"("patch_size":14,"rope_theta":10000.0,"intermediate_size":4096,"num_hidden_layers":24,"num_attention_heads":16,)"
         R"("mm_projector_id":"patch_merge","spatial_merge_size":2,"add_pre_mm_projector_layer_norm":true,"adapter_bias":false,)"
         R"("image_token_id":10,"image_break_token_id":12,"image_end_token_id":13,"image_size":1540}})";
-    FakeRepo repo;
-    repo.files["params.json"] = params;
-    repo.api = R"({"siblings":[)" + sibling("params.json", params.size()) + "]}";
-    const Expected<HubResult> r = run("org/mistral3", repo);
-    REQUIRE(r.ok());
-    REQUIRE(r->config_model);
-    CHECK(r->config_model->counts.total_count == 24'011'361'280ULL);
-    CHECK(r->config_model->architecture.vision.encoder_count == 403'305'472ULL);
-    CHECK(r->config_model->architecture.vision.projector_count == 35'652'608ULL);
+    const ModelSource mistral3 = params_only("org/mistral3", params);
+    CHECK(mistral3.counts.total_count == 24'011'361'280ULL);
+    CHECK(mistral3.architecture.vision.encoder_count == 403'305'472ULL);
+    CHECK(mistral3.architecture.vision.projector_count == 35'652'608ULL);
     // Pixtral 12B's params.json (mistralai/Pixtral-12B-2409: no mm_projector_id, so no patch merger and no norm, and
     // a biased two-layer adapter) counts as transformers' conversion of the same weights does: 12,682,739,712, the
     // mistral-community/pixtral-12b count (vision_test.cpp), whose six BF16 shards hold 25.37 GB = 2 bytes x that
@@ -276,15 +283,10 @@ TEST_CASE("hub look-up: params.json with Mistral 3's vision_encoder counts the P
                                 R"("vision_encoder":{"hidden_size":1024,"num_channels":3,"image_size":1024,"patch_size":16,)"
                                 R"("rope_theta":10000.0,"intermediate_size":4096,"num_hidden_layers":24,"num_attention_heads":16,)"
                                 R"("image_token_id":10,"image_break_token_id":12,"image_end_token_id":13,"adapter_bias":true}})";
-    FakeRepo twelve;
-    twelve.files["params.json"] = pixtral;
-    twelve.api = R"({"siblings":[)" + sibling("params.json", pixtral.size()) + "]}";
-    const Expected<HubResult> p12 = run("mistralai/Pixtral-12B-2409", twelve);
-    REQUIRE(p12.ok());
-    REQUIRE(p12->config_model);
-    CHECK(p12->config_model->counts.total_count == 12'682'739'712ULL);
-    CHECK(p12->config_model->architecture.vision.kind == VisionKind::llava_pixtral);
-    CHECK(p12->config_model->architecture.vision.projector_count == 1024ULL * 5120 + 5120 + 5120ULL * 5120 + 5120);
+    const ModelSource p12 = params_only("mistralai/Pixtral-12B-2409", pixtral);
+    CHECK(p12.counts.total_count == 12'682'739'712ULL);
+    CHECK(p12.architecture.vision.kind == VisionKind::llava_pixtral);
+    CHECK(p12.architecture.vision.projector_count == 1024ULL * 5120 + 5120 + 5120ULL * 5120 + 5120);
     // adapter_bias left out is true (vLLM's VisionEncoderArgs); false drops the two biases.
     std::string unbiased = pixtral;
     unbiased.replace(unbiased.find(R"("adapter_bias":true)"), 19, R"("adapter_bias":false)");
