@@ -655,10 +655,6 @@ struct Estimated {
 
 double number_of(const JsonValue* v) { return v != nullptr && v->is_number() ? v->number() : -1; }
 
-}  // namespace
-
-namespace {
-
 std::string amount(const std::string& term, double value) {
     char buf[64];
     if (term == "kv_capacity_tokens" || term == "gpu_blocks") {
