@@ -370,6 +370,7 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
         options.sources.record(before, options.scenario, name);
     }
     if (!options.pending_model.empty() && !options.model_given) return options.pending_model;
+    follow_engine_gpus(options.scenario);
     return {};
 }
 

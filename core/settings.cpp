@@ -867,6 +867,15 @@ std::vector<std::string> clear_unread_engine_settings(Scenario& scenario) {
     return cleared;
 }
 
+bool follow_engine_gpus(Scenario& scenario) {
+    if (scenario.engine.kind != EngineKind::vllm || scenario.gpu_count != 1) return false;
+    const u128 gpus = static_cast<u128>(scenario.training.tp) * scenario.training.pp *
+                      std::max<std::uint64_t>(1, scenario.engine.data_parallel);
+    if (gpus <= 1 || gpus > kMaxGpuCount) return false;  // a count out of range stays for the estimate to refuse
+    scenario.gpu_count = static_cast<std::uint64_t>(gpus);
+    return true;
+}
+
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value) {
     const SettingSpec* spec = find_setting(key);
     if (spec == nullptr) {
@@ -904,6 +913,7 @@ StateResult apply_state_pairs(const Scenario& base, std::string_view state) {
     }
     if (unlisted_problems > 0)
         result.problems.push_back("and " + std::to_string(unlisted_problems) + " more bad settings (not listed)");
+    follow_engine_gpus(result.scenario);
     return result;
 }
 

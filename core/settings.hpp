@@ -100,6 +100,11 @@ Status engine_setting_problem(const Scenario& scenario);
 // and a link name the engine and its settings together, and there engine_setting_problem refuses instead.
 std::vector<std::string> clear_unread_engine_settings(Scenario& scenario);
 
+// vLLM runs one worker per GPU, so `vllm serve -tp 4` names 4 GPUs without a GPU count: under vLLM a scenario
+// that leaves gpus at 1 takes dp x tp x pp (as --from-command sets it). The CLI, a link or stored state, and a
+// form's setting call this after applying; every other engine keeps gpus as given. True when it changed.
+bool follow_engine_gpus(Scenario& scenario);
+
 // Sets one key from text. Error: "key: problem" (unknown key, or the value's problem).
 Expected<bool> apply_setting(Scenario& scenario, std::string_view key, std::string_view value);
 

@@ -183,6 +183,7 @@ Status app_try_setting(AppState& app, const char* key, std::string_view text) {
     // Switching engines here clears the settings the new engine does not read, and says so.
     std::vector<std::string> cleared;
     if (std::string_view(key) == "engine") cleared = clear_unread_engine_settings(candidate);
+    follow_engine_gpus(candidate);
     if (Status bad = app_take_scenario(app, candidate)) return bad;
     if (!cleared.empty()) {
         std::string names;

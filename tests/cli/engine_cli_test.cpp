@@ -156,6 +156,9 @@ TEST_CASE("cli: an engine's setting the chosen engine does not read is an error 
     refused({"--from-command", "llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -c 8192", "--gpu-util", "0.8"}, "gpu-util", "not by llama.cpp");
     refused({"--state", "model=llama-3.1-8b&engine=vllm&n-cpu-moe=4"}, "n-cpu-moe", "not by vLLM");
     refused({"--model", "llama-3.1-8b", "--ngl", "20"}, "ngl", "no engine is chosen");
+    // vLLM with -tp and no --gpus: its GPUs are tp x pp (x dp), as vllm serve -tp 4 starts four workers.
+    const CliRun tp = run_ok({"--model", "llama-3.1-70b", "--engine", "vllm", "--tp", "4", "--gpu", "a100-80gb"});
+    CHECK(has(tp.out, "Runs on 4 x NVIDIA A100 80GB with vLLM"));
     // Read by the engine: runs, and vLLM prices the drafter (its weights a term of their own).
     const CliRun v = run_ok({"--model", "llama-3.1-8b", "--engine", "vllm", "--draft-model", "llama-3.2-1b"});
     CHECK(has(v.out, "Drafter weights 2.32 GiB (2.49 GB)"));  // with its own RoPE table (16 MiB)

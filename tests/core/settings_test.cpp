@@ -116,7 +116,8 @@ ExampleEdit example_edit(const SettingSpec& spec) {
 TEST_CASE("every setting round-trips its example value through the URL state and the form", "[settings]") {
     for (const SettingSpec& spec : setting_specs()) {
         INFO(spec.key << " = " << spec.example);
-        const ExampleEdit edit = example_edit(spec);
+        ExampleEdit edit = example_edit(spec);
+        follow_engine_gpus(edit.changed);  // as every face holds it after a setting (vLLM's -dp 2 is then 2 GPUs)
         const Scenario& s = edit.changed;
         const std::string shown = spec.show(s);
         CHECK_FALSE(shown.empty());                    // the example is not the default
@@ -209,6 +210,27 @@ TEST_CASE("an engine's setting under an engine that does not read it is refused 
     // 17 llama.cpp rows (none, vLLM, transformers), draft-model (none, transformers), 7 vLLM rows (none,
     // llama.cpp, Ollama, transformers), ram (none); each in two orders.
     CHECK(refused == 2 * (17 * 3 + 2 + 7 * 4 + 1));
+}
+
+TEST_CASE("vLLM takes its GPU count from dp x tp x pp when gpus is left at 1", "[settings][engines]") {
+    // `vllm serve -tp 4` starts one worker per GPU (tensor x pipeline parallel, times the -dp replicas) and is never
+    // told a GPU count; --from-command sets gpus the same way (engine_command_test).
+    const StateResult r = apply_state(Scenario{}, "model=llama-3.1-70b&engine=vllm&tp=4&gpu=a100-80gb");
+    CHECK(r.problems.empty());
+    CHECK(r.scenario.gpu_count == 4);
+    CHECK(to_state(r.scenario).find("gpus=4") != std::string::npos);
+    CHECK(apply_state(Scenario{}, "model=llama-3.1-70b&tp=2&pp=2&dp=2&engine=vllm").scenario.gpu_count == 8);
+    // A count that is given stays as given.
+    CHECK(apply_state(Scenario{}, "model=llama-3.1-70b&engine=vllm&tp=4&gpus=8").scenario.gpu_count == 8);
+    // Other engines and no engine never derive it: training names its GPUs (the same link without vLLM is refused).
+    const StateResult training = apply_state(Scenario{}, "model=llama-2-7b&training-mode=detailed&tp=2");
+    CHECK(training.combination_rejected);
+    CHECK(training.problems.back().rfind("gpus: 1 GPU is not a multiple of tp × pp = 2", 0) == 0);
+    Scenario other;
+    other.engine.kind = EngineKind::llama_cpp;
+    other.training.tp = 2;
+    CHECK_FALSE(follow_engine_gpus(other));
+    CHECK(other.gpu_count == 1);
 }
 
 TEST_CASE("which engines read which settings, and what the refusal says", "[settings][engines]") {

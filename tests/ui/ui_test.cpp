@@ -393,6 +393,10 @@ TEST_CASE("switching engines on the canvas clears the flags the new engine does 
     // Back to llama.cpp: nothing to clear, no notice; the next change clears an old one.
     REQUIRE_FALSE(app_try_setting(app, "engine", "llama.cpp"));
     CHECK(app.engine_notice.empty());
+    // Under vLLM, tensor parallel 2 on a scenario of one GPU is two GPUs (follow_engine_gpus), as vllm serve -tp 2.
+    REQUIRE_FALSE(app_try_setting(app, "engine", "vllm"));
+    REQUIRE_FALSE(app_try_setting(app, "tp", "2"));
+    CHECK(app.scenario.gpu_count == 2);
 }
 
 TEST_CASE("every setting has a control on the canvas", "[ui][settings]") {
