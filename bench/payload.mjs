@@ -37,7 +37,9 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // Raised 434,000 -> 435,000: the reconciled log as a table in the text view (web/engines.js; one JSON for the CLI and
 // the page, core/engines/engine_log.cpp reconcile_json, which the lean page no longer links: -248 B there), and
 // Pixtral 12B's params.json, cost +1,065 B against main e11f87e (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 435_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 435,000 -> 436,000: Llama 4's image tiling (+305 B) and vLLM's GPU count from dp x tp x pp (+83 B) took the
+// full build to 435,019 B (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 436_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
