@@ -57,7 +57,6 @@ void draw_rows(const ReconcileOutcome& outcome, const Palette& palette) {
     ImGui::TableSetupColumn("Ours", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("Gap", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableHeadersRow();
-    int causes = 0;
     for (const ReconcileRow& r : outcome.rows) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
@@ -74,7 +73,7 @@ void draw_rows(const ReconcileOutcome& outcome, const Palette& palette) {
                 ImGui::TextUnformatted(r.gap_text.c_str());
             } else {
                 ImGui::PushStyleColor(ImGuiCol_Text, palette.error_text);
-                ImGui::Text("%s (%d)", r.gap_text.c_str(), ++causes);
+                ImGui::Text("%s (%d)", r.gap_text.c_str(), r.cause_number);
                 ImGui::PopStyleColor();
             }
         } else {
@@ -82,11 +81,8 @@ void draw_rows(const ReconcileOutcome& outcome, const Palette& palette) {
         }
     }
     ImGui::EndTable();
-    int n = 0;
     ImGui::PushTextWrapPos(0.0f);
-    for (const ReconcileRow& r : outcome.rows)
-        if (r.has_estimate && !r.cause.empty())
-            ImGui::TextDisabled("(%d) %s, %s: likely cause: %s", ++n, r.term.c_str(), r.device.c_str(), r.cause.c_str());
+    for (const std::string& line : reconcile_cause_lines(outcome.rows)) ImGui::TextDisabled("%s", line.c_str());
     ImGui::PopTextWrapPos();
 }
 

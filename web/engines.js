@@ -51,7 +51,7 @@
     out.appendChild(el('p', 'Reconciled: ' + r['heading']));
     if (r['settings_text']) out.appendChild(el('p', 'Scenario from the log: ' + r['settings_text']));
     var table = el('table', '', { 'id': 'tv-reconcile-rows' });
-    var head = el('tr'), body = el('tbody'), causes = [];
+    var head = el('tr'), body = el('tbody');
     ['Term (device)', 'Measured', 'Ours', 'Gap'].forEach(function (h) { head.appendChild(el('th', h, { 'scope': 'col' })); });
     table.appendChild(el('thead')).appendChild(head);
     table.appendChild(body);
@@ -60,15 +60,11 @@
       tr.appendChild(el('th', row['term'] + ' (' + row['device'] + ')', { 'scope': 'row' }));
       tr.appendChild(el('td', row['measured_text']));
       tr.appendChild(el('td', row['estimated'] === null ? '-' : row['estimated_text']));
-      var gap = row['estimated'] === null ? 'no figure' : row['gap_text'];
-      if (row['cause']) {
-        causes.push('(' + (causes.length + 1) + ') ' + row['term'] + ', ' + row['device'] + ': likely cause: ' + row['cause']);
-        gap += ' (' + causes.length + ')';
-      }
-      tr.appendChild(el('td', gap, row['cause'] ? { 'class': 'tv-over' } : {}));
+      var mark = row['cause_number'], gap = row['estimated'] === null ? 'no figure' : row['gap_text'];
+      tr.appendChild(el('td', mark ? gap + ' (' + mark + ')' : gap, mark ? { 'class': 'tv-over' } : {}));
     });
     out.appendChild(table);
-    causes.concat(r['note_lines'], r['not_applied'].map(function (n) { return 'not applied: ' + n; })).forEach(function (line) {
+    r['cause_lines'].concat(r['note_lines'], r['not_applied'].map(function (n) { return 'not applied: ' + n; })).forEach(function (line) {
       out.appendChild(el('p', line));
     });
     var details = el('details');

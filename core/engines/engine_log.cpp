@@ -751,7 +751,18 @@ Expected<std::vector<ReconcileRow>> reconcile_log(const LogReading& log, std::st
         }
         rows.push_back(row);
     }
+    int causes = 0;
+    for (ReconcileRow& row : rows)
+        if (!row.cause.empty()) row.cause_number = ++causes;
     return rows;
+}
+
+std::vector<std::string> reconcile_cause_lines(const std::vector<ReconcileRow>& rows) {
+    std::vector<std::string> out;
+    for (const ReconcileRow& row : rows)
+        if (row.cause_number > 0)
+            out.push_back("(" + std::to_string(row.cause_number) + ") " + row.term + ", " + row.device + ": likely cause: " + row.cause);
+    return out;
 }
 
 namespace {
@@ -826,10 +837,10 @@ std::string reconcile_json(const LogReading& log, const std::vector<ReconcileRow
                 .raw_field("tolerance", printed("%.2f", term_tolerance(r.term)));
         else
             w.key("estimated").null().key("error").null();
-        w.field("estimated_text", r.estimated_text).field("gap_text", r.gap_text).field("cause", r.cause).field("line", r.line);
-        w.end_object();
+        w.field("estimated_text", r.estimated_text).field("gap_text", r.gap_text).field("cause", r.cause);
+        w.field("cause_number", r.cause_number).field("line", r.line).end_object();
     }
-    w.end_array().field("notes", log.notes).field("note_lines", log_note_lines(log)).field("not_applied", not_applied);
+    w.end_array().field("cause_lines", reconcile_cause_lines(rows)).field("notes", log.notes).field("note_lines", log_note_lines(log)).field("not_applied", not_applied);
     return w.field("text", reconcile_text(log, rows)).end_object().take();
 }
 

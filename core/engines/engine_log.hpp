@@ -54,6 +54,7 @@ struct ReconcileRow {
     std::string measured_text;
     std::string estimated_text;
     std::string gap_text;
+    int cause_number = 0;  // 1, 2, ... for the rows with a cause, in order: the mark "(1)" beside the gap; 0 without
 };
 
 // Measured against estimated. `estimate_json` is llm-memory's JSON report for the log's scenario (the
@@ -63,6 +64,9 @@ Expected<std::vector<ReconcileRow>> reconcile_log(const LogReading& log, std::st
 
 // The reconciliation as text, one row per term: "kv_cache gpu0  measured 4.00 GiB  estimated 4.00 GiB  +0.0 %".
 std::string reconcile_text(const LogReading& log, const std::vector<ReconcileRow>& rows);
+
+// Each row's likely cause under the table, by its cause_number: "(1) output, host: likely cause: ...".
+std::vector<std::string> reconcile_cause_lines(const std::vector<ReconcileRow>& rows);
 
 // What the log is, in one line: "a llama.cpp log (b4701), model Meta-Llama-3-8B.Q4_K_M.gguf".
 std::string log_heading(const LogReading& log);
@@ -86,8 +90,8 @@ Expected<std::vector<std::string>> apply_command_to_scenario(Scenario& scenario,
 
 // The reconciliation as JSON (`llm-memory reconcile --format json` and the page): {kind, engine_version,
 // model, heading, settings: {key: value}, settings_text, rows: [{term, device, measured, measured_text,
-// estimated|null, estimated_text, error|null, gap_text, tolerance (with an estimate), cause, line}], notes,
-// note_lines, not_applied, text}. The README's reconcile section documents every key.
+// estimated|null, estimated_text, error|null, gap_text, tolerance (with an estimate), cause, cause_number, line}],
+// cause_lines, notes, note_lines, not_applied, text}. The README's reconcile section documents every key.
 std::string reconcile_json(const LogReading& log, const std::vector<ReconcileRow>& rows,
                            const std::vector<std::string>& not_applied);
 

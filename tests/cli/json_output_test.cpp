@@ -134,7 +134,7 @@ TEST_CASE("fit, check and reconcile JSON read back with core's reader", "[json]"
     // Every key the README's reconcile table documents, of its type (the page's reconcile(log) returns this object).
     for (const char* key : {"kind", "engine_version", "model", "heading", "settings_text", "text"})
         CHECK(reconcile.find(key)->is_string());
-    for (const char* key : {"note_lines", "not_applied"}) CHECK(reconcile.find(key)->is_array());
+    for (const char* key : {"note_lines", "not_applied", "cause_lines"}) CHECK(reconcile.find(key)->is_array());
     CHECK(reconcile.find("settings")->find("context")->text() == "32768");
     const JsonValue& first = reconcile.find("rows")->items()[0];
     for (const char* key : {"term", "device", "measured_text", "estimated_text", "gap_text", "cause", "line"})
@@ -142,4 +142,5 @@ TEST_CASE("fit, check and reconcile JSON read back with core's reader", "[json]"
     CHECK(first.find("measured_text")->text() == "4.00 GiB");  // the log's "KV buffer size = 4096.00 MiB"
     CHECK(first.find("gap_text")->text() == "+0.0 %");
     CHECK(first.find("tolerance")->is_number());
+    CHECK(first.find("cause_number")->is_number());
 }
