@@ -39,7 +39,9 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // Pixtral 12B's params.json, cost +1,065 B against main e11f87e (bench/RESULTS.md).
 // Raised 435,000 -> 436,000: Llama 4's image tiling (+305 B) and vLLM's GPU count from dp x tp x pp (+83 B) took the
 // full build to 435,019 B (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 436_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 436,000 -> 437,000: Qwen3-VL (its ViT with deepstack mergers, two presets, the engine's image processor:
+// the repos' pixel limits or llama.cpp mtmd's 4,096-token bound) cost +1,037 B against main f3f19e8 (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 437_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;

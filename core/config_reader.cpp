@@ -287,6 +287,11 @@ constexpr FamilyRow kFamilies[] = {
     {"falcon_h1", ModelFamily::falcon_h1, false, nullptr},
     {"qwen2_5_vl", ModelFamily::qwen2, false, nullptr},
     {"qwen2_5_vl_text", ModelFamily::qwen2, false, nullptr},
+    // Qwen3-VL (Qwen3VLTextConfig, Qwen3VLMoeTextConfig): Qwen3's decoder layers, dense or with Qwen3-MoE's experts.
+    {"qwen3_vl", ModelFamily::qwen3, false, nullptr},
+    {"qwen3_vl_text", ModelFamily::qwen3, false, nullptr},
+    {"qwen3_vl_moe", ModelFamily::qwen3_moe, false, nullptr},
+    {"qwen3_vl_moe_text", ModelFamily::qwen3_moe, false, nullptr},
 };
 
 const FamilyRow* family_row(const std::string& model_type) {

@@ -305,7 +305,7 @@ Status add_kv_cache(Build& b) {
         if (b.arch->text_only) return Error{"images", "--text-only leaves the vision tower out"};
         if (s.image_width == 0 || s.image_height == 0)
             return Error{"image-size", "is needed with --images: W x H pixels, such as 896x896"};
-        const Expected<std::uint64_t> per_image = image_tokens(b.arch->vision, s.image_width, s.image_height);
+        const Expected<std::uint64_t> per_image = image_tokens(b.arch->vision, s.image_width, s.image_height, image_processor(s));
         if (!per_image) return per_image.failure();
         b.e.image_tokens = *per_image * s.image_count;
         tokens += b.e.image_tokens;
@@ -824,6 +824,11 @@ Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64
             return round_div(static_cast<u128>(param_count) * spec.percent.micros, 100 * kScale);
     }
     return Error{"trainable", "unknown kind"};
+}
+
+ImageProcessor image_processor(const Scenario& s) {
+    const bool mtmd = s.engine.kind == EngineKind::llama_cpp || s.engine.kind == EngineKind::ollama;
+    return mtmd ? ImageProcessor::llama_cpp : ImageProcessor::transformers;
 }
 
 std::uint64_t unquantized_bytes(const Scenario& scenario) { return scenario.qlora && scenario.upcast_nonquantized ? 4 : 2; }

@@ -29,6 +29,7 @@
 #include "gpus.hpp"
 #include "recipes.hpp"
 #include "training.hpp"
+#include "vision.hpp"
 
 #include "quantity.hpp"
 #include "result.hpp"
@@ -291,6 +292,9 @@ std::uint64_t training_without_weights_bytes(const Estimate& estimate);
 // Bytes each parameter takes that a quantized format leaves alone (embeddings, head, norms): 4 under QLoRA
 // with PEFT's fp32 upcast, else 2 (a GPTQ or AWQ checkpoint stores them in 16 bits).
 std::uint64_t unquantized_bytes(const Scenario& scenario);
+// Whose processor turns the scenario's images into tokens: llama.cpp's mtmd under llama.cpp and Ollama, else the
+// repo's transformers processor (vLLM runs that one too).
+ImageProcessor image_processor(const Scenario& scenario);
 // A label as it reads mid-sentence: "Weight memory" -> "weight memory"; "KV cache", "LoRA adapter" unchanged.
 std::string mid_sentence_label(std::string label);
 // A row's formula as shown: its own, or for a total its parts' short labels joined ("weights + KV cache").

@@ -44,6 +44,13 @@ namespace {
     "\"vision_config\":{\"depth\":27,\"hidden_size\":1152,\"intermediate_size\":4304,\"num_heads\":16,"          \
     "\"out_hidden_size\":" #out ",\"patch_size\":16,\"spatial_merge_size\":2,\"temporal_patch_size\":2}}"
 
+#define QWEN3VL(type, h, layers, kv, mlp, out)                                                                  \
+    "{\"model_type\":\"" type "\",\"text_config\":{\"model_type\":\"" type "_text\",\"hidden_size\":" #h                  \
+    ",\"num_hidden_layers\":" #layers ",\"num_attention_heads\":32,\"num_key_value_heads\":" #kv ",\"head_dim\":128,"   \
+    "\"max_position_embeddings\":262144,\"tie_word_embeddings\":false,\"vocab_size\":151936," mlp "},"                   \
+    "\"vision_config\":{\"deepstack_visual_indexes\":[8,16,24],\"depth\":27,\"hidden_size\":1152,\"intermediate_size\":4304," \
+    "\"num_heads\":16,\"out_hidden_size\":" #out ",\"patch_size\":16,\"spatial_merge_size\":2,\"temporal_patch_size\":2}}"
+
 #define GPT_OSS(layers, experts)                                                                                  \
     "{\"model_type\":\"gpt_oss\",\"hidden_size\":2880,\"intermediate_size\":2880,\"num_attention_heads\":64,"         \
     "\"num_hidden_layers\":" #layers ",\"num_key_value_heads\":8,\"head_dim\":64,\"num_local_experts\":" #experts     \
@@ -204,6 +211,10 @@ const std::vector<ModelPreset>& preset_table() {
         // Vision-language models with their vision towers counted (--text-only leaves them out).
         {"qwen2.5-vl-3b", "Qwen/Qwen2.5-VL-3B-Instruct", "Qwen2.5-VL",
          R"({"hidden_size":2048,"intermediate_size":11008,"max_position_embeddings":128000,"model_type":"qwen2_5_vl","num_attention_heads":16,"num_hidden_layers":36,"num_key_value_heads":2,"tie_word_embeddings":true,"vision_config":{"depth":32,"hidden_size":1280,"intermediate_size":3420,"num_heads":16,"in_chans":3,"out_hidden_size":2048,"patch_size":14,"spatial_merge_size":2,"temporal_patch_size":2},"vocab_size":151936})"},
+        // Qwen3-VL: Qwen3's decoder (dense, or Qwen3-MoE's experts) under the Qwen3-VL ViT with its deepstack mergers.
+        {"qwen3-vl-8b", "Qwen/Qwen3-VL-8B-Instruct", "Qwen3-VL", QWEN3VL("qwen3_vl", 4096, 36, 8, "\"intermediate_size\":12288", 4096)},
+        {"qwen3-vl-30b-a3b", "Qwen/Qwen3-VL-30B-A3B-Instruct", "Qwen3-VL",
+         QWEN3VL("qwen3_vl_moe", 2048, 48, 4, "\"intermediate_size\":6144,\"moe_intermediate_size\":768,\"num_experts\":128,\"num_experts_per_tok\":8", 2048)},
         {"mistral-small-3.1-24b", "mistralai/Mistral-Small-3.1-24B-Instruct-2503", "Mistral",
          R"({"model_type":"mistral3","multimodal_projector_bias":false,"spatial_merge_size":2,"text_config":{"head_dim":128,"hidden_size":5120,"intermediate_size":32768,"max_position_embeddings":131072,"model_type":"mistral","num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"vocab_size":131072},"vision_config":{"head_dim":64,"hidden_size":1024,"image_size":1540,"intermediate_size":4096,"model_type":"pixtral","num_attention_heads":16,"num_channels":3,"num_hidden_layers":24,"patch_size":14}})"},
         // Hybrid models: recurrent layers (Gated DeltaNet, Mamba-2, Mamba, short convolutions) keep a fixed state
@@ -235,6 +246,7 @@ const std::vector<ModelPreset>& preset_table() {
 #undef LLAMA4
 #undef GEMMA3
 #undef QWEN35
+#undef QWEN3VL
 #undef GPT_OSS
 
 // Lower-case letters and digits only: "Llama-2_7B" -> "llama27b".

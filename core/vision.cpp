@@ -65,6 +65,7 @@ const char* vision_kind_name(VisionKind kind) {
         case VisionKind::llama4: return "Llama 4 vision encoder";
         case VisionKind::qwen2_5_vl: return "Qwen2.5-VL ViT";
         case VisionKind::qwen3_5: return "Qwen3.5 ViT";
+        case VisionKind::qwen3_vl: return "Qwen3-VL ViT";
         case VisionKind::mistral3_pixtral: return "Pixtral (Mistral 3)";
         case VisionKind::llava_pixtral: return "Pixtral (LLaVA)";
         case VisionKind::none: break;
@@ -149,16 +150,23 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         encoder = channels * temporal * t.patch_size * t.patch_size * h +
                   depth * (2 * h + linear(h, 3 * h, true) + linear(h, h, true) + 2 * linear(h, i, true) + linear(i, h, true));
         projector = h + linear(merged, merged, true) + linear(merged, out, true);
+        // Qwen/Qwen2.5-VL-*-Instruct's preprocessor_config.json: min_pixels 3,136, max_pixels 12,845,056 (the class
+        // defaults' 1,003,520 is not what the repos ship).
+        t.min_pixels = 3136;
+        t.max_pixels = 12'845'056;
         t.hidden_size = static_cast<std::uint64_t>(h);
         t.intermediate_size = static_cast<std::uint64_t>(i);
         t.attention_heads = static_cast<std::uint64_t>(v.opt("num_heads", 16));  // Qwen2_5_VLVisionConfig's default
-    } else if (top_type == "qwen3_5" || top_type == "qwen3_5_moe" || vision_type == "qwen3_5_vision" || vision_type == "qwen3_5_moe_vision") {
-        // Qwen3_5VisionModel (Qwen3VLVisionModel with its deepstack mergers deleted, whatever
-        // deepstack_visual_indexes says): a biased Conv3d patch embedding, a learned table of num_position_embeddings,
+    } else if (top_type == "qwen3_5" || top_type == "qwen3_5_moe" || vision_type == "qwen3_5_vision" || vision_type == "qwen3_5_moe_vision" ||
+               top_type == "qwen3_vl" || top_type == "qwen3_vl_moe" || vision_type == "qwen3_vl" || vision_type == "qwen3_vl_moe") {
+        // Qwen3VLVisionModel: a biased Conv3d patch embedding, a learned table of num_position_embeddings,
         // blocks of two LayerNorms (with bias), biased qkv and proj, a biased GELU MLP (fc1, fc2); the merger:
-        // LayerNorm over the width, then two biased linears over merge^2 patches. Class defaults: patch 16, temporal 2,
-        // 3 channels, merge 2, 2,304 positions.
-        t.kind = VisionKind::qwen3_5;
+        // LayerNorm over the width, then two biased linears over merge^2 patches; one deepstack merger per
+        // deepstack_visual_indexes entry (class default [8, 16, 24]), the same linears after a LayerNorm over the
+        // merged width (use_postshuffle_norm). Qwen3_5VisionModel is the same without the deepstack mergers, whatever
+        // deepstack_visual_indexes says. Class defaults: patch 16, temporal 2, 3 channels, merge 2, 2,304 positions.
+        const bool qwen3_5 = top_type == "qwen3_5" || top_type == "qwen3_5_moe" || vision_type == "qwen3_5_vision" || vision_type == "qwen3_5_moe_vision";
+        t.kind = qwen3_5 ? VisionKind::qwen3_5 : VisionKind::qwen3_vl;
         const u128 depth = v.need("depth"), h = v.need("hidden_size"), i = v.need("intermediate_size");
         const u128 out = v.need("out_hidden_size");
         t.patch_size = v.opt("patch_size", 16);
@@ -169,10 +177,28 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         const u128 merged = h * t.merge_size * t.merge_size;
         encoder = linear(channels * temporal * t.patch_size * t.patch_size, h, true) + positions * h +
                   depth * (4 * h + linear(h, 3 * h, true) + linear(h, h, true) + linear(h, i, true) + linear(i, h, true));
-        projector = 2 * h + linear(merged, merged, true) + linear(merged, out, true);
+        if (!qwen3_5) {
+            const JsonValue* deepstack = vision->find("deepstack_visual_indexes");
+            t.deepstack_mergers = 3;
+            if (deepstack != nullptr && !deepstack->is_null()) {
+                if (!deepstack->is_array()) return Error{"vision_config.deepstack_visual_indexes: must be a list of layer numbers"};
+                for (const JsonValue& layer : deepstack->items())
+                    if (!layer.is_unsigned() || layer.unsigned_value() >= depth)
+                        return Error{"vision_config.deepstack_visual_indexes: each entry must be a layer number below depth " +
+                                     std::to_string(static_cast<std::uint64_t>(depth))};
+                t.deepstack_mergers = deepstack->items().size();
+            }
+        }
+        projector = 2 * h + linear(merged, merged, true) + linear(merged, out, true) +
+                    t.deepstack_mergers * (2 * merged + linear(merged, merged, true) + linear(merged, out, true));
+        // The Qwen3-VL and Qwen3.5 repos' preprocessor_config.json: size shortest_edge 65,536, longest_edge 16,777,216
+        // pixels (Qwen2VLImageProcessorFast's min and max pixels).
+        t.min_pixels = 65'536;
+        t.max_pixels = 16'777'216;
+        t.out_hidden_size = static_cast<std::uint64_t>(out);
         t.hidden_size = static_cast<std::uint64_t>(h);
         t.intermediate_size = static_cast<std::uint64_t>(i);
-        t.attention_heads = static_cast<std::uint64_t>(v.opt("num_heads", 16));  // Qwen3_5VisionConfig's default
+        t.attention_heads = static_cast<std::uint64_t>(v.opt("num_heads", 16));  // Qwen3VLVisionConfig's default
     } else if (top_type == "mistral3" || vision_type == "pixtral") {
         // PixtralVisionModel: an unbiased patch conv, ln_pre, per layer two RMSNorms, unbiased attention and gated
         // MLP (2D RoPE, no position table). A key left out takes PixtralVisionConfig's default (1024 wide, 4096,
@@ -208,7 +234,7 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         }
     } else {
         return Error{"vision_config: a vision tower of model_type \"" + printable_excerpt(vision_type.empty() ? top_type : vision_type, 40) +
-                     "\" is not modelled (known: Gemma 3 SigLIP, Llama 4, Qwen2.5-VL, Qwen3.5, Pixtral under Mistral 3 or LLaVA); use --text-only "
+                     "\" is not modelled (known: Gemma 3 SigLIP, Llama 4, Qwen2.5-VL, Qwen3-VL, Qwen3.5, Pixtral under Mistral 3 or LLaVA); use --text-only "
                      "to count the text model alone"};
     }
     if (!top.error.empty()) return Error{top.error};
@@ -243,7 +269,24 @@ TileCanvas llama4_best_canvas(std::uint64_t tile, std::uint64_t max_tiles, std::
     return best;
 }
 
-Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, std::uint64_t height) {
+namespace {
+
+// The Qwen ViTs' pixel limits under one processor: the repo's preprocessor_config.json (transformers, vLLM), or
+// llama.cpp's mtmd, which bounds an image at 8 to 4,096 merged tokens of (patch x merge)^2 pixels
+// (tools/mtmd/clip.cpp: set_limit_image_tokens(8, 4096) for QWEN2VL, QWEN25VL and QWEN3VL).
+struct PixelLimits {
+    std::uint64_t min_pixels;
+    std::uint64_t max_pixels;
+};
+PixelLimits pixel_limits(const VisionTower& t, ImageProcessor processor) {
+    const std::uint64_t cell = t.patch_size * t.merge_size;
+    if (processor == ImageProcessor::llama_cpp) return {8 * cell * cell, 4096 * cell * cell};
+    return {t.min_pixels, t.max_pixels};
+}
+
+}  // namespace
+
+Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, std::uint64_t height, ImageProcessor processor) {
     if (width == 0 || height == 0) return Error{"image-size", "must be W x H pixels, each at least 1"};
     if (width > kMaxImageSide || height > kMaxImageSide) return Error{"image-size", "is too large (at most 100000 pixels a side)"};
     switch (t.kind) {
@@ -252,13 +295,20 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
             // <start_of_image> and <end_of_image>.
             return t.tokens_per_image + 2;
         case VisionKind::qwen2_5_vl:
-        case VisionKind::qwen3_5: {
-            // smart_resize: each side to a multiple of factor = patch x merge, the area kept in
-            // [56 x 56, 28 x 28 x 1280] pixels; tokens = (h / factor) x (w / factor), plus vision_start/end.
+        case VisionKind::qwen3_5:
+        case VisionKind::qwen3_vl: {
+            // smart_resize: each side to a multiple of factor = patch x merge, the area kept within the processor's
+            // pixel limits; tokens = (h / factor) x (w / factor), plus vision_start/end. transformers rounds with
+            // Python's round (half to even, as nearbyint does), llama.cpp with std::round (half away from zero).
             const double factor = static_cast<double>(t.patch_size * t.merge_size);
-            const double min_pixels = 56.0 * 56.0, max_pixels = 28.0 * 28.0 * 1280.0;
-            double h = std::round(static_cast<double>(height) / factor) * factor;
-            double w = std::round(static_cast<double>(width) / factor) * factor;
+            const PixelLimits limits = pixel_limits(t, processor);
+            const double min_pixels = static_cast<double>(limits.min_pixels), max_pixels = static_cast<double>(limits.max_pixels);
+            auto round_side = [&](std::uint64_t side) {
+                const double x = static_cast<double>(side) / factor;
+                return (processor == ImageProcessor::llama_cpp ? std::round(x) : std::nearbyint(x)) * factor;
+            };
+            double h = round_side(height);
+            double w = round_side(width);
             if (h * w > max_pixels) {
                 const double beta = std::sqrt(static_cast<double>(height) * static_cast<double>(width) / max_pixels);
                 h = std::max(factor, std::floor(static_cast<double>(height) / beta / factor) * factor);
@@ -306,7 +356,7 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
     return Error{"images", "the model has no vision tower (vision_config)"};
 }
 
-std::string image_token_rule(const VisionTower& t) {
+std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
     switch (t.kind) {
         case VisionKind::gemma3_siglip:
             return "Gemma 3: every image is resized to " + std::to_string(t.image_size) + " x " + std::to_string(t.image_size) +
@@ -314,11 +364,17 @@ std::string image_token_rule(const VisionTower& t) {
                    " soft tokens plus <start_of_image> and <end_of_image> (transformers processing_gemma3.py, image_seq_length)";
         case VisionKind::qwen2_5_vl:
         case VisionKind::qwen3_5:
-            return std::string(t.kind == VisionKind::qwen3_5 ? "Qwen3.5" : "Qwen2.5-VL") + ": smart_resize rounds each side to a multiple of " + std::to_string(t.patch_size * t.merge_size) +
-                   " within 3,136 to 1,003,520 pixels; tokens = (h / " + std::to_string(t.patch_size * t.merge_size) + ") x (w / " +
-                   std::to_string(t.patch_size * t.merge_size) +
-                   ") plus <|vision_start|> and <|vision_end|> (transformers image_processing_qwen2_vl.py; a repo's "
-                   "preprocessor_config.json may set other pixel limits)";
+        case VisionKind::qwen3_vl: {
+            const std::string cell = std::to_string(t.patch_size * t.merge_size);
+            const PixelLimits limits = pixel_limits(t, processor);
+            const char* family = t.kind == VisionKind::qwen3_5 ? "Qwen3.5" : t.kind == VisionKind::qwen3_vl ? "Qwen3-VL" : "Qwen2.5-VL";
+            return std::string(family) + ": smart_resize rounds each side to a multiple of " + cell + " within " +
+                   format_count_exact(limits.min_pixels) + " to " + format_count_exact(limits.max_pixels) + " pixels; tokens = (h / " + cell +
+                   ") x (w / " + cell + ") plus <|vision_start|> and <|vision_end|> " +
+                   (processor == ImageProcessor::llama_cpp
+                        ? "(llama.cpp tools/mtmd: 8 to 4,096 tokens an image, set_limit_image_tokens; --image-max-tokens changes it)"
+                        : "(transformers image_processing_qwen2_vl.py with the repo's preprocessor_config.json pixel limits)");
+        }
         case VisionKind::mistral3_pixtral:
             return "Mistral 3: the longest edge is scaled to at most " + std::to_string(t.image_size) + ", sides rounded up to " +
                    std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " +

@@ -1,4 +1,4 @@
-// Vision towers of multimodal configs (Gemma 3's SigLIP, Llama 4's vision encoder, Qwen2.5-VL's and Qwen3.5's ViTs, Pixtral under
+// Vision towers of multimodal configs (Gemma 3's SigLIP, Llama 4's vision encoder, the Qwen2.5-VL, Qwen3-VL and Qwen3.5 ViTs, Pixtral under
 // Mistral 3 or LLaVA): their exact parameter counts (encoder + projector) from vision_config, and how many context tokens
 // one image of W x H pixels becomes, per family, with the rule and its source.
 // Invariant: a field the count needs and the config class has no default for is an error naming it.
@@ -18,6 +18,7 @@ enum class VisionKind : std::uint8_t {
     llama4,            // Llama 4: Llama4VisionModel (with its pixel-shuffle adapter) + Llama4MultiModalProjector
     qwen2_5_vl,        // Qwen2.5-VL: Qwen2_5_VisionTransformerPretrainedModel (patch merger included)
     qwen3_5,           // Qwen3.5 (dense and MoE): Qwen3_5VisionModel, Qwen3-VL's ViT without deepstack mergers
+    qwen3_vl,          // Qwen3-VL (dense and MoE): Qwen3VLVisionModel, its merger and one deepstack merger per listed layer
     mistral3_pixtral,  // Mistral Small 3.1: PixtralVisionModel + Mistral3MultiModalProjector
     llava_pixtral,     // Pixtral 12B as LlavaForConditionalGeneration: PixtralVisionModel + LlavaMultiModalProjector
 };
@@ -31,6 +32,11 @@ struct VisionTower {
     std::uint64_t merge_size = 1;       // patches merged per side before the text model (Qwen, Mistral 3; 1: none)
     std::uint64_t image_size = 0;       // Gemma 3 / Llama 4: the square input; Pixtral: the longest edge
     std::uint64_t tokens_per_image = 0; // Gemma 3: fixed soft tokens per image (mm_tokens_per_image); Llama 4: per tile
+    // The Qwen ViTs' smart_resize pixel limits, as the official repos' preprocessor_config.json ship them.
+    std::uint64_t min_pixels = 0;
+    std::uint64_t max_pixels = 0;
+    std::uint64_t deepstack_mergers = 0;  // Qwen3-VL: the deepstack mergers, whose outputs feed the first text layers
+    std::uint64_t out_hidden_size = 0;    // Qwen3-VL: the mergers' output width (the text model's)
     // The encoder's widths, for the engines' graph sizing (Gemma 3's SigLIP, the Qwen ViTs; 0 where not read).
     std::uint64_t hidden_size = 0;
     std::uint64_t intermediate_size = 0;
@@ -38,7 +44,8 @@ struct VisionTower {
     std::uint64_t total() const { return encoder_count + projector_count; }
 };
 
-// "SigLIP (Gemma 3)", "Llama 4 vision encoder", "Qwen2.5-VL ViT", "Qwen3.5 ViT", "Pixtral (Mistral 3)", "Pixtral (LLaVA)".
+// "SigLIP (Gemma 3)", "Llama 4 vision encoder", "Qwen2.5-VL ViT", "Qwen3.5 ViT", "Qwen3-VL ViT", "Pixtral (Mistral 3)",
+// "Pixtral (LLaVA)".
 const char* vision_kind_name(VisionKind kind);
 
 // Reads the vision tower of a config.json document (vision_config plus the projector's top-level keys) for a
@@ -56,11 +63,17 @@ struct TileCanvas {
 };
 TileCanvas llama4_best_canvas(std::uint64_t tile, std::uint64_t max_tiles, std::uint64_t width, std::uint64_t height);
 
+// Whose image processor sizes the image: transformers' (also vLLM's and the default: the repo's
+// preprocessor_config.json) or llama.cpp's mtmd (Ollama runs the same), which bounds the Qwen ViTs at 8 to 4,096
+// tokens an image (tools/mtmd/clip.cpp set_limit_image_tokens).
+enum class ImageProcessor : std::uint8_t { transformers, llama_cpp };
+
 // Context tokens one image of `width` x `height` pixels becomes, image markers included. Errors: a size of 0
 // or above 100,000 pixels a side.
-Expected<std::uint64_t> image_tokens(const VisionTower& tower, std::uint64_t width, std::uint64_t height);
+Expected<std::uint64_t> image_tokens(const VisionTower& tower, std::uint64_t width, std::uint64_t height,
+                                     ImageProcessor processor = ImageProcessor::transformers);
 
 // The rule image_tokens follows for this tower, with its source, as one sentence.
-std::string image_token_rule(const VisionTower& tower);
+std::string image_token_rule(const VisionTower& tower, ImageProcessor processor = ImageProcessor::transformers);
 
 }  // namespace llm_memory

@@ -236,7 +236,7 @@ void kv_section(AppState& app) {
     const Shown images = has_vision && !app.scenario.text_only ? Shown::enabled : Shown::hidden;
     setting_control(app, "images", images);
     setting_control(app, "image-size", images);
-    if (images == Shown::enabled) explain(image_token_rule(app.scenario.model->architecture.vision));
+    if (images == Shown::enabled) explain(image_token_rule(app.scenario.model->architecture.vision, image_processor(app.scenario)));
     if (app.estimate.image_tokens > 0)
         explain("Images: " + format_count_exact(app.estimate.image_tokens) + " tokens added to the context.");
     setting_control(app, "kv-dtype", with_model);

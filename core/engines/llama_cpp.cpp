@@ -539,27 +539,31 @@ struct Inputs {
 // phase is one layer's f32 attention scores (heads x positions^2) with six hidden-state tensors; on, the
 // feed-forward: the residual, its norm, the output and the f32 intermediate (two for Qwen2.5-VL's gated
 // MLP). Qwen2.5-VL's window attention adds its f32 mask (positions^2), and with flash attention its f16
-// copy. Checked against llama.cpp's own figures (tests/core/engines_test.cpp). Other families: 0 (no
-// published figure to check a rule against).
+// copy. Qwen3-VL's graph also keeps each deepstack merger's f32 output (positions / merge^2 x the text width) until
+// the final concatenation, all of them live at the last layers' peak. Checked against llama.cpp's own figures
+// (tests/core/engines_test.cpp). Other families: 0 (no published figure to check a rule against).
 std::uint64_t projector_compute_bytes(const VisionTower& t, bool flash_attn, std::string& steps) {
     const bool window = t.kind == VisionKind::qwen2_5_vl;
-    const bool qwen = window || t.kind == VisionKind::qwen3_5;
+    const bool qwen = window || t.kind == VisionKind::qwen3_5 || t.kind == VisionKind::qwen3_vl;
     if ((!qwen && t.kind != VisionKind::gemma3_siglip) || t.patch_size == 0 || t.hidden_size == 0) return 0;
     const std::uint64_t side = qwen ? 46 * t.merge_size : t.image_size / t.patch_size;
     const std::uint64_t pos = side * side;
     const std::uint64_t hidden = pos * t.hidden_size * kF32;
     const std::uint64_t mask = window ? pos * pos * (flash_attn ? kF32 + 2 : kF32) : 0;
     const std::uint64_t ffn = window ? 2 : 1;
+    const std::uint64_t merged = pos / (t.merge_size * t.merge_size);
+    const std::uint64_t deepstack = t.deepstack_mergers * merged * t.out_hidden_size * kF32;
+    const std::string deepstack_steps = deepstack == 0 ? "" : " + " + n(t.deepstack_mergers) + " deepstack outputs x " + n(merged) + " x " + n(t.out_hidden_size) + " x 4";
     const std::string at = n(pos) + " positions (" + (qwen ? "46 x 46 merged tokens, " + n(side) : n(t.image_size) + " / " + n(t.patch_size) + " = " + n(side)) +
                            " patches a side)" + (window ? " + the window mask " + n(pos) + " x " + n(pos) + (flash_attn ? " x (4 + 2)" : " x 4") : "");
     if (flash_attn) {
         steps = "flash attention on, the feed-forward phase of one image at " + at + ": 3 x " + n(pos) + " x " + n(t.hidden_size) + " x 4 + " + n(ffn) + " x " +
-                n(pos) + " x " + n(t.intermediate_size) + " x 4 bytes";
-        return 3 * hidden + ffn * pos * t.intermediate_size * kF32 + mask;
+                n(pos) + " x " + n(t.intermediate_size) + " x 4" + deepstack_steps + " bytes";
+        return 3 * hidden + ffn * pos * t.intermediate_size * kF32 + mask + deepstack;
     }
     steps = "flash attention off, one image at " + at + ": attention scores " + n(t.attention_heads) + " heads x " + n(pos) + " x " + n(pos) +
-            " x 4 + 6 x " + n(pos) + " x " + n(t.hidden_size) + " x 4 bytes";
-    return t.attention_heads * pos * pos * kF32 + 6 * hidden + mask;
+            " x 4 + 6 x " + n(pos) + " x " + n(t.hidden_size) + " x 4" + deepstack_steps + " bytes";
+    return t.attention_heads * pos * pos * kF32 + 6 * hidden + mask + deepstack;
 }
 
 Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* settings) {
@@ -941,7 +945,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
                                       std::string(s.engine.mmproj_offload && s.gpu_count > 0 ? "on GPU 0, counted in --fit's target as llama-server does."
                                                                                              : "in host RAM (--no-mmproj-offload).")
                                 : std::string("The projector's own compute buffer for ") + vision_kind_name(t.kind) +
-                                      " is not counted: no measured figure to check a rule against (Gemma 3's, Qwen2.5-VL's and Qwen3.5's are modelled).");
+                                      " is not counted: no measured figure to check a rule against (Gemma 3's, Qwen2.5-VL's, Qwen3-VL's and Qwen3.5's are modelled).");
     }
     if (ollama && in.overrides.any)
         return Error{s.engine.override_tensor.empty() ? "n-cpu-moe" : "override-tensor", "Ollama has no flag for tensor overrides: choose --engine llama.cpp"};

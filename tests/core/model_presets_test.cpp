@@ -166,7 +166,7 @@ TEST_CASE("presets are found by key, Hugging Face id or search words", "[presets
     REQUIRE(llama2_7b.size() == 1);
     CHECK(std::string(llama2_7b[0]->key) == "llama-2-7b");
     CHECK(search_presets("mixtral").size() == 2);
-    CHECK(search_presets("qwen").size() == 18);  // Qwen2, Qwen2.5, Qwen2.5-VL, Qwen1.5-MoE, Qwen3, Qwen3-MoE, Qwen3-Next, Qwen3.5
+    CHECK(search_presets("qwen").size() == 20);  // Qwen2, Qwen2.5, Qwen2.5-VL, Qwen1.5-MoE, Qwen3, Qwen3-MoE, Qwen3-VL, Qwen3-Next, Qwen3.5
     CHECK(search_presets("gpt oss").size() == 2);
     CHECK(search_presets("").size() == model_presets().size());
     CHECK(search_presets("no such model").empty());

@@ -99,10 +99,11 @@ TEST_CASE("vision: image tokens per family", "[vision][images]") {
     // Gemma 3 (processing_gemma3.py): 256 soft tokens + <start_of_image> + <end_of_image> at any size.
     CHECK(tokens("gemma-3-12b-it", 896, 896) == 258);
     CHECK(tokens("gemma-3-12b-it", 4000, 300) == 258);
-    // Qwen2.5-VL (smart_resize, factor 28, max 1,003,520 pixels): 1024 x 768 -> 1036 x 756 -> 37 x 27 = 999;
-    // 1920 x 1080 -> 1316 x 728 -> 47 x 26 = 1,222; plus vision_start/end.
+    // Qwen2.5-VL (smart_resize, factor 28, within the 3,136 to 12,845,056 pixels of Qwen/Qwen2.5-VL-*-Instruct's
+    // preprocessor_config.json): 1024 x 768 -> 1036 x 756 -> 37 x 27 = 999; 1920 x 1080 -> 1932 x 1092 -> 69 x 39 =
+    // 2,691; plus vision_start/end. (The class defaults' 1,003,520-pixel cap, which gave 1,222, is not what the repos ship.)
     CHECK(tokens("qwen2.5-vl-3b-instruct", 1024, 768) == 999 + 2);
-    CHECK(tokens("qwen2.5-vl-3b-instruct", 1920, 1080) == 1222 + 2);
+    CHECK(tokens("qwen2.5-vl-3b-instruct", 1920, 1080) == 2691 + 2);
     // Mistral 3 (pixtral resize, longest edge 1540, patch 14, merge 2): 1024 x 768 -> 27 x (37 + 1) = 1,026;
     // 1920 x 1080 -> 868 x 1540 -> 31 x (55 + 1) = 1,736.
     CHECK(tokens("mistral-small-3.1-24b-instruct-2503", 1024, 768) == 1026);
@@ -111,12 +112,12 @@ TEST_CASE("vision: image tokens per family", "[vision][images]") {
     // 3,120; 1920 x 1080 -> 1024 x 576 -> 36 x (64 + 1) = 2,340.
     CHECK(tokens("pixtral-12b", 1024, 768) == 3120);
     CHECK(tokens("pixtral-12b", 1920, 1080) == 2340);
-    // Qwen3.5 (the same smart_resize with patch 16 x merge 2, factor 32; research/arch2026-notes.md "Image -> tokens"):
-    // 1024 x 768 -> 32 x 24 = 768; 1920 x 1080 -> 1088 x 1920 is over 1,003,520 pixels, so 736 x 1312 -> 23 x 41 = 943;
-    // plus vision_start/end ("(w/32)·(h/32) + 2" in a public llama.cpp note).
+    // Qwen3.5 (the same smart_resize with patch 16 x merge 2, factor 32, within the 65,536 to 16,777,216 pixels of the
+    // Qwen3.5 and Qwen3-VL repos' preprocessor_config.json): 1024 x 768 -> 32 x 24 = 768; 1920 x 1080 -> 1088 x 1920 ->
+    // 34 x 60 = 2,040; plus vision_start/end ("(w/32)·(h/32) + 2" in a public llama.cpp note).
     const VisionTower q35 = load_preset("qwen3.5-27b")->architecture.vision;
     CHECK(*image_tokens(q35, 1024, 768) == 768 + 2);
-    CHECK(*image_tokens(q35, 1920, 1080) == 943 + 2);
+    CHECK(*image_tokens(q35, 1920, 1080) == 2040 + 2);
     CHECK(*image_tokens(load_preset("qwen3.5-35b-a3b")->architecture.vision, 1024, 768) == 768 + 2);
     CHECK(image_token_rule(q35).find("Qwen3.5: smart_resize rounds each side to a multiple of 32") == 0);
     const VisionTower scout = model_of(fixture("llama-4-scout-17b-16e")).architecture.vision;
@@ -141,6 +142,75 @@ TEST_CASE("vision: image tokens per family", "[vision][images]") {
     CHECK(split.rows * split.columns + 1 == 17);
     CHECK(image_tokens(scout, 0, 336).error() == "image-size: must be W x H pixels, each at least 1");
     CHECK(image_token_rule(model_of(fixture("gemma-3-12b-it")).architecture.vision).find("256 soft tokens") != std::string::npos);
+}
+
+TEST_CASE("vision: Qwen3-VL's ViT with its deepstack mergers counts exactly", "[vision][architecture]") {
+    // Qwen/Qwen3-VL-2B-, -4B- and -8B-Instruct: 2,127,532,032; 4,437,815,808; 8,767,123,696 (the Hub's safetensors
+    // metadata, BF16, e.g. "safetensors":{"parameters":{"BF16":8767123696}} for the 8B; the same totals are what
+    // sum(p.numel()) prints in public runs). Qwen/Qwen3-VL-30B-A3B-Instruct: 31,070,754,032 (Fireworks' model
+    // catalogue paramCount, and an MLX census of the checkpoint). The tower (Qwen3VLVisionModel): a biased Conv3d,
+    // 2,304 positions, depth blocks as Qwen3.5's, the merger (LayerNorm over the width, two biased linears over the
+    // 2 x 2 merged patches) and three deepstack mergers (the same, their LayerNorm over the merged width).
+    const char* four = R"({"model_type":"qwen3_vl","text_config":{"model_type":"qwen3_vl_text","head_dim":128,"hidden_size":2560,"intermediate_size":9728,"num_attention_heads":32,"num_hidden_layers":36,"num_key_value_heads":8,"tie_word_embeddings":true,"vocab_size":151936},"tie_word_embeddings":true,"vision_config":{"deepstack_visual_indexes":[5,11,17],"depth":24,"hidden_size":1024,"in_channels":3,"intermediate_size":4096,"model_type":"qwen3_vl","num_heads":16,"num_position_embeddings":2304,"out_hidden_size":2560,"patch_size":16,"spatial_merge_size":2,"temporal_patch_size":2}})";
+    const ModelSource q4 = model_of(four);
+    CHECK(q4.counts.total_count == 4'437'815'808ULL);
+    // 1024 wide, merged 4096: the merger 2 x 1024 + 4096 x 4096 + 4096 + 4096 x 2560 + 2560 = 27,271,680; each deepstack
+    // merger 2 x 4096 + the same linears = 27,277,824.
+    CHECK(q4.architecture.vision.kind == VisionKind::qwen3_vl);
+    CHECK(q4.architecture.vision.projector_count == 27'271'680ULL + 3 * 27'277'824ULL);
+    std::string two = four;
+    for (auto [from, to] : {std::pair<const char*, const char*>{"\"hidden_size\":2560", "\"hidden_size\":2048"},
+                            {"\"intermediate_size\":9728", "\"intermediate_size\":6144"}, {"\"num_attention_heads\":32", "\"num_attention_heads\":16"},
+                            {"\"num_hidden_layers\":36", "\"num_hidden_layers\":28"}, {"\"out_hidden_size\":2560", "\"out_hidden_size\":2048"}})
+        two.replace(two.find(from), std::strlen(from), to);
+    CHECK(model_of(two).counts.total_count == 2'127'532'032ULL);
+    CHECK(load_preset("qwen3-vl-8b")->counts.total_count == 8'767'123'696ULL);
+    const ModelSource moe = *load_preset("qwen3-vl-30b-a3b");
+    CHECK(moe.counts.total_count == 31'070'754'032ULL);
+    CHECK(moe.architecture.vision.total() == 415'891'440ULL + 122'739'968ULL);
+    // Without deepstack_visual_indexes the class default [8, 16, 24] stands: three mergers. A bad list is an error.
+    std::string unlisted = four;
+    unlisted.replace(unlisted.find("\"deepstack_visual_indexes\":[5,11,17],"), 37, "");
+    CHECK(model_of(unlisted).counts.total_count == 4'437'815'808ULL);
+    std::string beyond = four;
+    beyond.replace(beyond.find("[5,11,17]"), 9, "[5,11,24]");
+    CHECK(model_from_config(beyond).error() == "vision_config.deepstack_visual_indexes: each entry must be a layer number below depth 24");
+    // --text-only: Qwen3VLForConditionalGeneration's language model alone (4,437,815,808 - the tower).
+    CHECK(apply_state(Scenario{}, "model=qwen3-vl-8b&text-only=true").scenario.param_count == 8'767'123'696ULL - 576'388'336ULL);
+}
+
+TEST_CASE("vision: the Qwen ViTs' image tokens under transformers' processor and llama.cpp's mtmd", "[vision][images]") {
+    // Reference: transformers' smart_resize (image_processing_qwen2_vl.py; Python's round, half to even) with the repo's
+    // pixel limits, run in Python for these sizes: Qwen3-VL-8B 1920 x 1080 -> 2,042 tokens; a 4032 x 3024 phone photo
+    // (12.2 MP, inside 16,777,216) -> 94 x 126 + 2 = 11,846; 1040 x 1040 -> 32.5 rounds to 32 -> 1,026; 200 x 200 is
+    // below 65,536 pixels and grows to 256 x 256 -> 66. llama.cpp's mtmd (tools/mtmd/clip.cpp set_limit_image_tokens(8,
+    // 4096), mtmd-image.cpp calc_size_preserved_ratio with std::round): the photo is capped at 4,096 tokens ->
+    // 55 x 73 + 2 = 4,017; 32.5 rounds to 33 -> 1,091; 200 x 200 needs only 8 tokens' pixels -> 6 x 6 + 2 = 38.
+    const VisionTower q3 = load_preset("qwen3-vl-8b")->architecture.vision;
+    CHECK(*image_tokens(q3, 1920, 1080) == 2042);
+    CHECK(*image_tokens(q3, 4032, 3024) == 11'846);
+    CHECK(*image_tokens(q3, 1040, 1040) == 1026);
+    CHECK(*image_tokens(q3, 200, 200) == 66);
+    CHECK(*image_tokens(q3, 1920, 1080, ImageProcessor::llama_cpp) == 2042);
+    CHECK(*image_tokens(q3, 4032, 3024, ImageProcessor::llama_cpp) == 4017);
+    CHECK(*image_tokens(q3, 1040, 1040, ImageProcessor::llama_cpp) == 1091);
+    CHECK(*image_tokens(q3, 200, 200, ImageProcessor::llama_cpp) == 38);
+    // Qwen2.5-VL under llama.cpp: 4,096 tokens of 28 x 28 pixels at most; transformers: 15,554 for the photo.
+    const VisionTower q25 = model_of(fixture("qwen2.5-vl-3b-instruct")).architecture.vision;
+    CHECK(*image_tokens(q25, 4032, 3024) == 15'554);
+    CHECK(*image_tokens(q25, 4032, 3024, ImageProcessor::llama_cpp) == 4017);
+    CHECK(image_token_rule(q3) .find("Qwen3-VL: smart_resize rounds each side to a multiple of 32 within 65,536 to 16,777,216 pixels") == 0);
+    CHECK(image_token_rule(q3, ImageProcessor::llama_cpp).find("within 8,192 to 4,194,304 pixels") != std::string::npos);
+    // The engine chooses the processor: llama.cpp and Ollama run mtmd, vLLM and transformers the repo's processor.
+    StateResult s = apply_state(Scenario{}, "model=qwen3-vl-8b&context=8K&images=1&image-size=4032x3024&gpu=h100-80gb");
+    REQUIRE(s.problems.empty());
+    CHECK(estimate(s.scenario).value().image_tokens == 11'846);
+    for (const char* engine : {"llama.cpp", "ollama"}) {
+        REQUIRE(apply_setting(s.scenario, "engine", engine));
+        CHECK(estimate(s.scenario).value().image_tokens == 4017);
+    }
+    REQUIRE(apply_setting(s.scenario, "engine", "vllm"));
+    CHECK(estimate(s.scenario).value().image_tokens == 11'846);
 }
 
 TEST_CASE("vision: unknown towers and missing fields are errors naming them", "[vision][errors]") {
