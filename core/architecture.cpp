@@ -132,6 +132,9 @@ bool Architecture::layer_is_moe(std::uint64_t layer) const {
             return (layer + 1) % moe_layer_freq == 0;
         case ModelFamily::jamba:
             return layer % moe_layer_freq == moe_layer_offset;
+        case ModelFamily::nemotron_h:  // the blocks with neither attention nor Mamba-2 that are not MLP blocks
+            return !layer_mixers.empty() && layer_mixers[static_cast<std::size_t>(layer)] == static_cast<std::uint8_t>(MixerKind::none) &&
+                   (dense_mlp_layers.empty() || !dense_mlp_layers[static_cast<std::size_t>(layer)]);
         case ModelFamily::deepseek:
         case ModelFamily::deepseek_v2:
         case ModelFamily::glm4_moe:

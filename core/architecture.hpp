@@ -171,8 +171,10 @@ struct Architecture {
     std::uint64_t first_k_dense_replace = 0;   // the first k layers use a dense MLP (DeepSeek)
     std::uint64_t moe_layer_freq = 1;          // every n-th layer after those is MoE (DeepSeek, Qwen2-MoE step)
     std::uint64_t moe_layer_offset = 0;        // Jamba: layer i is MoE when i % moe_layer_freq == this offset
-    std::vector<std::uint8_t> dense_mlp_layers;  // Qwen2-MoE mlp_only_layers (extra dense layers), else empty
+    std::vector<std::uint8_t> dense_mlp_layers;  // Qwen2-MoE mlp_only_layers (extra dense layers), Nemotron-H's MLP
+                                                 // blocks beside MoE ones; else empty
     bool router_bias_vector = false;           // DeepSeek-V3 e_score_correction_bias (n_routed params/layer)
+    std::uint64_t moe_latent_size = 0;         // Nemotron-H: the routed experts' width in and out (0: hidden_size)
     bool router_bias = false;                  // gpt-oss: the router Linear has a bias
     bool expert_bias = false;                  // gpt-oss: every expert's gate_up and down carry biases
 

@@ -855,17 +855,16 @@ void read_lfm2(FieldReader& r, Architecture& a) {
 // Nemotron-H (NemotronHConfig, NemotronHBlock): each block holds one mixer, named per layer by
 // layers_block_type (mamba / attention / mlp / moe, or transformers' linear_attention / full_attention) or by
 // the older hybrid_override_pattern string (M Mamba-2, * attention, - MLP, E MoE). The Mamba-2 mixer has
-// d_inner = mamba_num_heads x mamba_head_dim (not expand x hidden), in/out_proj biases from use_bias.
+// d_inner = mamba_num_heads x mamba_head_dim (not expand x hidden), in/out_proj biases from use_bias. MLP and MoE
+// blocks mix no tokens (MixerKind::none); with MoE blocks, dense_mlp_layers marks the MLP ones.
 void read_nemotron_h(FieldReader& r, Architecture& a) {
+    std::vector<std::uint8_t> moe_blocks(static_cast<std::size_t>(a.num_hidden_layers), 0);
     if (const json* listed = r.find({"layers_block_type"}); listed != nullptr) {
-        for (std::size_t i = 0; listed->is_array() && i < listed->items().size(); ++i)
-            if (listed->items()[i].is_string() && listed->items()[i].text() == "moe") {
-                r.fail("layers_block_type", "layer " + std::to_string(i) + " is \"moe\": Nemotron-H's MoE blocks are not modelled yet");
-                return;
-            }
+        for (std::size_t i = 0; listed->is_array() && i < listed->items().size() && i < moe_blocks.size(); ++i)
+            moe_blocks[i] = listed->items()[i].is_string() && listed->items()[i].text() == "moe";
         read_mixer_list(r, a, "layers_block_type",
                         {{"mamba", MixerKind::mamba2}, {"linear_attention", MixerKind::mamba2}, {"attention", MixerKind::attention},
-                         {"full_attention", MixerKind::attention}, {"mlp", MixerKind::none}});
+                         {"full_attention", MixerKind::attention}, {"mlp", MixerKind::none}, {"moe", MixerKind::none}});
     } else {
         const json* pattern = r.find({"hybrid_override_pattern"});
         if (pattern == nullptr) {
@@ -883,10 +882,8 @@ void read_nemotron_h(FieldReader& r, Architecture& a) {
             MixerKind kind = MixerKind::none;
             if (c == 'M') kind = MixerKind::mamba2;
             else if (c == '*') kind = MixerKind::attention;
-            else if (c == 'E') {
-                r.fail("hybrid_override_pattern", "layer " + std::to_string(i) + " is 'E' (MoE): Nemotron-H's MoE blocks are not modelled yet");
-                return;
-            } else if (c != '-') {
+            else if (c == 'E') moe_blocks[i] = 1;
+            else if (c != '-') {
                 r.fail("hybrid_override_pattern", "layer " + std::to_string(i) + " is '" + printable_excerpt(std::string(1, c), 4) +
                                                       "' (the letters are M Mamba-2, * attention, - MLP, E MoE)");
                 return;
@@ -907,6 +904,28 @@ void read_nemotron_h(FieldReader& r, Architecture& a) {
     if (r.error.empty() && m.d_inner % m.n_groups != 0)
         r.fail("n_groups", std::to_string(m.n_groups) + " does not divide the Mamba-2 width " + std::to_string(m.d_inner) +
                                " (mamba_num_heads x mamba_head_dim)");
+    // Nemotron 3 Super's mtp.* block (mtp_hybrid_override_pattern, e.g. "*E") is stored beside the model; transformers
+    // skips it on load and vLLM loads it only as a drafter.
+    if (r.count({"num_nextn_predict_layers"}, 0, 0, 16) > 0)
+        r.warnings.push_back("num_nextn_predict_layers: the multi-token-prediction block (mtp.*) is not counted; transformers skips it "
+                             "and vLLM loads it only for speculative decoding");
+    bool any_moe = false;
+    for (std::uint8_t moe : moe_blocks) any_moe = any_moe || moe != 0;
+    if (!r.error.empty() || !any_moe) return;
+    // NemotronHMoE (DeepseekV3MoE's routing): NemotronHTopkRouter (n_routed x hidden and its fp32
+    // e_score_correction_bias), NemotronHExperts (up_proj and down_proj only, relu², at moe_latent_size when set,
+    // between fc1_latent_proj and fc2_latent_proj), and one NemotronHMLP shared expert of
+    // moe_shared_expert_intermediate_size, whatever n_shared_experts says.
+    a.num_experts = r.required({"n_routed_experts"}, 1, kMaxExperts);
+    a.num_experts_per_tok = r.required({"num_experts_per_tok"}, 1, kMaxExperts);
+    a.moe_intermediate_size = r.required({"moe_intermediate_size"}, 1, kMaxIntermediate);
+    a.shared_expert_intermediate_size = r.required({"moe_shared_expert_intermediate_size"}, 1, kMaxIntermediate);
+    a.num_shared_experts = 1;
+    a.moe_latent_size = r.count({"moe_latent_size"}, 0, 1, kMaxHidden);
+    a.router_bias_vector = true;
+    a.dense_mlp_layers.assign(moe_blocks.size(), 0);
+    for (std::size_t i = 0; i < moe_blocks.size(); ++i)
+        a.dense_mlp_layers[i] = !moe_blocks[i] && a.layer_mixers[i] == static_cast<std::uint8_t>(MixerKind::none);
 }
 
 // Falcon-H1 (FalconH1Config, FalconH1DecoderLayer): every layer runs FalconH1Attention and FalconH1Mixer (Mamba-2)

@@ -452,12 +452,12 @@ namespace {
 // src/llama-arch.cpp; Qwen3-Next's linear-attention layers also hold attn_qkv/attn_gate, which are not
 // these). The mixer kind follows the architecture, the sizes its ssm.* keys. A layer with both is Falcon-H1's
 // parallel attention and Mamba-2 (MixerKind::parallel) in falcon-h1 files and an error in any other; a layer with
-// neither (Nemotron-H's MLP-only layers), or recurrent tensors in an architecture not listed, is an error that
-// names it, never a guess.
+// neither is Nemotron-H's MLP or MoE block (ffn_*_exps tensors) in nemotron_h and nemotron_h_moe files and an error
+// in any other, as are recurrent tensors in an architecture not listed: named, never guessed.
 Expected<bool> read_recurrent_layers(const GgufSummary& s, Architecture& a) {
     const std::uint64_t layers = s.block_count;
     std::vector<std::uint8_t> attention(static_cast<std::size_t>(layers), 0), recurrent(static_cast<std::size_t>(layers), 0),
-        seen(static_cast<std::size_t>(layers), 0);
+        seen(static_cast<std::size_t>(layers), 0), experts(static_cast<std::size_t>(layers), 0);
     bool any_recurrent = false;
     for (const WeightLayout::Tensor& t : s.layout.layer_tensors) {
         if (t.layer >= layers) continue;
@@ -466,12 +466,14 @@ Expected<bool> read_recurrent_layers(const GgufSummary& s, Architecture& a) {
         const std::string base = dot == std::string::npos ? std::string() : t.name.substr(dot + 1, t.name.find('.', dot + 1) - dot - 1);
         if (base.rfind("ssm_", 0) == 0 || base == "shortconv") recurrent[static_cast<std::size_t>(t.layer)] = 1, any_recurrent = true;
         else if (base == "attn_q" || base == "attn_k" || base == "attn_v") attention[static_cast<std::size_t>(t.layer)] = 1;
+        else if (base.size() > 5 && base.compare(base.size() - 5, 5, "_exps") == 0) experts[static_cast<std::size_t>(t.layer)] = 1;
     }
     if (!any_recurrent) return true;
     const std::string& arch = s.architecture;
     RecurrentShape r;
+    const bool nemotron = arch == "nemotron_h" || arch == "nemotron_h_moe";
     if (arch == "qwen3next" || arch == "qwen35" || arch == "qwen35moe") r.kind = MixerKind::gated_deltanet;
-    else if (arch == "mamba2" || arch == "granitehybrid" || arch == "nemotron_h" || arch == "falcon-h1") r.kind = MixerKind::mamba2;
+    else if (arch == "mamba2" || arch == "granitehybrid" || arch == "nemotron_h" || arch == "nemotron_h_moe" || arch == "falcon-h1") r.kind = MixerKind::mamba2;
     else if (arch == "mamba" || arch == "jamba") r.kind = MixerKind::mamba;
     else if (arch == "lfm2" || arch == "lfm2moe") r.kind = MixerKind::short_conv;
     else
@@ -482,8 +484,8 @@ Expected<bool> read_recurrent_layers(const GgufSummary& s, Architecture& a) {
             return Error{cat({"GGUF: layer ", std::to_string(il), "'s tensors are not in this file (a split file?)"})};
         if (attention[i] && recurrent[i] && arch != "falcon-h1")
             return Error{cat({"GGUF: layer ", std::to_string(il), " holds attention and a recurrent mixer side by side, which only falcon-h1 files do (this is ", arch, ")"})};
-        if (!attention[i] && !recurrent[i])
-            return Error{cat({"GGUF: layer ", std::to_string(il), " has neither attention nor a recurrent mixer (Nemotron-H's MLP-only layers): not modelled"})};
+        if (!attention[i] && !recurrent[i] && !nemotron)
+            return Error{cat({"GGUF: layer ", std::to_string(il), " has neither attention nor a recurrent mixer, which only Nemotron-H's MLP and MoE blocks have (this is ", arch, ")"})};
     }
     auto need = [&](std::uint64_t value, const char* key) -> Expected<bool> {
         if (value == 0 || value > 1'000'000) return Error{cat({"GGUF: the metadata lacks ", arch, ".", key, ", which sizes the recurrent state"})};
@@ -510,6 +512,14 @@ Expected<bool> read_recurrent_layers(const GgufSummary& s, Architecture& a) {
     a.layer_mixers.assign(static_cast<std::size_t>(layers), static_cast<std::uint8_t>(r.kind));
     for (std::size_t i = 0; i < a.layer_mixers.size(); ++i)
         if (attention[i]) a.layer_mixers[i] = static_cast<std::uint8_t>(recurrent[i] ? MixerKind::parallel : MixerKind::attention);
+        else if (!recurrent[i]) a.layer_mixers[i] = static_cast<std::uint8_t>(MixerKind::none);
+    if (nemotron) {
+        // Nemotron-H: the MoE blocks are the ones whose tensors include experts; the other token-free blocks are MLPs.
+        a.family = ModelFamily::nemotron_h;
+        a.dense_mlp_layers.assign(static_cast<std::size_t>(layers), 0);
+        for (std::size_t i = 0; i < a.layer_mixers.size(); ++i)
+            a.dense_mlp_layers[i] = a.layer_mixers[i] == static_cast<std::uint8_t>(MixerKind::none) && !experts[i];
+    }
     return true;
 }
 

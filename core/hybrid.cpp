@@ -97,11 +97,26 @@ std::vector<LinearLayer> hybrid_linear_layers(const Architecture& a) {
             add_linear(out, "shared_mlp.input_linear", e > 0 ? "shared_experts" : "mlp", h, 2 * s, false, layers);
             add_linear(out, "shared_mlp.output_linear", e > 0 ? "shared_experts" : "mlp", s, h, false, layers);
             break;
-        case ModelFamily::nemotron_h:
-            // NemotronHMLP on the MLP-only blocks: up_proj and down_proj, relu² between them, no gate.
-            add_linear(out, "mixer.up_proj", "mlp", h, i, a.mlp_bias, layers - attention_layers - recurrent_layers);
-            add_linear(out, "mixer.down_proj", "mlp", i, h, a.mlp_bias, layers - attention_layers - recurrent_layers);
+        case ModelFamily::nemotron_h: {
+            // NemotronHMLP on the MLP-only blocks: up_proj and down_proj, relu² between them, no gate. NemotronHMoE on
+            // the MoE blocks: the router (its "bias" here is e_score_correction_bias, one per expert), the experts'
+            // stacked up_proj and down_proj at the latent width when moe_latent_size is set, the latent projections,
+            // and one shared NemotronHMLP.
+            const std::uint64_t mlp_layers = layers - attention_layers - recurrent_layers - moe_layers;
+            const std::uint64_t width = a.moe_latent_size > 0 ? a.moe_latent_size : h;
+            add_linear(out, "mixer.up_proj", "mlp", h, i, a.mlp_bias, mlp_layers);
+            add_linear(out, "mixer.down_proj", "mlp", i, h, a.mlp_bias, mlp_layers);
+            add_linear(out, "mixer.gate", "router", h, e, true, moe_layers);
+            add_linear(out, "mixer.experts.up_proj", "experts", width, w, false, moe_layers, e);
+            add_linear(out, "mixer.experts.down_proj", "experts", w, width, false, moe_layers, e);
+            if (a.moe_latent_size > 0) {
+                add_linear(out, "mixer.fc1_latent_proj", "shared_experts", h, width, a.mlp_bias, moe_layers);
+                add_linear(out, "mixer.fc2_latent_proj", "shared_experts", width, h, a.mlp_bias, moe_layers);
+            }
+            add_linear(out, "mixer.shared_experts.up_proj", "shared_experts", h, s, a.mlp_bias, moe_layers);
+            add_linear(out, "mixer.shared_experts.down_proj", "shared_experts", s, h, a.mlp_bias, moe_layers);
             break;
+        }
         case ModelFamily::lfm2:
             add_linear(out, "feed_forward.w1", "mlp", h, i, false, layers);
             add_linear(out, "feed_forward.w3", "mlp", h, i, false, layers);

@@ -765,6 +765,29 @@ Scenario moe_gguf() {
 }
 }  // namespace
 
+TEST_CASE("llama.cpp Nemotron 3 Nano: experts only in its MoE blocks, KV only in its 6 attention blocks") {
+    // Nemotron-3-Nano-30B-A3B's pattern MEMEM*EMEMEM*...: --n-cpu-moe 23 (blk.0..22) finds experts in the 10 MoE blocks
+    // among them (1, 3, 6, 8, 10, 13, 15, 17, 20, 22), as common/arg.cpp's per-layer exps overrides would; the Mamba-2
+    // and attention blocks have none. The KV buffer holds the 6 attention blocks, the RS buffer the 23 Mamba-2 ones
+    // (src/llama-model.cpp create_memory's hybrid filters).
+    Scenario s = with({{"model", "nemotron-3-nano-30b-a3b"}, {"dtype", "q8_0"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"},
+                       {"context", "32768"}, {"parallel", "1"}, {"ngl", "all"}});
+    const Architecture& a = s.model->architecture;
+    std::uint64_t early = 0;
+    for (std::uint64_t il = 0; il < 23; ++il) early += a.layer_is_moe(il) ? 1 : 0;
+    CHECK(early == 10);
+    const EngineEstimate all_gpu = run(s);
+    CHECK(term_steps(device(all_gpu, "gpu0"), "kv_buffer").find("6 attention layers") == 0);
+    CHECK(term_steps(device(all_gpu, "gpu0"), "rs_buffer").find("23 recurrent layers") == 0);
+    REQUIRE(apply_setting(s, "n-cpu-moe", "23"));
+    const EngineEstimate some = run(s);
+    REQUIRE(apply_setting(s, "n-cpu-moe", "all"));
+    const EngineEstimate every = run(s);
+    const double moved_some = static_cast<double>(term(device(all_gpu, "gpu0"), "model_buffer") - term(device(some, "gpu0"), "model_buffer"));
+    const double moved_all = static_cast<double>(term(device(all_gpu, "gpu0"), "model_buffer") - term(device(every, "gpu0"), "model_buffer"));
+    CHECK(moved_some / moved_all == Catch::Approx(10.0 / 23.0).epsilon(0.001));
+}
+
 TEST_CASE("llama.cpp --n-cpu-moe N keeps the routed experts of the first N layers in host RAM") {
     // common/arg.cpp --n-cpu-moe pushes, for i in [0, N), the override blk\.<i>\.ffn_(up|down|gate|gate_up)_(ch|)exps
     // = CPU (common/common.h LLM_FFN_EXPS_REGEX, llm_ffn_exps_block_regex): "the MoE weights of the first N

@@ -312,10 +312,40 @@ TEST_CASE("gguf: hybrid layers llm-memory does not model are refused by name, ne
     // Attention and a recurrent mixer side by side in one layer: only Falcon-H1 files have that.
     GgufWriter parallel = hybrid_file("granitehybrid", 4, [](std::uint32_t il) { return il == 1 ? 'b' : 'a'; });
     CHECK(error_for(parallel) == "GGUF: layer 1 holds attention and a recurrent mixer side by side, which only falcon-h1 files do (this is granitehybrid)");
-    // Nemotron-H's MLP-only layers.
-    GgufWriter mlp_only = hybrid_file("nemotron_h", 5, [](std::uint32_t il) { return il == 4 ? 'm' : il == 3 ? 'a' : 'r'; });
+    // A layer with neither attention nor a recurrent mixer outside Nemotron-H.
+    GgufWriter mlp_only = hybrid_file("granitehybrid", 5, [](std::uint32_t il) { return il == 4 ? 'm' : il == 3 ? 'a' : 'r'; });
     // A split file's first part: the later layers' tensors are elsewhere, so their kind cannot be read.
     GgufWriter split = hybrid_file("qwen3next", 8, [](std::uint32_t il) { return il >= 6 ? 'n' : (il + 1) % 4 == 0 ? 'a' : 'r'; });
     CHECK(error_for(split) == "GGUF: layer 6's tensors are not in this file (a split file?)");
-    CHECK(error_for(mlp_only).find("layer 4 has neither attention nor a recurrent mixer (Nemotron-H's MLP-only layers)") != std::string::npos);
+    CHECK(error_for(mlp_only) == "GGUF: layer 4 has neither attention nor a recurrent mixer, which only Nemotron-H's MLP and MoE blocks have (this is granitehybrid)");
+}
+
+TEST_CASE("gguf: Nemotron-H's MLP and MoE blocks keep neither a KV cache nor a state", "[gguf][hybrid]") {
+    // llama.cpp's nemotron_h and nemotron_h_moe files (src/llama-arch.cpp): an MLP block holds ffn_up/ffn_down only,
+    // a MoE block ffn_up_exps/ffn_down_exps beside its shared expert (src/llama-model.cpp, LLM_ARCH_NEMOTRON_H_MOE).
+    // Nemotron-3-Nano-30B-A3B's pattern begins M E M E M * E: here layers 0, 2, 4 Mamba-2, 5 attention, 1 and 6 MoE,
+    // and 3 an MLP block as Nemotron-Nano-9B-v2 has them.
+    GgufWriter w = hybrid_file("nemotron_h_moe", 7, [](std::uint32_t il) { return il == 5 ? 'a' : il < 5 && il % 2 == 0 ? 'r' : 'm'; });
+    for (const char* blk : {"blk.1.", "blk.6."}) w.tensor(std::string(blk) + "ffn_up_exps.weight", {2048, 16, 8}, 0, 2048 * 16 * 8 * 4);
+    w.u32("nemotron_h_moe.expert_count", 8);
+    w.u32("nemotron_h_moe.expert_used_count", 2);
+    w.u32("nemotron_h_moe.ssm.conv_kernel", 4);
+    w.u32("nemotron_h_moe.ssm.inner_size", 4096);
+    w.u32("nemotron_h_moe.ssm.state_size", 128);
+    w.u32("nemotron_h_moe.ssm.time_step_rank", 64);
+    w.u32("nemotron_h_moe.ssm.group_count", 8);
+    const std::string file = w.file(false);
+    const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
+    REQUIRE(read.ok());
+    const Expected<ModelSource> m = gguf_model(*read, "nemotron-3-nano.gguf");
+    INFO(m.error());
+    REQUIRE(m.ok());
+    const Architecture& a = m->architecture;
+    CHECK(a.attention_layer_count() == 1);
+    CHECK(a.recurrent_layer_count() == 3);
+    CHECK(a.moe_layer_count() == 2);
+    CHECK(a.layer_is_moe(1));
+    CHECK_FALSE(a.layer_is_moe(3));
+    CHECK_FALSE(a.layer_is_moe(0));
+    CHECK(kv_cache_shape(a)->layers == 1);
 }

@@ -245,8 +245,16 @@ TEST_CASE("hybrid: Nemotron-H's block list in either spelling; unknown letters a
     CHECK(error_of(with(nano, "hybrid_override_pattern", "\"" + bad + "\"")) ==
           "hybrid_override_pattern: layer 3 is 'X' (the letters are M Mamba-2, * attention, - MLP, E MoE)");
     bad[3] = 'E';
-    CHECK(error_of(with(nano, "hybrid_override_pattern", "\"" + bad + "\"")) ==
-          "hybrid_override_pattern: layer 3 is 'E' (MoE): Nemotron-H's MoE blocks are not modelled yet");
+    // A MoE block in a config without the experts' sizes: the first missing one is named, none assumed.
+    CHECK(error_of(with(nano, "hybrid_override_pattern", "\"" + bad + "\"")) == "n_routed_experts: is missing");
+    // Nemotron 3 Nano's MoE blocks in the list spelling ("moe") count as its pattern's 'E' blocks do.
+    const std::string nano3 = find_preset("nemotron-3-nano-30b-a3b")->config_json;
+    const std::string pattern3 = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME";
+    std::string list3 = "[";
+    for (std::size_t i = 0; i < pattern3.size(); ++i)
+        list3 += std::string(i ? "," : "") + (pattern3[i] == 'M' ? "\"mamba\"" : pattern3[i] == '*' ? "\"attention\"" : "\"moe\"");
+    const std::string listed3 = with(nano3, "hybrid_override_pattern", "");
+    CHECK(model_of(listed3.substr(0, 1) + "\"layers_block_type\": " + list3 + "]," + listed3.substr(1)).counts.total_count == 31'577'940'288ULL);
     CHECK(error_of(with(nano, "hybrid_override_pattern", "\"M-M\"")) ==
           "hybrid_override_pattern: must be a string of one letter per layer (56)");
     CHECK(error_of(with(nano, "hybrid_override_pattern", "")).find("hybrid_override_pattern: is missing") == 0);

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "architecture.hpp"
 #include "model_presets.hpp"
 #include "report.hpp"
 #include "settings.hpp"
@@ -126,6 +127,33 @@ TEST_CASE("hybrid presets match their published counts", "[presets][hybrid]") {
     CHECK(preset_total("lfm2-1.2b") == 1'170'340'608ULL);
     // ai21labs/AI21-Jamba-Mini-1.7: 51.6B on its Hub page ("52B total" on the model card).
     CHECK(preset_total("jamba-mini-1.7") == 51'570'323'328ULL);
+    // nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B: 31,577,940,288, llama.cpp's own count of the converted checkpoint (llama-bench
+    // "model_n_params: 31577940288" on unsloth/Nemotron-3-Nano-30B-A3B-GGUF, "nemotron_h_moe 31B.A3.5B"; llama-server's
+    // /v1/models n_params the same): 23 Mamba-2, 6 attention and 23 MoE blocks of 128 up/down experts of 1856, a shared
+    // expert of 3712, the router with its e_score_correction_bias.
+    const ModelSource nano3 = *load_preset("nemotron-3-nano-30b-a3b");
+    CHECK(nano3.counts.total_count == 31'577'940'288ULL);
+    CHECK(nano3.architecture.moe_layer_count() == 23);
+    CHECK(nano3.architecture.recurrent_layer_count() == 23);
+    CHECK(nano3.architecture.attention_layer_count() == 6);
+    // nvidia/NVIDIA-Nemotron-3-Super-120B-A12B: 120,668,707,840, llama.cpp's count of unsloth's GGUF (llama-bench
+    // "model_n_params: 120668707840", "nemotron_h_moe 120B.A12B"): 40 Mamba-2, 40 MoE and 8 attention blocks, 512 experts
+    // of 2688 working at moe_latent_size 1024 between fc1_latent_proj and fc2_latent_proj, a shared expert of 5376. The
+    // counts do not depend on the blocks' order, so the pattern here lists them grouped. Its MTP block is named, not counted.
+    std::string super_pattern(80, 'M');
+    for (std::size_t i = 1; i < super_pattern.size(); i += 2) super_pattern[i] = 'E';
+    const Expected<ModelSource> read_super = model_from_config(
+        R"({"conv_kernel":4,"head_dim":128,"hidden_size":4096,"intermediate_size":21504,"hybrid_override_pattern":")" + super_pattern + R"(********","mamba_head_dim":64,)"
+        R"("mamba_num_heads":128,"model_type":"nemotron_h","moe_intermediate_size":2688,"moe_latent_size":1024,)"
+        R"("moe_shared_expert_intermediate_size":5376,"n_groups":8,"n_routed_experts":512,"num_attention_heads":32,"num_experts_per_tok":22,)"
+        R"("num_hidden_layers":88,"num_key_value_heads":2,"num_nextn_predict_layers":1,"ssm_state_size":128,"tie_word_embeddings":false,)"
+        R"("vocab_size":131072})");
+    INFO(read_super.error());
+    REQUIRE(read_super.ok());
+    const ModelSource& super = *read_super;
+    CHECK(super.counts.total_count == 120'668'707'840ULL);
+    REQUIRE(super.architecture.warnings.size() == 1);
+    CHECK(super.architecture.warnings[0].find("num_nextn_predict_layers: the multi-token-prediction block (mtp.*) is not counted") == 0);
     // nvidia/NVIDIA-Nemotron-Nano-9B-v2: 8,888,227,328 (Hub safetensors metadata, BF16; index total_size
     // 17,776,454,656 bytes).
     CHECK(preset_total("nemotron-nano-9b-v2") == 8'888'227'328ULL);
