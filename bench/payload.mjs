@@ -41,7 +41,10 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // full build to 435,019 B (bench/RESULTS.md).
 // Raised 436,000 -> 437,000: Qwen3-VL (its ViT with deepstack mergers, two presets, the engine's image processor:
 // the repos' pixel limits or llama.cpp mtmd's 4,096-token bound) cost +1,037 B against main f3f19e8 (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 437_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 437,000 -> 439,000: Gemma 4 (its two head widths in the count and the KV cache, the MoE beside the dense MLP,
+// the vision encoder and its image tokens, two presets) cost +1,931 B; the single file, gzipped by zopfli since, is
+// 19 KB under its 440,000 B (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 439_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;

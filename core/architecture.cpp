@@ -108,6 +108,14 @@ void count_decoder(const Architecture& a, const std::vector<LinearLayer>& linear
     if (a.uses_mla()) t.attention += static_cast<u128>(layers) * (a.q_lora_rank + a.kv_lora_rank);  // q_a/kv_a_layernorm
     t.attention += static_cast<u128>(a.attention_layer_count()) * a.qk_norm_count;     // q_norm, k_norm
     if (a.attention_sinks) t.attention += static_cast<u128>(layers) * a.num_attention_heads;  // gpt-oss sinks
+    if (a.family == ModelFamily::gemma4) {
+        // q_norm and k_norm over each layer's head width; layer_scalar (one value a layer, a buffer the checkpoint
+        // stores); with MoE, the router's scale (hidden) and per_expert_scale, and three more norms a layer.
+        const u128 sliding = a.sliding_layer_count(), global = layers - sliding, moe = a.moe_layer_count();
+        t.attention += 2 * (sliding * a.head_dim + global * a.global_head_dim);
+        t.norms += layers + moe * 3 * a.hidden_size;
+        t.router += moe * (a.hidden_size + a.num_experts);
+    }
     if (is_one_of(a.family, {ModelFamily::deepseek, ModelFamily::deepseek_v2, ModelFamily::glm4_moe})) {
         // MoEGate / Glm4MoeTopkRouter is a bare nn.Parameter (n_routed x hidden), plus V3's and GLM's
         // e_score_correction_bias.
@@ -218,6 +226,26 @@ std::vector<LinearLayer> decoder_linear_layers(const Architecture& a) {
             add_linear(out, "mlp.gate_up_proj", "mlp", h, 2 * i, a.mlp_bias, layers);
             add_linear(out, "mlp.down_proj", "mlp", i, h, a.mlp_bias, layers);
             return out;
+        case ModelFamily::gemma4: {
+            // Sliding layers at head_dim and num_key_value_heads, global ones at global_head_dim and global_kv_heads
+            // (no v_proj with attention_k_eq_v); the dense GeGLU MLP in every layer; with enable_moe_block the router
+            // and the stacked experts beside it.
+            const std::uint64_t sliding = a.sliding_layer_count(), global = layers - sliding;
+            const std::uint64_t d = a.head_dim, dg = a.global_head_dim, heads = a.num_attention_heads;
+            add_linear(out, "self_attn.q_proj", "attention", h, heads * d, false, sliding);
+            add_linear(out, "self_attn.k_proj", "attention", h, a.num_key_value_heads * d, false, sliding);
+            add_linear(out, "self_attn.v_proj", "attention", h, a.num_key_value_heads * d, false, sliding);
+            add_linear(out, "self_attn.o_proj", "attention", heads * d, h, false, sliding);
+            add_linear(out, "self_attn.q_proj", "attention", h, heads * dg, false, global);
+            add_linear(out, "self_attn.k_proj", "attention", h, a.global_kv_heads * dg, false, global);
+            if (!a.attention_k_eq_v) add_linear(out, "self_attn.v_proj", "attention", h, a.global_kv_heads * dg, false, global);
+            add_linear(out, "self_attn.o_proj", "attention", heads * dg, h, false, global);
+            add_gated_mlp(out, "mlp.", "mlp", h, i, false, layers);
+            add_linear(out, "router.proj", "router", h, a.num_experts, false, moe_layers);
+            add_linear(out, "experts.gate_up_proj", "experts", h, 2 * a.moe_intermediate_size, false, moe_layers, a.num_experts);
+            add_linear(out, "experts.down_proj", "experts", a.moe_intermediate_size, h, false, moe_layers, a.num_experts);
+            return out;
+        }
         default:
             break;
     }

@@ -47,6 +47,8 @@ enum class ModelFamily {
     lfm2,         // LFM2: gated short-convolution layers and attention layers with q/k norms
     nemotron_h,   // Nemotron-H: one mixer per block (Mamba-2, attention, or a non-gated relu² MLP), one norm each
     falcon_h1,    // Falcon-H1: attention and a Mamba-2 mixer side by side in every layer, then a SwiGLU feed_forward
+    gemma4,       // Gemma 4: sliding and global layers of two head widths (global K = V with attention_k_eq_v), four
+                  // norms and a scalar per layer, q/k norms; the 26B-A4B's MoE beside the dense MLP in every layer
     generic,      // unknown model_type: a Llama-style decoder, refused when the config has parts it cannot model
 };
 
@@ -144,6 +146,11 @@ struct Architecture {
     std::uint64_t word_embed_proj_dim = 0;  // OPT: embedding width when != hidden (adds project_in/out)
     bool parallel_attn = false;             // Falcon: attention and MLP read the same input
     bool has_final_norm = true;             // OPT without do_layer_norm_before has none
+    // Gemma 4's full-attention (global) layers: their own head width and KV heads; with attention_k_eq_v they have
+    // no v_proj (V is K before its norm). 0: as the other layers.
+    std::uint64_t global_head_dim = 0;
+    std::uint64_t global_kv_heads = 0;
+    bool attention_k_eq_v = false;
     std::uint64_t qk_norm_count = 0;        // q/k norm weights in one layer (Qwen3, Gemma 3: 2 x head_dim;
                                             // OLMo 2: (heads + kv_heads) x head_dim); counted as attention
     bool attention_sinks = false;           // gpt-oss: one learned sink logit per query head per layer

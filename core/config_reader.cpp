@@ -269,6 +269,8 @@ constexpr FamilyRow kFamilies[] = {
     {"llama4_text", ModelFamily::llama4, false, nullptr},
     {"gemma3", ModelFamily::gemma3, true, kGemma3Defaults},
     {"gemma3_text", ModelFamily::gemma3, true, kGemma3Defaults},
+    {"gemma4", ModelFamily::gemma4, true, nullptr},
+    {"gemma4_text", ModelFamily::gemma4, true, nullptr},
     {"gpt_oss", ModelFamily::gpt_oss, false, nullptr},
     {"glm4_moe", ModelFamily::glm4_moe, false, nullptr},
     {"olmo2", ModelFamily::olmo2, false, nullptr},
@@ -445,6 +447,27 @@ void read_layout(FieldReader& r, Architecture& a) {
             a.norms_per_layer = 4;
             a.qk_norm_count = per_head_norms;  // Gemma3Attention q_norm, k_norm (RMSNorm over head_dim)
             break;
+        case ModelFamily::gemma4: {
+            // Gemma4TextAttention: q_proj, k_proj, v_proj (none on a global layer with attention_k_eq_v), o_proj
+            // without bias; q_norm and k_norm over the layer's head width (counted in count_decoder), v_norm
+            // without a weight. Global layers use global_head_dim (config default 512) and, with attention_k_eq_v,
+            // num_global_key_value_heads. The E2B and E4B's per-layer embeddings and shared-KV layers are refused
+            // by name, not guessed.
+            a.norms_per_layer = 4;
+            a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
+            if (r.count({"hidden_size_per_layer_input"}, 0, 0, kMaxHidden) > 0) {
+                r.fail("hidden_size_per_layer_input", "Gemma 4's per-layer embeddings (E2B, E4B) are not modelled yet");
+                break;
+            }
+            if (r.count({"num_kv_shared_layers"}, 0, 0, kMaxLayers) > 0) {
+                r.fail("num_kv_shared_layers", "Gemma 4's layers that reuse another layer's KV cache are not modelled yet");
+                break;
+            }
+            a.global_head_dim = r.count({"global_head_dim"}, 512, 1, kMaxHidden);
+            a.attention_k_eq_v = r.flag({"attention_k_eq_v"}, false);
+            a.global_kv_heads = a.attention_k_eq_v ? r.required({"num_global_key_value_heads"}, 1, kMaxHeads) : a.num_key_value_heads;
+            break;
+        }
         case ModelFamily::qwen3:
         case ModelFamily::qwen3_moe:
             a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
@@ -556,6 +579,12 @@ void read_sliding(FieldReader& r, Architecture& a) {
         }
         return;
     }
+    if (f == ModelFamily::gemma4) {
+        // Gemma4TextConfig: layer_types names every layer (sliding_attention or full_attention).
+        a.sliding_window = r.required({"sliding_window"}, 1, kMaxPositions);
+        if (!read_layer_types(r, a)) r.fail("layer_types", "is missing (it says which layers slide and which are global)");
+        return;
+    }
     if (f == ModelFamily::gemma2) {
         a.sliding_window = r.count({"sliding_window"}, 4096, 1, kMaxPositions);
         a.sliding_layers.assign(layers, false);
@@ -619,6 +648,16 @@ void read_experts(FieldReader& r, Architecture& a) {
             a.shared_expert_intermediate_size = a.moe_intermediate_size;
             a.num_shared_experts = 1;
             a.moe_layer_freq = r.count({"interleave_moe_layer_step"}, 1, 1, kMaxLayers);
+            break;
+        case ModelFamily::gemma4:
+            // Gemma4TextRouter (proj E x hidden, scale, per_expert_scale) and Gemma4TextExperts (gate_up 2 x moe width,
+            // down) beside the dense MLP in every layer, when enable_moe_block. The official configs also write the
+            // width as expert_intermediate_size.
+            if (r.flag({"enable_moe_block"}, false)) {
+                a.num_experts = r.required({"num_experts"}, 1, kMaxExperts);
+                a.num_experts_per_tok = r.required({"top_k_experts", "num_experts_per_tok"}, 1, kMaxExperts);
+                a.moe_intermediate_size = r.required({"moe_intermediate_size", "expert_intermediate_size"}, 1, kMaxIntermediate);
+            }
             break;
         case ModelFamily::gpt_oss:
             // GptOssMLP: router Linear(hidden, experts) with bias; experts gate_up_proj [E, h, 2w] + bias,
@@ -1113,6 +1152,8 @@ Expected<Architecture> parse_config(std::string_view json_text) {
             "unless attention_bias/mlp_bias say so, untied head unless tie_word_embeddings)");
     }
     if (!read_fields(r, a)) return r.failure();
+    if (const json* audio = document.find("audio_config"); a.family == ModelFamily::gemma4 && audio != nullptr && !audio->is_null())
+        return Error{"audio_config: Gemma 4's audio tower is not modelled yet"};
     if (a.has_vision_tower) {
         Expected<VisionTower> tower = read_vision_tower(document, a.hidden_size);
         if (!tower) return Error{tower.error()};

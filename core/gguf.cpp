@@ -530,6 +530,11 @@ Expected<ModelSource> gguf_model(const GgufSummary& s, const std::string& displa
         return Error{cat({"GGUF: the metadata lacks ", s.architecture, ".block_count, attention.head_count or embedding_length"})};
     if (s.block_count > 10'000 || s.head_count > 100'000 || s.embedding_length > 1'000'000 || s.param_count == 0)
         return Error{"GGUF: the metadata's layer, head or width counts are out of range"};
+    // Gemma 4 files list a KV width per layer (n_embd_k_gqa arrays: 256-wide sliding heads, 512-wide global ones),
+    // which this reader does not take apart; one width for all would misstate the cache.
+    if (s.architecture == "gemma4")
+        return Error{"GGUF: gemma4 files give each layer its own KV width, which is not read yet: use --model gemma-4-31b or "
+                     "gemma-4-26b-a4b, or the repo's config.json"};
     Architecture a;
     a.model_type = s.architecture;
     a.hidden_size = s.embedding_length;

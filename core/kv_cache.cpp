@@ -28,6 +28,10 @@ Expected<KvCacheShape> kv_cache_shape(const Architecture& arch) {
     shape.head_dim = arch.head_dim;
     if (shape.head_dim == 0 && arch.num_attention_heads > 0) shape.head_dim = arch.hidden_size / arch.num_attention_heads;
     if (shape.kv_heads == 0 || shape.head_dim == 0) return Error{"context", "the model has no attention heads to cache"};
+    if (arch.global_head_dim > 0) {
+        shape.global_kv_heads = arch.global_kv_heads;
+        shape.global_head_dim = arch.global_head_dim;
+    }
     if (arch.sliding_window > 0) {
         shape.sliding_window = arch.sliding_window;
         if (arch.sliding_layers.empty()) {
@@ -51,10 +55,11 @@ Expected<std::uint64_t> kv_cache_elements(const KvCacheShape& s, std::uint64_t t
     } else {
         if (s.kv_heads == 0 || s.head_dim == 0) return Error{"context", "the model has no attention heads to cache"};
         const u128 per_token = static_cast<u128>(2) * s.kv_heads * s.head_dim;  // K and V
+        const u128 global_per_token = s.global_head_dim > 0 ? static_cast<u128>(2) * s.global_kv_heads * s.global_head_dim : per_token;
         const std::uint64_t sliding = std::min(s.sliding_layers, s.layers);
         const std::uint64_t full = s.layers - sliding;
         const std::uint64_t window_tokens = s.sliding_window > 0 ? std::min(tokens, s.sliding_window) : tokens;
-        per_token_layers = per_token * (static_cast<u128>(full) * tokens + static_cast<u128>(sliding) * window_tokens);
+        per_token_layers = global_per_token * full * tokens + per_token * sliding * window_tokens;
     }
     const u128 total = per_token_layers * batch;
     if (total > kU64Max / 64) return Error{"context", "the KV cache is too large to represent"};
@@ -77,7 +82,7 @@ std::string sliding_window_note(const Architecture& arch, std::uint64_t tokens, 
     if (!shape || shape->sliding_layers == 0 || tokens <= shape->sliding_window) return {};
     const Expected<std::uint64_t> windowed = kv_cache_bytes(*shape, tokens, batch, format);
     KvCacheShape full = *shape;
-    full.sliding_layers = 0;
+    full.sliding_window = 0;  // every layer keeps the whole context, each at its own width
     const Expected<std::uint64_t> everything = kv_cache_bytes(full, tokens, batch, format);
     if (!windowed || !everything) return {};
     const char* kind = arch.chunked_attention ? "chunked-attention" : "sliding-window";

@@ -29,6 +29,9 @@ struct KvCacheShape {
     std::uint64_t sliding_layers = 0;  // how many of `layers` keep only the last sliding_window tokens
     std::uint64_t mla_kv_lora_rank = 0;     // > 0: DeepSeek multi-head latent attention (compressed cache)
     std::uint64_t mla_qk_rope_head_dim = 0; // MLA's decoupled RoPE key width, cached beside the latent
+    // Gemma 4: the other (global) layers' own KV heads and head width; 0: the same as the sliding layers'.
+    std::uint64_t global_kv_heads = 0;
+    std::uint64_t global_head_dim = 0;
 };
 
 // The cache shape of an architecture: MLA when kv_lora_rank > 0, otherwise GQA with its KV heads and

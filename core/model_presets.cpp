@@ -51,6 +51,17 @@ namespace {
     "\"vision_config\":{\"deepstack_visual_indexes\":[8,16,24],\"depth\":27,\"hidden_size\":1152,\"intermediate_size\":4304," \
     "\"num_heads\":16,\"out_hidden_size\":" #out ",\"patch_size\":16,\"spatial_merge_size\":2,\"temporal_patch_size\":2}}"
 
+// Gemma 4: five sliding layers, then a global one (layer_types), and the 27-layer vision encoder of the 26B and 31B.
+#define GEMMA4_SIX "\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\""
+#define GEMMA4(h, i, layers, heads, kv, global_kv, types, moe)                                                     \
+    "{\"model_type\":\"gemma4\",\"vision_soft_tokens_per_image\":280,\"text_config\":{\"model_type\":\"gemma4_text\","     \
+    "\"hidden_size\":" #h ",\"intermediate_size\":" #i ",\"num_hidden_layers\":" #layers ",\"num_attention_heads\":" #heads   \
+    ",\"num_key_value_heads\":" #kv ",\"num_global_key_value_heads\":" #global_kv ",\"attention_k_eq_v\":true,"              \
+    "\"head_dim\":256,\"global_head_dim\":512,\"sliding_window\":1024,\"max_position_embeddings\":262144,"              \
+    "\"vocab_size\":262144,\"tie_word_embeddings\":true,\"layer_types\":[" types "]" moe "},"                             \
+    "\"vision_config\":{\"model_type\":\"gemma4_vision\",\"hidden_size\":1152,\"intermediate_size\":4304,"                \
+    "\"num_hidden_layers\":27,\"num_attention_heads\":16,\"num_key_value_heads\":16,\"head_dim\":72,\"standardize\":true}}"
+
 #define GPT_OSS(layers, experts)                                                                                  \
     "{\"model_type\":\"gpt_oss\",\"hidden_size\":2880,\"intermediate_size\":2880,\"num_attention_heads\":64,"         \
     "\"num_hidden_layers\":" #layers ",\"num_key_value_heads\":8,\"head_dim\":64,\"num_local_experts\":" #experts     \
@@ -217,6 +228,14 @@ const std::vector<ModelPreset>& preset_table() {
          QWEN3VL("qwen3_vl_moe", 2048, 48, 4, "\"intermediate_size\":6144,\"moe_intermediate_size\":768,\"num_experts\":128,\"num_experts_per_tok\":8", 2048)},
         {"mistral-small-3.1-24b", "mistralai/Mistral-Small-3.1-24B-Instruct-2503", "Mistral",
          R"({"model_type":"mistral3","multimodal_projector_bias":false,"spatial_merge_size":2,"text_config":{"head_dim":128,"hidden_size":5120,"intermediate_size":32768,"max_position_embeddings":131072,"model_type":"mistral","num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"vocab_size":131072},"vision_config":{"head_dim":64,"hidden_size":1024,"image_size":1540,"intermediate_size":4096,"model_type":"pixtral","num_attention_heads":16,"num_channels":3,"num_hidden_layers":24,"patch_size":14}})"},
+        // Gemma 4 (google): sliding layers of 256-wide heads, global layers of 512 (K = V), a vision encoder.
+        {"gemma-4-26b-a4b", "google/gemma-4-26B-A4B-it", "Gemma 4",
+         GEMMA4(2816, 2112, 30, 16, 8, 2, GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX,
+                ",\"enable_moe_block\":true,\"num_experts\":128,\"top_k_experts\":8,\"moe_intermediate_size\":704")},
+        {"gemma-4-31b", "google/gemma-4-31B-it", "Gemma 4",
+         GEMMA4(5376, 21504, 60, 32, 16, 4,
+                GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX,
+                "")},
         // Hybrid models: recurrent layers (Gated DeltaNet, Mamba-2, Mamba, short convolutions) keep a fixed state
         // per sequence; only their attention layers keep a KV cache.
         {"qwen3-next-80b-a3b", "Qwen/Qwen3-Next-80B-A3B-Instruct", "Qwen3-Next",
@@ -250,6 +269,8 @@ const std::vector<ModelPreset>& preset_table() {
 #undef GEMMA3
 #undef QWEN35
 #undef QWEN3VL
+#undef GEMMA4
+#undef GEMMA4_SIX
 #undef GPT_OSS
 
 // Lower-case letters and digits only: "Llama-2_7B" -> "llama27b".

@@ -66,6 +66,7 @@ const char* vision_kind_name(VisionKind kind) {
         case VisionKind::qwen2_5_vl: return "Qwen2.5-VL ViT";
         case VisionKind::qwen3_5: return "Qwen3.5 ViT";
         case VisionKind::qwen3_vl: return "Qwen3-VL ViT";
+        case VisionKind::gemma4: return "Gemma 4 vision encoder";
         case VisionKind::mistral3_pixtral: return "Pixtral (Mistral 3)";
         case VisionKind::llava_pixtral: return "Pixtral (LLaVA)";
         case VisionKind::none: break;
@@ -199,6 +200,27 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         t.hidden_size = static_cast<std::uint64_t>(h);
         t.intermediate_size = static_cast<std::uint64_t>(i);
         t.attention_heads = static_cast<std::uint64_t>(v.opt("num_heads", 16));  // Qwen3VLVisionConfig's default
+    } else if (top_type == "gemma4" || vision_type == "gemma4_vision") {
+        // Gemma4VisionModel: patch_embedder.input_proj (3 x patch^2 -> width, no bias), a [2, positions, width]
+        // position table, layers of q/k/v/o (no bias), q_norm and k_norm over head_dim (v_norm has no weight), a
+        // gated MLP and four norms; with standardize, the std_bias and std_scale buffers the checkpoint stores (width
+        // each). The pooler has no weights. embed_vision.embedding_projection: width -> the text width, no bias. The
+        // clipping scalars of use_clipped_linears are 0-d buffers, no parameters in the checkpoint's count.
+        t.kind = VisionKind::gemma4;
+        const u128 h = v.need("hidden_size"), i = v.need("intermediate_size"), layers = v.need("num_hidden_layers");
+        const u128 heads = v.need("num_attention_heads"), kv = v.need("num_key_value_heads"), head_dim = v.need("head_dim");
+        t.patch_size = v.opt("patch_size", 16);
+        const u128 positions = v.opt("position_embedding_size", 10240);
+        t.merge_size = v.opt("pooling_kernel_size", 3);
+        const bool standardize = v.flag("standardize", false);
+        t.tokens_per_image = top.opt("vision_soft_tokens_per_image", 280);  // the processor's max_soft_tokens
+        if (!v.error.empty()) return Error{v.error};
+        encoder = 3 * t.patch_size * t.patch_size * h + 2 * positions * h +
+                  layers * (2 * heads * head_dim * h + 2 * kv * head_dim * h + 2 * head_dim + 3 * h * i + 4 * h) + (standardize ? 2 * h : 0);
+        projector = h * text_hidden;
+        t.hidden_size = static_cast<std::uint64_t>(h);
+        t.intermediate_size = static_cast<std::uint64_t>(i);
+        t.attention_heads = static_cast<std::uint64_t>(heads);
     } else if (top_type == "mistral3" || vision_type == "pixtral") {
         // PixtralVisionModel: an unbiased patch conv, ln_pre, per layer two RMSNorms, unbiased attention and gated
         // MLP (2D RoPE, no position table). A key left out takes PixtralVisionConfig's default (1024 wide, 4096,
@@ -234,7 +256,7 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         }
     } else {
         return Error{"vision_config: a vision tower of model_type \"" + printable_excerpt(vision_type.empty() ? top_type : vision_type, 40) +
-                     "\" is not modelled (known: Gemma 3 SigLIP, Llama 4, Qwen2.5-VL, Qwen3-VL, Qwen3.5, Pixtral under Mistral 3 or LLaVA); use --text-only "
+                     "\" is not modelled (known: Gemma 3 SigLIP, Gemma 4, Llama 4, Qwen2.5-VL, Qwen3-VL, Qwen3.5, Pixtral under Mistral 3 or LLaVA); use --text-only "
                      "to count the text model alone"};
     }
     if (!top.error.empty()) return Error{top.error};
@@ -340,6 +362,23 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
             const std::uint64_t rows = std::max<std::uint64_t>(1, h / cell), cols = std::max<std::uint64_t>(1, w / cell);
             return rows * (cols + 1);
         }
+        case VisionKind::gemma4: {
+            // Gemma4ImageProcessor (get_aspect_ratio_preserving_size): the image is scaled to fill max_soft_tokens x
+            // pooling^2 patches of patch^2 pixels, each side floored to a multiple of pooling x patch; a side that
+            // floors to 0 becomes one multiple, the other its aspect ratio's multiples up to the longest side the
+            // budget allows. Tokens: the patches / pooling^2, between <|image> and <image|>.
+            const double side_mult = static_cast<double>(t.merge_size * t.patch_size);
+            const double max_patches = static_cast<double>(t.tokens_per_image * t.merge_size * t.merge_size);
+            const double factor = std::sqrt(max_patches * static_cast<double>(t.patch_size * t.patch_size) /
+                                            (static_cast<double>(width) * static_cast<double>(height)));
+            std::uint64_t h = static_cast<std::uint64_t>(std::floor(factor * static_cast<double>(height) / side_mult));
+            std::uint64_t w = static_cast<std::uint64_t>(std::floor(factor * static_cast<double>(width) / side_mult));
+            const std::uint64_t longest = t.tokens_per_image;  // (max_patches / pooling^2) cells of side_mult
+            if (h == 0 && w == 0) return Error{"image-size", "is too narrow for Gemma 4's processor (it would resize to 0 x 0)"};
+            if (h == 0) h = 1, w = std::min<std::uint64_t>(width / height, longest);
+            else if (w == 0) w = 1, h = std::min<std::uint64_t>(height / width, longest);
+            return h * w + 2;  // (h x 3) x (w x 3) patches pooled 3 x 3 into h x w tokens
+        }
         case VisionKind::llama4: {
             // Llama4ImageProcessorFast (max_patches 16, resize_to_max_canvas false) fits the image to the best canvas
             // of tiles (llama4_best_canvas). processing_llama4.py _prompt_split_image: <|image_start|>, then with
@@ -384,6 +423,11 @@ std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
             return "Pixtral (LLaVA): the longest edge is scaled to at most " + std::to_string(t.image_size) + ", sides rounded up to " +
                    std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " + std::to_string(t.patch_size) +
                    " pixels each, a break token ending each row (transformers processing_pixtral.py, image_processing_pixtral.py)";
+        case VisionKind::gemma4:
+            return "Gemma 4: the image is scaled to fill " + std::to_string(t.tokens_per_image) + " tokens of " +
+                   std::to_string(t.merge_size * t.patch_size) + " x " + std::to_string(t.merge_size * t.patch_size) +
+                   " pixels, each side floored to whole tokens, plus <|image> and <image|> (transformers "
+                   "image_processing_gemma4.py get_aspect_ratio_preserving_size)";
         case VisionKind::llama4:
             return "Llama 4: the best canvas of up to 16 tiles of " + std::to_string(t.image_size) + " pixels, " +
                    std::to_string(t.tokens_per_image) + " tokens and a separator a tile, then a global view and 3 markers "

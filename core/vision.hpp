@@ -21,6 +21,7 @@ enum class VisionKind : std::uint8_t {
     qwen3_vl,          // Qwen3-VL (dense and MoE): Qwen3VLVisionModel, its merger and one deepstack merger per listed layer
     mistral3_pixtral,  // Mistral Small 3.1: PixtralVisionModel + Mistral3MultiModalProjector
     llava_pixtral,     // Pixtral 12B as LlavaForConditionalGeneration: PixtralVisionModel + LlavaMultiModalProjector
+    gemma4,            // Gemma 4: Gemma4VisionModel (patch linear, 2-D position table, pooled) + embed_vision's projection
 };
 
 // A config's vision tower: what it counts and what its image-token rule needs.

@@ -223,6 +223,9 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     const bool hybrid = a.recurrent_layer_count() > 0;
     if (hybrid && a.attention_layer_count() == 0)
         return Error{"engine", "vLLM: a model without attention layers (every layer recurrent) is not modelled: use --engine llama.cpp"};
+    if (a.family == ModelFamily::gemma4)
+        return Error{"engine", "vLLM: Gemma 4's sliding and global layers cache heads of two widths (" + n(a.head_dim) + " and " + n(a.global_head_dim) +
+                               "), which vLLM pages in groups of their own; that is not modelled yet: use --engine llama.cpp or transformers"};
     if (hybrid && !s.engine.draft_model.empty())
         return Error{"draft-model", "vLLM: a drafter beside a hybrid model (its recurrent state kept per speculative token) is not modelled"};
     const Expected<Estimate> e = estimate(s);

@@ -765,6 +765,23 @@ Scenario moe_gguf() {
 }
 }  // namespace
 
+TEST_CASE("llama.cpp Gemma 4: global layers' K and V rows at their own width; vLLM refuses by name") {
+    // llama.cpp sizes each layer's cache from hparams.n_embd_k_gqa(il) / n_embd_v_gqa(il): Gemma 4's print_info lists
+    // them per layer (E4B, ollama/ollama#18123: "n_embd_k_gqa = [512 x5, 1024, ...]", 2 KV heads x 256 sliding, x 512
+    // global), and V is cached even where it equals K (gemma4's graph: Vcur = Kcur). 31B at -c 32768 -np 1: 10
+    // global layers x 32,768 cells x (4 x 512 x 2 bytes) x 2, and 50 sliding layers x GGML_PAD(1,024 + 512, 256) =
+    // 1,536 cells x (16 x 256 x 2 bytes) x 2.
+    Scenario s = with({{"model", "gemma-4-31b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "rtx-5090"}, {"context", "32768"},
+                       {"parallel", "1"}, {"ngl", "all"}});
+    const EngineDevice gpu = device(run(s), "gpu0");
+    CHECK(term(gpu, "kv_buffer") == 10ULL * 32768 * 4096 * 2 + 50ULL * 1536 * 8192 * 2);
+    CHECK(term_steps(gpu, "kv_buffer").find("global layers K and V 2,048 values each") != std::string::npos);
+    REQUIRE(apply_setting(s, "engine", "vllm"));
+    const Expected<EngineEstimate> v = engine_estimate(s);
+    REQUIRE(!v);
+    CHECK(v.error().find("engine: vLLM: Gemma 4's sliding and global layers cache heads of two widths (256 and 512)") == 0);
+}
+
 TEST_CASE("llama.cpp Nemotron 3 Nano: experts only in its MoE blocks, KV only in its 6 attention blocks") {
     // Nemotron-3-Nano-30B-A3B's pattern MEMEM*EMEMEM*...: --n-cpu-moe 23 (blk.0..22) finds experts in the 10 MoE blocks
     // among them (1, 3, 6, 8, 10, 13, 15, 17, 20, 22), as common/arg.cpp's per-layer exps overrides would; the Mamba-2

@@ -314,6 +314,8 @@ TEST_CASE("gguf: hybrid layers llm-memory does not model are refused by name, ne
     CHECK(error_for(parallel) == "GGUF: layer 1 holds attention and a recurrent mixer side by side, which only falcon-h1 files do (this is granitehybrid)");
     // A layer with neither attention nor a recurrent mixer outside Nemotron-H.
     GgufWriter mlp_only = hybrid_file("granitehybrid", 5, [](std::uint32_t il) { return il == 4 ? 'm' : il == 3 ? 'a' : 'r'; });
+    // Gemma 4's per-layer KV widths are refused, not flattened to one.
+    CHECK(error_for(hybrid_file("gemma4", 6, [](std::uint32_t) { return 'a'; })).find("GGUF: gemma4 files give each layer its own KV width") == 0);
     // A split file's first part: the later layers' tensors are elsewhere, so their kind cannot be read.
     GgufWriter split = hybrid_file("qwen3next", 8, [](std::uint32_t il) { return il >= 6 ? 'n' : (il + 1) % 4 == 0 ? 'a' : 'r'; });
     CHECK(error_for(split) == "GGUF: layer 6's tensors are not in this file (a split file?)");

@@ -213,6 +213,54 @@ TEST_CASE("vision: the Qwen ViTs' image tokens under transformers' processor and
     CHECK(estimate(s.scenario).value().image_tokens == 11'846);
 }
 
+TEST_CASE("vision: Gemma 4 (26B-A4B, 31B) counts exactly; its layers, KV cache and images", "[vision][architecture]") {
+    // google/gemma-4-31B-it and google/gemma-4-26B-A4B-it: 31,273,088,876 and 25,805,936,206 in the Hub's safetensors
+    // metadata ({"safetensors":{"parameters":{"BF16":31273088876}}}, quoted in public catalogue files). The text
+    // model alone is 30,697,345,340, which llama.cpp prints as "model params = 30.70 B" with its one rope_freqs
+    // tensor of 256 (ggml-org/llama.cpp#22616); the card's "3.8B active" for the 26B-A4B. Rules from transformers'
+    // modular_gemma4.py: global layers have 512-wide heads and, with attention_k_eq_v, 4 KV heads and no v_proj;
+    // q_norm and k_norm per layer, four norms and a layer_scalar buffer; the 26B-A4B's router (proj, scale,
+    // per_expert_scale) and experts sit beside the dense 2112-wide MLP with three more norms; the vision encoder
+    // keeps std_bias and std_scale (standardize) and projects with embed_vision (1152 -> the text width).
+    const ModelSource g31 = *load_preset("gemma-4-31b");
+    CHECK(g31.counts.total_count == 31'273'088'876ULL);
+    CHECK(g31.architecture.vision.total() == 569'548'080ULL + 2 * 1152 + 1152ULL * 5376);
+    CHECK(apply_state(Scenario{}, "model=gemma-4-31b&text-only=true").scenario.param_count == 30'697'345'340ULL);
+    const ModelSource g26 = *load_preset("gemma-4-26b-a4b");
+    CHECK(g26.counts.total_count == 25'805'936'206ULL);
+    CHECK(g26.counts.active_count == 3'822'530'590ULL);  // a text token's: the tower is left out
+    // KV: 10 global layers keep every token at 2 x 4 x 512 values; 50 sliding ones at most 1,024 tokens at
+    // 2 x 16 x 256 (get_head_shapes in transformers' cache export). 32K tokens in fp16: 2,684,354,560 + 838,860,800
+    // = 3,360 MiB.
+    const KvCacheShape shape = kv_cache_shape(g31.architecture).value();
+    CHECK(shape.sliding_layers == 50);
+    CHECK(*kv_cache_bytes(shape, 32768, 1, find_weight_format("fp16").value()) == 3'523'215'360ULL);
+    // Images (image_processing_gemma4.py get_aspect_ratio_preserving_size, 280 soft tokens, 48-pixel cells; the same
+    // sizes run through a Python copy of it): a square -> 16 x 16 + 2 = 258; 1920 x 1080 -> 12 x 22 + 2 = 266; a
+    // 10000 x 10 strip -> 1 x 280 + 2.
+    const VisionTower v = g31.architecture.vision;
+    CHECK(*image_tokens(v, 1024, 1024) == 258);
+    CHECK(*image_tokens(v, 896, 896) == 258);
+    CHECK(*image_tokens(v, 1920, 1080) == 266);
+    CHECK(*image_tokens(v, 10000, 10) == 282);
+    CHECK(image_token_rule(v).find("Gemma 4: the image is scaled to fill 280 tokens of 48 x 48 pixels") == 0);
+    // What is not modelled is refused by name: the E2B/E4B's per-layer embeddings and shared-KV layers, an audio
+    // tower, a global layer's KV heads missing, no layer_types.
+    // The 31B's config with `from` replaced by `to`, read: the error.
+    auto error_with = [](const std::string& from, const std::string& to) {
+        std::string config = find_preset("gemma-4-31b")->config_json;
+        config.replace(config.find(from), from.size(), to);
+        return model_from_config(config).error();
+    };
+    CHECK(error_with("\"head_dim\":256", "\"head_dim\":256,\"hidden_size_per_layer_input\":256") ==
+          "hidden_size_per_layer_input: Gemma 4's per-layer embeddings (E2B, E4B) are not modelled yet");
+    CHECK(error_with("\"head_dim\":256", "\"head_dim\":256,\"num_kv_shared_layers\":20").find("num_kv_shared_layers: ") == 0);
+    CHECK(error_with("{\"model_type\"", "{\"audio_config\":{\"model_type\":\"gemma4_audio\"},\"model_type\"") ==
+          "audio_config: Gemma 4's audio tower is not modelled yet");
+    CHECK(error_with("\"num_global_key_value_heads\":4,", "") == "num_global_key_value_heads: is missing");
+    CHECK(error_with("\"layer_types\"", "\"layer_kinds\"").find("layer_types: is missing") == 0);
+}
+
 TEST_CASE("vision: unknown towers and missing fields are errors naming them", "[vision][errors]") {
     std::string odd = fixture("gemma-3-12b-it");
     const std::size_t at = odd.find("\"siglip_vision_model\"");
