@@ -243,6 +243,11 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     if (pp > a.num_hidden_layers) return Error{"pp", "vLLM: more pipeline stages than layers"};
     if (dp > 1 && s.gpu_count > 1 && s.gpu_count != dp * tp * pp)
         return Error{"dp", "vLLM: -dp " + n(dp) + " x tp " + n(tp) + " x pp " + n(pp) + " = " + n(dp * tp * pp) + " GPUs, but --gpus says " + n(s.gpu_count)};
+    // More GPUs than one engine of tp x pp uses, without -dp: vllm serve starts that one engine and leaves the rest
+    // idle. Said, not guessed into -dp (the count may be there for training).
+    if (dp == 1 && s.gpu_count > tp * pp)
+        notes.push_back("--gpus " + n(s.gpu_count) + ": vllm serve with tp " + n(tp) + " x pp " + n(pp) + " uses " + n(tp * pp) +
+                        " of them; the others stay idle unless -dp " + n(s.gpu_count / (tp * pp)) + " starts a replica on each " + n(tp * pp) + ".");
     if (dp * tp * pp > kMaxListedGpus)
         return Error{"dp", "vLLM: dp x tp x pp = " + n(dp * tp * pp) + " GPUs; at most " + n(kMaxListedGpus) + " are modelled"};
     // MoE layers under data parallelism (vllm/model_executor/layers/fused_moe/config.py FusedMoEParallelConfig.make):

@@ -765,6 +765,20 @@ Scenario moe_gguf() {
 }
 }  // namespace
 
+TEST_CASE("vLLM with more GPUs than tp x pp and no -dp: one engine, and a note naming the idle GPUs") {
+    // vllm serve -tp 4 starts one engine on 4 GPUs (vllm/config/parallel.py world_size = tp x pp); the others idle.
+    Scenario s = with({{"model", "llama-3.1-70b"}, {"engine", "vllm"}, {"gpu", "a100-80gb"}, {"gpus", "8"}, {"tp", "4"}});
+    const EngineEstimate e = run(s);
+    std::size_t gpus = 0;
+    for (const EngineDevice& d : e.devices) gpus += d.is_gpu ? 1 : 0;
+    CHECK(gpus == 4);
+    bool said = false;
+    for (const std::string& note : e.notes) said = said || note == "--gpus 8: vllm serve with tp 4 x pp 1 uses 4 of them; the others stay idle unless -dp 2 starts a replica on each 4.";
+    CHECK(said);
+    REQUIRE(apply_setting(s, "gpus", "4"));
+    for (const std::string& note : run(s).notes) CHECK(note.find("stay idle") == std::string::npos);
+}
+
 TEST_CASE("llama.cpp Gemma 4: global layers' K and V rows at their own width; vLLM refuses by name") {
     // llama.cpp sizes each layer's cache from hparams.n_embd_k_gqa(il) / n_embd_v_gqa(il): Gemma 4's print_info lists
     // them per layer (E4B, ollama/ollama#18123: "n_embd_k_gqa = [512 x5, 1024, ...]", 2 KV heads x 256 sliding, x 512
