@@ -44,7 +44,9 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // Raised 437,000 -> 439,000: Gemma 4 (its two head widths in the count and the KV cache, the MoE beside the dense MLP,
 // the vision encoder and its image tokens, two presets) cost +1,931 B; the single file, gzipped by zopfli since, is
 // 19 KB under its 440,000 B (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 439_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 439,000 -> 440,000: Gemma 4's E2B and E4B (per-layer embeddings, shared-KV layers, the audio tower) cost
+// +910 B (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 440_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;

@@ -85,6 +85,7 @@ void add_moe_linears(std::vector<LinearLayer>& out, const Architecture& a, std::
 struct Totals {
     u128 embedding = 0, attention = 0, mlp = 0, experts = 0, shared = 0, router = 0, norms = 0, head = 0, recurrent = 0;
     u128 one_expert_per_layer = 0;  // weights+biases of one routed expert in one layer
+    u128 ple = 0;                   // Gemma 4's per-layer embeddings (in embedding)
 };
 
 // Counts one stack of decoder layers (or the MTP layer) into `t` from the linear list plus norms.
@@ -113,7 +114,7 @@ void count_decoder(const Architecture& a, const std::vector<LinearLayer>& linear
         // stores); with MoE, the router's scale (hidden) and per_expert_scale, and three more norms a layer.
         const u128 sliding = a.sliding_layer_count(), global = layers - sliding, moe = a.moe_layer_count();
         t.attention += 2 * (sliding * a.head_dim + global * a.global_head_dim);
-        t.norms += layers + moe * 3 * a.hidden_size;
+        t.norms += layers + moe * 3 * a.hidden_size + (a.per_layer_input_size > 0 ? layers * a.hidden_size : 0);  // + post_per_layer_input_norm
         t.router += moe * (a.hidden_size + a.num_experts);
     }
     if (is_one_of(a.family, {ModelFamily::deepseek, ModelFamily::deepseek_v2, ModelFamily::glm4_moe})) {
@@ -240,7 +241,11 @@ std::vector<LinearLayer> decoder_linear_layers(const Architecture& a) {
             add_linear(out, "self_attn.k_proj", "attention", h, a.global_kv_heads * dg, false, global);
             if (!a.attention_k_eq_v) add_linear(out, "self_attn.v_proj", "attention", h, a.global_kv_heads * dg, false, global);
             add_linear(out, "self_attn.o_proj", "attention", heads * dg, h, false, global);
-            add_gated_mlp(out, "mlp.", "mlp", h, i, false, layers);
+            const std::uint64_t wide = a.double_wide_shared_mlp ? a.kv_shared_layers : 0;
+            add_gated_mlp(out, "mlp.", "mlp", h, i, false, layers - wide);
+            add_gated_mlp(out, "mlp.", "mlp", h, 2 * i, false, wide);
+            add_linear(out, "per_layer_input_gate", "mlp", h, a.per_layer_input_size, false, a.per_layer_input_size > 0 ? layers : 0);
+            add_linear(out, "per_layer_projection", "mlp", a.per_layer_input_size, h, false, a.per_layer_input_size > 0 ? layers : 0);
             add_linear(out, "router.proj", "router", h, a.num_experts, false, moe_layers);
             add_linear(out, "experts.gate_up_proj", "experts", h, 2 * a.moe_intermediate_size, false, moe_layers, a.num_experts);
             add_linear(out, "experts.down_proj", "experts", a.moe_intermediate_size, h, false, moe_layers, a.num_experts);
@@ -313,6 +318,14 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
     if (embed_width != h) t.embedding += 2 * static_cast<u128>(embed_width) * h;  // OPT project_in + project_out
     if (a.has_final_norm) t.norms += norm_size(a, h);
     if (!a.tie_word_embeddings) t.head = static_cast<u128>(a.vocab_size) * embed_width;
+    if (a.per_layer_input_size > 0) {
+        // Gemma 4 PLE: embed_tokens_per_layer (vocab x layers x width), per_layer_model_projection (hidden -> layers x
+        // width) and per_layer_projection_norm (width).
+        const u128 packed = static_cast<u128>(a.num_hidden_layers) * a.per_layer_input_size;
+        t.ple = static_cast<u128>(a.per_layer_input_vocab) * packed + static_cast<u128>(h) * packed;
+        t.embedding += t.ple;
+        t.norms += a.per_layer_input_size;
+    }
 
     const u128 vision = a.text_only ? 0 : static_cast<u128>(a.vision.total());
     const u128 total = t.embedding + t.attention + t.mlp + t.experts + t.shared + t.router + t.norms + t.head + t.recurrent + vision;
@@ -331,6 +344,7 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
     b.vision_count = static_cast<std::uint64_t>(vision);
     b.norm_count = static_cast<std::uint64_t>(t.norms);
     b.output_head_count = static_cast<std::uint64_t>(t.head);
+    b.per_layer_embedding_count = static_cast<std::uint64_t>(t.ple);
     b.total_count = static_cast<std::uint64_t>(total);
     // Per token: every routed expert of a layer is replaced by num_experts_per_tok of them.
     const u128 active_experts = t.one_expert_per_layer * a.moe_layer_count() * a.num_experts_per_tok;

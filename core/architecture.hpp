@@ -151,6 +151,13 @@ struct Architecture {
     std::uint64_t global_head_dim = 0;
     std::uint64_t global_kv_heads = 0;
     bool attention_k_eq_v = false;
+    // Gemma 4 E2B/E4B: per-layer input embeddings (PLE: a vocab x layers x width table, its projection from the
+    // hidden state, and a gate, projection and norm in each layer), the last kv_shared_layers layers reading an
+    // earlier layer's KV cache (their own K/V weights still stored), and a doubled MLP in those layers.
+    std::uint64_t per_layer_input_size = 0;
+    std::uint64_t per_layer_input_vocab = 0;
+    std::uint64_t kv_shared_layers = 0;
+    bool double_wide_shared_mlp = false;
     std::uint64_t qk_norm_count = 0;        // q/k norm weights in one layer (Qwen3, Gemma 3: 2 x head_dim;
                                             // OLMo 2: (heads + kv_heads) x head_dim); counted as attention
     bool attention_sinks = false;           // gpt-oss: one learned sink logit per query head per layer
@@ -275,6 +282,9 @@ struct ParamBreakdown {
     std::uint64_t recurrent_count = 0;       // Mamba / Gated DeltaNet / short-conv mixers (projections, conv, A, D, dt, norm)
     std::uint64_t norm_count = 0;            // every norm layer, including the final one
     std::uint64_t output_head_count = 0;     // lm_head; 0 when tied to the embeddings
+    // Of embedding_count, Gemma 4's per-layer embedding table and its projection (PLE), which a tied head does not
+    // copy; 0 otherwise.
+    std::uint64_t per_layer_embedding_count = 0;
     std::uint64_t total_count = 0;           // the sum of the parts above
     std::uint64_t active_count = 0;          // per token; equals total_count for dense models
     std::uint64_t mtp_count = 0;             // MTP module weights stored beside (DeepSeek-V3, GLM-4.5, Qwen3-Next; not in total)
@@ -311,7 +321,8 @@ Expected<ParamBreakdown> count_parameters(const Architecture& arch);
 struct WeightLayout {
     bool known = false;
     std::vector<std::uint64_t> layer_bytes;  // blk.N.* bytes, one entry per decoder layer
-    std::uint64_t token_embd_bytes = 0;      // token_embd.weight (+ position embeddings)
+    std::uint64_t token_embd_bytes = 0;      // token_embd.weight (+ position embeddings, Gemma 4's per-layer table)
+    std::uint64_t per_layer_embd_bytes = 0;  // of which Gemma 4's per_layer_token_embd and its projection
     std::uint64_t output_bytes = 0;          // output.weight; 0 when tied (llama.cpp then copies token_embd)
     std::uint64_t output_norm_bytes = 0;     // output_norm.* (travels with the output layer)
     std::uint64_t other_bytes = 0;           // anything else (rope_freqs, ...): kept with the input layer

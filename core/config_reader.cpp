@@ -451,18 +451,20 @@ void read_layout(FieldReader& r, Architecture& a) {
             // Gemma4TextAttention: q_proj, k_proj, v_proj (none on a global layer with attention_k_eq_v), o_proj
             // without bias; q_norm and k_norm over the layer's head width (counted in count_decoder), v_norm
             // without a weight. Global layers use global_head_dim (config default 512) and, with attention_k_eq_v,
-            // num_global_key_value_heads. The E2B and E4B's per-layer embeddings and shared-KV layers are refused
-            // by name, not guessed.
+            // num_global_key_value_heads. The E2B and E4B's per-layer embeddings (hidden_size_per_layer_input:
+            // Gemma4TextConfig's default is 256, the 26B and 31B write 0), their last num_kv_shared_layers layers
+            // that read an earlier layer's cache, and use_double_wide_mlp (those layers' MLP twice as wide).
             a.norms_per_layer = 4;
             a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
-            if (r.count({"hidden_size_per_layer_input"}, 0, 0, kMaxHidden) > 0) {
-                r.fail("hidden_size_per_layer_input", "Gemma 4's per-layer embeddings (E2B, E4B) are not modelled yet");
+            a.per_layer_input_size = r.count({"hidden_size_per_layer_input"}, 256, 0, kMaxHidden);
+            if (a.per_layer_input_size > 0) a.per_layer_input_vocab = r.count({"vocab_size_per_layer_input"}, 262144, 1, kMaxVocab);
+            a.kv_shared_layers = r.count({"num_kv_shared_layers"}, 0, 0, kMaxLayers);
+            if (r.error.empty() && a.kv_shared_layers >= a.num_hidden_layers) {
+                r.fail("num_kv_shared_layers", std::to_string(a.kv_shared_layers) + " leaves no layer of the " +
+                                                   std::to_string(a.num_hidden_layers) + " to keep a cache for them");
                 break;
             }
-            if (r.count({"num_kv_shared_layers"}, 0, 0, kMaxLayers) > 0) {
-                r.fail("num_kv_shared_layers", "Gemma 4's layers that reuse another layer's KV cache are not modelled yet");
-                break;
-            }
+            a.double_wide_shared_mlp = a.kv_shared_layers > 0 && r.flag({"use_double_wide_mlp"}, false);
             a.global_head_dim = r.count({"global_head_dim"}, 512, 1, kMaxHidden);
             a.attention_k_eq_v = r.flag({"attention_k_eq_v"}, false);
             a.global_kv_heads = a.attention_k_eq_v ? r.required({"num_global_key_value_heads"}, 1, kMaxHeads) : a.num_key_value_heads;
@@ -1152,8 +1154,6 @@ Expected<Architecture> parse_config(std::string_view json_text) {
             "unless attention_bias/mlp_bias say so, untied head unless tie_word_embeddings)");
     }
     if (!read_fields(r, a)) return r.failure();
-    if (const json* audio = document.find("audio_config"); a.family == ModelFamily::gemma4 && audio != nullptr && !audio->is_null())
-        return Error{"audio_config: Gemma 4's audio tower is not modelled yet"};
     if (a.has_vision_tower) {
         Expected<VisionTower> tower = read_vision_tower(document, a.hidden_size);
         if (!tower) return Error{tower.error()};

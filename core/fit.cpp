@@ -418,7 +418,7 @@ struct OffloadModel {
     KvCacheShape shape;
     WeightFormat kv_format;
     std::uint64_t tokens = 0, batch = 1, gpus = 1;
-    std::uint64_t weight_bytes = 0, param_count = 0, embedding_count = 0, head_count = 0;
+    std::uint64_t weight_bytes = 0, param_count = 0, embedding_count = 0, head_count = 0, per_layer_embedding_count = 0;
     std::uint64_t kv_total = 0, compute = 0;
 
     std::uint64_t share(u128 count, u128 per = 1) const {  // weight bytes of count/per parameters, rounded
@@ -462,7 +462,7 @@ Expected<OffloadSplit> offload_split(const OffloadModel& m, std::uint64_t ngl) {
     o.output_on_gpu = ngl >= 1;
     o.gpu_layers = ngl >= 1 ? ngl - 1 : 0;
     const std::uint64_t per_card = (o.gpu_layers + m.gpus - 1) / m.gpus;  // the fullest card's layers
-    const std::uint64_t head = m.head_count > 0 ? m.share(m.head_count) : m.share(m.embedding_count);  // tied: a GPU copy
+    const std::uint64_t head = m.head_count > 0 ? m.share(m.head_count) : m.share(m.embedding_count - m.per_layer_embedding_count);  // tied: a GPU copy
     const Expected<std::uint64_t> card_kv = m.layer_kv(per_card);
     const Expected<std::uint64_t> gpu_kv = m.layer_kv(o.gpu_layers);
     if (!card_kv) return card_kv.failure();
@@ -501,6 +501,7 @@ Status layers_on_gpu(const Scenario& s, FitReport& report) {
     m.param_count = s.param_count;
     m.embedding_count = std::min(s.model->counts.embedding_count, s.param_count);
     m.head_count = std::min(s.model->counts.output_head_count, s.param_count - m.embedding_count);
+    m.per_layer_embedding_count = std::min(s.model->counts.per_layer_embedding_count, m.embedding_count);
     const MemoryTerm* recurrent = find_term(*e, "recurrent_state");
     m.kv_total = e->kv_cache_bytes + (recurrent != nullptr ? recurrent->bytes : 0);
     m.compute = e->inference_activation_bytes + e->runtime_reserve_bytes;

@@ -17,7 +17,9 @@ constexpr u128 kU64Max = static_cast<u128>(~0ULL);
 
 Expected<KvCacheShape> kv_cache_shape(const Architecture& arch) {
     KvCacheShape shape;
-    shape.layers = arch.attention_layer_count();  // hybrid models: recurrent layers keep a state, not a KV cache
+    // Hybrid models: recurrent layers keep a state, not a KV cache. Gemma 4's last kv_shared_layers layers read an
+    // earlier layer's cache and keep none.
+    shape.layers = arch.attention_layer_count() - arch.kv_shared_layers;
     if (shape.layers == 0) return Error{"context", "the model has no attention layers to cache"};
     if (arch.kv_lora_rank > 0) {
         shape.mla_kv_lora_rank = arch.kv_lora_rank;

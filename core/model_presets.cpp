@@ -58,7 +58,7 @@ namespace {
     "\"hidden_size\":" #h ",\"intermediate_size\":" #i ",\"num_hidden_layers\":" #layers ",\"num_attention_heads\":" #heads   \
     ",\"num_key_value_heads\":" #kv ",\"num_global_key_value_heads\":" #global_kv ",\"attention_k_eq_v\":true,"              \
     "\"head_dim\":256,\"global_head_dim\":512,\"sliding_window\":1024,\"max_position_embeddings\":262144,"              \
-    "\"vocab_size\":262144,\"tie_word_embeddings\":true,\"layer_types\":[" types "]" moe "},"                             \
+    "\"vocab_size\":262144,\"tie_word_embeddings\":true,\"hidden_size_per_layer_input\":0,\"layer_types\":[" types "]" moe "},"                             \
     "\"vision_config\":{\"model_type\":\"gemma4_vision\",\"hidden_size\":1152,\"intermediate_size\":4304,"                \
     "\"num_hidden_layers\":27,\"num_attention_heads\":16,\"num_key_value_heads\":16,\"head_dim\":72,\"standardize\":true}}"
 

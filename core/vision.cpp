@@ -205,10 +205,11 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         // position table, layers of q/k/v/o (no bias), q_norm and k_norm over head_dim (v_norm has no weight), a
         // gated MLP and four norms; with standardize, the std_bias and std_scale buffers the checkpoint stores (width
         // each). The pooler has no weights. embed_vision.embedding_projection: width -> the text width, no bias. The
-        // clipping scalars of use_clipped_linears are 0-d buffers, no parameters in the checkpoint's count.
+        // clipping scalars of use_clipped_linears are 0-d buffers, no parameters in the checkpoint's count. A key left out
+        // takes Gemma4VisionConfig's default (768 wide, 3072, 16 layers, 12 heads and KV heads of 64).
         t.kind = VisionKind::gemma4;
-        const u128 h = v.need("hidden_size"), i = v.need("intermediate_size"), layers = v.need("num_hidden_layers");
-        const u128 heads = v.need("num_attention_heads"), kv = v.need("num_key_value_heads"), head_dim = v.need("head_dim");
+        const u128 h = v.opt("hidden_size", 768), i = v.opt("intermediate_size", 3072), layers = v.opt("num_hidden_layers", 16);
+        const u128 heads = v.opt("num_attention_heads", 12), kv = v.opt("num_key_value_heads", 12), head_dim = v.opt("head_dim", 64);
         t.patch_size = v.opt("patch_size", 16);
         const u128 positions = v.opt("position_embedding_size", 10240);
         t.merge_size = v.opt("pooling_kernel_size", 3);
@@ -221,6 +222,33 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         t.hidden_size = static_cast<std::uint64_t>(h);
         t.intermediate_size = static_cast<std::uint64_t>(i);
         t.attention_heads = static_cast<std::uint64_t>(heads);
+        // The E2B and E4B's audio tower (Gemma4AudioModel, counted with the vision encoder: --text-only leaves both
+        // out): the subsampling convs (1 -> c0 -> c1 channels, 3 x 3, no bias, each with a LayerNorm weight) and
+        // input_proj_linear from (128 mel bins / 4) x c1; per conformer layer two feed-forwards (4 x width, pre and post
+        // norms), q/k/v/post and relative_k_proj, per_dim_scale (one head), the light conv (linear_start 2 x width,
+        // linear_end, a depthwise conv of conv_kernel_size, two norms) and three more norms; output_proj (biased) to
+        // output_proj_dims; embed_audio from there to the text width. Gemma4AudioConfig's defaults stand in for keys
+        // left out.
+        if (const JsonValue* audio = document.find("audio_config"); audio != nullptr && !audio->is_null()) {
+            if (!audio->is_object()) return Error{"audio_config: must be an object"};
+            Reader a{*audio, "audio_config.", {}};
+            const u128 w = a.opt("hidden_size", 1024), audio_layers = a.opt("num_hidden_layers", 12), audio_heads = a.opt("num_attention_heads", 8);
+            const u128 kernel = a.opt("conv_kernel_size", 5), out = a.opt("output_proj_dims", 1536);
+            u128 c0 = 128, c1 = 32;
+            if (const JsonValue* channels = audio->find("subsampling_conv_channels"); channels != nullptr && !channels->is_null()) {
+                if (!channels->is_array() || channels->items().size() != 2 || !channels->items()[0].is_unsigned() || !channels->items()[1].is_unsigned() ||
+                    channels->items()[0].unsigned_value() == 0 || channels->items()[1].unsigned_value() == 0 ||
+                    channels->items()[0].unsigned_value() > kMaxDim || channels->items()[1].unsigned_value() > kMaxDim)
+                    return Error{"audio_config.subsampling_conv_channels: must be two channel counts, such as [128, 32]"};
+                c0 = channels->items()[0].unsigned_value();
+                c1 = channels->items()[1].unsigned_value();
+            }
+            if (!a.error.empty()) return Error{a.error};
+            if (w % audio_heads != 0) return Error{"audio_config.num_attention_heads: must divide hidden_size"};
+            encoder += 9 * c0 + c0 + 9 * c0 * c1 + c1 + (128 / 4) * c1 * w +
+                       audio_layers * (24 * w * w + (9 + kernel) * w + w / audio_heads) + w * out + out;
+            projector += out * text_hidden;
+        }
     } else if (top_type == "mistral3" || vision_type == "pixtral") {
         // PixtralVisionModel: an unbiased patch conv, ln_pre, per layer two RMSNorms, unbiased attention and gated
         // MLP (2D RoPE, no position table). A key left out takes PixtralVisionConfig's default (1024 wide, 4096,

@@ -266,6 +266,7 @@ WeightLayout weight_layout(const Scenario& s, const Estimate& e, std::vector<std
     const std::uint64_t layers_params = c.total_count > outside ? c.total_count - outside : 0;
     const std::uint64_t layers = a.num_hidden_layers;
     w.token_embd_bytes = bytes_of(c.embedding_count);
+    w.per_layer_embd_bytes = bytes_of(c.per_layer_embedding_count);
     w.output_bytes = a.tie_word_embeddings ? 0 : bytes_of(c.output_head_count);
     w.output_norm_bytes = bytes_of(final_norm);
     // The model's GGUF holds the language model alone: convert_hf_to_gguf.py writes a vision tower to its
@@ -435,6 +436,8 @@ std::vector<std::uint64_t> kv_bytes_per_layer(const Architecture& a, const Resol
     std::vector<std::uint64_t> out(static_cast<std::size_t>(layers), 0);
     for (std::size_t il = 0; il < out.size(); ++il) {
         if (!a.layer_is_attention(il)) continue;  // a recurrent layer keeps its RS state instead
+        // Gemma 4's shared-KV layers read an earlier layer's cache (n_layer_kv_from_start = n_layer - shared).
+        if (il + a.kv_shared_layers >= layers) continue;
         const bool slides = il < a.sliding_layers.size() && a.sliding_layers[il] != 0;
         const std::uint64_t cells = (slides ? swa_cells : cells_per_stream) * n_stream;
         out[il] = cells * (slides ? k_row_bytes + v_row_bytes : global_row_bytes);
@@ -644,7 +647,8 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
     }
     const std::uint64_t out_dev = device_of(layers);
     const bool tied = in.w.output_bytes == 0;
-    const std::uint64_t output_weight = tied ? in.w.token_embd_bytes : in.w.output_bytes;
+    // A tied output copies token_embd alone (Gemma 4's per-layer embedding table stays with the input layer).
+    const std::uint64_t output_weight = tied ? in.w.token_embd_bytes - in.w.per_layer_embd_bytes : in.w.output_bytes;
     model[static_cast<std::size_t>(out_dev)] += output_weight + in.w.output_norm_bytes;
     model[static_cast<std::size_t>(gpus)] += in.w.token_embd_bytes + in.w.other_bytes;  // the input layer stays on the CPU
 
@@ -659,7 +663,7 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
         kv_on[static_cast<std::size_t>(device_of(il))] += kv[static_cast<std::size_t>(il)];
         // Nemotron-H's MLP-only blocks keep neither a KV cache nor a recurrent state; Falcon-H1's layers keep both
         // (llama_memory_hybrid: every layer in the KV cache and in the RS buffer).
-        if (a.layer_is_attention(il)) attention_on[static_cast<std::size_t>(device_of(il))] += 1;
+        if (a.layer_is_attention(il) && il + a.kv_shared_layers < layers) attention_on[static_cast<std::size_t>(device_of(il))] += 1;
         if (a.layer_is_recurrent(il)) recurrent_on[static_cast<std::size_t>(device_of(il))] += 1;
     }
     // Recurrent layers (Gated DeltaNet, Mamba, short conv): llama.cpp's RS buffer, per layer an f32 R (conv)

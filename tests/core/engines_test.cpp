@@ -765,6 +765,30 @@ Scenario moe_gguf() {
 }
 }  // namespace
 
+TEST_CASE("llama.cpp Gemma 4 E2B: 15 of 35 layers keep a cache, as its log shows") {
+    // A llama.cpp log of gemma-4-E2B-it-Q4_K_M.gguf at n_ctx 2048, -np 1, "using full-size SWA cache": "non-SWA KV
+    // cache ... 12.00 MiB (2048 cells, 3 layers)" and "SWA KV cache ... 24.00 MiB (2048 cells, 12 layers)"; print_info
+    // "layer 15..34: does not have KV cache" (the 20 shared layers reuse layers 13 and 14).
+    const std::string json = R"({"model_type":"gemma4_text","hidden_size":1536,"intermediate_size":6144,"num_hidden_layers":35,)"
+                             R"("num_attention_heads":8,"num_key_value_heads":1,"head_dim":256,"global_head_dim":512,"sliding_window":512,)"
+                             R"("hidden_size_per_layer_input":256,"num_kv_shared_layers":20,"use_double_wide_mlp":true,"vocab_size":262144,"layer_types":[)" +
+                             [] {
+                                 std::string out;
+                                 for (int i = 0; i < 35; ++i) out += std::string(i ? "," : "") + ((i + 1) % 5 ? "\"sliding_attention\"" : "\"full_attention\"");
+                                 return out;
+                             }() + "]}";
+    const Expected<ModelSource> m = model_from_config(json);
+    INFO(m.error());
+    REQUIRE(m.ok());
+    Scenario s = with({{"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "rtx-4060-ti-16gb"}, {"context", "2048"}, {"parallel", "1"},
+                       {"ngl", "all"}, {"swa-full", "true"}});
+    s.model = std::make_shared<const ModelSource>(*m);
+    s.param_count = m->counts.total_count;
+    const EngineDevice gpu = device(run(s), "gpu0");
+    CHECK(term(gpu, "kv_buffer") == 12ULL * MiB + 24ULL * MiB);
+    CHECK(term_steps(gpu, "kv_buffer").find("15 layers: ") == 0);
+}
+
 TEST_CASE("vLLM with more GPUs than tp x pp and no -dp: one engine, and a note naming the idle GPUs") {
     // vllm serve -tp 4 starts one engine on 4 GPUs (vllm/config/parallel.py world_size = tp x pp); the others idle.
     Scenario s = with({{"model", "llama-3.1-70b"}, {"engine", "vllm"}, {"gpu", "a100-80gb"}, {"gpus", "8"}, {"tp", "4"}});

@@ -244,21 +244,58 @@ TEST_CASE("vision: Gemma 4 (26B-A4B, 31B) counts exactly; its layers, KV cache a
     CHECK(*image_tokens(v, 1920, 1080) == 266);
     CHECK(*image_tokens(v, 10000, 10) == 282);
     CHECK(image_token_rule(v).find("Gemma 4: the image is scaled to fill 280 tokens of 48 x 48 pixels") == 0);
-    // What is not modelled is refused by name: the E2B/E4B's per-layer embeddings and shared-KV layers, an audio
-    // tower, a global layer's KV heads missing, no layer_types.
+    // Refused by name: a global layer's KV heads missing, no layer_types, more shared-KV layers than donors, bad
+    // audio channels.
     // The 31B's config with `from` replaced by `to`, read: the error.
     auto error_with = [](const std::string& from, const std::string& to) {
         std::string config = find_preset("gemma-4-31b")->config_json;
         config.replace(config.find(from), from.size(), to);
         return model_from_config(config).error();
     };
-    CHECK(error_with("\"head_dim\":256", "\"head_dim\":256,\"hidden_size_per_layer_input\":256") ==
-          "hidden_size_per_layer_input: Gemma 4's per-layer embeddings (E2B, E4B) are not modelled yet");
-    CHECK(error_with("\"head_dim\":256", "\"head_dim\":256,\"num_kv_shared_layers\":20").find("num_kv_shared_layers: ") == 0);
-    CHECK(error_with("{\"model_type\"", "{\"audio_config\":{\"model_type\":\"gemma4_audio\"},\"model_type\"") ==
-          "audio_config: Gemma 4's audio tower is not modelled yet");
+    CHECK(error_with("\"head_dim\":256", "\"head_dim\":256,\"num_kv_shared_layers\":60") ==
+          "num_kv_shared_layers: 60 leaves no layer of the 60 to keep a cache for them");
+    CHECK(error_with("{\"model_type\"", "{\"audio_config\":{\"subsampling_conv_channels\":[128]},\"model_type\"") ==
+          "audio_config.subsampling_conv_channels: must be two channel counts, such as [128, 32]");
     CHECK(error_with("\"num_global_key_value_heads\":4,", "") == "num_global_key_value_heads: is missing");
     CHECK(error_with("\"layer_types\"", "\"layer_kinds\"").find("layer_types: is missing") == 0);
+}
+
+TEST_CASE("vision: Gemma 4 E2B and E4B: per-layer embeddings, shared-KV layers and the audio tower", "[vision][architecture]") {
+    // google/gemma-4-E2B-it and -E4B-it: 5,123,178,051 and 7,996,156,490 in the Hub's safetensors metadata. Their
+    // text models, 4,647,449,891 and 7,518,069,034, hold the PLE table (262,144 x layers x 256), its projection and
+    // norm, each layer's per_layer_input_gate, per_layer_projection and norm, and the shared-KV layers' own k/v
+    // weights, which the checkpoints store (llama.cpp prints E2B as "model params = 4.65 B"). The E2B's 20 shared
+    // layers have a 12,288-wide MLP (use_double_wide_mlp; its print_info n_ff = [6144 x15, 12288 x20]). Towers: the
+    // small vision encoder 167,364,608 with defaults, the audio encoder 304,824,608 (Gemma4AudioConfig's defaults),
+    // embed_vision and embed_audio into the text width.
+    auto types = [](int layers, int period) {
+        std::string out;
+        for (int i = 0; i < layers; ++i) out += std::string(i ? "," : "") + ((i + 1) % period ? "\"sliding_attention\"" : "\"full_attention\"");
+        return out;
+    };
+    auto config = [&](const std::string& text) {
+        return R"({"model_type":"gemma4","text_config":{"model_type":"gemma4_text","head_dim":256,"global_head_dim":512,"sliding_window":512,)"
+               R"("vocab_size":262144,"vocab_size_per_layer_input":262144,"hidden_size_per_layer_input":256,"num_attention_heads":8,)" + text +
+               R"(},"vision_config":{"model_type":"gemma4_vision","use_clipped_linears":true},"audio_config":{"model_type":"gemma4_audio"}})";
+    };
+    const std::string e2b = config(R"("hidden_size":1536,"intermediate_size":6144,"num_hidden_layers":35,"num_key_value_heads":1,)"
+                                   R"("num_kv_shared_layers":20,"use_double_wide_mlp":true,"layer_types":[)" + types(35, 5) + "]");
+    const std::string e4b = config(R"("hidden_size":2560,"intermediate_size":10240,"num_hidden_layers":42,"num_key_value_heads":2,)"
+                                   R"("num_kv_shared_layers":18,"layer_types":[)" + types(42, 6) + "]");
+    const ModelSource two = model_of(e2b), four = model_of(e4b);
+    CHECK(two.counts.total_count == 5'123'178'051ULL);
+    CHECK(four.counts.total_count == 7'996'156'490ULL);
+    CHECK(two.counts.total_count - two.counts.vision_count == 4'647'449'891ULL);
+    CHECK(four.counts.total_count - four.counts.vision_count == 7'518'069'034ULL);
+    CHECK(two.counts.vision_count == 167'364'608ULL + 304'824'608ULL + 768ULL * 1536 + 1536ULL * 1536);
+    CHECK(two.counts.per_layer_embedding_count == 262'144ULL * 35 * 256 + 1536ULL * 35 * 256);
+    // KV: only the first 15 (E2B) and 24 (E4B) layers keep a cache; the rest read layer 13/14 (22/23)'s. E2B per token
+    // in fp16: 3 global layers x 2 x 512 + 12 sliding x 2 x 256, the sliding ones up to 512 tokens.
+    const KvCacheShape shape = kv_cache_shape(two.architecture).value();
+    CHECK(shape.layers == 15);
+    CHECK(shape.sliding_layers == 12);
+    CHECK(*kv_cache_bytes(shape, 32768, 1, find_weight_format("fp16").value()) == 3ULL * 32768 * 1024 * 2 + 12ULL * 512 * 512 * 2);
+    CHECK(kv_cache_shape(four.architecture).value().layers == 24);
 }
 
 TEST_CASE("vision: unknown towers and missing fields are errors naming them", "[vision][errors]") {
