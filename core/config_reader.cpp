@@ -582,9 +582,17 @@ void read_sliding(FieldReader& r, Architecture& a) {
         return;
     }
     if (f == ModelFamily::gemma4) {
-        // Gemma4TextConfig: layer_types names every layer (sliding_attention or full_attention).
-        a.sliding_window = r.required({"sliding_window"}, 1, kMaxPositions);
-        if (!read_layer_types(r, a)) r.fail("layer_types", "is missing (it says which layers slide and which are global)");
+        // Gemma4TextConfig: layer_types names every layer; without it five sliding layers to one global
+        // (sliding_window_pattern 6), and the last layer is always global (a sliding one is forced to full_attention).
+        a.sliding_window = r.count({"sliding_window"}, 512, 1, kMaxPositions);
+        if (!read_layer_types(r, a)) {
+            a.sliding_layers.assign(layers, false);
+            for (std::size_t i = 0; i < layers; ++i) a.sliding_layers[i] = (i + 1) % 6 != 0;
+        }
+        if (!a.sliding_layers.empty() && a.sliding_layers.back()) {
+            a.sliding_layers.back() = false;
+            r.warnings.push_back("layer_types: the last layer is sliding_attention; Gemma 4 forces it to full_attention, as counted here");
+        }
         return;
     }
     if (f == ModelFamily::gemma2) {
@@ -1154,6 +1162,9 @@ Expected<Architecture> parse_config(std::string_view json_text) {
             "unless attention_bias/mlp_bias say so, untied head unless tie_word_embeddings)");
     }
     if (!read_fields(r, a)) return r.failure();
+    if (const json* audio = document.find("audio_config");
+        a.family == ModelFamily::gemma4 && !a.has_vision_tower && audio != nullptr && !audio->is_null())
+        return Error{"audio_config: a Gemma 4 audio tower without a vision_config is not modelled"};
     if (a.has_vision_tower) {
         Expected<VisionTower> tower = read_vision_tower(document, a.hidden_size);
         if (!tower) return Error{tower.error()};

@@ -257,7 +257,20 @@ TEST_CASE("vision: Gemma 4 (26B-A4B, 31B) counts exactly; its layers, KV cache a
     CHECK(error_with("{\"model_type\"", "{\"audio_config\":{\"subsampling_conv_channels\":[128]},\"model_type\"") ==
           "audio_config.subsampling_conv_channels: must be two channel counts, such as [128, 32]");
     CHECK(error_with("\"num_global_key_value_heads\":4,", "") == "num_global_key_value_heads: is missing");
-    CHECK(error_with("\"layer_types\"", "\"layer_kinds\"").find("layer_types: is missing") == 0);
+    // Without layer_types, Gemma4TextConfig's default pattern (5 sliding to 1 global) gives the same count; a last
+    // sliding layer is forced to full_attention (with a warning), as transformers does.
+    std::string unlisted = find_preset("gemma-4-31b")->config_json;
+    unlisted.replace(unlisted.find("\"layer_types\""), 13, "\"layer_kinds\"");
+    CHECK(model_of(unlisted).counts.total_count == 31'273'088'876ULL);
+    std::string last = find_preset("gemma-4-31b")->config_json;
+    last.replace(last.rfind("\"full_attention\""), 16, "\"sliding_attention\"");
+    const ModelSource forced = model_of(last);
+    CHECK(forced.counts.total_count == 31'273'088'876ULL);
+    REQUIRE(forced.architecture.warnings.size() == 1);
+    CHECK(forced.architecture.warnings[0].find("layer_types: the last layer is sliding_attention") == 0);
+    std::string deaf = find_preset("gemma-4-31b")->config_json;
+    deaf.replace(deaf.find("\"vision_config\""), 15, "\"audio_config\"");
+    CHECK(model_from_config(deaf).error() == "audio_config: a Gemma 4 audio tower without a vision_config is not modelled");
 }
 
 TEST_CASE("vision: Gemma 4 E2B and E4B: per-layer embeddings, shared-KV layers and the audio tower", "[vision][architecture]") {
