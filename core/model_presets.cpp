@@ -53,6 +53,17 @@ namespace {
 
 // Gemma 4: five sliding layers, then a global one (layer_types), and the 27-layer vision encoder of the 26B and 31B.
 #define GEMMA4_SIX "\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\""
+#define GEMMA4_FIVE "\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\""
+// Gemma 4 E2B/E4B: per-layer embeddings, the last `shared` layers reading an earlier layer's cache, the small vision
+// encoder (Gemma4VisionConfig's defaults) and the audio encoder (Gemma4AudioConfig's).
+#define GEMMA4_E(h, i, layers, kv, shared, wide, types)                                                           \
+    "{\"model_type\":\"gemma4\",\"vision_soft_tokens_per_image\":280,\"text_config\":{\"model_type\":\"gemma4_text\","     \
+    "\"hidden_size\":" #h ",\"intermediate_size\":" #i ",\"num_hidden_layers\":" #layers ",\"num_attention_heads\":8,"       \
+    "\"num_key_value_heads\":" #kv ",\"head_dim\":256,\"global_head_dim\":512,\"sliding_window\":512,"                    \
+    "\"max_position_embeddings\":131072,\"vocab_size\":262144,\"tie_word_embeddings\":true,\"hidden_size_per_layer_input\":256," \
+    "\"vocab_size_per_layer_input\":262144,\"num_kv_shared_layers\":" #shared ",\"use_double_wide_mlp\":" #wide ","           \
+    "\"layer_types\":[" types "]},\"vision_config\":{\"model_type\":\"gemma4_vision\",\"use_clipped_linears\":true},"       \
+    "\"audio_config\":{\"model_type\":\"gemma4_audio\"}}"
 #define GEMMA4(h, i, layers, heads, kv, global_kv, types, moe)                                                     \
     "{\"model_type\":\"gemma4\",\"vision_soft_tokens_per_image\":280,\"text_config\":{\"model_type\":\"gemma4_text\","     \
     "\"hidden_size\":" #h ",\"intermediate_size\":" #i ",\"num_hidden_layers\":" #layers ",\"num_attention_heads\":" #heads   \
@@ -229,6 +240,10 @@ const std::vector<ModelPreset>& preset_table() {
         {"mistral-small-3.1-24b", "mistralai/Mistral-Small-3.1-24B-Instruct-2503", "Mistral",
          R"({"model_type":"mistral3","multimodal_projector_bias":false,"spatial_merge_size":2,"text_config":{"head_dim":128,"hidden_size":5120,"intermediate_size":32768,"max_position_embeddings":131072,"model_type":"mistral","num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"vocab_size":131072},"vision_config":{"head_dim":64,"hidden_size":1024,"image_size":1540,"intermediate_size":4096,"model_type":"pixtral","num_attention_heads":16,"num_channels":3,"num_hidden_layers":24,"patch_size":14}})"},
         // Gemma 4 (google): sliding layers of 256-wide heads, global layers of 512 (K = V), a vision encoder.
+        {"gemma-4-e2b", "google/gemma-4-E2B-it", "Gemma 4",
+         GEMMA4_E(1536, 6144, 35, 1, 20, true, GEMMA4_FIVE "," GEMMA4_FIVE "," GEMMA4_FIVE "," GEMMA4_FIVE "," GEMMA4_FIVE "," GEMMA4_FIVE "," GEMMA4_FIVE)},
+        {"gemma-4-e4b", "google/gemma-4-E4B-it", "Gemma 4",
+         GEMMA4_E(2560, 10240, 42, 2, 18, false, GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX)},
         {"gemma-4-26b-a4b", "google/gemma-4-26B-A4B-it", "Gemma 4",
          GEMMA4(2816, 2112, 30, 16, 8, 2, GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX "," GEMMA4_SIX,
                 ",\"enable_moe_block\":true,\"num_experts\":128,\"top_k_experts\":8,\"moe_intermediate_size\":704")},
@@ -271,6 +286,8 @@ const std::vector<ModelPreset>& preset_table() {
 #undef QWEN3VL
 #undef GEMMA4
 #undef GEMMA4_SIX
+#undef GEMMA4_FIVE
+#undef GEMMA4_E
 #undef GPT_OSS
 
 // Lower-case letters and digits only: "Llama-2_7B" -> "llama27b".

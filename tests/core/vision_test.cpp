@@ -298,6 +298,10 @@ TEST_CASE("vision: Gemma 4 E2B and E4B: per-layer embeddings, shared-KV layers a
     const ModelSource two = model_of(e2b), four = model_of(e4b);
     CHECK(two.counts.total_count == 5'123'178'051ULL);
     CHECK(four.counts.total_count == 7'996'156'490ULL);
+    // The presets (config.json's counting fields) give the same models.
+    CHECK(load_preset("gemma-4-e2b")->counts.total_count == 5'123'178'051ULL);
+    CHECK(load_preset("gemma-4-e4b")->counts.total_count == 7'996'156'490ULL);
+    CHECK(kv_cache_shape(load_preset("gemma-4-e2b")->architecture).value().layers == 15);
     CHECK(two.counts.total_count - two.counts.vision_count == 4'647'449'891ULL);
     CHECK(four.counts.total_count - four.counts.vision_count == 7'518'069'034ULL);
     CHECK(two.counts.vision_count == 167'364'608ULL + 304'824'608ULL + 768ULL * 1536 + 1536ULL * 1536);
