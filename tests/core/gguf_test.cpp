@@ -224,6 +224,27 @@ GgufWriter hybrid_file(const std::string& arch, std::uint32_t layers, char (*kin
     return w;
 }
 
+// The five ssm.* keys llama.cpp sizes a recurrent state from.
+void ssm_keys(GgufWriter& w, const std::string& arch, std::uint32_t conv, std::uint32_t inner, std::uint32_t state, std::uint32_t rank,
+              std::uint32_t groups) {
+    w.u32(arch + ".ssm.conv_kernel", conv);
+    w.u32(arch + ".ssm.inner_size", inner);
+    w.u32(arch + ".ssm.state_size", state);
+    w.u32(arch + ".ssm.time_step_rank", rank);
+    w.u32(arch + ".ssm.group_count", groups);
+}
+
+// A written file read back as a model: its header, then gguf_model; both must succeed.
+ModelSource model_of_file(GgufWriter& w, const char* name) {
+    const std::string file = w.file(false);
+    const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
+    REQUIRE(read.ok());
+    const Expected<ModelSource> m = gguf_model(*read, name);
+    INFO(m.error());
+    REQUIRE(m.ok());
+    return *m;
+}
+
 }  // namespace
 
 TEST_CASE("gguf: a hybrid file's recurrent layers from its tensor names and ssm.* keys", "[gguf][hybrid]") {
@@ -231,11 +252,7 @@ TEST_CASE("gguf: a hybrid file's recurrent layers from its tensor names and ssm.
     // print_info's ssm_d_conv 4, ssm_d_inner 4096, ssm_d_state 128, ssm_dt_rank 32, ssm_n_group 16
     // (https://github.com/ggml-org/llama.cpp/pull/17578).
     GgufWriter w = hybrid_file("qwen3next", 48, [](std::uint32_t il) { return (il + 1) % 4 == 0 ? 'a' : 'r'; });
-    w.u32("qwen3next.ssm.conv_kernel", 4);
-    w.u32("qwen3next.ssm.inner_size", 4096);
-    w.u32("qwen3next.ssm.state_size", 128);
-    w.u32("qwen3next.ssm.time_step_rank", 32);
-    w.u32("qwen3next.ssm.group_count", 16);
+    ssm_keys(w, "qwen3next", 4, 4096, 128, 32, 16);
     const std::string file = w.file(false);
     const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
     REQUIRE(read.ok());
@@ -268,18 +285,9 @@ TEST_CASE("gguf: Falcon-H1's layers hold attention and Mamba-2 side by side, wit
     // hybrid memory keeps every layer in the KV cache and in the RS buffer, src/llama-model.cpp create_memory's
     // LLM_ARCH_FALCON_H1 filters). Falcon-H1-34B's ssm keys: d_conv 4, d_inner 4096, d_state 256, 32 heads, 2 groups.
     GgufWriter w = hybrid_file("falcon-h1", 6, [](std::uint32_t) { return 'b'; });
-    w.u32("falcon-h1.ssm.conv_kernel", 4);
-    w.u32("falcon-h1.ssm.inner_size", 4096);
-    w.u32("falcon-h1.ssm.state_size", 256);
-    w.u32("falcon-h1.ssm.time_step_rank", 32);
-    w.u32("falcon-h1.ssm.group_count", 2);
-    const std::string file = w.file(false);
-    const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
-    REQUIRE(read.ok());
-    const Expected<ModelSource> m = gguf_model(*read, "falcon-h1.gguf");
-    INFO(m.error());
-    REQUIRE(m.ok());
-    const Architecture& a = m->architecture;
+    ssm_keys(w, "falcon-h1", 4, 4096, 256, 32, 2);
+    const ModelSource m = model_of_file(w, "falcon-h1.gguf");
+    const Architecture& a = m.architecture;
     CHECK(a.attention_layer_count() == 6);
     CHECK(a.recurrent_layer_count() == 6);
     CHECK(a.recurrent.kind == MixerKind::mamba2);
@@ -331,18 +339,9 @@ TEST_CASE("gguf: Nemotron-H's MLP and MoE blocks keep neither a KV cache nor a s
     for (const char* blk : {"blk.1.", "blk.6."}) w.tensor(std::string(blk) + "ffn_up_exps.weight", {2048, 16, 8}, 0, 2048 * 16 * 8 * 4);
     w.u32("nemotron_h_moe.expert_count", 8);
     w.u32("nemotron_h_moe.expert_used_count", 2);
-    w.u32("nemotron_h_moe.ssm.conv_kernel", 4);
-    w.u32("nemotron_h_moe.ssm.inner_size", 4096);
-    w.u32("nemotron_h_moe.ssm.state_size", 128);
-    w.u32("nemotron_h_moe.ssm.time_step_rank", 64);
-    w.u32("nemotron_h_moe.ssm.group_count", 8);
-    const std::string file = w.file(false);
-    const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
-    REQUIRE(read.ok());
-    const Expected<ModelSource> m = gguf_model(*read, "nemotron-3-nano.gguf");
-    INFO(m.error());
-    REQUIRE(m.ok());
-    const Architecture& a = m->architecture;
+    ssm_keys(w, "nemotron_h_moe", 4, 4096, 128, 64, 8);
+    const ModelSource m = model_of_file(w, "nemotron-3-nano.gguf");
+    const Architecture& a = m.architecture;
     CHECK(a.attention_layer_count() == 1);
     CHECK(a.recurrent_layer_count() == 3);
     CHECK(a.moe_layer_count() == 2);
