@@ -119,31 +119,52 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& scenario);
 Expected<EngineEstimate> vllm_estimate(const Scenario& scenario);
 Expected<EngineEstimate> transformers_estimate(const Scenario& scenario);
 
-// How vLLM lays out the KV cache of a hybrid model on one rank (vllm/model_executor/models/config.py
-// HybridAttentionMambaModelConfig; vllm/v1/core/kv_cache_utils.py get_kv_cache_groups, get_num_blocks,
-// _report_kv_cache_config, get_max_concurrency_for_kv_cache_config). One page (one block of one layer) must
-// hold a recurrent layer's whole state, so the attention block is raised to
-// 16 x ceil(state / (16 x attention bytes per token)) tokens and the state padded to that page. The layers are
-// grouped by kind into groups of one size (the smaller kind's count, or the larger's when it is under 1.5
-// times that); every block spans one layer of each group. Without prefix caching (vLLM's default for hybrid
-// models) a request holds ceil(L / block) blocks in each attention group and one in each recurrent group.
+// How vLLM lays out the KV cache of a model with more than one kind of layer on one rank: its hybrid KV-cache
+// manager (vllm/v1/core/kv_cache_utils.py get_kv_cache_groups, unify_kv_cache_spec_page_size,
+// _get_kv_cache_groups_uniform_page_size, get_num_blocks, _report_kv_cache_config,
+// get_max_concurrency_for_kv_cache_config; vllm/v1/kv_cache_interface.py max_memory_usage_bytes). Every layer of
+// every kind is paged at one page size:
+//  - recurrent layers (vllm/model_executor/models/config.py HybridAttentionMambaModelConfig): one page holds a
+//    layer's whole state, so the attention block is raised to 16 x ceil(state / (16 x attention bytes per token))
+//    tokens and the state padded to that page;
+//  - sliding-window and full-attention layers of different widths (Gemma 4): the smaller page's block is
+//    multiplied until the pages are equal.
+// The layers are grouped by kind into groups of one size (the smallest kind's count, or the largest's when it is
+// under 1.5 times that); every block spans one layer of each group. A request holds ceil(L / block) blocks in each
+// full-attention group, ceil(min(window - 1 + max_num_batched_tokens, L) / block) + 1 in each sliding group (the
+// window it admits against during chunked prefill), and, without prefix caching, one in each recurrent group.
 struct VllmHybridLayout {
-    std::uint64_t block_size = 0;        // attention tokens per block
-    std::uint64_t page_bytes = 0;        // one block of one layer: block_size x attention bytes per token
+    std::uint64_t block_size = 0;        // full-attention tokens per block
+    std::uint64_t sliding_block = 0;     // sliding-window tokens per block (0: no sliding group)
+    std::uint64_t sliding_window = 0;    // the sliding layers' window
+    std::uint64_t batched_tokens = 0;    // max_num_batched_tokens: a sliding group admits window - 1 + this
+    std::uint64_t page_bytes = 0;        // one block of one layer, the same in every group
     std::uint64_t state_bytes = 0;       // one recurrent layer's state of one sequence, before padding
     std::uint64_t group_size = 0;        // layers per group: the tensors one block spans
-    std::uint64_t attention_groups = 0;  // groups of attention layers
+    std::uint64_t attention_groups = 0;  // groups of full-attention layers
+    std::uint64_t sliding_groups = 0;    // groups of sliding-window layers
     std::uint64_t recurrent_groups = 0;  // groups of recurrent layers
+    std::uint64_t groups() const { return attention_groups + sliding_groups + recurrent_groups; }
+    // Blocks one sliding group holds for a request of `max_len` tokens.
+    std::uint64_t sliding_blocks(std::uint64_t max_len) const;
     // Blocks one request of `max_len` tokens holds.
     std::uint64_t blocks_per_request(std::uint64_t max_len) const;
-    // The "GPU KV cache size" vLLM logs for `blocks` blocks: blocks / groups x min(block_size, max_len) tokens.
+    // The "GPU KV cache size" vLLM 0.19 logs for `blocks` blocks: blocks / groups x the smallest group block
+    // (a recurrent group's block is max_model_len).
     std::uint64_t logged_tokens(std::uint64_t blocks, std::uint64_t max_len) const;
-    // The longest max_model_len whose one request fits in `pool_bytes` (0: not even one token).
-    std::uint64_t longest_request(std::uint64_t pool_bytes, std::uint64_t max_len) const;
+    // The longest max_model_len, up to `max_len`, whose one request fits in `blocks` blocks (0: not even one token),
+    // found as vLLM's _estimate_max_model_len_from_groups does, by bisection.
+    std::uint64_t longest_request(std::uint64_t blocks, std::uint64_t max_len) const;
 };
-// `user_block`: --block-size (0: vLLM's choice); a block smaller than the state needs is raised, as vLLM does.
+// Attention and recurrent layers. `user_block`: --block-size (0: vLLM's choice); a block smaller than the state
+// needs is raised, as vLLM does.
 VllmHybridLayout vllm_hybrid_layout(std::uint64_t attention_layers, std::uint64_t attention_token_bytes, std::uint64_t recurrent_layers,
                                     std::uint64_t state_bytes, std::uint64_t user_block);
+// Full-attention and sliding-window layers (Gemma 2, 3 and 4, gpt-oss), each kind with its KV bytes per token.
+// Errors when one page is not a whole multiple of the other (vLLM's NotImplementedError).
+Expected<VllmHybridLayout> vllm_sliding_layout(std::uint64_t full_layers, std::uint64_t full_token_bytes, std::uint64_t sliding_layers,
+                                               std::uint64_t sliding_token_bytes, std::uint64_t window, std::uint64_t batched_tokens,
+                                               std::uint64_t user_block);
 
 // One recurrent layer's state of one sequence on one tensor-parallel rank, in bytes, as vLLM sizes it
 // (MambaStateShapeCalculator, vllm/model_executor/layers/mamba/mamba_utils.py): the conv window

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
 
 #include "../formats.hpp"
 #include "../gpus.hpp"
@@ -69,15 +72,43 @@ std::uint64_t kv_values_per_token(const Architecture& a, std::uint64_t tp) {
 
 std::uint64_t cdiv(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0 : (a + b - 1) / b; }
 
+// vLLM's group size: the smallest kind's layer count, or the largest's when it is under 1.5 times that.
+std::uint64_t group_size_of(std::initializer_list<std::uint64_t> counts) {
+    std::uint64_t fewer = UINT64_MAX, more = 0;
+    for (const std::uint64_t c : counts) {
+        if (c == 0) continue;
+        fewer = std::min(fewer, c);
+        more = std::max(more, c);
+    }
+    if (more == 0) return 0;
+    return 2 * more < 3 * fewer ? more : fewer;
+}
+
+// The layers of one kind that keep a cache in vLLM, in order: full attention (kind 0), sliding-window attention
+// (kind 1, when vLLM pages the sliding layers apart) and recurrent (kind 2). Gemma 4's KV-shared layers read an
+// earlier layer's cache (kv_sharing_target_layer_name) and keep none.
+std::vector<std::uint64_t> cache_layers(const Architecture& a, int kind, bool sliding_apart) {
+    std::vector<std::uint64_t> out;
+    const std::uint64_t own = a.num_hidden_layers - std::min(a.kv_shared_layers, a.num_hidden_layers);
+    for (std::uint64_t i = 0; i < a.num_hidden_layers; ++i) {
+        if (kind == 2) {
+            if (a.layer_is_recurrent(i)) out.push_back(i);
+            continue;
+        }
+        if (!a.layer_is_attention(i) || i >= own) continue;
+        const bool sliding = sliding_apart && i < a.sliding_layers.size() && a.sliding_layers[static_cast<std::size_t>(i)] != 0;
+        if (sliding == (kind == 1)) out.push_back(i);
+    }
+    return out;
+}
+
 // The tensors one block spans on the pipeline stage holding decoder layers [first, last): the most layers of
 // one group there. vLLM splits each kind's layers (in order) into its groups as layers[i::groups].
-std::uint64_t stage_group_size(const Architecture& a, const VllmHybridLayout& l, std::uint64_t first, std::uint64_t last) {
+std::uint64_t stage_group_size(const Architecture& a, const VllmHybridLayout& l, bool sliding_apart, std::uint64_t first, std::uint64_t last) {
     std::uint64_t most = 0;
-    for (const bool attention : {true, false}) {
-        std::vector<std::uint64_t> layers;
-        for (std::uint64_t i = 0; i < a.num_hidden_layers; ++i)
-            if (attention ? a.layer_is_attention(i) : a.layer_is_recurrent(i)) layers.push_back(i);
-        const std::uint64_t groups = attention ? l.attention_groups : l.recurrent_groups;
+    for (int kind = 0; kind < 3; ++kind) {
+        const std::vector<std::uint64_t> layers = cache_layers(a, kind, sliding_apart);
+        const std::uint64_t groups = kind == 0 ? l.attention_groups : kind == 1 ? l.sliding_groups : l.recurrent_groups;
         for (std::uint64_t g = 0; g < groups; ++g) {
             std::uint64_t count = 0;
             for (std::size_t j = static_cast<std::size_t>(g); j < layers.size(); j += static_cast<std::size_t>(groups))
@@ -223,9 +254,18 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     const bool hybrid = a.recurrent_layer_count() > 0;
     if (hybrid && a.attention_layer_count() == 0)
         return Error{"engine", "vLLM: a model without attention layers (every layer recurrent) is not modelled: use --engine llama.cpp"};
-    if (a.family == ModelFamily::gemma4)
-        return Error{"engine", "vLLM: Gemma 4's sliding and global layers cache heads of two widths (" + n(a.head_dim) + " and " + n(a.global_head_dim) +
-                               "), which vLLM pages in groups of their own; that is not modelled yet: use --engine llama.cpp or transformers"};
+    // Sliding-window layers that vLLM pages apart (its hybrid KV-cache manager, on by default): the families whose
+    // vLLM models give each layer its own window (gemma2.py, gemma3.py, gemma4.py, gpt_oss.py). Llama 4's chunked
+    // local attention is not (vLLM turns the hybrid manager off for it by default), and a drafter's layers would
+    // join the groups, which is not modelled.
+    const bool sliding_family = a.family == ModelFamily::gemma2 || a.family == ModelFamily::gemma3 || a.family == ModelFamily::gemma4 ||
+                                a.family == ModelFamily::gpt_oss;
+    const bool sliding_apart = !hybrid && sliding_family && a.sliding_window > 0 && !a.chunked_attention && a.sliding_layer_count() > 0 &&
+                               s.engine.draft_model.empty();
+    if (a.family == ModelFamily::gemma4 && !sliding_apart)
+        return Error{"draft-model", "vLLM: a drafter beside Gemma 4 (whose sliding and global layers cache heads of two widths, in groups of their own) "
+                                    "is not modelled"};
+    const bool grouped = hybrid || sliding_apart;  // vLLM pages the layers in groups of one size (VllmHybridLayout)
     if (hybrid && !s.engine.draft_model.empty())
         return Error{"draft-model", "vLLM: a drafter beside a hybrid model (its recurrent state kept per speculative token) is not modelled"};
     const Expected<Estimate> e = estimate(s);
@@ -323,6 +363,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     const std::uint64_t kv_row = kv_values_per_token(a, tp);
     const std::uint64_t model_value_bytes = s.dtype == "fp32" ? 4 : 2;  // the model dtype's: the RoPE table, the conv state
     VllmHybridLayout hybrid_layout;
+    const std::uint64_t base_block = s.engine.block_size > 0 ? s.engine.block_size : kDefaultBlock;
     if (hybrid) {
         const RecurrentShape& r = a.recurrent;
         const std::uint64_t heads = r.n_heads > 0 ? r.n_heads : r.d_inner;
@@ -333,7 +374,18 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         hybrid_layout = vllm_hybrid_layout(a.attention_layer_count(), kv_row * kv_value_bytes, a.recurrent_layer_count(),
                                            vllm_recurrent_state_bytes(r, tp, model_value_bytes), s.engine.block_size);
     }
-    const std::uint64_t block = hybrid ? hybrid_layout.block_size : s.engine.block_size > 0 ? s.engine.block_size : kDefaultBlock;
+    // Gemma 4's global layers: global_head_dim wide, with num_global_key_value_heads under attention_k_eq_v (K is
+    // stored in V's slot too, so the cache keeps both).
+    const std::uint64_t full_row = a.global_head_dim > 0 ? 2 * std::max<std::uint64_t>(a.global_kv_heads / tp, 1) * a.global_head_dim : kv_row;
+    const std::uint64_t full_layers = grouped ? cache_layers(a, 0, sliding_apart).size() : 0;
+    const std::uint64_t sliding_layers = sliding_apart ? cache_layers(a, 1, true).size() : 0;
+    if (sliding_apart) {
+        const Expected<VllmHybridLayout> l = vllm_sliding_layout(full_layers, full_row * kv_value_bytes, sliding_layers, kv_row * kv_value_bytes,
+                                                                 a.sliding_window, batched, s.engine.block_size);
+        if (!l) return l.failure();
+        hybrid_layout = *l;
+    }
+    const std::uint64_t block = hybrid ? hybrid_layout.block_size : base_block;
 
     EngineEstimate out;
     out.kind = EngineKind::vllm;
@@ -391,13 +443,13 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     std::uint64_t pool_min = 0;
     std::uint64_t first_layer = 0;
     // The blocks one request of max_model_len holds (the same on every GPU).
-    const std::uint64_t request_blocks = hybrid ? hybrid_layout.blocks_per_request(max_len) : cdiv(max_len, block);
+    const std::uint64_t request_blocks = grouped ? hybrid_layout.blocks_per_request(max_len) : cdiv(max_len, block);
     // A GPU's token capacity as vLLM logs it, and its "%.2fx" concurrency: blocks over a request's blocks (without
     // recurrent layers, tokens over max_model_len).
     auto set_blocks = [&](EngineDevice& d, std::uint64_t blocks) {
         d.kv_blocks = blocks;
-        d.kv_capacity_tokens = hybrid ? hybrid_layout.logged_tokens(blocks, max_len) : blocks * block;
-        d.max_concurrency = hybrid ? Decimal::from_ratio((blocks * 100 + request_blocks / 2) / request_blocks, 100)
+        d.kv_capacity_tokens = grouped ? hybrid_layout.logged_tokens(blocks, max_len) : blocks * block;
+        d.max_concurrency = grouped ? Decimal::from_ratio((blocks * 100 + request_blocks / 2) / request_blocks, 100)
                                    : Decimal::from_ratio((d.kv_capacity_tokens * 100 + max_len / 2) / max_len, 100);
     };
     std::vector<std::uint64_t> gpu_block_bytes;  // per GPU, in device order
@@ -406,7 +458,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         for (std::uint64_t stage = 0; stage < pp; ++stage) {
             // The tensors one block spans on this stage (the same on each of its ranks).
             const std::uint64_t stage_tensors =
-                hybrid ? stage_group_size(a, hybrid_layout, first_layer, first_layer + stage_layers[static_cast<std::size_t>(stage)]) : 0;
+                grouped ? stage_group_size(a, hybrid_layout, sliding_apart, first_layer, first_layer + stage_layers[static_cast<std::size_t>(stage)]) : 0;
             for (std::uint64_t rank = 0; rank < tp; ++rank) {
                 EngineDevice d;
                 const std::uint64_t index = (replica * pp + stage) * tp + rank;
@@ -482,7 +534,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                    non_torch, EngineTermKind::other});
                 const std::uint64_t token_bytes = (kv_row * lay + draft.kv_row * draft.layers) * kv_value_bytes;
                 // Bytes of one block across this GPU's layers, and the blocks one request of max_model_len holds.
-                const std::uint64_t block_bytes = hybrid ? hybrid_layout.page_bytes * stage_tensors : block * token_bytes;
+                const std::uint64_t block_bytes = grouped ? hybrid_layout.page_bytes * stage_tensors : block * token_bytes;
                 gpu_block_bytes.push_back(block_bytes);
                 const std::uint64_t one_request = request_blocks * block_bytes;
                 if (first_rank) need_rank0 = one_request;
@@ -497,7 +549,21 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                    n(hybrid_layout.page_bytes) + " bytes); the layers in " + n(groups) + " groups (" + n(hybrid_layout.attention_groups) +
                                    " attention, " + n(hybrid_layout.recurrent_groups) + " recurrent) of " + n(stage_tensors) + " layers, so a block spans " +
                                    n(stage_tensors) + " pages = " + n(block_bytes) + " bytes";
+                } else if (sliding_apart) {
+                    const VllmHybridLayout& l = hybrid_layout;
+                    layout_steps = n(l.groups()) + " groups (" + n(l.attention_groups) + " full attention, " + n(l.sliding_groups) + " sliding) of up to " +
+                                   n(l.group_size) + " layers; pages of " + n(l.page_bytes) + " bytes (" + n(l.block_size) + " tokens x " + n(full_row * kv_value_bytes) +
+                                   " bytes in a full group, " + n(l.sliding_block) + " x " + n(kv_row * kv_value_bytes) + " in a sliding group" +
+                                   (l.block_size != l.sliding_block ? ": the smaller page's block raised to match" : "") + "), so a block spans " +
+                                   n(stage_tensors) + " pages = " + n(block_bytes) + " bytes";
                 }
+                // The blocks one request holds, group by group.
+                const std::string request_steps =
+                    hybrid ? n(hybrid_layout.attention_groups) + " x " + n(cdiv(max_len, block)) + " attention + " + n(hybrid_layout.recurrent_groups) + " recurrent"
+                    : sliding_apart ? n(hybrid_layout.attention_groups) + " x ceil(" + n(max_len) + " / " + n(hybrid_layout.block_size) + ") full + " +
+                                          n(hybrid_layout.sliding_groups) + " x (ceil(min(" + n(a.sliding_window) + " - 1 + " + n(batched) + ", " + n(max_len) + ") / " +
+                                          n(hybrid_layout.sliding_block) + ") + 1) sliding"
+                                    : std::string();
                 std::uint64_t pool = 0;
                 std::uint64_t share = 0;
                 if (capacity > 0) {
@@ -507,17 +573,17 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                     d.has_pool = true;
                     d.kv_pool_bytes = pool;
                     set_blocks(d, block_bytes > 0 ? pool / block_bytes : 0);
-                    const std::uint64_t fit_tokens = hybrid ? hybrid_layout.longest_request(d.kv_blocks, max_len) : d.kv_capacity_tokens;
+                    const std::uint64_t fit_tokens = grouped ? hybrid_layout.longest_request(d.kv_blocks, max_len) : d.kv_capacity_tokens;
                     const std::string pool_steps = format_bytes_binary(capacity) + " x " + format_decimal(Decimal{util_micros}) + " = " + format_bytes_binary(share) +
                                                    " - weights - activation peak - non-torch" + (draft.weights > 0 ? " - the drafter" : "") + " = " +
                                                    format_bytes_binary(pool) + "; ";
-                    if (hybrid)
-                        d.terms.push_back({"kv_cache", "KV cache pool (attention and recurrent state)",
+                    if (grouped)
+                        d.terms.push_back({"kv_cache", hybrid ? "KV cache pool (attention and recurrent state)" : "KV cache pool (full and sliding-window groups)",
                                            pool_steps + layout_steps + "; " + n(d.kv_blocks) + " blocks. A request of " + n(max_len) + " tokens holds " +
-                                               n(request_blocks) + " (" + n(hybrid_layout.attention_groups) + " x " + n(cdiv(max_len, block)) + " attention + " +
-                                               n(hybrid_layout.recurrent_groups) + " recurrent): " + format_decimal(d.max_concurrency) + "x concurrency; vLLM logs " +
-                                               n(d.kv_blocks) + " / " + n(hybrid_layout.attention_groups + hybrid_layout.recurrent_groups) + " groups x " +
-                                               n(std::min(block, max_len)) + " = " + n(d.kv_capacity_tokens) + " tokens",
+                                               n(request_blocks) + " (" + request_steps + "): " + format_decimal(d.max_concurrency) + "x concurrency; vLLM 0.19 logs " +
+                                               n(d.kv_blocks) + " / " + n(hybrid_layout.groups()) + " groups x " +
+                                               n(std::min(hybrid ? block : std::min(hybrid_layout.block_size, hybrid_layout.sliding_block), max_len)) + " = " +
+                                               n(d.kv_capacity_tokens) + " tokens",
                                            d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
                     else
                         d.terms.push_back({"kv_cache", "KV cache pool",
@@ -528,11 +594,9 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                            d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
                     if (first_rank || fit_tokens < min_fit_tokens) min_fit_tokens = fit_tokens;
                     if (first_rank || pool < pool_min) pool_min = pool;
-                } else if (hybrid) {
-                    d.terms.push_back({"kv_cache", "KV cache and recurrent state (one request of max_model_len)",
-                                       layout_steps + "; " + n(request_blocks) + " blocks (" + n(hybrid_layout.attention_groups) + " x " +
-                                           n(cdiv(max_len, block)) + " attention + " + n(hybrid_layout.recurrent_groups) + " recurrent)",
-                                       one_request, EngineTermKind::kv_cache});
+                } else if (grouped) {
+                    d.terms.push_back({"kv_cache", hybrid ? "KV cache and recurrent state (one request of max_model_len)" : "KV cache (one request of max_model_len)",
+                                       layout_steps + "; " + n(request_blocks) + " blocks (" + request_steps + ")", one_request, EngineTermKind::kv_cache});
                 } else {
                     d.terms.push_back({"kv_cache", "KV cache (one request of max_model_len)",
                                        n(request_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes per token",
@@ -618,7 +682,22 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                              "the MoE layers' experts are split over all " + n(tp * dp) + " GPUs and gather every replica's tokens. The all2all backends' own "
                                              "buffers (DeepEP's 1 GiB per GPU) and sequence-parallel MoE are not modelled."
                                        : "Data parallel " + n(dp) + ": " + n(dp) + " independent engines with the same figures per GPU; the requests they hold add up.");
-    if (a.sliding_window > 0) out.notes.push_back("Sliding-window layers are counted at full length (vLLM's hybrid KV-cache manager can keep less).");
+    if (sliding_apart) {
+        const VllmHybridLayout& l = hybrid_layout;
+        out.notes.push_back(n(sliding_layers) + " sliding-window layers keep only their window: vLLM's hybrid KV-cache manager admits a request against " +
+                            n(a.sliding_window) + " - 1 + " + n(batched) + " batched tokens in each sliding group (at most max_model_len), plus one block, "
+                            "and pages them with the " + n(full_layers) + " full-attention layers in " + n(l.groups()) + " groups of " + n(l.group_size) +
+                            ". So a request of " + n(max_len) + " tokens holds " + n(l.blocks_per_request(max_len)) + " blocks of " + n(l.group_size) + " pages = " +
+                            format_bytes_binary(l.blocks_per_request(max_len) * l.group_size * l.page_bytes) + ", where every layer at full length would hold " +
+                            format_bytes_binary(cdiv(max_len, base_block) * base_block * (full_layers * full_row + sliding_layers * kv_row) * kv_value_bytes) +
+                            ". The concurrency is the figure to read: vLLM 0.19's \"GPU KV cache size\" divides the blocks evenly "
+                            "over the groups, and later releases log the concurrency x max_model_len instead (vllm-project/vllm#40691). "
+                            "--disable-hybrid-kv-cache-manager (or a KV connector) keeps every layer at full length.");
+    } else if (a.sliding_window > 0) {
+        out.notes.push_back(a.chunked_attention ? "Chunked local attention is counted at full length: vLLM turns its hybrid KV-cache manager off for it by default."
+                            : !s.engine.draft_model.empty() ? "Sliding-window layers are counted at full length: with a drafter in the KV cache, the hybrid manager's groups are not modelled."
+                                                            : "Sliding-window layers are counted at full length (vLLM's hybrid KV-cache manager can keep less).");
+    }
 
     if (capacity > 0) {
         if (pool_min == 0) {
@@ -668,18 +747,32 @@ std::uint64_t vllm_recurrent_state_bytes(const RecurrentShape& r, std::uint64_t 
     return conv * model_bytes + ssm * r.vllm_ssm_value_bytes(model_bytes);
 }
 
+std::uint64_t VllmHybridLayout::sliding_blocks(std::uint64_t max_len) const {
+    if (sliding_groups == 0 || sliding_block == 0) return 0;
+    const std::uint64_t admitted = std::min(sliding_window + batched_tokens - (sliding_window > 0 ? 1 : 0), max_len);
+    return cdiv(admitted, sliding_block) + 1;  // +1: the window need not start at a block's edge
+}
+
 std::uint64_t VllmHybridLayout::blocks_per_request(std::uint64_t max_len) const {
-    return attention_groups * cdiv(max_len, block_size) + recurrent_groups;
+    return attention_groups * cdiv(max_len, block_size) + sliding_groups * sliding_blocks(max_len) + recurrent_groups;
 }
 
 std::uint64_t VllmHybridLayout::logged_tokens(std::uint64_t blocks, std::uint64_t max_len) const {
-    const std::uint64_t groups = attention_groups + recurrent_groups;
-    return groups == 0 ? 0 : blocks / groups * std::min(block_size, max_len);
+    if (groups() == 0) return 0;
+    std::uint64_t smallest = recurrent_groups > 0 ? max_len : UINT64_MAX;
+    if (attention_groups > 0) smallest = std::min(smallest, block_size);
+    if (sliding_groups > 0) smallest = std::min(smallest, sliding_block);
+    return blocks / groups() * smallest;
 }
 
 std::uint64_t VllmHybridLayout::longest_request(std::uint64_t blocks, std::uint64_t max_len) const {
-    if (attention_groups == 0 || blocks < attention_groups + recurrent_groups) return 0;
-    return std::min(max_len, (blocks - recurrent_groups) / attention_groups * block_size);
+    if (max_len == 0 || blocks_per_request(1) > blocks) return 0;
+    std::uint64_t fits = 1, over = max_len + 1;  // blocks_per_request grows with the length
+    while (over - fits > 1) {
+        const std::uint64_t mid = fits + (over - fits) / 2;
+        (blocks_per_request(mid) <= blocks ? fits : over) = mid;
+    }
+    return fits;
 }
 
 VllmHybridLayout vllm_hybrid_layout(std::uint64_t attention_layers, std::uint64_t attention_token_bytes, std::uint64_t recurrent_layers,
@@ -690,10 +783,33 @@ VllmHybridLayout vllm_hybrid_layout(std::uint64_t attention_layers, std::uint64_
     l.state_bytes = state_bytes;
     l.block_size = std::max(kAlign * std::max<std::uint64_t>(cdiv(state_bytes, kAlign * attention_token_bytes), 1), user_block);
     l.page_bytes = l.block_size * attention_token_bytes;
-    const std::uint64_t fewer = std::min(attention_layers, recurrent_layers), more = std::max(attention_layers, recurrent_layers);
-    l.group_size = 2 * more < 3 * fewer ? more : fewer;  // vLLM: a larger count under 1.5 x the smaller is the group size
+    l.group_size = group_size_of({attention_layers, recurrent_layers});
     l.attention_groups = cdiv(attention_layers, l.group_size);
     l.recurrent_groups = cdiv(recurrent_layers, l.group_size);
+    return l;
+}
+
+Expected<VllmHybridLayout> vllm_sliding_layout(std::uint64_t full_layers, std::uint64_t full_token_bytes, std::uint64_t sliding_layers,
+                                               std::uint64_t sliding_token_bytes, std::uint64_t window, std::uint64_t batched_tokens,
+                                               std::uint64_t user_block) {
+    VllmHybridLayout l;
+    const std::uint64_t block = user_block > 0 ? user_block : kDefaultBlock;
+    const std::uint64_t full_page = full_layers > 0 ? block * full_token_bytes : 0;
+    const std::uint64_t sliding_page = sliding_layers > 0 ? block * sliding_token_bytes : 0;
+    l.page_bytes = std::max(full_page, sliding_page);
+    if (l.page_bytes == 0) return Error{"engine", "vLLM: no layer keeps a KV cache"};
+    // unify_kv_cache_spec_page_size: the smaller page's block grows until the pages match.
+    for (const std::uint64_t page : {full_page, sliding_page})
+        if (page > 0 && l.page_bytes % page != 0)
+            return Error{"engine", "vLLM: the full-attention and sliding-window pages (" + n(full_page) + " and " + n(sliding_page) +
+                                       " bytes) are not whole multiples of each other, which vLLM cannot unify (NotImplementedError)"};
+    l.block_size = full_page > 0 ? block * (l.page_bytes / full_page) : block;
+    l.sliding_block = sliding_page > 0 ? block * (l.page_bytes / sliding_page) : 0;
+    l.sliding_window = window;
+    l.batched_tokens = batched_tokens;
+    l.group_size = group_size_of({full_layers, sliding_layers});
+    l.attention_groups = cdiv(full_layers, l.group_size);
+    l.sliding_groups = cdiv(sliding_layers, l.group_size);
     return l;
 }
 

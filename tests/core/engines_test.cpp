@@ -803,7 +803,7 @@ TEST_CASE("vLLM with more GPUs than tp x pp and no -dp: one engine, and a note n
     for (const std::string& note : run(s).notes) CHECK(note.find("stay idle") == std::string::npos);
 }
 
-TEST_CASE("llama.cpp Gemma 4: global layers' K and V rows at their own width; vLLM refuses by name") {
+TEST_CASE("llama.cpp Gemma 4: global layers' K and V rows at their own width") {
     // llama.cpp sizes each layer's cache from hparams.n_embd_k_gqa(il) / n_embd_v_gqa(il): Gemma 4's print_info lists
     // them per layer (E4B, ollama/ollama#18123: "n_embd_k_gqa = [512 x5, 1024, ...]", 2 KV heads x 256 sliding, x 512
     // global), and V is cached even where it equals K (gemma4's graph: Vcur = Kcur). 31B at -c 32768 -np 1: 10
@@ -814,10 +814,82 @@ TEST_CASE("llama.cpp Gemma 4: global layers' K and V rows at their own width; vL
     const EngineDevice gpu = device(run(s), "gpu0");
     CHECK(term(gpu, "kv_buffer") == 10ULL * 32768 * 4096 * 2 + 50ULL * 1536 * 8192 * 2);
     CHECK(term_steps(gpu, "kv_buffer").find("global layers K and V 2,048 values each") != std::string::npos);
-    REQUIRE(apply_setting(s, "engine", "vllm"));
-    const Expected<EngineEstimate> v = engine_estimate(s);
-    REQUIRE(!v);
-    CHECK(v.error().find("engine: vLLM: Gemma 4's sliding and global layers cache heads of two widths (256 and 512)") == 0);
+}
+
+TEST_CASE("vLLM pages sliding-window layers apart: a sliding group admits window - 1 + batched tokens, as its logs show") {
+    // vLLM 0.19.0 on an H100, google/gemma-2-9b-it at --max-model-len 8192 and 0.95 (llm-d-incubation/llm-d-planner
+    // accuracy logs; tests/fixtures/engine_logs/llm-d-planner-v0.19-gemma-2-9b.log): "GPU KV cache size: 168,880 tokens",
+    // "Maximum concurrency for 8,192 tokens per request: 20.60x". 42 layers alternate sliding (window 4,096) and full,
+    // 8 KV heads x 256: pages of 16 x 8,192 bytes in 2 groups of 21 (vllm/v1/core/kv_cache_utils.py).
+    const Expected<VllmHybridLayout> g2 = vllm_sliding_layout(21, 8192, 21, 8192, 4096, 8192, 0);
+    REQUIRE(g2);
+    CHECK(g2->group_size == 21);
+    CHECK(g2->attention_groups == 1);
+    CHECK(g2->sliding_groups == 1);
+    CHECK(g2->page_bytes == 16 * 8192);
+    // 168,880 tokens = 21,110 blocks / 2 groups x 16. A request holds 512 full blocks and ceil(min(4,095 + 8,192,
+    // 8,192) / 16) + 1 = 513 sliding ones (SlidingWindowSpec.max_memory_usage_bytes), so 21,110 / 1,025 = 20.595:
+    // "20.60x", where every layer at full length (1,024 blocks) would have logged 20.62x.
+    CHECK(g2->logged_tokens(21110, 8192) == 168'880);
+    CHECK(g2->blocks_per_request(8192) == 1025);
+    CHECK((21110 * 1000 / 1025 + 5) / 10 == 2060);
+    CHECK((21110 * 1000 / 1024 + 5) / 10 == 2062);
+    // End to end the engine divides its blocks by the same 1,025.
+    const EngineEstimate e = run(with({{"model", "gemma-2-9b"}, {"engine", "vllm"}, {"gpu-memory", "79.19GiB"}, {"gpu-util", "0.95"}, {"context", "8192"}}));
+    const EngineDevice& g = device(e, "gpu0");
+    CHECK(g.max_concurrency.micros == Decimal::from_ratio((g.kv_blocks * 100 + 512) / 1025, 100).micros);
+    CHECK(term(g, "kv_cache") == g.kv_blocks * 21 * 16 * 8192);
+    CHECK(term_steps(g, "kv_cache").find("1 x (ceil(min(4,096 - 1 + 8,192, 8,192) / 16) + 1) sliding") != std::string::npos);
+
+    // At long contexts the window is what a sliding layer keeps. Gemma 3 27B (52 sliding layers of window 1,024, 10
+    // full, 16 KV heads x 128): groups of 10, so 1 full and 6 sliding groups (the last padded, as vLLM warns "Add 8
+    // padding layers"). A request of 131,072 tokens holds 8,192 + 6 x (ceil(9,215 / 16) + 1) = 11,654 blocks of 10
+    // pages, 14.2 GiB, where 62 layers at full length would hold 62 GiB and could not start on one H100.
+    const Expected<VllmHybridLayout> g3 = vllm_sliding_layout(10, 8192, 52, 8192, 1024, 8192, 0);
+    REQUIRE(g3);
+    CHECK(g3->attention_groups == 1);
+    CHECK(g3->sliding_groups == 6);
+    CHECK(g3->blocks_per_request(131072) == 8192 + 6 * 577);
+    Scenario long27 = with({{"model", "gemma-3-27b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "131072"}});
+    const EngineEstimate fits27 = run(long27);
+    CHECK(fits27.failure.empty());
+    CHECK(device(fits27, "gpu0").kv_blocks >= 11654);
+    // The longest request the pool holds is found by bisection over blocks_per_request, as vLLM's
+    // _estimate_max_model_len_from_groups: 11,654 blocks hold exactly 131,072 tokens, 11,653 hold 16 fewer.
+    CHECK(g3->longest_request(11654, 1'000'000) == 131072);
+    CHECK(g3->longest_request(11653, 1'000'000) == 131056);
+    CHECK(g3->longest_request(13, 1'000'000) == 16);  // one block per group: 16 tokens
+    CHECK(g3->longest_request(12, 1'000'000) == 0);
+
+    // Gemma 4 31B: sliding layers cache 16 KV heads x 256 (16,384 bytes a token), the 10 global ones 4 heads x 512
+    // with K also in V's slot (gemma4.py: attention_k_eq_v loads K into both), 8,192 bytes. unify_kv_cache_spec_page_size
+    // raises the global block to 32 tokens so both pages are 262,144 bytes.
+    const Expected<VllmHybridLayout> g4 = vllm_sliding_layout(10, 8192, 50, 16384, 1024, 8192, 0);
+    REQUIRE(g4);
+    CHECK(g4->block_size == 32);
+    CHECK(g4->sliding_block == 16);
+    CHECK(g4->page_bytes == 262144);
+    CHECK(g4->groups() == 6);
+    CHECK(g4->logged_tokens(600, 8192) == 100 * 16);
+    const EngineDevice& g31 = device(run(with({{"model", "gemma-4-31b"}, {"engine", "vllm"}, {"gpu", "h200"}, {"context", "32768"}})), "gpu0");
+    CHECK(term(g31, "kv_cache") == g31.kv_blocks * 10 * 262144);
+    // Pages that are not whole multiples of each other are vLLM's NotImplementedError.
+    const Expected<VllmHybridLayout> odd = vllm_sliding_layout(1, 3 * 1024, 5, 2 * 1024, 128, 2048, 0);
+    REQUIRE_FALSE(odd);
+    CHECK(odd.error().find("not whole multiples") != std::string::npos);
+    // Gemma 4 E2B: the last 20 of 35 layers read earlier layers' caches (kv_sharing_target_layer_name) and keep none:
+    // 3 full and 12 sliding layers are paged, in groups of 3.
+    const EngineEstimate e2b = run(with({{"model", "gemma-4-e2b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"context", "32768"}}));
+    CHECK(term_steps(device(e2b, "gpu0"), "kv_cache").find("5 groups (1 full attention, 4 sliding) of up to 3 layers") != std::string::npos);
+    // Llama 4's chunked local attention stays at full length (vLLM turns the hybrid manager off for it by default), and
+    // so does a sliding model beside a drafter; Gemma 4 beside a drafter is refused by name.
+    Scenario drafted = with({{"model", "gemma-2-27b"}, {"engine", "vllm"}, {"gpu", "h200"}, {"context", "8192"}, {"draft-model", "gemma-2-9b"}});
+    bool said = false;
+    for (const std::string& note : run(drafted).notes) said = said || note.find("with a drafter in the KV cache") != std::string::npos;
+    CHECK(said);
+    const Expected<EngineEstimate> g4drafted = engine_estimate(with({{"model", "gemma-4-31b"}, {"engine", "vllm"}, {"gpu", "h200"}, {"draft-model", "gemma-3-1b"}}));
+    REQUIRE_FALSE(g4drafted);
+    CHECK(g4drafted.error().find("a drafter beside Gemma 4") != std::string::npos);
 }
 
 TEST_CASE("llama.cpp Nemotron 3 Nano: experts only in its MoE blocks, KV only in its 6 attention blocks") {
