@@ -53,6 +53,7 @@ struct EngineSettings {
     std::uint64_t max_batched_tokens = 0;  // 0 = 2048 (8192 on a >= 70 GiB GPU that is not an A100)
     std::uint64_t block_size = 0;      // 0 = 16
     bool enforce_eager = false;        // --enforce-eager: no CUDA graphs
+    bool hybrid_kv_off = false;        // --disable-hybrid-kv-cache-manager: sliding-window layers kept at full length
     std::uint64_t data_parallel = 0;   // -dp: engine replicas of tp x pp GPUs each; 0 = 1
     bool expert_parallel = false;      // --enable-expert-parallel: whole experts spread over tp x dp GPUs
 };

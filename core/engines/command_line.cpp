@@ -216,6 +216,7 @@ const std::vector<FlagSpec>& vllm_flags() {
         {"--kv-cache-dtype", "kv-dtype", ValueKind::vllm_kv, nullptr, nullptr},
         {"--block-size", "block-size", ValueKind::whole, nullptr, nullptr},
         {"--enforce-eager", "enforce-eager", ValueKind::none, "on", nullptr},
+        {"--disable-hybrid-kv-cache-manager", "disable-hybrid-kv-cache-manager", ValueKind::none, "on", nullptr},
         {"--dtype", "dtype", ValueKind::vllm_dtype, nullptr, nullptr},
         {"-q|--quantization", "dtype", ValueKind::vllm_quant, nullptr, nullptr},
         {"--cpu-offload-gb", "", ValueKind::text, nullptr, "weights offloaded to system RAM are not modelled"},

@@ -419,6 +419,12 @@ void read_vllm_line(Reader& r, const std::string& line) {
         if (number_after(line, "stored in KV cache (", n)) r.add("kv_capacity_tokens", "gpu0", n, line);
         r.note("vLLM refused to start: its KV pool holds fewer tokens than --max-model-len");
     }
+    // vLLM's warnings when its hybrid KV-cache manager is off (kv_cache_utils.py unify_hybrid_kv_cache_specs; vllm.py for a
+    // connector without HMA support).
+    if (has(line, "Hybrid KV cache manager is disabled") || has(line, "Turning off hybrid kv cache manager")) {
+        r.saw_vllm = true;
+        r.set("disable-hybrid-kv-cache-manager", "on", short_line(line));
+    }
     // Configuration: "with config: model='...', ..., max_seq_len=40960, ..., tensor_parallel_size=1, ...".
     if (has(line, "with config:") || has(line, "non-default args:")) {
         r.saw_vllm = true;
@@ -450,6 +456,7 @@ void read_vllm_line(Reader& r, const std::string& line) {
             if (!w.empty() && std::isdigit(static_cast<unsigned char>(w[0]))) r.set(k.ours, w, short_line(line));
         }
         if (has(line, "enforce_eager=True") || has(line, "'enforce_eager': True")) r.set("enforce-eager", "on", short_line(line));
+        if (has(line, "'disable_hybrid_kv_cache_manager': True")) r.set("disable-hybrid-kv-cache-manager", "on", short_line(line));
         if (has(line, "kv_cache_dtype=fp8") || has(line, "'kv_cache_dtype': 'fp8")) r.set("kv-dtype", "fp8", short_line(line));
         if (has(line, "dtype=torch.bfloat16")) r.set("dtype", "bf16", short_line(line));
         else if (has(line, "dtype=torch.float16")) r.set("dtype", "fp16", short_line(line));

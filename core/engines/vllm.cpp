@@ -260,9 +260,12 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // join the groups, which is not modelled.
     const bool sliding_family = a.family == ModelFamily::gemma2 || a.family == ModelFamily::gemma3 || a.family == ModelFamily::gemma4 ||
                                 a.family == ModelFamily::gpt_oss;
-    const bool sliding_apart = !hybrid && sliding_family && a.sliding_window > 0 && !a.chunked_attention && a.sliding_layer_count() > 0 &&
-                               s.engine.draft_model.empty();
-    if (a.family == ModelFamily::gemma4 && !sliding_apart)
+    const bool sliding_apart = !hybrid && !s.engine.hybrid_kv_off && sliding_family && a.sliding_window > 0 && !a.chunked_attention &&
+                               a.sliding_layer_count() > 0 && s.engine.draft_model.empty();
+    if (hybrid && s.engine.hybrid_kv_off)
+        return Error{"disable-hybrid-kv-cache-manager", "vLLM: Hybrid KV cache manager is disabled but failed to convert the KV cache specs to one unified "
+                                                        "type (recurrent layers need the hybrid manager)."};
+    if (a.family == ModelFamily::gemma4 && !sliding_apart && !s.engine.hybrid_kv_off)
         return Error{"draft-model", "vLLM: a drafter beside Gemma 4 (whose sliding and global layers cache heads of two widths, in groups of their own) "
                                     "is not modelled"};
     const bool grouped = hybrid || sliding_apart;  // vLLM pages the layers in groups of one size (VllmHybridLayout)
@@ -532,7 +535,13 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                                         " (taken as tensor parallelism's 2.1 GiB per rank; no published log checks it)"
                                                   : std::string("cuBLAS workspaces after the profile run (0.25 GiB as vLLM 0.19 logs it)"),
                                    non_torch, EngineTermKind::other});
-                const std::uint64_t token_bytes = (kv_row * lay + draft.kv_row * draft.layers) * kv_value_bytes;
+                // KV values a token keeps on this stage: each layer with a cache of its own at its width (Gemma 4's
+                // global layers are wider; its KV-shared layers keep none).
+                std::uint64_t stage_values = 0;
+                for (std::uint64_t il = first_layer; il < first_layer + lay; ++il)
+                    if (a.layer_is_attention(il) && il + a.kv_shared_layers < a.num_hidden_layers)
+                        stage_values += il < a.sliding_layers.size() && a.sliding_layers[static_cast<std::size_t>(il)] ? kv_row : full_row;
+                const std::uint64_t token_bytes = (stage_values + draft.kv_row * draft.layers) * kv_value_bytes;
                 // Bytes of one block across this GPU's layers, and the blocks one request of max_model_len holds.
                 const std::uint64_t block_bytes = grouped ? hybrid_layout.page_bytes * stage_tensors : block * token_bytes;
                 gpu_block_bytes.push_back(block_bytes);
@@ -587,8 +596,8 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                            d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
                     else
                         d.terms.push_back({"kv_cache", "KV cache pool",
-                                           pool_steps + n(d.kv_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes (" + n(lay) +
-                                               " layers x " + n(kv_row) + " values" +
+                                           pool_steps + n(d.kv_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes (" +
+                                               (stage_values == lay * kv_row ? n(lay) + " layers x " + n(kv_row) + " values" : n(stage_values) + " values over " + n(lay) + " layers") +
                                                (draft.layers > 0 ? " + the drafter's " + n(draft.layers) + " layers x " + n(draft.kv_row) + " values" : "") +
                                                ", x " + n(kv_value_bytes) + " bytes)",
                                            d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
@@ -684,17 +693,27 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                        : "Data parallel " + n(dp) + ": " + n(dp) + " independent engines with the same figures per GPU; the requests they hold add up.");
     if (sliding_apart) {
         const VllmHybridLayout& l = hybrid_layout;
-        out.notes.push_back(n(sliding_layers) + " sliding-window layers keep only their window: vLLM's hybrid KV-cache manager admits a request against " +
-                            n(a.sliding_window) + " - 1 + " + n(batched) + " batched tokens in each sliding group (at most max_model_len), plus one block, "
-                            "and pages them with the " + n(full_layers) + " full-attention layers in " + n(l.groups()) + " groups of " + n(l.group_size) +
-                            ". So a request of " + n(max_len) + " tokens holds " + n(l.blocks_per_request(max_len)) + " blocks of " + n(l.group_size) + " pages = " +
-                            format_bytes_binary(l.blocks_per_request(max_len) * l.group_size * l.page_bytes) + ", where every layer at full length would hold " +
+        out.notes.push_back(n(sliding_layers) + " sliding-window layers keep their window: a sliding group admits " + n(a.sliding_window) + " - 1 + " +
+                            n(batched) + " batched tokens (at most max_model_len) plus a block, so a request of " + n(max_len) + " tokens holds " +
+                            format_bytes_binary(l.blocks_per_request(max_len) * l.group_size * l.page_bytes) + ", not the " +
                             format_bytes_binary(cdiv(max_len, base_block) * base_block * (full_layers * full_row + sliding_layers * kv_row) * kv_value_bytes) +
-                            ". The concurrency is the figure to read: vLLM 0.19's \"GPU KV cache size\" divides the blocks evenly "
-                            "over the groups, and later releases log the concurrency x max_model_len instead (vllm-project/vllm#40691). "
-                            "--disable-hybrid-kv-cache-manager (or a KV connector) keeps every layer at full length.");
+                            " of every layer at full length (--disable-hybrid-kv-cache-manager, or a KV connector). Read the concurrency: vLLM 0.19's "
+                            "\"GPU KV cache size\" is the blocks / groups, later releases log concurrency x max_model_len (vllm-project/vllm#40691).");
+        // Releases with async scheduling on by default reserve every batch in flight (vllm/config/vllm.py
+        // max_in_flight_tokens = max_concurrent_batches x max_num_batched_tokens, 2 batches at pp 1): a vLLM 0.26 log
+        // of Gemma 4 31B at 16,384 tokens shows 13.25x, which 5 x 1,025 + 512 blocks a request give.
+        VllmHybridLayout in_flight = l;
+        in_flight.batched_tokens = 2 * batched;
+        const std::uint64_t later = in_flight.blocks_per_request(max_len);
+        if (later != l.blocks_per_request(max_len) && pp == 1) {
+            const std::uint64_t blocks = out.devices.empty() ? 0 : out.devices.front().kv_blocks;
+            out.notes.push_back("With async scheduling (vLLM 0.26's default) a sliding group admits " + n(a.sliding_window) + " - 1 + 2 x " + n(batched) +
+                                " tokens, two batches in flight: " + n(later) + " blocks a request" +
+                                (capacity > 0 ? ", " + format_decimal(Decimal::from_ratio((blocks * 100 + later / 2) / later, 100)) + "x concurrency" : std::string()) + ".");
+        }
     } else if (a.sliding_window > 0) {
-        out.notes.push_back(a.chunked_attention ? "Chunked local attention is counted at full length: vLLM turns its hybrid KV-cache manager off for it by default."
+        out.notes.push_back(s.engine.hybrid_kv_off ? "--disable-hybrid-kv-cache-manager: every sliding-window layer keeps the whole context in each KV block."
+                            : a.chunked_attention ? "Chunked local attention is counted at full length: vLLM turns its hybrid KV-cache manager off for it by default."
                             : !s.engine.draft_model.empty() ? "Sliding-window layers are counted at full length: with a drafter in the KV cache, the hybrid manager's groups are not modelled."
                                                             : "Sliding-window layers are counted at full length (vLLM's hybrid KV-cache manager can keep less).");
     }
@@ -734,6 +753,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         cmd += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + draft.name + "\", \"num_speculative_tokens\": 5}'";
     if (s.engine.block_size > 0) cmd += " --block-size " + std::to_string(block);
     if (s.engine.enforce_eager) cmd += " --enforce-eager";
+    if (s.engine.hybrid_kv_off) cmd += " --disable-hybrid-kv-cache-manager";
     out.command = cmd;
     finish_estimate(out, s);
     return out;

@@ -185,6 +185,8 @@ TEST_CASE("vllm serve and the api_server module: vLLM's flags, dashes or undersc
     CHECK(q.at("context") == "32000");  // vLLM: lower-case k is 10^3
     CHECK(q.at("gpus") == "4");
     CHECK(pairs(read_ok("vllm serve x --max-model-len 32K")).at("context") == "32768");
+    // vLLM's own switch for its hybrid KV-cache manager (vllm/engine/arg_utils.py) is read, not ignored.
+    CHECK(pairs(read_ok("vllm serve google/gemma-3-27b-it --disable-hybrid-kv-cache-manager")).at("disable-hybrid-kv-cache-manager") == "on");
 
     // Data and expert parallelism: -dp replicas of tp x pp GPUs each (vllm/engine/arg_utils.py).
     const auto d = pairs(read_ok("vllm serve deepseek-ai/DeepSeek-V2-Lite --data-parallel-size 4 -tp 2 --enable-expert-parallel"));

@@ -159,6 +159,13 @@ TEST_CASE("vLLM: the V0 profile table, the one-line form and V1's capacity lines
         "Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n");
     CHECK(term(refused, "kv_capacity_tokens", "gpu0") == 7344);
     CHECK(settings(refused).at("context") == "32768");
+    // The warning vLLM prints when its hybrid KV-cache manager is off (kv_cache_utils.py unify_hybrid_kv_cache_specs, as
+    // tenstorrent/tt-xla#5727 quotes it) sets the switch, so the reconciled run keeps sliding layers at full length.
+    const LogReading hma_off = read_ok(
+        "WARNING 07-20 10:00:00 [kv_cache_utils.py:1339] Hybrid KV cache manager is disabled for this hybrid model, This means we do not enable any "
+        "optimizations for saving KV cache memory (e.g., dropping the KV cache outside the sliding window).\n"
+        "INFO 07-20 10:00:00 [kv_cache_utils.py:1733] GPU KV cache size: 7,584 tokens\n");
+    CHECK(settings(hma_off).at("disable-hybrid-kv-cache-manager") == "on");
     // vllm-project/vllm#12664: V0's weights line, where "GB" is 2^30 bytes.
     const LogReading gb = read_ok("(VllmWorkerProcess pid=106022) INFO 02-02 18:01:24 model_runner.py:1116] Loading model weights took 30.7098 GB\n");
     CHECK(term(gb, "weights", "gpu0") == Catch::Approx(30.7098 * GiB));

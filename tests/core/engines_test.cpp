@@ -841,6 +841,53 @@ TEST_CASE("vLLM pages sliding-window layers apart: a sliding group admits window
     CHECK(term(g, "kv_cache") == g.kv_blocks * 21 * 16 * 8192);
     CHECK(term_steps(g, "kv_cache").find("1 x (ceil(min(4,096 - 1 + 8,192, 8,192) / 16) + 1) sliding") != std::string::npos);
 
+    // Gemma 4 E4B, vLLM 0.22.1 on an RTX 3090 Ti at --max-model-len 32768 (2,048 batched tokens on that card): "Available
+    // KV cache memory: 4.1 GiB", "GPU KV cache size: 224,353 tokens", "Maximum concurrency for 32,768 tokens per request:
+    // 6.85x" (a published set-up log, "Helium-cuda set up", June 2026). Its 24 layers with
+    // their own cache (18 of 42 share one) are 4 global (2 KV heads x 512: 4,096 bytes a token) and 20 sliding (2 x 256,
+    // window 512): the sliding block doubles to 32, groups of 4. A request holds 2,048 + 5 x (ceil(2,559 / 32) + 1) =
+    // 2,453 blocks; 16,795 blocks (4.1 GiB / 262,144 bytes) give 6.85x, and this release logs int(6.8467 x 32,768).
+    const Expected<VllmHybridLayout> e4b = vllm_sliding_layout(4, 4096, 20, 2048, 512, 2048, 0);
+    REQUIRE(e4b);
+    CHECK(e4b->sliding_block == 32);
+    CHECK(e4b->group_size * e4b->page_bytes == 262144);
+    CHECK(e4b->blocks_per_request(32768) == 2453);
+    CHECK(16795ULL * 32768 / 2453 == 224'353);
+    CHECK((16795 * 1000 / 2453 + 5) / 10 == 685);
+    // gpt-oss-120b, vLLM 0.22.1 on 8 H200s, tp 8, --block-size 64, 131,072 tokens, 8,192 batched (an LMCache
+    // regression write-up's table, read off kv_cache_utils.py's start-up lines): 25,798,626 tokens and 196.83x with the
+    // hybrid manager, 13,724,416 and 104.71x with --disable-hybrid-kv-cache-manager. Per rank 1 KV head x 64: 256 bytes
+    // a token a layer. The second figure is 214,444 blocks of 64 tokens over 36 layers; the same pool is 428,888 blocks
+    // of 18 pages, and a request holds 2,048 full + ceil(8,319 / 64) + 1 = 131 sliding.
+    const Expected<VllmHybridLayout> oss = vllm_sliding_layout(18, 256, 18, 256, 128, 8192, 64);
+    REQUIRE(oss);
+    CHECK(oss->blocks_per_request(131072) == 2179);
+    const std::uint64_t oss_blocks = 214444ULL * 36 * 64 * 256 / (18 * oss->page_bytes);
+    CHECK(oss_blocks == 428'888);
+    CHECK((oss_blocks * 1000 / 2179 + 5) / 10 == 19683);
+    CHECK(oss_blocks * 131072 / 2179 == 25'798'626);
+    // Gemma 4 31B, vLLM 0.19.1rc1 on a DGX Spark at its 262,144 tokens (vllm-project/vllm#39734): "GPU KV cache size:
+    // 37,392 tokens", "1.53x". 2,048 batched tokens: a request holds 8,192 global + 5 x 193 sliding blocks, and 14,022
+    // blocks log 14,022 / 6 groups x 16 = 37,392 tokens (the old formula) and 1.53x.
+    const Expected<VllmHybridLayout> spark = vllm_sliding_layout(10, 8192, 50, 16384, 1024, 2048, 0);
+    REQUIRE(spark);
+    CHECK(spark->blocks_per_request(262144) == 9157);
+    CHECK(spark->logged_tokens(14022, 262144) == 37'392);
+    CHECK((14022 * 1000 / 9157 + 5) / 10 == 153);
+    // The same model on vLLM 0.26.0 (B300, 16,384 tokens, 8,192 batched, async scheduling): "Available KV cache memory:
+    // 182.37 GiB", "217,116 tokens", "13.25x" (a published B300 write-up, August 2026). That release reserves two
+    // batches in flight (max_in_flight_tokens), so min(1,023 + 16,384, 16,384) tokens: 512 + 5 x 1,025 = 5,637 blocks,
+    // and 74,700 blocks (182.37 GiB / 2,621,440) give 13.2517 x 16,384 = 217,116. The engine says so in a note.
+    const Expected<VllmHybridLayout> b300 = vllm_sliding_layout(10, 8192, 50, 16384, 1024, 2 * 8192, 0);
+    REQUIRE(b300);
+    CHECK(b300->blocks_per_request(16384) == 5637);
+    CHECK(74700ULL * 16384 / 5637 == 217'116);
+    bool in_flight = false;
+    for (const std::string& note :
+         run(with({{"model", "gemma-4-31b"}, {"engine", "vllm"}, {"gpu-memory", "267.69GiB"}, {"gpu-util", "0.92"}, {"context", "16384"}})).notes)
+        in_flight = in_flight || note.find("1,024 - 1 + 2 x 8,192 tokens, two batches in flight: 5,637 blocks a request") != std::string::npos;
+    CHECK(in_flight);
+
     // At long contexts the window is what a sliding layer keeps. Gemma 3 27B (52 sliding layers of window 1,024, 10
     // full, 16 KV heads x 128): groups of 10, so 1 full and 6 sliding groups (the last padded, as vLLM warns "Add 8
     // padding layers"). A request of 131,072 tokens holds 8,192 + 6 x (ceil(9,215 / 16) + 1) = 11,654 blocks of 10
@@ -860,6 +907,17 @@ TEST_CASE("vLLM pages sliding-window layers apart: a sliding group admits window
     CHECK(g3->longest_request(11653, 1'000'000) == 131056);
     CHECK(g3->longest_request(13, 1'000'000) == 16);  // one block per group: 16 tokens
     CHECK(g3->longest_request(12, 1'000'000) == 0);
+    // --disable-hybrid-kv-cache-manager (vLLM's flag, also read from a pasted command or a log) keeps every layer at
+    // full length: 62 GiB for one request, which an H100 cannot start with.
+    REQUIRE(apply_setting(long27, "disable-hybrid-kv-cache-manager", "true"));
+    const EngineEstimate full27 = run(long27);
+    CHECK(full27.failure.find("To serve at least one request with the models's max seq len (131072)") != std::string::npos);
+    CHECK(full27.command.find(" --disable-hybrid-kv-cache-manager") != std::string::npos);
+    // A recurrent model cannot run without the hybrid manager, in vLLM's words.
+    const Expected<EngineEstimate> next_off =
+        engine_estimate(with({{"model", "qwen3-next-80b-a3b"}, {"engine", "vllm"}, {"gpu", "h200"}, {"disable-hybrid-kv-cache-manager", "true"}}));
+    REQUIRE_FALSE(next_off);
+    CHECK(next_off.error().find("Hybrid KV cache manager is disabled but failed to convert") != std::string::npos);
 
     // Gemma 4 31B: sliding layers cache 16 KV heads x 256 (16,384 bytes a token), the 10 global ones 4 heads x 512
     // with K also in V's slot (gemma4.py: attention_k_eq_v loads K into both), 8,192 bytes. unify_kv_cache_spec_page_size
