@@ -14,7 +14,8 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // Raised 404,000 -> 406,000: the llama.cpp vision projector (mmproj terms, two settings) put it 216 B over.
 // Raised 406,000 -> 408,000: vLLM's --speculative-config read as JSON (and the vLLM drafter note) put it 266 B over.
 // Raised 408,000 -> 410,000: Nemotron-H (nemotron_h: Mamba-2, attention and MLP-only blocks) costs 1,205 B.
-// The single file (this build inlined) keeps its own fixed 440,000 B, so this line can rise at most to about 437,000 B.
+// The single file (this build inlined) keeps its own fixed 440,000 B; with its wasm gzipped by zopfli (below) it
+// sits about 16 KB under the full build's figure.
 // Raised 410,000 -> 412,000: the training peak's two phases (optimizer step, --optimizer-impl, --grad-accum) cost
 // +1,334 B against main 6ff01a8 (bench/RESULTS.md).
 // Raised 412,000 -> 414,000: the text view's Hugging Face look-up (its field, prompt, live region; the prompt's
@@ -46,7 +47,10 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // 19 KB under its 440,000 B (bench/RESULTS.md).
 // Raised 439,000 -> 440,000: Gemma 4's E2B and E4B (per-layer embeddings, shared-KV layers, the audio tower) cost
 // +910 B (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 440_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 440,000 -> 443,000: vLLM's sliding-window groups (Gemma 2/3/4 and gpt-oss paged apart, Gemma 4 no longer
+// refused) and --disable-hybrid-kv-cache-manager cost +2,186 B against main 1fcc053; the single file, gzipped by zopfli,
+// is 15 KB under its 440,000 B (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 443_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
