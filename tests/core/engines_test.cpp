@@ -929,7 +929,8 @@ TEST_CASE("vLLM pages sliding-window layers apart: a sliding group admits window
     CHECK(g4->page_bytes == 262144);
     CHECK(g4->groups() == 6);
     CHECK(g4->logged_tokens(600, 8192) == 100 * 16);
-    const EngineDevice& g31 = device(run(with({{"model", "gemma-4-31b"}, {"engine", "vllm"}, {"gpu", "h200"}, {"context", "32768"}})), "gpu0");
+    const EngineEstimate e31 = run(with({{"model", "gemma-4-31b"}, {"engine", "vllm"}, {"gpu", "h200"}, {"context", "32768"}}));
+    const EngineDevice& g31 = device(e31, "gpu0");
     CHECK(term(g31, "kv_cache") == g31.kv_blocks * 10 * 262144);
     // Pages that are not whole multiples of each other are vLLM's NotImplementedError.
     const Expected<VllmHybridLayout> odd = vllm_sliding_layout(1, 3 * 1024, 5, 2 * 1024, 128, 2048, 0);
