@@ -110,6 +110,7 @@ Status choose_weight_format(Build& b) {
     }
     std::string key = s.dtype;
     bool linear_only = false;
+    bool experts_only = false;
     if (s.qlora) {
         if (s.lora_rank == 0) return Error{"qlora", "needs --lora-rank (QLoRA trains a LoRA adapter on a 4-bit base)"};
         if (key.empty()) key = "nf4_dq";
@@ -123,6 +124,7 @@ Status choose_weight_format(Build& b) {
         b.weight_numerator = format->block_bytes;
         b.weight_denominator = format->block_weights;
         linear_only = format->linear_only;
+        experts_only = format->experts_only;
     }
     b.e.weight_format = key;
     // QLoRA's NF4, GPTQ and AWQ quantize the decoder's linear weights; the rest stays in 16 bits. GPTQ and AWQ
@@ -131,9 +133,11 @@ Status choose_weight_format(Build& b) {
     if (b.arch != nullptr && ((s.qlora && s.lora_rank > 0) || linear_only)) {
         u128 linear = 0;
         for (const LinearLayer& layer : decoder_linear_layers(*b.arch))
-            if (!linear_only || std::string_view(layer.part) != "router")
+            if (experts_only ? std::string_view(layer.part) == "experts" : !linear_only || std::string_view(layer.part) != "router")
                 linear += static_cast<u128>(layer.in_features) * layer.out_features * layer.instance_count();
         if (linear > s.param_count) linear = s.param_count;  // cannot happen for a counted model; never wrap
+        if (experts_only && linear == 0)
+            return Error{"dtype", "MXFP4 stores a MoE model's routed experts, and this model has none: pick fp8, gptq, awq or a GGUF type"};
         b.quantized_linear_count = static_cast<std::uint64_t>(linear);
         b.unquantized_count = s.param_count - b.quantized_linear_count;
         b.e.quantized_linear_count = b.quantized_linear_count;

@@ -26,6 +26,8 @@ struct WeightFormat {
     // A checkpoint format that quantizes only the decoder's linear layers (GPTQ, AWQ): the embeddings, the
     // head, the norms, the routers and the biases stay in 16 bits, as the checkpoint stores them.
     bool linear_only = false;
+    // Of those, only the routed experts (MXFP4: gpt-oss's checkpoint, which keeps attention in 16 bits too).
+    bool experts_only = false;
 };
 
 // Every built-in format, in display order (floats, integers, NF4, GGUF).

@@ -534,6 +534,8 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
                 set_setting(r, key, "gptq", source);  // 4-bit, group 128: the common GPTQ export
             } else if (v == "awq" || v == "awq_marlin") {
                 set_setting(r, key, "awq", source);
+            } else if (v == "mxfp4") {
+                set_setting(r, key, "mxfp4", source);
             } else if (v == "bitsandbytes") {
                 set_setting(r, key, "nf4", source);
             } else {

@@ -876,7 +876,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     const Architecture& a = s.model->architecture;
     if (a.num_hidden_layers == 0 || a.hidden_size == 0 || a.num_attention_heads == 0 || a.vocab_size == 0)
         return Error{"engine", "the model's architecture lacks layers, width, heads or vocabulary size"};
-    if (const Expected<WeightFormat> f = find_weight_format(s.dtype); f && f->linear_only)
+    if (const Expected<WeightFormat> f = find_weight_format(s.dtype); f && f->linear_only && !f->experts_only)
         return Error{"dtype", std::string(ollama ? "Ollama" : "llama.cpp") + " loads GGUF files, not " + f->label.substr(0, f->label.find(' ')) +
                                   " checkpoints: pick a GGUF type such as q4_k_m, or run the checkpoint with --engine vllm"};
     const Expected<Estimate> e = estimate(s);

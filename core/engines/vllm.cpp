@@ -754,6 +754,14 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     if (s.engine.block_size > 0) cmd += " --block-size " + std::to_string(block);
     if (s.engine.enforce_eager) cmd += " --enforce-eager";
     if (s.engine.hybrid_kv_off) cmd += " --disable-hybrid-kv-cache-manager";
+    // vllm/model_executor/layers/quantization/mxfp4.py: the Marlin fallback pads the experts (intermediate to 128,
+    // hidden to 256); Triton on Hopper pads nothing at tp 1. Said, not counted: the kernel depends on the GPU.
+    if (s.dtype == "mxfp4")
+        out.notes.push_back("MXFP4 as the checkpoint stores it (gpt-oss-20b: vLLM logs 12.88 GiB, vllm-project/vllm#22331). On GPUs without native FP4 "
+                            "(A100, L40S, RTX) vLLM's Marlin kernel pads each expert to widths of 128 and 256 (gpt-oss: 2,880 to 2,944 and 3,072), "
+                            "about 7 % more: 13.72 GiB for the 20b.");
+    else if (a.family == ModelFamily::gpt_oss && (s.dtype.empty() || s.dtype == "bf16" || s.dtype == "fp16"))
+        out.notes.push_back("gpt-oss's checkpoint stores its experts in MXFP4, which vLLM loads as they are: --dtype mxfp4.");
     out.command = cmd;
     finish_estimate(out, s);
     return out;

@@ -15,7 +15,7 @@ use=' (use a number with K, M, B or T)'
 big_digits=$(head -c 100000 /dev/zero | tr '\0' '9')
 big_garbage=$(head -c 100000 /dev/zero | tr '\0' 'x')
 grouping='is not a number (commas group thousands as in 7,000,000; decimals take a point)'
-formats='(fp32, fp16, bf16, fp8, int8, int4, gptq, awq, nf4, nf4_dq, q8_0, q6_k, q5_k, q5_k_m, q4_k, q4_k_m, q4_0, q3_k, q3_k_m, q2_k, or bits such as 4.65bpw)'
+formats='(fp32, fp16, bf16, fp8, int8, int4, gptq, awq, mxfp4, nf4, nf4_dq, q8_0, q6_k, q5_k, q5_k_m, q4_k, q4_k_m, q4_0, q3_k, q3_k_m, q2_k, or bits such as 4.65bpw)'
 
 bad() {  # bad NAME EXPECTED_STDERR -- ARGS...
   local name=$1 want_err=$2; shift 3

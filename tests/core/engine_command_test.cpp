@@ -187,6 +187,7 @@ TEST_CASE("vllm serve and the api_server module: vLLM's flags, dashes or undersc
     CHECK(pairs(read_ok("vllm serve x --max-model-len 32K")).at("context") == "32768");
     // vLLM's own switch for its hybrid KV-cache manager (vllm/engine/arg_utils.py) is read, not ignored.
     CHECK(pairs(read_ok("vllm serve google/gemma-3-27b-it --disable-hybrid-kv-cache-manager")).at("disable-hybrid-kv-cache-manager") == "on");
+    CHECK(pairs(read_ok("vllm serve openai/gpt-oss-120b --quantization mxfp4")).at("dtype") == "mxfp4");
 
     // Data and expert parallelism: -dp replicas of tp x pp GPUs each (vllm/engine/arg_utils.py).
     const auto d = pairs(read_ok("vllm serve deepseek-ai/DeepSeek-V2-Lite --data-parallel-size 4 -tp 2 --enable-expert-parallel"));

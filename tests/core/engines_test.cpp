@@ -285,6 +285,25 @@ TEST_CASE("vLLM: a GPTQ checkpoint keeps its embedding and head in 16 bits on th
     CHECK(llama.error().find("loads GGUF files, not GPTQ checkpoints") != std::string::npos);
 }
 
+TEST_CASE("vLLM loads gpt-oss's MXFP4 experts as the checkpoint stores them") {
+    // vllm-project/vllm#22331 (gpt-oss image, RTX 3090, tp 1): "Model loading took 12.8848 GiB" for gpt-oss-20b.
+    // 24 x 32 x 24,883,200 expert weights at 17/32 bytes + 1,804,459,584 others in bf16 = 13,761,264,768 B, with the
+    // RoPE table beside them. In bf16 everywhere it would be 38.96 GiB.
+    const EngineEstimate e = run(with({{"model", "gpt-oss-20b"}, {"engine", "vllm"}, {"gpu", "rtx-3090"}, {"dtype", "mxfp4"}, {"context", "8192"}}));
+    const EngineDevice& g = device(e, "gpu0");
+    CHECK(term(g, "weights") == 19'110'297'600ULL * 17 / 32 + 1'804'459'584ULL * 2);
+    CHECK(static_cast<double>(g.weights_bytes) == Catch::Approx(12.8848 * GiB).epsilon(0.01));
+    bool padded = false;
+    for (const std::string& note : e.notes) padded = padded || note.find("Marlin kernel pads each expert") != std::string::npos;
+    CHECK(padded);
+    // A pasted command's --quantization mxfp4 is read; llama.cpp takes the format too (gpt-oss GGUFs are MXFP4).
+    CHECK(run(with({{"model", "gpt-oss-20b"}, {"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"dtype", "mxfp4"}, {"context", "8192"}})).failure.empty());
+    bool hinted = false;
+    for (const std::string& note : run(with({{"model", "gpt-oss-20b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}})).notes)
+        hinted = hinted || note.find("--dtype mxfp4") != std::string::npos;
+    CHECK(hinted);
+}
+
 TEST_CASE("vLLM's FP8 quantizes the linear layers only: the embedding and the head stay in 16 bits") {
     // "Loading model weights took 8.4939 GB" (vLLM's GB then meant GiB) for neuralmagic/Meta-Llama-3.1-8B-Instruct-FP8-dynamic,
     // in a vLLM FP8-vs-FP16 benchmark write-up with guidellm (found through the code index; the FP16 run there logged 14.99 GB).

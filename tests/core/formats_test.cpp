@@ -100,6 +100,37 @@ TEST_CASE("formats: GPTQ and AWQ checkpoints: 4-bit linears with group scales, 1
     CHECK(weight_format_note(typed, bare).find("Without a model's architecture") != std::string::npos);
 }
 
+TEST_CASE("formats: MXFP4 stores gpt-oss's routed experts at 4.25 bits and the rest in 16 bits", "[formats]") {
+    // ggml block_mxfp4 (and the OCP MX spec): 16 bytes of E2M1 nibbles and one E8M0 scale per 32 values.
+    CHECK(format_bits_per_weight(get("mxfp4")) == "4.25");
+    CHECK(get("MXFP4").experts_only);
+    CHECK(get("mxfp4").linear_only);
+    // gpt-oss-120b: 36 layers x 128 experts x (2,880 x 5,760 gate_up + 2,880 x 2,880 down) = 114,661,785,600 expert
+    // weights at 17/32 bytes; the other 2,167,371,072 parameters (attention, routers, embeddings, head, norms, sinks,
+    // the experts' biases) in bf16: 65,248,815,744 B = 60.77 GiB. Published: unsloth's gpt-oss-120b GGUF with its
+    // non-expert tensors in F16, "file size = 60.868 GiB" (ikawrakow/ik_llama.cpp#895), and Ollama 0.30's gpt-oss:120b
+    // blob, 60.87 GiB (ollama/ollama#16416): -0.16 %, the f32 norms the files keep. bf16 everywhere says 217.6 GiB.
+    const Expected<ModelSource> oss = load_preset("gpt-oss-120b");
+    REQUIRE(oss.ok());
+    Scenario s;
+    s.model = std::make_shared<ModelSource>(*oss);
+    s.param_count = oss->counts.total_count;
+    s.dtype = "mxfp4";
+    const Estimate e = estimate(s).value();
+    CHECK(e.quantized_linear_count == 114'661'785'600ULL);
+    CHECK(e.weight_bytes == 114'661'785'600ULL * 17 / 32 + (116'829'156'672ULL - 114'661'785'600ULL) * 2);
+    CHECK(static_cast<double>(e.weight_bytes) == Catch::Approx(60.868 * 1073741824.0).epsilon(0.002));
+    CHECK(weight_format_note(s, e).find("routed experts' weights in") != std::string::npos);
+    // A dense model has no experts to store so: refused, naming the choices.
+    Scenario dense;
+    dense.model = std::make_shared<ModelSource>(*load_preset("llama-2-7b"));
+    dense.param_count = dense.model->counts.total_count;
+    dense.dtype = "mxfp4";
+    const Expected<Estimate> refused = estimate(dense);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().find("this model has none") != std::string::npos);
+}
+
 TEST_CASE("formats: GGUF type sizes from ggml's block structs", "[formats]") {
     // ggml-common.h: block_q8_0 34 B / 32, block_q6_K 210 B / 256, block_q5_K 176, block_q4_K 144,
     // block_q4_0 18 B / 32, block_q3_K 110, block_q2_K 84 (per 256).

@@ -379,7 +379,7 @@ TEST_CASE("parse_whole_count: GPUs, batch, ranks and stages come whole; fraction
 // The settings for the model, formats, recipes, LoRA, KV cache and GPUs:
 // the same surfaces as above, so the same kind of table.
 TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject bad values exactly", "[hardening]") {
-    const std::string kFormats = "(fp32, fp16, bf16, fp8, int8, int4, gptq, awq, nf4, nf4_dq, q8_0, q6_k, q5_k, q5_k_m, q4_k, q4_k_m, "
+    const std::string kFormats = "(fp32, fp16, bf16, fp8, int8, int4, gptq, awq, mxfp4, nf4, nf4_dq, q8_0, q6_k, q5_k, q5_k_m, q4_k, q4_k_m, "
                                  "q4_0, q3_k, q3_k_m, q2_k, or bits such as 4.65bpw)";
     const std::string kRecipes = "seed-adam, adamw-mixed, adamw-mixed-fp32-grads, adam-fp32, adam-8bit, sgd, sgd-momentum";
     const std::string kGpus = "(rtx-3060, rtx-3090, rtx-4060-ti-16gb, rtx-4070, rtx-4080, rtx-4090, rtx-5080, rtx-5090, rtx-a6000, l40s, t4, l4, v100-16gb, v100-32gb, a100-40gb, "
@@ -423,6 +423,8 @@ TEST_CASE("apply_setting: the model, format, LoRA, KV-cache and GPU keys reject 
         {"batch", "0.5", "batch: must be a whole number"},
         {"batch", "1000001", "batch: is too large (at most 1,000,000)"},
         {"kv-dtype", "nan", "kv-dtype: \"nan\" is not a known format " + kFormats},
+        {"kv-dtype", "mxfp4", "kv-dtype: \"mxfp4\" is a checkpoint format of weights, not a KV-cache format (fp16, bf16, fp8, fp32, q8_0, q4_0)"},
+        {"kv-dtype", "gptq", "kv-dtype: \"gptq\" is a checkpoint format of weights, not a KV-cache format (fp16, bf16, fp8, fp32, q8_0, q4_0)"},
         {"inference-mode", "fast", "inference-mode: \"fast\" is not simple or detailed"},
         {"gpu", "\xEF\xBC\xA8" "100", "gpu: \"\xEF\xBC\xA8" "100\" is not a known GPU " + kGpus},
         {"gpu", "H100", ""},
