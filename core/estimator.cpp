@@ -137,7 +137,7 @@ Status choose_weight_format(Build& b) {
                 linear += static_cast<u128>(layer.in_features) * layer.out_features * layer.instance_count();
         if (linear > s.param_count) linear = s.param_count;  // cannot happen for a counted model; never wrap
         if (experts_only && linear == 0)
-            return Error{"dtype", "MXFP4 stores a MoE model's routed experts, and this model has none: pick fp8, gptq, awq or a GGUF type"};
+            return Error{"dtype", "the model has no MoE experts for MXFP4"};
         b.quantized_linear_count = static_cast<std::uint64_t>(linear);
         b.unquantized_count = s.param_count - b.quantized_linear_count;
         b.e.quantized_linear_count = b.quantized_linear_count;

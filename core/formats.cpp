@@ -33,9 +33,7 @@ const std::vector<WeightFormat>& weight_formats() {
         // OCP Microscaling MXFP4 (gpt-oss's checkpoint format): per 32 values, 16 bytes of E2M1 nibbles and one
         // E8M0 scale byte = 17 bytes (ggml block_mxfp4; the safetensors *_blocks and *_scales). Only the MoE experts
         // are stored so; attention, routers, embeddings, head, norms and the experts' biases stay in bf16.
-        {"mxfp4", "MXFP4 experts", 17, 32,
-         "MXFP4 checkpoint (gpt-oss): MoE experts at 4 bits + an 8-bit scale per 32 = 4.25 bits; attention, routers, embeddings, head and norms in 16 bits.",
-         "OCP MX spec: E2M1 elements, one E8M0 scale per 32; ggml block_mxfp4 17 bytes per 32", false, true, true},
+        {"mxfp4", "MXFP4", 17, 32, "gpt-oss: MoE experts at 4.25 bits, the rest in 16 bits.", "ggml block_mxfp4", false, true, true},
         {"nf4", "NF4", 36, 64, "bitsandbytes 4-bit NormalFloat: 0.5 byte + an fp32 absmax per 64 = 4.5 bits.",
          "Dettmers et al. 2023, QLoRA sec. 2: blocksize 64, 32/64 = 0.5 bits of fp32 constants per parameter", false},
         {"nf4_dq", "NF4 + double quant", 8452, 16384,

@@ -254,7 +254,7 @@ std::string weight_format_note(const Scenario& s, const Estimate& e) {
     const std::string value = weight_format_value(e);
     if (e.quantized_linear_count > 0)
         return std::string(s.qlora ? "QLoRA" : "The weight format") + " decides: the " +
-               (e.weight_format == "mxfp4" ? "routed experts' weights in " + value + "; attention, routers, embeddings, output head" : "decoder's linear weights in " + value + "; embeddings, output head") +
+               (e.weight_format == "mxfp4" ? "experts in " + value + "; attention, embeddings, output head" : "decoder's linear weights in " + value + "; embeddings, output head") +
                " and norms in " + (unquantized_bytes(s) == 4 ? "fp32 (PEFT's upcast)" : "16 bits") +
                ". b is not used.";
     if (s.qlora) return "QLoRA decides: the base in " + value + ". b is not used.";

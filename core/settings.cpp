@@ -118,7 +118,7 @@ std::string apply_kv_dtype(Scenario& s, std::string_view text) {
     const Expected<WeightFormat> format = find_weight_format(text);
     if (!format) return format.error();
     // GPTQ, AWQ and MXFP4 are checkpoint formats of weights: no runtime caches K and V in them.
-    if (format->linear_only) return "\"" + format->key + "\" is a checkpoint format of weights, not a KV-cache format (fp16, bf16, fp8, fp32, q8_0, q4_0)";
+    if (format->linear_only) return "\"" + format->key + "\" is a weight format, not a KV-cache one";
     s.kv_dtype = format->key;
     return {};
 }

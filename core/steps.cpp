@@ -304,9 +304,9 @@ std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Val
                                        (fp32 ? " (fp32: PEFT's prepare_model_for_kbit_training)" : ""),
                                    "\\text{Weight memory} = N_{\\text{linear}} \\times b + (N - N_{\\text{linear}}) \\times " +
                                        rest_bytes),
-                           substitute("N_linear = " + lin + (e.weight_format == "mxfp4" ? " routed-expert" : " decoder linear") + " weights at " +
+                           substitute("N_linear = " + lin + (e.weight_format == "mxfp4" ? " expert" : " decoder linear") + " weights at " +
                                           v.b_weight_text + ", N − N_linear = " + rest +
-                                          (e.weight_format == "mxfp4" ? " (attention, routers, embeddings, output head, norms)" : " (embeddings, output head, norms)") +
+                                          (e.weight_format == "mxfp4" ? " (attention, embeddings, output head, norms)" : " (embeddings, output head, norms)") +
                                           " at " + rest_bytes + " bytes, so " + lin + " × " +
                                           v.b_weight_text + " + " + rest + " × " + rest_bytes + " bytes",
                                       count_latex(e.quantized_linear_count) + " \\times " + v.b_weight_latex + " + " +

@@ -120,7 +120,7 @@ TEST_CASE("formats: MXFP4 stores gpt-oss's routed experts at 4.25 bits and the r
     CHECK(e.quantized_linear_count == 114'661'785'600ULL);
     CHECK(e.weight_bytes == 114'661'785'600ULL * 17 / 32 + (116'829'156'672ULL - 114'661'785'600ULL) * 2);
     CHECK(static_cast<double>(e.weight_bytes) == Catch::Approx(60.868 * 1073741824.0).epsilon(0.002));
-    CHECK(weight_format_note(s, e).find("routed experts' weights in") != std::string::npos);
+    CHECK(weight_format_note(s, e).find("decides: the experts in") != std::string::npos);
     // A dense model has no experts to store so: refused, naming the choices.
     Scenario dense;
     dense.model = std::make_shared<ModelSource>(*load_preset("llama-2-7b"));
@@ -128,7 +128,7 @@ TEST_CASE("formats: MXFP4 stores gpt-oss's routed experts at 4.25 bits and the r
     dense.dtype = "mxfp4";
     const Expected<Estimate> refused = estimate(dense);
     REQUIRE_FALSE(refused.ok());
-    CHECK(refused.error().find("this model has none") != std::string::npos);
+    CHECK(refused.error().find("the model has no MoE experts for MXFP4") != std::string::npos);
 }
 
 TEST_CASE("formats: GGUF type sizes from ggml's block structs", "[formats]") {
