@@ -16,6 +16,16 @@ WeightFormat get(const char* key) {
     REQUIRE(f.ok());
     return *f;
 }
+// A scenario of a built-in model stored in `dtype`.
+Scenario preset_in(const char* key, const char* dtype) {
+    const Expected<ModelSource> model = load_preset(key);
+    REQUIRE(model.ok());
+    Scenario s;
+    s.model = std::make_shared<ModelSource>(*model);
+    s.param_count = model->counts.total_count;
+    s.dtype = dtype;
+    return s;
+}
 }  // namespace
 
 TEST_CASE("formats: float and integer sizes in bits per weight", "[formats]") {
@@ -81,14 +91,9 @@ TEST_CASE("formats: GPTQ and AWQ checkpoints: 4-bit linears with group scales, 1
     CHECK(weight_format_note(s, gptq).find("16 bits") != std::string::npos);
 
     // MoE: GPTQ and AWQ leave the router (mlp.gate) in 16 bits; Mixtral 8x7B's 32 x 8 x 4096 routers.
-    const Expected<ModelSource> mixtral = load_preset("mixtral-8x7b");
-    REQUIRE(mixtral.ok());
-    Scenario m;
-    m.model = std::make_shared<ModelSource>(*mixtral);
-    m.param_count = mixtral->counts.total_count;
-    m.dtype = "awq";
+    const Scenario m = preset_in("mixtral-8x7b", "awq");
     const Estimate awq = estimate(m).value();
-    const ParamBreakdown& c = mixtral->counts;
+    const ParamBreakdown& c = m.model->counts;
     CHECK(awq.quantized_linear_count == c.total_count - c.embedding_count - c.output_head_count - c.norm_count - 32 * 8 * 4096);
 
     // Without an architecture there is nothing to split: N x 4.15625 bits, and the note says what that misses.
@@ -110,23 +115,14 @@ TEST_CASE("formats: MXFP4 stores gpt-oss's routed experts at 4.25 bits and the r
     // the experts' biases) in bf16: 65,248,815,744 B = 60.77 GiB. Published: unsloth's gpt-oss-120b GGUF with its
     // non-expert tensors in F16, "file size = 60.868 GiB" (ikawrakow/ik_llama.cpp#895), and Ollama 0.30's gpt-oss:120b
     // blob, 60.87 GiB (ollama/ollama#16416): -0.16 %, the f32 norms the files keep. bf16 everywhere says 217.6 GiB.
-    const Expected<ModelSource> oss = load_preset("gpt-oss-120b");
-    REQUIRE(oss.ok());
-    Scenario s;
-    s.model = std::make_shared<ModelSource>(*oss);
-    s.param_count = oss->counts.total_count;
-    s.dtype = "mxfp4";
+    const Scenario s = preset_in("gpt-oss-120b", "mxfp4");
     const Estimate e = estimate(s).value();
     CHECK(e.quantized_linear_count == 114'661'785'600ULL);
     CHECK(e.weight_bytes == 114'661'785'600ULL * 17 / 32 + (116'829'156'672ULL - 114'661'785'600ULL) * 2);
     CHECK(static_cast<double>(e.weight_bytes) == Catch::Approx(60.868 * 1073741824.0).epsilon(0.002));
     CHECK(weight_format_note(s, e).find("decides: the experts in") != std::string::npos);
     // A dense model has no experts to store so: refused, naming the choices.
-    Scenario dense;
-    dense.model = std::make_shared<ModelSource>(*load_preset("llama-2-7b"));
-    dense.param_count = dense.model->counts.total_count;
-    dense.dtype = "mxfp4";
-    const Expected<Estimate> refused = estimate(dense);
+    const Expected<Estimate> refused = estimate(preset_in("llama-2-7b", "mxfp4"));
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().find("the model has no MoE experts for MXFP4") != std::string::npos);
 }
