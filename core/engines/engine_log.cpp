@@ -735,6 +735,22 @@ Expected<std::vector<ReconcileRow>> reconcile_log(const LogReading& log, std::st
             est.put("activation_peak", "gpu0", act);
         }
     }
+    // vLLM's "GPU KV cache size": 0.19 and before log blocks / groups x block size, later releases int(concurrency x
+    // max_model_len) (vllm-project/vllm#40691). The two differ for models paged in groups (sliding windows, recurrent
+    // state), where ours is the first; a log whose tokens are its concurrency x context is compared with ours so.
+    double log_tokens = -1, log_concurrency = -1, ours_tokens = 0, ours_concurrency = 0, context = 0;
+    for (const MeasuredTerm& t : log.terms) {
+        if (t.device != "gpu0") continue;
+        if (t.term == "kv_capacity_tokens") log_tokens = t.value;
+        if (t.term == "max_concurrency") log_concurrency = t.value;
+    }
+    for (const CommandSetting& c : log.settings)
+        if (c.key == "context") context = std::atof(c.value.c_str());
+    const bool later_log = log_tokens > 0 && log_concurrency > 0 && context > 0 && std::fabs(log_tokens - log_concurrency * context) <= 0.005 * context + 1;
+    if (later_log && est.get("kv_capacity_tokens", "gpu0", ours_tokens) && est.get("max_concurrency", "gpu0", ours_concurrency) &&
+        std::fabs(ours_tokens - ours_concurrency * context) > 0.01 * ours_tokens)
+        for (auto& [k, v] : est.by_key)
+            if (k == "kv_capacity_tokens/gpu0") v = std::floor(ours_concurrency * context);
     std::vector<ReconcileRow> rows;
     for (const MeasuredTerm& t : log.terms) {
         if (t.term.rfind("estimate_", 0) == 0) continue;  // Ollama's own estimate: shown by reconcile_text

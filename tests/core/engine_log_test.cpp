@@ -310,6 +310,26 @@ TEST_CASE("reconcile without an engine model uses the seed's terms") {
     CHECK(kv);
 }
 
+TEST_CASE("reconcile: vLLM's GPU KV cache size compared in the formula the log's release used") {
+    // Gemma 3 27B at 131,072 tokens, paged in 7 groups: vLLM 0.19 logs 13,548 blocks / 7 x 16 = 30,960 tokens; later
+    // releases log int(1.16 x 131,072) (vllm-project/vllm#40691; the Gemma 4 E4B log of vLLM 0.22.1, 224,353 tokens
+    // at 6.85x and 32,768, is one). The estimate states the first; a log of the second is compared with ours so.
+    const std::string ours = R"({"engine":{"devices":[{"device":"gpu0","kv_capacity_tokens":30960,"max_concurrency":1.16}]}})";
+    auto capacity_gap = [&](const char* log_text) {
+        const Expected<std::vector<ReconcileRow>> rows = reconcile_log(read_ok(log_text), ours);
+        REQUIRE(rows.ok());
+        for (const ReconcileRow& r : *rows)
+            if (r.term == "kv_capacity_tokens") return r.error;
+        return 1.0;
+    };
+    CHECK(capacity_gap("INFO [kv_cache_utils.py:1733] GPU KV cache size: 152,043 tokens\n"
+                       "INFO [kv_cache_utils.py:1734] Maximum concurrency for 131,072 tokens per request: 1.16x\n") == Catch::Approx(0).margin(1e-9));
+    CHECK(capacity_gap("INFO [kv_cache_utils.py:1319] GPU KV cache size: 30,960 tokens\n"
+                       "INFO [kv_cache_utils.py:1324] Maximum concurrency for 131,072 tokens per request: 1.16x\n") == Catch::Approx(0).margin(1e-9));
+    // Without the concurrency line the release cannot be told: the figure is compared as it stands.
+    CHECK(capacity_gap("INFO [kv_cache_utils.py:1733] GPU KV cache size: 152,043 tokens\n") < -0.79);
+}
+
 TEST_CASE("reconcile_log_text: the log's scenario on top of the current one, in one call") {
     Scenario base;
     REQUIRE(apply_setting(base, "model", "llama-3-8b"));
