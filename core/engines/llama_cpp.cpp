@@ -1005,6 +1005,11 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     const std::uint64_t all = a.num_hidden_layers + 1;
     r.ngl = s.engine.ngl_auto || s.engine.ngl_all ? all : std::min(s.engine.ngl_layers, all);
 
+    // ggml-org's gpt-oss GGUFs (and LM Studio's) keep attention, embeddings and head in Q8_0, not 16 bits: the 20b's
+    // file is 11.27 GiB (4.63 BPW) where the 16-bit rest gives 12.82 GiB; unsloth's F16 files match the latter.
+    if (s.dtype == "mxfp4" && !s.model->layout.known)
+        out.notes.push_back("MXFP4 experts with the rest in 16 bits, as unsloth's F16 GGUFs and Ollama's blobs store gpt-oss; ggml-org's files keep "
+                            "the rest in Q8_0 (the 20b: 11.27 GiB, not 12.82): drop the GGUF file to count its tensors as they are.");
     // --fit (when -ngl and -c are left to it and the GPUs' capacity is known): first the context, down to
     // 4096, then the layers, back to front, until every GPU keeps the 1024 MiB margin free.
     // llama.cpp's --fit leaves the user's tensor overrides alone and does not search then (common/fit.cpp).
