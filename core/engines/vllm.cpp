@@ -416,6 +416,14 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // after each layer, so their peak was the larger phase, not the sum.
     // The experts' tensor-parallel size: tp, tp x dp when data parallelism flattens it, 1 with expert parallelism.
     const std::uint64_t moe_tp = ep ? 1 : tp * dp;
+    // MXFP4 on GPUs without native FP4 (Ampere, Ada, consumer Blackwell) runs vLLM's Marlin kernel, which pads every
+    // expert (quantization/mxfp4.py, Marlin backend: the width per rank to a multiple of 128, the hidden size to 256);
+    // gpt-oss-20b then loads 13.72 GiB where the checkpoint is 12.82 (a kserve log and an A100 log; vllm#22331's
+    // unpadded run logs 12.88). Hopper's Triton path pads nothing at tp 1; other GPUs are not assumed either way.
+    const bool marlin = s.dtype == "mxfp4" && a.is_moe() && a.moe_intermediate_size > 0 &&
+                        (s.gpu.rfind("rtx-", 0) == 0 || s.gpu.rfind("a100", 0) == 0 || s.gpu == "l40s" || s.gpu == "l4") && s.gpu_memory_bytes == 0;
+    const std::uint64_t marlin_width = a.is_moe() ? a.moe_intermediate_size / moe_tp : 0;
+    const std::uint64_t marlin_padded = cdiv(marlin_width, 128) * 128 * cdiv(a.hidden_size, 256) * 256;
     const std::uint64_t moe_n = a.is_moe() ? 2 * a.moe_intermediate_size / moe_tp : 0;
     const std::uint64_t moe_topk = std::max<std::uint64_t>(a.num_experts_per_tok, 1);
     auto aligned = [](std::uint64_t bytes) { return (bytes + kWorkspaceAlign - 1) / kWorkspaceAlign * kWorkspaceAlign; };
@@ -496,6 +504,18 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                 }
                 if (fp8_ends) wsteps += " (FP8 layers; the embedding and the head stay in 16 bits)";
                 d.terms.push_back({"weights", "Model weights", wsteps, weights, EngineTermKind::weights});
+                if (marlin && marlin_width > 0) {
+                    // This GPU's MXFP4 expert bytes: its MoE layers' share, split over the experts' ranks.
+                    std::uint64_t moe_here = 0;
+                    for (std::uint64_t il = first_layer; il < first_layer + lay; ++il) moe_here += a.layer_is_moe(il) ? 1 : 0;
+                    const std::uint64_t expert_bytes = static_cast<std::uint64_t>(static_cast<u128>(e->quantized_linear_count) * 17 / 32 * moe_here / moe_layers /
+                                                                                  (ep ? ep_size : moe_tp));
+                    const std::uint64_t pad = static_cast<std::uint64_t>(static_cast<u128>(expert_bytes) * marlin_padded / (marlin_width * a.hidden_size)) - expert_bytes;
+                    d.terms.push_back({"mxfp4_padding", "MXFP4 padding (Marlin)",
+                                       n(expert_bytes) + " bytes of MXFP4 experts x (" + n(cdiv(marlin_width, 128) * 128) + " x " + n(cdiv(a.hidden_size, 256) * 256) +
+                                           ") / (" + n(marlin_width) + " x " + n(a.hidden_size) + ") - themselves: Marlin's padded widths (quantization/mxfp4.py)",
+                                       pad, EngineTermKind::weights});
+                }
                 if (rope.bytes > 0) d.terms.push_back({"rope_table", "RoPE cos/sin table", rope.steps, rope.bytes, EngineTermKind::weights});
                 if (draft.weights > 0) {
                     d.terms.push_back({"draft_weights", "Drafter weights", draft.weight_steps, draft.weights, EngineTermKind::weights});
@@ -757,9 +777,9 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     // vllm/model_executor/layers/quantization/mxfp4.py: the Marlin fallback pads the experts (intermediate to 128,
     // hidden to 256); Triton on Hopper pads nothing at tp 1. Said, not counted: the kernel depends on the GPU.
     if (s.dtype == "mxfp4")
-        out.notes.push_back("MXFP4 as the checkpoint stores it (gpt-oss-20b: vLLM logs 12.88 GiB, vllm-project/vllm#22331). On GPUs without native FP4 "
-                            "(A100, L40S, RTX) vLLM's Marlin kernel pads each expert to widths of 128 and 256 (gpt-oss: 2,880 to 2,944 and 3,072), "
-                            "about 7 % more: 13.72 GiB for the 20b.");
+        out.notes.push_back(marlin ? "MXFP4 experts padded for vLLM's Marlin kernel, which this GPU runs (no native FP4): gpt-oss-20b loads 13.72 GiB so."
+                                   : "MXFP4 as the checkpoint stores it (gpt-oss-20b: vLLM logs 12.88 GiB, vllm-project/vllm#22331). On GPUs without "
+                                     "native FP4 (A100, L40S, RTX) vLLM's Marlin kernel pads the experts (gpt-oss: 2,880 to 2,944 and 3,072), about 7 % more.");
     else if (a.family == ModelFamily::gpt_oss && (s.dtype.empty() || s.dtype == "bf16" || s.dtype == "fp16"))
         out.notes.push_back("gpt-oss's checkpoint stores its experts in MXFP4, which vLLM loads as they are: --dtype mxfp4.");
     out.command = cmd;
