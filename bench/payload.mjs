@@ -50,7 +50,9 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // Raised 440,000 -> 443,000: vLLM's sliding-window groups (Gemma 2/3/4 and gpt-oss paged apart, Gemma 4 no longer
 // refused) and --disable-hybrid-kv-cache-manager cost +2,186 B against main 1fcc053, and --dtype mxfp4 +386 B; the
 // single file, gzipped by zopfli, is 15 KB under its 440,000 B (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 443_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 443,000 -> 445,000: the reconciler reading vLLM's capacity line in its release's formula, llama.cpp's note on
+// ggml-org's gpt-oss GGUFs and vLLM's Marlin padding of MXFP4 experts cost +698 B against fb84ea4 (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 445_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
