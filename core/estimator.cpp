@@ -127,8 +127,9 @@ Status choose_weight_format(Build& b) {
         experts_only = format->experts_only;
     }
     b.e.weight_format = key;
-    // QLoRA's NF4, GPTQ and AWQ quantize the decoder's linear weights; the rest stays in 16 bits. GPTQ and AWQ
-    // also leave the MoE routers unquantized (AutoGPTQ and AutoAWQ skip mlp.gate; bitsandbytes quantizes it).
+    // QLoRA's NF4, GPTQ and AWQ quantize the decoder's linear weights, MXFP4 only the routed experts' (gpt-oss); the
+    // rest stays in 16 bits. GPTQ and AWQ also leave the MoE routers unquantized (AutoGPTQ and AutoAWQ skip mlp.gate;
+    // bitsandbytes quantizes it).
     // Without an architecture there is no split: N x b, and the weight note says so.
     if (b.arch != nullptr && ((s.qlora && s.lora_rank > 0) || linear_only)) {
         u128 linear = 0;
