@@ -30,6 +30,12 @@ const char* engine_name(EngineKind kind) {
     return "";
 }
 
+bool vllm_tokens_are_logged_only(const EngineDevice& g, std::uint64_t context) {
+    const u128 held = static_cast<u128>(g.max_concurrency.micros) * context / Decimal::kScale;
+    const u128 logged = g.kv_capacity_tokens;
+    return (held > logged ? held - logged : logged - held) * 200 > static_cast<u128>(context) + 200;  // beyond the "%.2fx" rounding
+}
+
 std::string engine_bytes_text(std::uint64_t bytes) { return format_gib(bytes) + " (" + format_gb(bytes) + ")"; }
 
 void finish_device(EngineDevice& d) {
@@ -108,8 +114,14 @@ void finish_estimate(EngineEstimate& est, const Scenario& s) {
     }
     if (est.kind == EngineKind::vllm && !est.devices.empty() && est.devices.front().has_pool) {
         const EngineDevice& g = est.devices.front();
-        detail += "; KV pool " + format_gib(g.kv_pool_bytes) + " per GPU = " + format_count_exact(g.kv_capacity_tokens) + " tokens, " +
-                  format_decimal(g.max_concurrency) + "x concurrency";
+        // Paged in groups (sliding windows, recurrent state), vLLM 0.19's logged tokens are blocks / groups, not what the
+        // pool holds: then the requests it holds are the figure, and the log's tokens are named as the log's.
+        if (vllm_tokens_are_logged_only(g, est.context_tokens))
+            detail += "; KV pool " + format_gib(g.kv_pool_bytes) + " per GPU, " + format_decimal(g.max_concurrency) + "x concurrency at " +
+                      format_count_exact(est.context_tokens) + " tokens (vLLM 0.19 logs " + format_count_exact(g.kv_capacity_tokens) + " tokens)";
+        else
+            detail += "; KV pool " + format_gib(g.kv_pool_bytes) + " per GPU = " + format_count_exact(g.kv_capacity_tokens) + " tokens, " +
+                      format_decimal(g.max_concurrency) + "x concurrency";
     }
     const bool tight = (worst != nullptr && est.gpu_known && worst->verdict == FitVerdict::tight) ||
                        (host != nullptr && host->verdict == FitVerdict::tight);

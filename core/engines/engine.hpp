@@ -185,6 +185,11 @@ struct CpuMoeAnswer {
 // Errors (keyed): no llama.cpp engine, no MoE model, no GPU capacity, the engine's own errors.
 Expected<CpuMoeAnswer> llama_cpp_fewest_cpu_moe(const Scenario& scenario);
 
+// True when a vLLM GPU's logged token capacity is not its concurrency x `context` (beyond the 2-decimal rounding of
+// the concurrency, context / 200 tokens): a model paged in
+// groups, whose "GPU KV cache size" in vLLM 0.19 is blocks / groups x block size.
+bool vllm_tokens_are_logged_only(const EngineDevice& gpu, std::uint64_t context);
+
 // Shared by the engine files: sums a device's terms into its columns and sets its verdict.
 void finish_device(EngineDevice& device);
 // Sets a device's verdict and margin for `needed_bytes` of its memory against `capacity_bytes`.

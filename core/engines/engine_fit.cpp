@@ -217,8 +217,11 @@ Status maximize(const Scenario& s, const FitQuestion& q, FitReport& report) {
     if (kind == EngineKind::vllm) {
         const EngineDevice& g = *fullest_gpu(e);
         a.headline = say("% (--max-model-len %)", {value, number(a.value)});
-        out = say("vLLM starts with --max-model-len up to % %: its KV pool of % per GPU holds % tokens, % requests of that length at once.",
-                  {count(a.value), where, gib(g.kv_pool_bytes), count(g.kv_capacity_tokens), format_decimal(g.max_concurrency)});
+        out = vllm_tokens_are_logged_only(g, a.value)
+                  ? say("vLLM starts with --max-model-len up to % %: its KV pool of % per GPU holds % requests of that length at once (vLLM 0.19 logs % tokens).",
+                        {count(a.value), where, gib(g.kv_pool_bytes), format_decimal(g.max_concurrency), count(g.kv_capacity_tokens)})
+                  : say("vLLM starts with --max-model-len up to % %: its KV pool of % per GPU holds % tokens, % requests of that length at once.",
+                        {count(a.value), where, gib(g.kv_pool_bytes), count(g.kv_capacity_tokens), format_decimal(g.max_concurrency)});
         if (a.at_limit) out += " That is the model's own max_position_embeddings: vLLM refuses a longer one unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.";
         else if (r.next.estimate) out += say(" At % one request no longer fits in the pool (what --max-model-len auto finds).", {count(a.value + 1)});
     } else {

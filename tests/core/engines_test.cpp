@@ -939,6 +939,8 @@ TEST_CASE("vLLM pages sliding-window layers apart: a sliding group admits window
     const EngineEstimate fits27 = run(long27);
     CHECK(fits27.failure.empty());
     CHECK(device(fits27, "gpu0").kv_blocks >= 11654);
+    // The verdict reads the concurrency, and names vLLM 0.19's logged tokens (blocks / 7 groups x 16) as the log's.
+    CHECK(fits27.verdict.find("KV pool 16.54 GiB per GPU, 1.16x concurrency at 131,072 tokens (vLLM 0.19 logs 30,960 tokens)") != std::string::npos);
     // The longest request the pool holds is found by bisection over blocks_per_request, as vLLM's
     // _estimate_max_model_len_from_groups: 11,654 blocks hold exactly 131,072 tokens, 11,653 hold 16 fewer.
     CHECK(g3->longest_request(11654, 1'000'000) == 131072);
