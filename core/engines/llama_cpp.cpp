@@ -1010,6 +1010,8 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     if (s.dtype == "mxfp4" && !s.model->layout.known)
         out.notes.push_back("MXFP4 experts with the rest in 16 bits, as unsloth's F16 GGUFs and Ollama's blobs store gpt-oss; ggml-org's files keep "
                             "the rest in Q8_0 (the 20b: 11.27 GiB, not 12.82): drop the GGUF file to count its tensors as they are.");
+    else if (a.family == ModelFamily::gpt_oss && !s.model->layout.known && (s.dtype.empty() || s.dtype == "bf16" || s.dtype == "fp16"))
+        out.notes.push_back(std::string(ollama ? "Ollama's gpt-oss blobs" : "gpt-oss's GGUFs") + " store the experts in MXFP4: --dtype mxfp4, or drop the GGUF file.");
     // --fit (when -ngl and -c are left to it and the GPUs' capacity is known): first the context, down to
     // 4096, then the layers, back to front, until every GPU keeps the 1024 MiB margin free.
     // llama.cpp's --fit leaves the user's tensor overrides alone and does not search then (common/fit.cpp).

@@ -317,6 +317,13 @@ TEST_CASE("vLLM loads gpt-oss's MXFP4 experts as the checkpoint stores them") {
     bool q8 = false;
     for (const std::string& note : gguf.notes) q8 = q8 || note.find("the rest in Q8_0 (the 20b: 11.27 GiB, not 12.82)") != std::string::npos;
     CHECK(q8);
+    // Left in bf16, llama.cpp and Ollama point at the format their gpt-oss files use.
+    for (const char* engine : {"llama.cpp", "ollama"}) {
+        bool mx = false;
+        for (const std::string& note : run(with({{"model", "gpt-oss-20b"}, {"engine", engine}, {"gpu", "rtx-4090"}, {"context", "8192"}})).notes)
+            mx = mx || note.find("store the experts in MXFP4: --dtype mxfp4") != std::string::npos;
+        CHECK(mx);
+    }
     bool hinted = false;
     for (const std::string& note : run(with({{"model", "gpt-oss-20b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}})).notes)
         hinted = hinted || note.find("--dtype mxfp4") != std::string::npos;
