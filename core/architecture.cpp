@@ -49,6 +49,7 @@ void add_moe_linears(std::vector<LinearLayer>& out, const Architecture& a, std::
     const std::uint64_t w = a.moe_intermediate_size;
     switch (a.family) {
         case ModelFamily::mixtral:
+        case ModelFamily::minimax_m2:
             add_linear(out, "block_sparse_moe.gate", "router", h, e, false, moe_layers);
             add_linear(out, "block_sparse_moe.experts.*.w1", "experts", h, w, false, moe_layers, e);
             add_linear(out, "block_sparse_moe.experts.*.w3", "experts", h, w, false, moe_layers, e);
@@ -117,6 +118,8 @@ void count_decoder(const Architecture& a, const std::vector<LinearLayer>& linear
         t.norms += layers + moe * 3 * a.hidden_size + (a.per_layer_input_size > 0 ? layers * a.hidden_size : 0);  // + post_per_layer_input_norm
         t.router += moe * (a.hidden_size + a.num_experts);
     }
+    if (a.family == ModelFamily::minimax_m2 && a.router_bias_vector)  // e_score_correction_bias
+        t.router += static_cast<u128>(a.moe_layer_count()) * a.num_experts;
     if (is_one_of(a.family, {ModelFamily::deepseek, ModelFamily::deepseek_v2, ModelFamily::glm4_moe})) {
         // MoEGate / Glm4MoeTopkRouter is a bare nn.Parameter (n_routed x hidden), plus V3's and GLM's
         // e_score_correction_bias.
@@ -130,7 +133,8 @@ void count_decoder(const Architecture& a, const std::vector<LinearLayer>& linear
 bool Architecture::layer_is_moe(std::uint64_t layer) const {
     if (num_experts == 0 || layer >= num_hidden_layers) return false;
     switch (family) {
-        case ModelFamily::mixtral: return true;
+        case ModelFamily::mixtral:
+        case ModelFamily::minimax_m2: return true;
         case ModelFamily::qwen2_moe:
         case ModelFamily::qwen3_moe:
         case ModelFamily::llama4:  // moe_layers default: every interleave_moe_layer_step-th layer
@@ -295,7 +299,7 @@ std::vector<BreakdownRow> breakdown_rows(const ParamBreakdown& b) {
         {"shared_experts", "Shared experts", b.shared_expert_count},
         {"router", "Router", b.router_count},
         {"recurrent", "Recurrent mixers", b.recurrent_count},
-        {"vision", "Vision tower", b.vision_count},
+        {"vision", b.audio_tower ? "Audio tower" : "Vision tower", b.vision_count},
         {"norms", "Norms", b.norm_count},
         {"output_head", "Output head", b.output_head_count},
     };
@@ -342,6 +346,7 @@ Expected<ParamBreakdown> count_parameters(const Architecture& a) {
     b.router_count = static_cast<std::uint64_t>(t.router);
     b.recurrent_count = static_cast<std::uint64_t>(t.recurrent);
     b.vision_count = static_cast<std::uint64_t>(vision);
+    b.audio_tower = a.vision.kind == VisionKind::voxtral;
     b.norm_count = static_cast<std::uint64_t>(t.norms);
     b.output_head_count = static_cast<std::uint64_t>(t.head);
     b.per_layer_embedding_count = static_cast<std::uint64_t>(t.ple);

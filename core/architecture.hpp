@@ -49,6 +49,8 @@ enum class ModelFamily {
     falcon_h1,    // Falcon-H1: attention and a Mamba-2 mixer side by side in every layer, then a SwiGLU feed_forward
     gemma4,       // Gemma 4: sliding and global layers of two head widths (global K = V with attention_k_eq_v), four
                   // norms and a scalar per layer, q/k norms; the 26B-A4B's MoE beside the dense MLP in every layer
+    minimax_m2,   // MiniMax-M2: Llama attention with q/k RMSNorms over all heads, Mixtral's experts, a sigmoid router
+                  // with a correction bias
     generic,      // unknown model_type: a Llama-style decoder, refused when the config has parts it cannot model
 };
 
@@ -279,6 +281,7 @@ struct ParamBreakdown {
     std::uint64_t shared_expert_count = 0;   // shared experts (+ Qwen2-MoE shared_expert_gate)
     std::uint64_t router_count = 0;          // routers (gate weights, DeepSeek-V3 correction bias)
     std::uint64_t vision_count = 0;          // vision encoder + projector (0 when text_only or none)
+    bool audio_tower = false;                // vision_count is Voxtral's audio encoder and projector
     std::uint64_t recurrent_count = 0;       // Mamba / Gated DeltaNet / short-conv mixers (projections, conv, A, D, dt, norm)
     std::uint64_t norm_count = 0;            // every norm layer, including the final one
     std::uint64_t output_head_count = 0;     // lm_head; 0 when tied to the embeddings

@@ -273,6 +273,7 @@ constexpr FamilyRow kFamilies[] = {
     {"gemma4_text", ModelFamily::gemma4, true, nullptr},
     {"gpt_oss", ModelFamily::gpt_oss, false, nullptr},
     {"glm4_moe", ModelFamily::glm4_moe, false, nullptr},
+    {"minimax_m2", ModelFamily::minimax_m2, false, nullptr},
     {"olmo2", ModelFamily::olmo2, false, nullptr},
     {"cohere", ModelFamily::cohere, true, nullptr},
     {"granite", ModelFamily::granite, false, nullptr},
@@ -519,6 +520,17 @@ void read_layout(FieldReader& r, Architecture& a) {
             a.qkv_bias = a.out_proj_bias = r.flag({"attention_bias"}, false);
             a.mlp_bias = r.flag({"mlp_bias"}, false);
             break;
+        case ModelFamily::minimax_m2:
+            // MiniMaxM2Attention: q/k/v/o without bias; with use_qk_norm, q_norm and k_norm over all the layer's
+            // query and key heads (qk_norm_type "per_layer", the only kind transformers' modeling_minimax_m2.py builds).
+            if (r.flag({"use_qk_norm"}, true)) {
+                if (const std::string kind = r.text("qk_norm_type"); r.error.empty() && !kind.empty() && kind != "per_layer") {
+                    r.fail("qk_norm_type", "must be per_layer (the only kind transformers builds)");
+                    break;
+                }
+                a.qk_norm_count = (a.num_attention_heads + a.num_key_value_heads) * a.head_dim;
+            }
+            break;
         case ModelFamily::glm4_moe:
             // Glm4MoeAttention: q/k/v with bias (attention_bias), o_proj without; optional q/k norms.
             a.qkv_bias = r.flag({"attention_bias"}, false);
@@ -633,9 +645,14 @@ void read_experts(FieldReader& r, Architecture& a) {
     const ModelFamily f = a.family;
     switch (f) {
         case ModelFamily::mixtral:
+        case ModelFamily::minimax_m2:
+            // MiniMax-M2: Mixtral's block_sparse_moe (experts w1/w3/w2 of intermediate_size, a linear gate) with the
+            // sigmoid router's e_score_correction_bias (use_routing_bias); its config's MTP modules are not in the
+            // checkpoint (no mtp tensors), so none are counted.
             a.num_experts = r.count({"num_local_experts"}, 8, 1, kMaxExperts);
             a.num_experts_per_tok = r.count({"num_experts_per_tok"}, 2, 1, kMaxExperts);
             a.moe_intermediate_size = a.intermediate_size;
+            a.router_bias_vector = f == ModelFamily::minimax_m2 && r.flag({"use_routing_bias"}, true);
             break;
         case ModelFamily::qwen2_moe:
         case ModelFamily::qwen3_moe:
@@ -721,6 +738,8 @@ void read_rope(FieldReader& r, Architecture& a) {
     RopeSettings& p = a.rope;
     p.rotary = r.text("position_embedding_type") != "nope";
     p.partial = r.probability({"partial_rotary_factor", "rotary_pct"}, 1);
+    if (a.family == ModelFamily::minimax_m2 && a.head_dim > 0)  // MiniMax-M2 names the rotary width itself
+        p.partial = static_cast<double>(r.count({"rotary_dim"}, a.head_dim, 1, a.head_dim)) / static_cast<double>(a.head_dim);
     p.original_positions = r.count({"original_max_position_embeddings"}, 0, 1, kMaxPositions);
     const char* key = "rope_scaling";
     const json* scaling = r.find({"rope_scaling", "rope_parameters"}, &key);
@@ -1127,10 +1146,12 @@ Expected<Architecture> parse_config(std::string_view json_text) {
     const json& document = parsed.value;
     if (!document.is_object()) return Error{"config.json", "must be a JSON object ({...})"};
 
-    // Multimodal configs keep the language model under text_config.
+    // Multimodal configs keep the language model under text_config (Voxtral's top level also repeats its width).
     const json* object = &document;
     const json* const text_config = document.find("text_config");
-    if (document.find("hidden_size") == nullptr && text_config != nullptr && text_config->is_object()) object = text_config;
+    const json* const top_type = document.find("model_type");
+    const bool voxtral = top_type != nullptr && top_type->is_string() && top_type->text() == "voxtral";
+    if ((voxtral || document.find("hidden_size") == nullptr) && text_config != nullptr && text_config->is_object()) object = text_config;
 
     // model_type: the language model's own, else the top-level one.
     std::string model_type;
@@ -1153,7 +1174,7 @@ Expected<Architecture> parse_config(std::string_view json_text) {
     a.model_type = printable_excerpt(model_type, 64);
     a.family = row != nullptr ? row->family : ModelFamily::generic;
     const json* const vision = document.find("vision_config");
-    a.has_vision_tower = vision != nullptr && vision->is_object() && !vision->members().empty();
+    a.has_vision_tower = (vision != nullptr && vision->is_object() && !vision->members().empty()) || voxtral;
     FieldReader r(*object, defaults.value.is_object() ? &defaults.value : nullptr);
     if (a.family == ModelFamily::generic) {
         r.warnings.push_back(

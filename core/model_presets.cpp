@@ -22,6 +22,12 @@ namespace {
     ",\"num_hidden_layers\":" #layers ",\"num_key_value_heads\":8,\"head_dim\":128,\"vocab_size\":151936"          \
     ",\"max_position_embeddings\":40960,\"tie_word_embeddings\":" tied "}"
 
+#define VOXTRAL(h, i, layers)                                                                                    \
+    "{\"model_type\":\"voxtral\",\"audio_config\":{\"hidden_size\":1280,\"intermediate_size\":5120,\"num_hidden_layers\":32,"   \
+    "\"num_mel_bins\":128,\"max_source_positions\":1500},\"text_config\":{\"model_type\":\"llama\",\"hidden_size\":" #h            \
+    ",\"intermediate_size\":" #i ",\"num_attention_heads\":32,\"num_hidden_layers\":" #layers ",\"num_key_value_heads\":8,"       \
+    "\"head_dim\":128,\"vocab_size\":131072,\"max_position_embeddings\":131072,\"tie_word_embeddings\":false}}"
+
 #define LLAMA4(experts, step, positions)                                                                            \
     "{\"model_type\":\"llama4\",\"vision_config\":{\"model_type\":\"llama4_vision_model\",\"hidden_size\":1408,\"intermediate_size\":5632,\"num_hidden_layers\":34,\"num_attention_heads\":16,\"patch_size\":14,\"image_size\":336,\"projector_input_dim\":4096,\"projector_output_dim\":4096,\"vision_output_dim\":4096,\"pixel_shuffle_ratio\":0.5,\"multi_modal_projector_bias\":false},\"text_config\":{\"model_type\":\"llama4_text\",\"hidden_size\":5120,"                \
     "\"intermediate_size\":8192,\"intermediate_size_mlp\":16384,\"num_attention_heads\":40,\"num_hidden_layers\":48," \
@@ -200,6 +206,10 @@ const std::vector<ModelPreset>& preset_table() {
         // gpt-oss (openai): MoE with biased experts, attention sinks, 128-token sliding window on every other layer.
         {"gpt-oss-20b", "openai/gpt-oss-20b", "gpt-oss", GPT_OSS(24, 32)},
         {"gpt-oss-120b", "openai/gpt-oss-120b", "gpt-oss", GPT_OSS(36, 128)},
+        // MiniMax-M2 (MiniMaxAI; M2.1, M2.5 and M2.7 share the shapes): 256 experts, q/k norms over all heads, partial
+        // RoPE; the checkpoint is FP8 (--dtype fp8).
+        {"minimax-m2.7", "MiniMaxAI/MiniMax-M2.7", "MiniMax",
+         R"({"model_type":"minimax_m2","hidden_size":3072,"intermediate_size":1536,"num_attention_heads":48,"num_hidden_layers":62,"num_key_value_heads":8,"head_dim":128,"num_local_experts":256,"num_experts_per_tok":8,"use_qk_norm":true,"qk_norm_type":"per_layer","use_routing_bias":true,"rotary_dim":64,"vocab_size":200064,"max_position_embeddings":204800,"tie_word_embeddings":false})"},
         // GLM-4.5 (zai-org): q/k/v biases, 1 shared + 8 of N routed experts, an MTP layer stored beside.
         {"glm-4.5-air", "zai-org/GLM-4.5-Air", "GLM-4.5",
          R"({"model_type":"glm4_moe","hidden_size":4096,"intermediate_size":10944,"moe_intermediate_size":1408,"num_attention_heads":96,"num_hidden_layers":46,"num_key_value_heads":8,"head_dim":128,"n_routed_experts":128,"n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":1,"attention_bias":true,"use_qk_norm":false,"num_nextn_predict_layers":1,"partial_rotary_factor":0.5,"vocab_size":151552,"max_position_embeddings":131072,"tie_word_embeddings":false})"},
@@ -239,6 +249,9 @@ const std::vector<ModelPreset>& preset_table() {
          QWEN3VL("qwen3_vl_moe", 2048, 48, 4, "\"intermediate_size\":6144,\"moe_intermediate_size\":768,\"num_experts\":128,\"num_experts_per_tok\":8", 2048)},
         {"mistral-small-3.1-24b", "mistralai/Mistral-Small-3.1-24B-Instruct-2503", "Mistral",
          R"({"model_type":"mistral3","multimodal_projector_bias":false,"spatial_merge_size":2,"text_config":{"head_dim":128,"hidden_size":5120,"intermediate_size":32768,"max_position_embeddings":131072,"model_type":"mistral","num_attention_heads":32,"num_hidden_layers":40,"num_key_value_heads":8,"vocab_size":131072},"vision_config":{"head_dim":64,"hidden_size":1024,"image_size":1540,"intermediate_size":4096,"model_type":"pixtral","num_attention_heads":16,"num_channels":3,"num_hidden_layers":24,"patch_size":14}})"},
+        // Voxtral (mistralai): a Whisper-encoder audio tower and a four-frame projector before a Llama text model.
+        {"voxtral-mini-3b", "mistralai/Voxtral-Mini-3B-2507", "Voxtral", VOXTRAL(3072, 8192, 30)},
+        {"voxtral-small-24b", "mistralai/Voxtral-Small-24B-2507", "Voxtral", VOXTRAL(5120, 32768, 40)},
         // Gemma 4 (google): sliding layers of 256-wide heads, global layers of 512 (K = V), a vision encoder.
         {"gemma-4-e2b", "google/gemma-4-E2B-it", "Gemma 4",
          GEMMA4_E(1536, 6144, 35, 1, 20, true, GEMMA4_FIVE "," GEMMA4_FIVE "," GEMMA4_FIVE "," GEMMA4_FIVE "," GEMMA4_FIVE "," GEMMA4_FIVE "," GEMMA4_FIVE)},

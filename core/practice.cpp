@@ -287,12 +287,9 @@ std::vector<const EngineDevice*> busy_gpus(const EngineEstimate& e) {
     return out;
 }
 
-// An engine question's figure and the sentence that derives it.
-struct EngineAnswer {
-    std::uint64_t bytes = 0;
-    std::string step;
-};
+}  // namespace
 
+// An engine question's figure and the sentence that derives it.
 Expected<EngineAnswer> engine_answer(QuestionId id, const Scenario& s) {
     const char* key = question_key(id);
     if (id == QuestionId::vllm_need) {
@@ -335,8 +332,6 @@ Expected<EngineAnswer> engine_answer(QuestionId id, const Scenario& s) {
     }
     return EngineAnswer{total, parts + " = " + gb(total) + "." + projector};
 }
-
-}  // namespace
 
 Expected<std::uint64_t> question_figure(QuestionId id, const Scenario& scenario) {
     const Scenario s = question_scenario(id, scenario);
@@ -445,8 +440,6 @@ bool within_tolerance(std::uint64_t answer_bytes, std::uint64_t target_bytes) {
     return static_cast<u128>(diff) * 100 <= static_cast<u128>(target_bytes) * kAnswerTolerancePercent;
 }
 
-namespace {
-
 // The engines' three wrong paths, each recomputed through the engine model on a changed scenario.
 Expected<std::vector<WrongPath>> engine_wrong_paths(QuestionId id, const Scenario& s) {
     const Expected<EngineAnswer> right = engine_answer(id, s);
@@ -516,6 +509,8 @@ Expected<std::vector<WrongPath>> engine_wrong_paths(QuestionId id, const Scenari
     }
     return paths;
 }
+
+namespace {
 
 // The wrong paths of a non-engine question on its question scenario `s`, whose estimate is `e`.
 std::vector<WrongPath> wrong_paths_from(QuestionId id, const Scenario& s, const Estimate& e) {

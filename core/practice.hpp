@@ -119,6 +119,16 @@ struct WrongPath {
 // Error: the scenario does not validate.
 Expected<std::vector<WrongPath>> wrong_paths(QuestionId id, const Scenario& scenario);
 
+// The engine questions (llama-compute, vllm-need, llama-split-total), answered through the engine models on
+// their question scenario: the figure and the sentence that derives it, and the wrong paths. The lean page
+// offers no engine question and wraps both out (web/lean.cpp, as it does engine_estimate).
+struct EngineAnswer {
+    std::uint64_t bytes = 0;
+    std::string step;
+};
+Expected<EngineAnswer> engine_answer(QuestionId id, const Scenario& s);
+Expected<std::vector<WrongPath>> engine_wrong_paths(QuestionId id, const Scenario& s);
+
 // The outcome of checking one answer.
 struct CheckResult {
     QuestionId question = QuestionId::weight;

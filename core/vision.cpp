@@ -69,6 +69,7 @@ const char* vision_kind_name(VisionKind kind) {
         case VisionKind::gemma4: return "Gemma 4 vision encoder";
         case VisionKind::mistral3_pixtral: return "Pixtral (Mistral 3)";
         case VisionKind::llava_pixtral: return "Pixtral (LLaVA)";
+        case VisionKind::voxtral: return "Voxtral audio encoder";
         case VisionKind::none: break;
     }
     return "none";
@@ -76,10 +77,29 @@ const char* vision_kind_name(VisionKind kind) {
 
 Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t text_hidden) {
     VisionTower t;
+    const std::string top_type = text_of(document, "model_type");
+    if (top_type == "voxtral") {
+        // VoxtralForConditionalGeneration: the audio tower is a Whisper encoder: conv1 (mel bins -> width) and conv2
+        // (width -> width, stride 2), kernel 3, biased; a position table of max_source_positions x width (the checkpoint
+        // keeps it, in fp32); per layer q, v and out_proj biased and k_proj not, fc1/fc2 biased, two LayerNorms; a final
+        // LayerNorm. VoxtralMultiModalProjector stacks intermediate_size / width frames: linear_1 (intermediate_size -> the
+        // text width) and linear_2 (text -> text), no biases. A key left out takes VoxtralEncoderConfig's default.
+        const JsonValue* audio = document.find("audio_config");
+        if (audio == nullptr || !audio->is_object()) return Error{"audio_config: must be an object"};
+        Reader a{*audio, "audio_config.", {}};
+        const u128 h = a.opt("hidden_size", 1280), i = a.opt("intermediate_size", 5120), layers = a.opt("num_hidden_layers", 32);
+        const u128 mels = a.opt("num_mel_bins", 128), positions = a.opt("max_source_positions", 1500);
+        if (!a.error.empty()) return Error{a.error};
+        t.kind = VisionKind::voxtral;
+        t.encoder_count = static_cast<std::uint64_t>(linear(3 * mels, h, true) + linear(3 * h, h, true) + positions * h +
+                                                     layers * (3 * linear(h, h, true) + h * h + linear(h, i, true) + linear(i, h, true) + 4 * h) +
+                                                     2 * h);
+        t.projector_count = static_cast<std::uint64_t>(i * text_hidden + static_cast<u128>(text_hidden) * text_hidden);
+        return t;
+    }
     const JsonValue* vision = document.find("vision_config");
     if (vision == nullptr || vision->is_null() || (vision->is_object() && vision->members().empty())) return t;
     if (!vision->is_object()) return Error{"vision_config: must be an object"};
-    const std::string top_type = text_of(document, "model_type");
     const std::string vision_type = text_of(*vision, "model_type");
     Reader v{*vision, "vision_config.", {}};
     Reader top{document, "", {}};
@@ -417,6 +437,7 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
             const std::uint64_t tiles = best.rows * best.columns;
             return 3 + t.tokens_per_image + (tiles > 1 ? tiles * (t.tokens_per_image + 1) : 0);
         }
+        case VisionKind::voxtral:  // an audio tower: no vision_config, so no images
         case VisionKind::none:
             break;
     }
@@ -460,6 +481,7 @@ std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
             return "Llama 4: the best canvas of up to 16 tiles of " + std::to_string(t.image_size) + " pixels, " +
                    std::to_string(t.tokens_per_image) + " tokens and a separator a tile, then a global view and 3 markers "
                    "(transformers image_processing_llama4_fast.py get_best_fit, processing_llama4.py)";
+        case VisionKind::voxtral:
         case VisionKind::none:
             break;
     }

@@ -1,5 +1,5 @@
 // Vision towers of multimodal configs (Gemma 3's SigLIP, Llama 4's vision encoder, the Qwen2.5-VL, Qwen3-VL and Qwen3.5 ViTs, Pixtral under
-// Mistral 3 or LLaVA): their exact parameter counts (encoder + projector) from vision_config, and how many context tokens
+// Mistral 3 or LLaVA) and Voxtral's audio tower: their exact parameter counts (encoder + projector) from vision_config, and how many context tokens
 // one image of W x H pixels becomes, per family, with the rule and its source.
 // Invariant: a field the count needs and the config class has no default for is an error naming it.
 #pragma once
@@ -22,6 +22,7 @@ enum class VisionKind : std::uint8_t {
     mistral3_pixtral,  // Mistral Small 3.1: PixtralVisionModel + Mistral3MultiModalProjector
     llava_pixtral,     // Pixtral 12B as LlavaForConditionalGeneration: PixtralVisionModel + LlavaMultiModalProjector
     gemma4,            // Gemma 4: Gemma4VisionModel (patch linear, 2-D position table, pooled) + embed_vision's projection
+    voxtral,           // Voxtral: an audio tower (Whisper encoder) + VoxtralMultiModalProjector; it takes no images
 };
 
 // A config's vision tower: what it counts and what its image-token rule needs.
@@ -46,11 +47,11 @@ struct VisionTower {
 };
 
 // "SigLIP (Gemma 3)", "Llama 4 vision encoder", "Qwen2.5-VL ViT", "Qwen3.5 ViT", "Qwen3-VL ViT", "Pixtral (Mistral 3)",
-// "Pixtral (LLaVA)".
+// "Pixtral (LLaVA)", "Voxtral audio encoder".
 const char* vision_kind_name(VisionKind kind);
 
 // Reads the vision tower of a config.json document (vision_config plus the projector's top-level keys) for a
-// text model `text_hidden_size` wide. kind none when the document has no vision_config. Errors name the key
+// text model `text_hidden_size` wide (Voxtral: its audio_config). kind none when the document has neither. Errors name the key
 // ("vision_config.hidden_size: is missing"); a vision_config of an unknown kind is an error naming its
 // model_type, never a guess.
 Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t text_hidden_size);

@@ -230,10 +230,10 @@ void kv_section(AppState& app) {
     const bool has_model = with_model == Shown::enabled;
     setting_control(app, "context", with_model);
     setting_control(app, "batch", with_model);
-    // A vision tower: the text-only switch, and images that become context tokens.
-    const bool has_vision = has_model && app.scenario.model->architecture.vision.kind != VisionKind::none;
-    setting_control(app, "text-only", has_vision || app.scenario.text_only ? Shown::enabled : Shown::hidden);
-    const Shown images = has_vision && !app.scenario.text_only ? Shown::enabled : Shown::hidden;
+    // A vision or audio tower: the text-only switch; a vision tower: images that become context tokens.
+    const VisionKind tower = has_model ? app.scenario.model->architecture.vision.kind : VisionKind::none;
+    setting_control(app, "text-only", tower != VisionKind::none || app.scenario.text_only ? Shown::enabled : Shown::hidden);
+    const Shown images = tower != VisionKind::none && tower != VisionKind::voxtral && !app.scenario.text_only ? Shown::enabled : Shown::hidden;
     setting_control(app, "images", images);
     setting_control(app, "image-size", images);
     if (images == Shown::enabled) explain(image_token_rule(app.scenario.model->architecture.vision, image_processor(app.scenario)));

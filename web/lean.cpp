@@ -21,6 +21,7 @@
 #include "hub.hpp"
 #include "imgui.h"
 #include "panels.hpp"
+#include "practice.hpp"
 #include "settings.hpp"
 #include "theme.hpp"
 
@@ -64,6 +65,16 @@ extern "C" const char* __wrap__ZN10llm_memory21engines_left_out_noteEv() {
 }
 extern "C" llm_memory::Expected<llm_memory::EngineEstimate> __wrap__ZN10llm_memory15engine_estimateERKNS_8ScenarioE(
     const llm_memory::Scenario&) {
+    return llm_memory::Error{"engine", llm_memory::engines_left_out_note()};
+}
+// The engine questions are not offered here (engines_in_build is false), so these are never reached; wrapping them
+// drops their sentences and wrong paths from the page.
+extern "C" llm_memory::Expected<llm_memory::EngineAnswer> __wrap__ZN10llm_memory13engine_answerENS_10QuestionIdERKNS_8ScenarioE(
+    llm_memory::QuestionId, const llm_memory::Scenario&) {
+    return llm_memory::Error{"engine", llm_memory::engines_left_out_note()};
+}
+extern "C" llm_memory::Expected<std::vector<llm_memory::WrongPath>> __wrap__ZN10llm_memory18engine_wrong_pathsENS_10QuestionIdERKNS_8ScenarioE(
+    llm_memory::QuestionId, const llm_memory::Scenario&) {
     return llm_memory::Error{"engine", llm_memory::engines_left_out_note()};
 }
 // Without an engine (the lean page refuses engine keys) fit's own answers are the answers.

@@ -503,6 +503,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                     wsteps += std::string(" + ") + (a.tie_word_embeddings ? "the tied head's copy " : "lm_head ") + n(head) + " / " + n(tp);
                 }
                 if (fp8_ends) wsteps += " (FP8 layers; the embedding and the head stay in 16 bits)";
+                if (c.vision_count > 0) wsteps += std::string("; the layers' bytes include the ") + vision_kind_name(a.vision.kind) + "'s " + n(c.vision_count) + " parameters";
                 d.terms.push_back({"weights", "Model weights", wsteps, weights, EngineTermKind::weights});
                 if (marlin && marlin_width > 0) {
                     // This GPU's MXFP4 expert bytes: its MoE layers' share, split over the experts' ranks.

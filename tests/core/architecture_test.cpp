@@ -379,6 +379,20 @@ TEST_CASE("new families: exact totals with their sources", "[architecture][famil
     CHECK(kimi.total_count == 1'026'408'232'448ULL);
     CHECK(kimi.active_count == 32'861'500'928ULL);
     CHECK(kimi.mtp_count == 0);
+    // MiniMaxAI/MiniMax-M2.7 (MiniMax-M2's layout): 228,689,764,864 weights, llama.cpp's model_n_params for
+    // unsloth/MiniMax-M2.7-GGUF (llama-bench), which a published tensor dump of the FP8 checkpoint gives too: its
+    // 228,703,644,928 "total parameters" less the 13,880,064 fp32 weight_scale_inv values. q_norm and k_norm span
+    // all heads ((48 + 8) x 128 per layer); 256 experts of 3 x 3,072 x 1,536 with a 256 x 3,072 gate and a
+    // 256-value e_score_correction_bias per layer; the config's use_mtp modules have no tensors in the checkpoint.
+    const ParamBreakdown minimax = counts_of(fixture("minimax-m2.7"));
+    CHECK(minimax.total_count == 228'689'764'864ULL);
+    CHECK(minimax.router_count == 62ULL * (3072 * 256 + 256));
+    CHECK(minimax.mtp_count == 0);
+    CHECK(parse_config(fixture("minimax-m2.7"))->qk_norm_count == (48 + 8) * 128);
+    CHECK(parse_config(fixture("minimax-m2.7"))->rope.partial == 0.5);  // rotary_dim 64 of head_dim 128
+    std::string per_head = fixture("minimax-m2.7");
+    per_head.replace(per_head.find("\"per_layer\""), 11, "\"per_head\"");
+    CHECK(model_from_config(per_head).error() == "qk_norm_type: must be per_layer (the only kind transformers builds)");
 }
 
 TEST_CASE("new families: per-layer parts that change the count", "[architecture][families]") {

@@ -180,6 +180,9 @@ TEST_CASE("presets and fixtures agree: same fields, same code path", "[presets]"
     CHECK(preset_total("llama-2-7b") == 6'738'415'616ULL);
     CHECK(preset_total("mixtral-8x7b") == 46'702'792'704ULL);
     CHECK(preset_total("deepseek-v3") == 671'026'419'200ULL);
+    CHECK(preset_total("minimax-m2.7") == 228'689'764'864ULL);
+    CHECK(preset_total("voxtral-mini-3b") == 4'676'271'104ULL);
+    CHECK(preset_total("voxtral-small-24b") == 24'261'800'960ULL);
     CHECK(preset_total("qwen2-7b") == preset_total("qwen2.5-7b"));  // identical shapes
 }
 

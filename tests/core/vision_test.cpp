@@ -2,6 +2,7 @@
 // case), --text-only leaving them out, image tokens per family from W x H (rule and source), and the errors.
 #include <catch_amalgamated.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -78,6 +79,37 @@ TEST_CASE("vision: towers count exactly and add to the total", "[vision][archite
     CHECK(text_only_model(pixtral)->counts.total_count == 12'247'782'400ULL);
     // Active per token leaves the tower out (a text token does not run it).
     CHECK(scout.counts.active_count == 17'172'894'720ULL);
+}
+
+TEST_CASE("vision: Voxtral's audio tower counts exactly; it takes no images", "[vision][architecture]") {
+    // mistralai/Voxtral-Mini-3B-2507, as a Tenstorrent test fixture records its checkpoint ("Voxtral-Mini-3B-2507, as
+    // run 5 recorded it on 2026-08-16"): blocks audio_tower 636,968,960 and language_model 4,014,136,320 parameters,
+    // 9,356,474,312 checkpoint bytes. The audio tower is a Whisper encoder (transformers modeling_voxtral.py): conv1
+    // 128 x 3 -> 1280 and conv2 1280 x 3 -> 1280, biased (5,408,960); 1,500 positions x 1280; 32 layers of 19,676,160
+    // (q, v and out_proj biased, k_proj not, fc1 and fc2 biased, two LayerNorms); a final LayerNorm of 2,560. The
+    // projector (linear_1 5120 -> 3072, linear_2 3072 -> 3072, no biases) is 25,165,824, for a total of 4,676,271,104
+    // (the Hub's "4.68B"). In bytes: every tensor in bf16 but the fp32 position table, 9,356,382,208, and the
+    // fixture's 9,356,474,312 leave 92,104 bytes for the safetensors headers.
+    const ModelSource mini = model_of(fixture("voxtral-mini-3b-2507"));
+    CHECK(mini.architecture.vision.kind == VisionKind::voxtral);
+    CHECK(mini.architecture.vision.encoder_count == 636'968'960ULL);
+    CHECK(mini.architecture.vision.projector_count == 25'165'824ULL);
+    CHECK(mini.counts.total_count == 4'676'271'104ULL);
+    CHECK(mini.counts.audio_tower);
+    CHECK(text_only_model(mini)->counts.total_count == 4'014'136'320ULL);
+    // mistralai/Voxtral-Small-24B-2507 (the Hub's "24.3B"): Mistral Small 3.1's language model (23,572,403,200, its
+    // checkpoint's count above), the same audio tower, and a projector of 5120 -> 5120 -> 5120.
+    const ModelSource small = model_of(fixture("voxtral-small-24b-2507"));
+    CHECK(small.counts.total_count == 23'572'403'200ULL + 636'968'960ULL + 2ULL * 5120 * 5120);
+    CHECK(text_only_model(small)->counts.total_count == 23'572'403'200ULL);
+    const std::vector<BreakdownRow> rows = breakdown_rows(small.counts);
+    CHECK(std::any_of(rows.begin(), rows.end(), [](const BreakdownRow& r) { return std::strcmp(r.label, "Audio tower") == 0; }));
+    // Audio is not an image: --images is refused (the model has no vision_config), never priced as image tokens.
+    CHECK(image_tokens(small.architecture.vision, 896, 896).error() == "images: the model has no vision tower (vision_config)");
+    // A Voxtral config whose audio_config is not an object is an error naming it.
+    std::string broken = fixture("voxtral-mini-3b-2507");
+    broken.replace(broken.find("\"audio_config\": {"), 17, "\"audio_config\": 1, \"x\": {");
+    CHECK(model_from_config(broken).error() == "audio_config: must be an object");
 }
 
 TEST_CASE("vision: text-only counts the language model alone", "[vision][architecture]") {
