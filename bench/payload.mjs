@@ -52,7 +52,10 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // single file, gzipped by zopfli, is 15 KB under its 440,000 B (bench/RESULTS.md).
 // Raised 443,000 -> 445,000: the reconciler reading vLLM's capacity line in its release's formula, llama.cpp's note on
 // ggml-org's gpt-oss GGUFs and vLLM's Marlin padding of MXFP4 experts cost +698 B against fb84ea4 (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 445_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 445,000 -> 447,000: Voxtral's audio tower, MiniMax-M2 and their three presets cost +1,090 B net against main
+// 58899be, and gemma4 GGUF files read per layer (with llama.cpp's V padding under -fa off) +925 B; the single file is
+// 12.6 KB under its 440,000 B (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 447_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;

@@ -69,7 +69,20 @@ constexpr NumberKey kNumberKeys[] = {
     {"ssm.time_step_rank", &GgufSummary::ssm_time_step_rank},
     {"ssm.group_count", &GgufSummary::ssm_group_count},
     {"shortconv.l_cache", &GgufSummary::shortconv_l_cache},
+    {"attention.key_length_swa", &GgufSummary::key_length_swa},
+    {"attention.value_length_swa", &GgufSummary::value_length_swa},
+    {"attention.shared_kv_layers", &GgufSummary::shared_kv_layers},
+    {"embedding_length_per_layer_input", &GgufSummary::embedding_length_per_layer_input},
 };
+
+// Per-layer lists kept whole (integers or booleans, at most kMaxLayerList entries), by key suffix.
+struct ListKey {
+    const char* suffix;
+    std::vector<std::uint64_t> GgufSummary::*field;
+};
+constexpr ListKey kLayerLists[] = {{"attention.sliding_window_pattern", &GgufSummary::sliding_window_pattern},
+                                   {"attention.head_count_kv", &GgufSummary::head_count_kv_layers}};
+constexpr std::uint64_t kMaxLayerList = 10'000;
 
 bool wanted_number(const std::string& key) {
     if (key == "general.alignment") return true;
@@ -276,6 +289,15 @@ bool GgufReader::read_metadata_pair(std::string& error) {
         if (key == "tokenizer.ggml.tokens") token_count_ = array_left_;
         array_key_ = wanted_number(key) && is_integer_type(array_type_) ? key : std::string();
         array_max_ = 0;
+        array_list_ = nullptr;
+        const std::size_t dot = key.find('.');
+        for (const ListKey& list : kLayerLists)
+            if (dot != std::string::npos && key.compare(dot + 1, std::string::npos, list.suffix) == 0 &&
+                (is_integer_type(array_type_) || array_type_ == 7) && array_left_ <= kMaxLayerList) {
+                array_list_ = &(summary_.*list.field);
+                array_list_->clear();
+                array_key_ = key;
+            }
         phase_ = kArray;
     } else {
         const std::size_t size = static_cast<std::size_t>(kValueSize[type]);
@@ -304,14 +326,17 @@ bool GgufReader::read_array_run(std::string& error) {
             const std::uint64_t n = std::min<std::uint64_t>(array_left_, avail / size);
             if (n == 0) return false;
             if (!array_key_.empty())
-                for (std::uint64_t i = 0; i < n; ++i)
-                    array_max_ = std::max(array_max_, integer_value(b, p + static_cast<std::size_t>(i) * size, array_type_));
+                for (std::uint64_t i = 0; i < n; ++i) {
+                    const std::uint64_t v = integer_value(b, p + static_cast<std::size_t>(i) * size, array_type_);
+                    array_max_ = std::max(array_max_, v);
+                    if (array_list_ != nullptr) array_list_->push_back(v);
+                }
             at_ = p + static_cast<std::size_t>(n) * size;
             array_left_ -= n;
         }
     }
     if (array_left_ == 0) {
-        if (!array_key_.empty()) numbers_.emplace_back(array_key_, array_max_);
+        if (!array_key_.empty() && wanted_number(array_key_)) numbers_.emplace_back(array_key_, array_max_);
         end_metadata_pair();
     }
     return true;
@@ -523,6 +548,47 @@ Expected<bool> read_recurrent_layers(const GgufSummary& s, Architecture& a) {
     return true;
 }
 
+// Gemma 4 (src/models/gemma4.cpp, llama-hparams.cpp): each layer's KV width is its head size (key_length_swa on a
+// sliding layer, key_length on a global one) x its KV heads (head_count_kv, one count or a list per layer); which
+// layers slide is the sliding_window_pattern list; the last shared_kv_layers layers read an earlier layer's cache. V is
+// cached beside K on every layer, also where the global layers have no attn_v (K = V). Every key llama.cpp requires
+// is required here, by name.
+Expected<bool> read_gemma4_layers(const GgufSummary& s, Architecture& a) {
+    const std::uint64_t layers = s.block_count;
+    const std::vector<std::uint64_t>& pattern = s.sliding_window_pattern;
+    const std::vector<std::uint64_t>& kv = s.head_count_kv_layers;
+    auto bad = [](std::uint64_t v) { return v == 0 || v > 1'000'000; };
+    const char* key = pattern.size() != layers           ? "attention.sliding_window_pattern, one entry a layer"
+                      : bad(s.sliding_window)            ? "attention.sliding_window"
+                      : bad(s.key_length_swa)            ? "attention.key_length_swa"
+                      : bad(s.key_length)                ? "attention.key_length"
+                      : !kv.empty() && kv.size() != layers ? "attention.head_count_kv, one count or one a layer"
+                      : s.shared_kv_layers >= layers     ? "attention.shared_kv_layers, below block_count"
+                                                         : nullptr;
+    if (key != nullptr) return Error{cat({"GGUF: gemma4 files need ", key, ", as llama.cpp does"})};
+    // One KV head count for the sliding layers and one for the global ones (as Gemma 4's configs have them).
+    std::uint64_t heads[2] = {0, 0};
+    for (std::size_t il = 0; il < pattern.size(); ++il) {
+        const std::uint64_t h = kv.empty() ? s.head_count_kv : kv[il];
+        std::uint64_t& kind = heads[pattern[il] != 0 ? 0 : 1];
+        if (h == 0 || h > s.head_count || (kind != 0 && kind != h))
+            return Error{cat({"GGUF: gemma4 layer ", std::to_string(il), "'s ", std::to_string(h),
+                              " KV heads are not modelled: 1 to head_count, one count for the sliding layers and one for the global ones"})};
+        kind = h;
+    }
+    a.family = ModelFamily::gemma4;
+    a.sliding_window = s.sliding_window;
+    a.sliding_layers.clear();
+    for (const std::uint64_t x : pattern) a.sliding_layers.push_back(x != 0);
+    a.head_dim = s.key_length_swa;
+    a.global_head_dim = s.key_length;
+    a.num_key_value_heads = heads[0] != 0 ? heads[0] : heads[1];
+    a.global_kv_heads = heads[1] != 0 ? heads[1] : heads[0];
+    a.kv_shared_layers = s.shared_kv_layers;
+    a.per_layer_input_size = s.embedding_length_per_layer_input;
+    return true;
+}
+
 }  // namespace
 
 Expected<ModelSource> gguf_model(const GgufSummary& s, const std::string& display_name) {
@@ -530,11 +596,6 @@ Expected<ModelSource> gguf_model(const GgufSummary& s, const std::string& displa
         return Error{cat({"GGUF: the metadata lacks ", s.architecture, ".block_count, attention.head_count or embedding_length"})};
     if (s.block_count > 10'000 || s.head_count > 100'000 || s.embedding_length > 1'000'000 || s.param_count == 0)
         return Error{"GGUF: the metadata's layer, head or width counts are out of range"};
-    // Gemma 4 files list a KV width per layer (n_embd_k_gqa arrays: 256-wide sliding heads, 512-wide global ones),
-    // which this reader does not take apart; one width for all would misstate the cache.
-    if (s.architecture == "gemma4")
-        return Error{"GGUF: gemma4 files give each layer its own KV width, which is not read yet: use --model gemma-4-31b or "
-                     "gemma-4-26b-a4b, or the repo's config.json"};
     Architecture a;
     a.model_type = s.architecture;
     a.hidden_size = s.embedding_length;
@@ -564,6 +625,8 @@ Expected<ModelSource> gguf_model(const GgufSummary& s, const std::string& displa
         if (pattern > 0)
             for (std::size_t i = 0; i < a.sliding_layers.size(); ++i) a.sliding_layers[i] = (i + 1) % pattern != 0;
     }
+    if (s.architecture == "gemma4")
+        if (const Expected<bool> g = read_gemma4_layers(s, a); !g) return Error{g.error()};
     if (const Expected<bool> hybrid = read_recurrent_layers(s, a); !hybrid) return Error{hybrid.error()};
     ModelSource m;
     m.display_name = display_name;

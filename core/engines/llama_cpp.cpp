@@ -422,6 +422,13 @@ std::vector<std::uint64_t> kv_bytes_per_layer(const Architecture& a, const Resol
         k_row = a.num_key_value_heads * a.head_dim;
         v_row = a.num_key_value_heads * a.head_dim;
     }
+    // Gemma 4's global layers: their own K and V rows (global_kv_heads x global_head_dim; V is cached too when it
+    // equals K, src/llama-model.cpp gemma4's Vcur = Kcur), hparams.n_embd_k_gqa(il) per layer. With flash attention
+    // off (-fa off; auto counts as on when the cache is made), the V cache is transposed and every layer's V row is
+    // the widest of any layer (llama-kv-cache.cpp, n_embd_v_gqa_max).
+    const std::uint64_t global_row = a.global_head_dim > 0 ? a.global_kv_heads * a.global_head_dim : k_row;
+    const bool v_padded = a.global_head_dim > 0 && !r.flash_attn && global_row != v_row;
+    if (v_padded) v_row = std::max(v_row, global_row);
     const std::uint64_t k_row_bytes = format_bytes(t.k, k_row);
     const std::uint64_t v_row_bytes = v_row > 0 ? format_bytes(t.v, v_row) : 0;
     swa_cells = 0;
@@ -429,10 +436,8 @@ std::vector<std::uint64_t> kv_bytes_per_layer(const Architecture& a, const Resol
         const std::uint64_t want = a.sliding_window * (r.unified ? r.n_seq : 1) + r.n_ubatch;
         swa_cells = swa_full ? cells_per_stream : pad_up(std::min(cells_per_stream, want), kCellPad);
     }
-    // Gemma 4's global layers: their own K and V rows (global_kv_heads x global_head_dim; V is cached too when it
-    // equals K, src/llama-model.cpp gemma4's Vcur = Kcur), hparams.n_embd_k_gqa(il) per layer.
-    const std::uint64_t global_row = a.global_head_dim > 0 ? a.global_kv_heads * a.global_head_dim : k_row;
-    const std::uint64_t global_row_bytes = a.global_head_dim > 0 ? format_bytes(t.k, global_row) + format_bytes(t.v, global_row) : k_row_bytes + v_row_bytes;
+    const std::uint64_t global_row_bytes =
+        a.global_head_dim > 0 ? format_bytes(t.k, global_row) + format_bytes(t.v, v_padded ? v_row : global_row) : k_row_bytes + v_row_bytes;
     std::vector<std::uint64_t> out(static_cast<std::size_t>(layers), 0);
     for (std::size_t il = 0; il < out.size(); ++il) {
         if (!a.layer_is_attention(il)) continue;  // a recurrent layer keeps its RS state instead
@@ -445,7 +450,8 @@ std::vector<std::uint64_t> kv_bytes_per_layer(const Architecture& a, const Resol
     steps = n(cells_per_stream) + " cells" + (n_stream > 1 ? " x " + n(n_stream) + " streams (-np without a unified cache)" : "") +
             " x (K " + n(k_row) + " values in " + t.k.label + " = " + n(k_row_bytes) + " bytes" +
             (v_row > 0 ? " + V " + n(v_row) + " values in " + t.v.label + " = " + n(v_row_bytes) + " bytes" : std::string(" ; no V: MLA reads V from the latent")) +
-            ") per layer" + (a.global_head_dim > 0 ? " (sliding); global layers K and V " + n(global_row) + " values each" : "");
+            ") per layer" + (a.global_head_dim > 0 ? " (sliding); global layers K and V " + n(global_row) + " values each" : "") +
+            (v_padded ? "; -fa off: every V row padded to the widest layer's, " + n(v_row) + " values" : "");
     if (a.sliding_window > 0)
         steps += swa_full ? "; sliding-window layers full size (--swa-full)"
                           : "; sliding-window layers keep GGML_PAD(min(" + n(cells_per_stream) + ", " + n(a.sliding_window) + " x " +

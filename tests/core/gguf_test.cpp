@@ -12,6 +12,7 @@
 #include "kv_cache.hpp"
 #include "model_presets.hpp"
 #include "../files/gguf_writer.hpp"
+#include "engine_test_support.hpp"
 
 using namespace llm_memory;
 
@@ -323,7 +324,8 @@ TEST_CASE("gguf: hybrid layers llm-memory does not model are refused by name, ne
     // A layer with neither attention nor a recurrent mixer outside Nemotron-H.
     GgufWriter mlp_only = hybrid_file("granitehybrid", 5, [](std::uint32_t il) { return il == 4 ? 'm' : il == 3 ? 'a' : 'r'; });
     // Gemma 4's per-layer KV widths are refused, not flattened to one.
-    CHECK(error_for(hybrid_file("gemma4", 6, [](std::uint32_t) { return 'a'; })).find("GGUF: gemma4 files give each layer its own KV width") == 0);
+    CHECK(error_for(hybrid_file("gemma4", 6, [](std::uint32_t) { return 'a'; })) ==
+          "GGUF: gemma4 files need attention.sliding_window_pattern, one entry a layer, as llama.cpp does");
     // A split file's first part: the later layers' tensors are elsewhere, so their kind cannot be read.
     GgufWriter split = hybrid_file("qwen3next", 8, [](std::uint32_t il) { return il >= 6 ? 'n' : (il + 1) % 4 == 0 ? 'a' : 'r'; });
     CHECK(error_for(split) == "GGUF: layer 6's tensors are not in this file (a split file?)");
@@ -349,4 +351,110 @@ TEST_CASE("gguf: Nemotron-H's MLP and MoE blocks keep neither a KV cache nor a s
     CHECK_FALSE(a.layer_is_moe(3));
     CHECK_FALSE(a.layer_is_moe(0));
     CHECK(kv_cache_shape(a)->layers == 1);
+}
+
+namespace {
+
+// A gemma4 file with the keys llama.cpp's converter writes (conversion/gemma.py): `layers` layers, every
+// `period`-th one global (the rest slide), `kv` KV heads (one count: a u32; two: the per-layer i32 list of the
+// 26B and 31B), 256-wide sliding heads and 512-wide global ones, `shared` layers reading an earlier cache.
+GgufWriter gemma4_file(std::uint32_t layers, std::uint32_t period, std::uint32_t kv_sliding, std::uint32_t kv_global, std::uint32_t window,
+                       std::uint32_t shared, std::uint32_t width, std::uint32_t heads, std::uint32_t listed = 0) {
+    GgufWriter w;
+    w.text("general.architecture", "gemma4");
+    w.u32("gemma4.block_count", layers);
+    w.u32("gemma4.context_length", 262144);
+    w.u32("gemma4.embedding_length", width);
+    w.u32("gemma4.feed_forward_length", 4 * width);
+    w.u32("gemma4.attention.head_count", heads);
+    std::vector<std::uint32_t> pattern, kv;
+    for (std::uint32_t il = 0; il < (listed > 0 ? listed : layers); ++il) {
+        const bool slides = (il + 1) % period != 0;
+        pattern.push_back(slides ? 1 : 0);
+        kv.push_back(slides ? kv_sliding : kv_global);
+    }
+    if (kv_sliding == kv_global) w.u32("gemma4.attention.head_count_kv", kv_sliding);
+    else w.list("gemma4.attention.head_count_kv", kv, false);
+    w.u32("gemma4.attention.key_length", 512);
+    w.u32("gemma4.attention.value_length", 512);
+    w.u32("gemma4.attention.sliding_window", window);
+    w.u32("gemma4.attention.shared_kv_layers", shared);
+    w.u32("gemma4.embedding_length_per_layer_input", shared > 0 ? 256 : 0);
+    w.list("gemma4.attention.sliding_window_pattern", pattern, true);
+    w.u32("gemma4.attention.key_length_swa", 256);
+    w.u32("gemma4.attention.value_length_swa", 256);
+    w.strings("tokenizer.ggml.tokens", 16, "tok");
+    w.tensor("token_embd.weight", {width, 16}, 0, std::uint64_t{width} * 16 * 4);
+    for (std::uint32_t il = 0; il < layers; ++il)
+        for (const char* t : {"attn_q", "attn_k", "attn_v"})
+            w.tensor("blk." + std::to_string(il) + "." + t + ".weight", {width, 16}, 0, std::uint64_t{width} * 16 * 4);
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("gguf: Gemma 4 files: each layer's KV width from the sliding pattern, the two head sizes and the KV heads", "[gguf][kv]") {
+    using llm_memory::test::run;
+    using llm_memory::test::with;
+    constexpr std::uint64_t MiB = 1024 * 1024;
+    auto kv_buffer = [](const ModelSource& m, std::initializer_list<std::pair<const char*, const char*>> pairs) {
+        Scenario s = with(pairs);
+        s.model = std::make_shared<const ModelSource>(m);
+        s.param_count = m.counts.total_count;
+        for (const EngineDevice& d : run(s).devices)
+            for (const EngineTerm& t : d.terms)
+                if (d.device == "gpu0" && t.key == "kv_buffer") return t.bytes;
+        return std::uint64_t{0};
+    };
+    // gemma-4-E2B-it-Q4_K_M.gguf as a published llama.cpp log dumps its keys (block_count 35, embedding_length 1536,
+    // head_count 8, head_count_kv u32 1, key_length 512, sliding_window 512, shared_kv_layers 20,
+    // sliding_window_pattern arr[bool,35] = [true, true, true, true, false, ...], key_length_swa 256) and sizes its
+    // cache at n_ctx 2048 with a full-size SWA cache: "non-SWA ... 12.00 MiB (2048 cells, 3 layers)" and
+    // "SWA ... 24.00 MiB (2048 cells, 12 layers)"; layers 15 to 34 have none.
+    GgufWriter e2b_file = gemma4_file(35, 5, 1, 1, 512, 20, 1536, 8);
+    const ModelSource e2b = model_of_file(e2b_file, "gemma-4-E2B-it-Q4_K_M.gguf");
+    const Architecture& a = e2b.architecture;
+    CHECK(a.family == ModelFamily::gemma4);
+    CHECK(a.head_dim == 256);
+    CHECK(a.global_head_dim == 512);
+    CHECK(a.sliding_layer_count() == 28);
+    CHECK(a.kv_shared_layers == 20);
+    CHECK(kv_buffer(e2b, {{"engine", "llama.cpp"}, {"gpu", "rtx-4060-ti-16gb"}, {"context", "2048"}, {"parallel", "1"}, {"ngl", "all"},
+                          {"swa-full", "true"}}) == 12 * MiB + 24 * MiB);
+    // gemma-4-26B-A4B: head_count_kv arr[i32,30] = [8, 8, 8, 8, 8, 2, ...], sliding_window 1024, no shared layers. At
+    // n_ctx 262144 with q8_0 K and V (a published run's lines): "2720.00 MiB (262144 cells, 5 layers)" and
+    // "159.38 MiB (1536 cells, 25 layers)": the global layers keep V beside K though their file has no attn_v.
+    GgufWriter a26_file = gemma4_file(30, 6, 8, 2, 1024, 0, 2816, 16);
+    const ModelSource a26 = model_of_file(a26_file, "gemma-4-26B-A4B-it-Q8_0.gguf");
+    CHECK(a26.architecture.num_key_value_heads == 8);
+    CHECK(a26.architecture.global_kv_heads == 2);
+    CHECK(kv_buffer(a26, {{"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "262144"}, {"parallel", "1"}, {"ngl", "all"},
+                          {"kv-dtype", "q8_0"}}) == 2720 * MiB + 5ULL * 1536 * 4096 * 34 / 32 * 5);
+    // Flash attention off (-fa off) pads every layer's V to the widest: the E4B (2 KV heads) at n_ctx 4096 with a
+    // full-size SWA cache, as a llama-cpp-python run prints it: "64.00 MiB (4096 cells, 4 layers) K 32.00 MiB, V 32.00 MiB"
+    // and "240.00 MiB (4096 cells, 20 layers) K (f16): 80.00 MiB, V (f16): 160.00 MiB".
+    GgufWriter e4b_file = gemma4_file(42, 6, 2, 2, 512, 18, 2560, 8);
+    const ModelSource e4b = model_of_file(e4b_file, "gemma-4-E4B-it.gguf");
+    CHECK(kv_buffer(e4b, {{"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"context", "4096"}, {"parallel", "1"}, {"ngl", "all"},
+                          {"swa-full", "true"}, {"flash-attn", "off"}}) == 64 * MiB + 240 * MiB);
+    CHECK(kv_buffer(e4b, {{"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"context", "4096"}, {"parallel", "1"}, {"ngl", "all"},
+                          {"swa-full", "true"}}) == 64 * MiB + 160 * MiB);
+}
+
+TEST_CASE("gguf: Gemma 4 files missing a key llama.cpp requires, or with lists of the wrong length, are refused by name", "[gguf][errors]") {
+    auto error_with = [](GgufWriter w) {
+        const std::string file = w.file(false);
+        const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
+        REQUIRE(read.ok());
+        const Expected<ModelSource> m = gguf_model(*read, "x.gguf");
+        REQUIRE_FALSE(m.ok());
+        return m.error();
+    };
+    CHECK(error_with(gemma4_file(6, 3, 1, 1, 0, 0, 64, 4)) == "GGUF: gemma4 files need attention.sliding_window, as llama.cpp does");
+    CHECK(error_with(gemma4_file(6, 3, 1, 1, 512, 6, 64, 4)) == "GGUF: gemma4 files need attention.shared_kv_layers, below block_count, as llama.cpp does");
+    CHECK(error_with(gemma4_file(6, 3, 8, 1, 512, 0, 64, 4)) == "GGUF: gemma4 layer 0's 8 KV heads are not modelled: 1 to head_count, one count for the sliding layers and one for the global ones");
+    CHECK(error_with(gemma4_file(6, 3, 1, 1, 512, 0, 64, 4, 2)) == "GGUF: gemma4 files need attention.sliding_window_pattern, one entry a layer, as llama.cpp does");
+    GgufWriter short_kv = gemma4_file(6, 3, 2, 1, 512, 0, 64, 4);
+    short_kv.list("gemma4.attention.head_count_kv", {2, 2, 1}, false);  // read after the file's own list
+    CHECK(error_with(short_kv) == "GGUF: gemma4 files need attention.head_count_kv, one count or one a layer, as llama.cpp does");
 }

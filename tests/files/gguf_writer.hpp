@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace llm_memory::test {
 
@@ -45,6 +46,13 @@ struct GgufWriter {
         put(meta, 5, 4);
         put(meta, values.size(), 8);
         for (std::uint32_t v : values) put(meta, v, 4);
+    }
+    // A list per layer as llama.cpp's converter writes it: booleans (arr[bool]) or int32s (arr[i32]).
+    void list(const std::string& k, const std::vector<std::uint32_t>& values, bool booleans) {
+        key(k, 9);
+        put(meta, booleans ? 7 : 5, 4);
+        put(meta, values.size(), 8);
+        for (std::uint32_t v : values) put(meta, v, booleans ? 1 : 4);
     }
     void tensor(const std::string& name, std::initializer_list<std::uint64_t> dims, std::uint32_t type, std::uint64_t byte_count) {
         put_string(infos, name);
