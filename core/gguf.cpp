@@ -70,7 +70,6 @@ constexpr NumberKey kNumberKeys[] = {
     {"ssm.group_count", &GgufSummary::ssm_group_count},
     {"shortconv.l_cache", &GgufSummary::shortconv_l_cache},
     {"attention.key_length_swa", &GgufSummary::key_length_swa},
-    {"attention.value_length_swa", &GgufSummary::value_length_swa},
     {"attention.shared_kv_layers", &GgufSummary::shared_kv_layers},
     {"embedding_length_per_layer_input", &GgufSummary::embedding_length_per_layer_input},
 };
@@ -289,13 +288,13 @@ bool GgufReader::read_metadata_pair(std::string& error) {
         if (key == "tokenizer.ggml.tokens") token_count_ = array_left_;
         array_key_ = wanted_number(key) && is_integer_type(array_type_) ? key : std::string();
         array_max_ = 0;
-        array_list_ = nullptr;
+        array_list_ = -1;
         const std::size_t dot = key.find('.');
-        for (const ListKey& list : kLayerLists)
-            if (dot != std::string::npos && key.compare(dot + 1, std::string::npos, list.suffix) == 0 &&
+        for (int i = 0; i < 2; ++i)
+            if (dot != std::string::npos && key.compare(dot + 1, std::string::npos, kLayerLists[i].suffix) == 0 &&
                 (is_integer_type(array_type_) || array_type_ == 7) && array_left_ <= kMaxLayerList) {
-                array_list_ = &(summary_.*list.field);
-                array_list_->clear();
+                array_list_ = i;
+                (summary_.*kLayerLists[i].field).clear();
                 array_key_ = key;
             }
         phase_ = kArray;
@@ -329,7 +328,7 @@ bool GgufReader::read_array_run(std::string& error) {
                 for (std::uint64_t i = 0; i < n; ++i) {
                     const std::uint64_t v = integer_value(b, p + static_cast<std::size_t>(i) * size, array_type_);
                     array_max_ = std::max(array_max_, v);
-                    if (array_list_ != nullptr) array_list_->push_back(v);
+                    if (array_list_ >= 0) (summary_.*kLayerLists[array_list_].field).push_back(v);
                 }
             at_ = p + static_cast<std::size_t>(n) * size;
             array_left_ -= n;

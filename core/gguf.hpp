@@ -66,12 +66,11 @@ struct GgufSummary {
     std::uint64_t ssm_time_step_rank = 0;
     std::uint64_t ssm_group_count = 0;
     std::uint64_t shortconv_l_cache = 0;
-    // Gemma 4: the sliding layers' head sizes, the layers that read an earlier layer's cache, the per-layer
-    // embedding width (<arch>.attention.key_length_swa, .value_length_swa, .attention.shared_kv_layers,
+    // Gemma 4: the sliding layers' head size, the layers that read an earlier layer's cache, the per-layer
+    // embedding width (<arch>.attention.key_length_swa, .attention.shared_kv_layers,
     // .embedding_length_per_layer_input), and two per-layer lists: attention.sliding_window_pattern (1: the layer
     // slides) and attention.head_count_kv when it is an array. Empty when the file has no such array.
     std::uint64_t key_length_swa = 0;
-    std::uint64_t value_length_swa = 0;
     std::uint64_t shared_kv_layers = 0;
     std::uint64_t embedding_length_per_layer_input = 0;
     std::vector<std::uint64_t> sliding_window_pattern;
@@ -123,7 +122,7 @@ private:
     std::string array_key_;
     std::uint64_t array_max_ = 0;
     std::vector<std::pair<std::string, std::uint64_t>> numbers_;  // integer metadata, by key
-    std::vector<std::uint64_t>* array_list_ = nullptr;  // the summary's per-layer list the current array fills
+    int array_list_ = -1;            // the per-layer list (gguf.cpp kLayerLists) the current array fills; -1: none
     std::uint64_t token_count_ = 0;
     std::uint64_t data_end_ = 0;     // the furthest tensor end, relative to the data section
     GgufSummary summary_;

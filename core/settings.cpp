@@ -554,10 +554,10 @@ const std::vector<SettingSpec>& setting_specs() {
         std::vector<SettingSpec> specs = {
             {"model", "NAME", "a built-in model (see --list-models); sets N to its exact parameter count",
              "Model", "", K::choice, "llama-3-8b", apply_model, show_model, nullptr, model_choices},
-            {"text-only", "[BOOL]", "leave the model's vision tower out, as engines load the language model alone",
-             "Text only (no vision tower)", "", K::flag, "true",
+            {"text-only", "[BOOL]", "leave the model's vision or audio tower out, as engines load the language model alone",
+             "Text only (no vision or audio tower)", "", K::flag, "true",
              apply_text_only, [](const Scenario& s) { return s.text_only ? std::string("true") : std::string(); }, nullptr, nullptr, "",
-             "Count the language model alone, as an engine loads it without the vision tower."},
+             "Count the language model alone, as an engine loads it without its tower."},
             {"params", "N", "parameter count N: 13B, 6.7e9, 350M, 70 billion (default 13B)",
              "Parameters (N)", "parameters", K::count, "70B",
              apply_params, [](const Scenario& s) { return format_count_state(s.param_count); }},

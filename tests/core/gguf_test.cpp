@@ -246,6 +246,16 @@ ModelSource model_of_file(GgufWriter& w, const char* name) {
     return *m;
 }
 
+// A written file whose header reads but which gguf_model refuses: the message.
+std::string model_error(GgufWriter w) {
+    const std::string file = w.file(false);
+    const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
+    REQUIRE(read.ok());
+    const Expected<ModelSource> m = gguf_model(*read, "x.gguf");
+    REQUIRE_FALSE(m.ok());
+    return m.error();
+}
+
 }  // namespace
 
 TEST_CASE("gguf: a hybrid file's recurrent layers from its tensor names and ssm.* keys", "[gguf][hybrid]") {
@@ -300,36 +310,28 @@ TEST_CASE("gguf: Falcon-H1's layers hold attention and Mamba-2 side by side, wit
 }
 
 TEST_CASE("gguf: hybrid layers llm-memory does not model are refused by name, never guessed", "[gguf][hybrid][errors]") {
-    auto error_for = [](GgufWriter w) {
-        const std::string file = w.file(false);
-        const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
-        REQUIRE(read.ok());
-        const Expected<ModelSource> m = gguf_model(*read, "x.gguf");
-        REQUIRE_FALSE(m.ok());
-        return m.error();
-    };
     auto every_fourth = [](std::uint32_t il) { return (il + 1) % 4 == 0 ? 'a' : 'r'; };
     // A recurrent mixer in an architecture not listed.
-    CHECK(error_for(hybrid_file("rwkv7", 8, every_fourth)).find("rwkv7 has recurrent layers (ssm_* tensors) of a kind not modelled") != std::string::npos);
+    CHECK(model_error(hybrid_file("rwkv7", 8, every_fourth)).find("rwkv7 has recurrent layers (ssm_* tensors) of a kind not modelled") != std::string::npos);
     // A missing size key is named, not assumed.
     GgufWriter no_state = hybrid_file("granitehybrid", 8, every_fourth);
     no_state.u32("granitehybrid.ssm.conv_kernel", 4);
     no_state.u32("granitehybrid.ssm.inner_size", 8192);
     no_state.u32("granitehybrid.ssm.time_step_rank", 128);
     no_state.u32("granitehybrid.ssm.group_count", 1);
-    CHECK(error_for(no_state) == "GGUF: the metadata lacks granitehybrid.ssm.state_size, which sizes the recurrent state");
+    CHECK(model_error(no_state) == "GGUF: the metadata lacks granitehybrid.ssm.state_size, which sizes the recurrent state");
     // Attention and a recurrent mixer side by side in one layer: only Falcon-H1 files have that.
     GgufWriter parallel = hybrid_file("granitehybrid", 4, [](std::uint32_t il) { return il == 1 ? 'b' : 'a'; });
-    CHECK(error_for(parallel) == "GGUF: layer 1 holds attention and a recurrent mixer side by side, which only falcon-h1 files do (this is granitehybrid)");
+    CHECK(model_error(parallel) == "GGUF: layer 1 holds attention and a recurrent mixer side by side, which only falcon-h1 files do (this is granitehybrid)");
     // A layer with neither attention nor a recurrent mixer outside Nemotron-H.
     GgufWriter mlp_only = hybrid_file("granitehybrid", 5, [](std::uint32_t il) { return il == 4 ? 'm' : il == 3 ? 'a' : 'r'; });
     // Gemma 4's per-layer KV widths are refused, not flattened to one.
-    CHECK(error_for(hybrid_file("gemma4", 6, [](std::uint32_t) { return 'a'; })) ==
+    CHECK(model_error(hybrid_file("gemma4", 6, [](std::uint32_t) { return 'a'; })) ==
           "GGUF: gemma4 files need attention.sliding_window_pattern, one entry a layer, as llama.cpp does");
     // A split file's first part: the later layers' tensors are elsewhere, so their kind cannot be read.
     GgufWriter split = hybrid_file("qwen3next", 8, [](std::uint32_t il) { return il >= 6 ? 'n' : (il + 1) % 4 == 0 ? 'a' : 'r'; });
-    CHECK(error_for(split) == "GGUF: layer 6's tensors are not in this file (a split file?)");
-    CHECK(error_for(mlp_only) == "GGUF: layer 4 has neither attention nor a recurrent mixer, which only Nemotron-H's MLP and MoE blocks have (this is granitehybrid)");
+    CHECK(model_error(split) == "GGUF: layer 6's tensors are not in this file (a split file?)");
+    CHECK(model_error(mlp_only) == "GGUF: layer 4 has neither attention nor a recurrent mixer, which only Nemotron-H's MLP and MoE blocks have (this is granitehybrid)");
 }
 
 TEST_CASE("gguf: Nemotron-H's MLP and MoE blocks keep neither a KV cache nor a state", "[gguf][hybrid]") {
@@ -442,19 +444,11 @@ TEST_CASE("gguf: Gemma 4 files: each layer's KV width from the sliding pattern, 
 }
 
 TEST_CASE("gguf: Gemma 4 files missing a key llama.cpp requires, or with lists of the wrong length, are refused by name", "[gguf][errors]") {
-    auto error_with = [](GgufWriter w) {
-        const std::string file = w.file(false);
-        const Expected<GgufSummary> read = read_gguf_header(file, w.file().size());
-        REQUIRE(read.ok());
-        const Expected<ModelSource> m = gguf_model(*read, "x.gguf");
-        REQUIRE_FALSE(m.ok());
-        return m.error();
-    };
-    CHECK(error_with(gemma4_file(6, 3, 1, 1, 0, 0, 64, 4)) == "GGUF: gemma4 files need attention.sliding_window, as llama.cpp does");
-    CHECK(error_with(gemma4_file(6, 3, 1, 1, 512, 6, 64, 4)) == "GGUF: gemma4 files need attention.shared_kv_layers, below block_count, as llama.cpp does");
-    CHECK(error_with(gemma4_file(6, 3, 8, 1, 512, 0, 64, 4)) == "GGUF: gemma4 layer 0's 8 KV heads are not modelled: 1 to head_count, one count for the sliding layers and one for the global ones");
-    CHECK(error_with(gemma4_file(6, 3, 1, 1, 512, 0, 64, 4, 2)) == "GGUF: gemma4 files need attention.sliding_window_pattern, one entry a layer, as llama.cpp does");
+    CHECK(model_error(gemma4_file(6, 3, 1, 1, 0, 0, 64, 4)) == "GGUF: gemma4 files need attention.sliding_window, as llama.cpp does");
+    CHECK(model_error(gemma4_file(6, 3, 1, 1, 512, 6, 64, 4)) == "GGUF: gemma4 files need attention.shared_kv_layers, below block_count, as llama.cpp does");
+    CHECK(model_error(gemma4_file(6, 3, 8, 1, 512, 0, 64, 4)) == "GGUF: gemma4 layer 0's 8 KV heads are not modelled: 1 to head_count, one count for the sliding layers and one for the global ones");
+    CHECK(model_error(gemma4_file(6, 3, 1, 1, 512, 0, 64, 4, 2)) == "GGUF: gemma4 files need attention.sliding_window_pattern, one entry a layer, as llama.cpp does");
     GgufWriter short_kv = gemma4_file(6, 3, 2, 1, 512, 0, 64, 4);
     short_kv.list("gemma4.attention.head_count_kv", {2, 2, 1}, false);  // read after the file's own list
-    CHECK(error_with(short_kv) == "GGUF: gemma4 files need attention.head_count_kv, one count or one a layer, as llama.cpp does");
+    CHECK(model_error(short_kv) == "GGUF: gemma4 files need attention.head_count_kv, one count or one a layer, as llama.cpp does");
 }
