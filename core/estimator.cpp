@@ -316,6 +316,15 @@ Status add_kv_cache(Build& b) {
         tokens += b.e.image_tokens;
         if (tokens > kMaxContextTokens) return Error{"images", too_large(kMaxContextTokens, kContextLimit)};
     }
+    if (s.audio_seconds > 0) {
+        if (b.arch == nullptr) return Error{"audio-seconds", "the model has no audio tower (audio_config)"};
+        if (b.arch->text_only) return Error{"audio-seconds", "--text-only leaves the audio tower out"};
+        const Expected<std::uint64_t> audio = audio_tokens(b.arch->vision, s.audio_seconds, image_processor(s));
+        if (!audio) return audio.failure();
+        b.e.audio_tokens = *audio;
+        tokens += *audio;
+        if (tokens > kMaxContextTokens) return Error{"audio-seconds", too_large(kMaxContextTokens, kContextLimit)};
+    }
     if (tokens == 0) return std::nullopt;
     if (b.arch == nullptr) return Error{"context", "the KV cache needs a model architecture (--model or --config)"};
     const Expected<KvCacheShape> shape = kv_cache_shape(*b.arch);
@@ -334,7 +343,7 @@ Status add_kv_cache(Build& b) {
 // llama.cpp's RS buffer holds it (src/llama-memory-recurrent.cpp); it does not grow with the context.
 Status add_recurrent_state(Build& b) {
     const Scenario& s = b.s;
-    if (b.arch == nullptr || s.context_tokens + b.e.image_tokens == 0 || b.arch->recurrent_layer_count() == 0) return std::nullopt;
+    if (b.arch == nullptr || s.context_tokens + b.e.image_tokens + b.e.audio_tokens == 0 || b.arch->recurrent_layer_count() == 0) return std::nullopt;
     const std::uint64_t bytes = recurrent_state_bytes(*b.arch, s.batch_size, 4, 4);
     b.e.terms.push_back(row("recurrent_state", "Recurrent state", "Recurrent state",
                             "recurrent layers × (conv state + SSM state) × sequences × 4 bytes (f32, llama.cpp's RS buffer)",

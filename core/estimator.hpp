@@ -92,6 +92,7 @@ struct Scenario {
     std::uint64_t image_count = 0;     // images per sequence: each adds the family's image tokens to the context
     std::uint64_t image_width = 0;     // pixels (--image-size W x H); needed with image_count > 0
     std::uint64_t image_height = 0;
+    std::uint64_t audio_seconds = 0;   // one audio clip per sequence (--audio-seconds): its tokens join the context
     std::uint64_t batch_size = 1;      // sequences decoded together
     std::string kv_dtype = "fp16";     // KV-cache format (core/formats.hpp)
     bool detailed_inference = false;   // inference-mode: simple (weights x overhead) or detailed
@@ -236,6 +237,7 @@ struct Estimate {
     std::vector<TrainingComponent> training_components;  // the recipe's values; they sum to gradient+optimizer
     std::uint64_t kv_cache_bytes = 0;        // 2 x layers x kv_heads x head_dim x tokens x batch x bytes (or MLA)
     std::uint64_t image_tokens = 0;          // image_count x the family's tokens per image, added to the cached tokens
+    std::uint64_t audio_tokens = 0;          // the audio clip's tokens (audio_seconds), added to the cached tokens
     std::uint64_t inference_activation_bytes = 0;  // detailed inference: one layer's prefill activations + last logits
     std::uint64_t runtime_reserve_bytes = 0; // detailed inference: CUDA context and allocator allowance
     std::uint64_t detailed_inference_bytes = 0;  // detailed mode: weights + KV + activation + reserve

@@ -643,6 +643,11 @@ const std::vector<SettingSpec>& setting_specs() {
              [](const Scenario& s) {
                  return s.image_width == 0 ? std::string() : std::to_string(s.image_width) + "x" + std::to_string(s.image_height);
              }, nullptr, nullptr, "896x896", "Pixels wide by high; the family's processor resizes or tiles it."},
+            {"audio-seconds", "S", "seconds of audio per sequence, one clip (Voxtral, Gemma 4 E2B/E4B), added to the context",
+             "Audio per sequence", "seconds", K::count, "45",
+             [](Scenario& s, std::string_view t) { return apply_whole(s.audio_seconds, t, 0, 86400); },
+             [](const Scenario& s) { return show_whole_if(s.audio_seconds, 0); }, [](const Scenario& s) { return whole(s.audio_seconds); },
+             nullptr, "0"},
             {"batch", "N", "sequences decoded together, multiplies the KV cache (default 1)",
              "Batch size", "sequences", K::count, "4",
              [](Scenario& s, std::string_view t) { return apply_whole(s.batch_size, t, 1, kMaxBatch); },

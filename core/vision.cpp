@@ -91,6 +91,7 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         const u128 mels = a.opt("num_mel_bins", 128), positions = a.opt("max_source_positions", 1500);
         if (!a.error.empty()) return Error{a.error};
         t.kind = VisionKind::voxtral;
+        t.audio = true;
         t.encoder_count = static_cast<std::uint64_t>(linear(3 * mels, h, true) + linear(3 * h, h, true) + positions * h +
                                                      layers * (3 * linear(h, h, true) + h * h + linear(h, i, true) + linear(i, h, true) + 4 * h) +
                                                      2 * h);
@@ -268,6 +269,7 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
             encoder += 9 * c0 + c0 + 9 * c0 * c1 + c1 + (128 / 4) * c1 * w +
                        audio_layers * (24 * w * w + (9 + kernel) * w + w / audio_heads) + w * out + out;
             projector += out * text_hidden;
+            t.audio = true;
         }
     } else if (top_type == "mistral3" || vision_type == "pixtral") {
         // PixtralVisionModel: an unbiased patch conv, ln_pre, per layer two RMSNorms, unbiased attention and gated
@@ -486,6 +488,31 @@ std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
             break;
     }
     return {};
+}
+
+Expected<std::uint64_t> audio_tokens(const VisionTower& t, std::uint64_t seconds, ImageProcessor processor) {
+    const std::uint64_t n = seconds * 16'000, chunk = 480'000;  // samples; a 30 s chunk
+    const bool mtmd = processor == ImageProcessor::llama_cpp;
+    if (t.kind == VisionKind::voxtral) return 1 + (mtmd ? 187 * (((n + chunk) / 160 + 1) / 3'000) : 375 * ((n + chunk - 1) / chunk));
+    if (!t.audio) return Error{"audio-seconds", "the model has no audio tower (audio_config)"};
+    // Gemma 4: the valid 10 ms frames of a piece, then two stride-2 subsamplings (40 ms a token).
+    auto piece = [](std::uint64_t m) {
+        const std::uint64_t frames = m >= 161 ? (m - 161) / 160 + 1 : 0;
+        return ((frames + 1) / 2 + 1) / 2;
+    };
+    std::uint64_t tokens = 0;
+    for (std::uint64_t at = 0; at < (mtmd ? n : std::min(n, chunk)); at += chunk) tokens += piece(std::min(chunk, n - at));
+    return tokens + 2;
+}
+
+std::string audio_token_rule(const VisionTower& t, ImageProcessor processor) {
+    const bool mtmd = processor == ImageProcessor::llama_cpp;
+    if (t.kind == VisionKind::voxtral)
+        return mtmd ? "Voxtral under llama.cpp: 187 tokens a 30 s chunk, 30 s of silence appended (llama.cpp#25496), plus [BEGIN_AUDIO]"
+                    : "Voxtral: whole 30 s chunks of 375 tokens plus [BEGIN_AUDIO] (mistral-common)";
+    if (!t.audio) return {};
+    return mtmd ? "Gemma 4 under llama.cpp: 25 tokens a second over every 30 s piece, plus two markers"
+                : "Gemma 4: 25 tokens a second of the first 30 s, at most 750, plus two markers (transformers, vLLM)";
 }
 
 }  // namespace llm_memory

@@ -43,6 +43,7 @@ struct VisionTower {
     std::uint64_t hidden_size = 0;
     std::uint64_t intermediate_size = 0;
     std::uint64_t attention_heads = 0;
+    bool audio = false;                   // an audio tower too (Voxtral; Gemma 4 E2B/E4B): --audio-seconds applies
     std::uint64_t total() const { return encoder_count + projector_count; }
 };
 
@@ -77,5 +78,16 @@ Expected<std::uint64_t> image_tokens(const VisionTower& tower, std::uint64_t wid
 
 // The rule image_tokens follows for this tower, with its source, as one sentence.
 std::string image_token_rule(const VisionTower& tower, ImageProcessor processor = ImageProcessor::transformers);
+
+// Context tokens one audio clip of `seconds` becomes (16 kHz, as every processor resamples it), markers included:
+// Voxtral (mistral-common, transformers, vLLM) pads a clip to whole 30 s chunks of 375 tokens, one [BEGIN_AUDIO];
+// llama.cpp's mtmd appends 30 s of silence, drops a partial chunk and average-pools each chunk to 187 tokens
+// (ggml-org/llama.cpp#25496). Gemma 4 (transformers, vLLM) takes 25 tokens a second of the first 30 s, at most 750,
+// plus <|audio> and <audio|>; mtmd takes every 30 s piece. `seconds` from 1 to 86,400 (the setting's bounds).
+// Error: the tower takes no audio.
+Expected<std::uint64_t> audio_tokens(const VisionTower& tower, std::uint64_t seconds, ImageProcessor processor = ImageProcessor::transformers);
+
+// The rule audio_tokens follows for this tower, as one sentence ("" without an audio tower).
+std::string audio_token_rule(const VisionTower& tower, ImageProcessor processor = ImageProcessor::transformers);
 
 }  // namespace llm_memory

@@ -239,6 +239,11 @@ void kv_section(AppState& app) {
     if (images == Shown::enabled) explain(image_token_rule(app.scenario.model->architecture.vision, image_processor(app.scenario)));
     if (app.estimate.image_tokens > 0)
         explain("Images: " + format_count_exact(app.estimate.image_tokens) + " tokens added to the context.");
+    const bool audio = has_model && app.scenario.model->architecture.vision.audio && !app.scenario.text_only;
+    setting_control(app, "audio-seconds", audio ? Shown::enabled : Shown::hidden);
+    if (audio)
+        explain(audio_token_rule(app.scenario.model->architecture.vision, image_processor(app.scenario)) +
+                (app.estimate.audio_tokens > 0 ? ": " + format_count_exact(app.estimate.audio_tokens) + " tokens added to the context." : "."));
     setting_control(app, "kv-dtype", with_model);
     const Estimate& e = app.estimate;
     if (e.kv_cache_bytes > 0)

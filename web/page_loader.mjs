@@ -22,17 +22,18 @@ const FULL_BUILD_KEYS = [...engineKeys, 'hf', 'lookup', 'paste'];
 const gz = (file) => zlib.gzipSync(fs.readFileSync(path.join(site, file)), { level: 9 }).length;
 const fullBytes = gz('full.js') + gz('full.wasm');
 
-const loader = `<script>
-(function () {
-  var u = (location.search + '&' + location.hash.slice(1)).replace(/(^|[?&])(embed|theme|practice|view)=[^&]*/g, '');
-  if (u.indexOf('=') < 0) try { u = localStorage.getItem('llm-memory:state') || ''; } catch (e) {}
-  var s = document.createElement('script');
-  Module['llmMemoryFullKeys'] = /(^|[?&])(${FULL_BUILD_KEYS.join('|')})=/;
-  s.src = Module['llmMemoryFullKeys'].test(u) ? 'full.js' : 'index.js';
-  Module['llmMemoryFullBytes'] = ${fullBytes};
-  document.body.appendChild(s);
-})();
-</script>`;
+// The loader, one statement a line here and written without its spaces (every visitor loads it): the link's scenario
+// keys (else the saved scenario), the full build's keys tested against them, the build's size for the lean page.
+const loader = '<script>' + [
+  "(function(){",
+  "var u=(location.search+'&'+location.hash.slice(1)).replace(/(^|[?&])(embed|theme|practice|view)=[^&]*/g,'');",
+  "if(u.indexOf('=')<0)try{u=localStorage.getItem('llm-memory:state')||''}catch(e){}",
+  "var s=document.createElement('script');",
+  `Module['llmMemoryFullKeys']=/(^|[?&])(${FULL_BUILD_KEYS.join('|')})=/;`,
+  "s.src=Module['llmMemoryFullKeys'].test(u)?'full.js':'index.js';",
+  `Module['llmMemoryFullBytes']=${fullBytes};`,
+  "document.body.appendChild(s)})();",
+].join('') + '</script>';
 
 const file = path.join(site, 'index.html');
 const html = fs.readFileSync(file, 'utf8');

@@ -20,7 +20,7 @@ after(async () => { await browser?.close(); await server?.close(); });
 // The keys the lean page refuses: the rows core's settings table marks for an engine (SettingEngine), as the
 // built index.html's loader lists them for the full build (web/page_loader.mjs writes the list that
 // web/full_build_keys.cpp prints from the table; the page's own hf, lookup and paste are not settings).
-const LOADER_LIST = /llmMemoryFullKeys'\] = \/\(\^\|\[\?&\]\)\(([^)]*)\)=\//;
+const LOADER_LIST = /llmMemoryFullKeys'\] ?= ?\/\(\^\|\[\?&\]\)\(([^)]*)\)=\//;
 const loaderKeys = () => LOADER_LIST.exec(fs.readFileSync(path.join(siteDir, 'index.html'), 'utf8'));
 const ENGINE_KEYS = (loaderKeys()?.[1] ?? '').split('|').filter((k) => k && !['hf', 'lookup', 'paste'].includes(k));
 const LEAN_NOTE = /^the engine models are in the page's full build \(about \d+ KB\): a link with engine= opens it, as does choosing an engine on the page$/;

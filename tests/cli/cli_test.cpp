@@ -165,6 +165,7 @@ TEST_CASE("cli: every setting's flag and its --state pair give the same JSON for
         const std::string key = spec.key;
         if (key == "text-only" || key == "images" || key == "image-size") flags[1] = "gemma-3-12b", state = "model=gemma-3-12b";
         if (key == "images") flags.insert(flags.end(), {"--image-size", "896x896"}), state += "&image-size=896x896";
+        if (key == "audio-seconds") flags[1] = "voxtral-mini-3b", state = "model=voxtral-mini-3b";
         flags.insert(flags.end(), {std::string("--") + spec.key, spec.example, "--format", "json"});
         const CliRun by_flag = cli(flags);
         const CliRun by_state = cli({"--state", state + "&" + spec.key + "=" + llm_memory::url_encode(spec.example), "--format", "json"});

@@ -95,6 +95,7 @@ std::string example_base(const char* key) {
     if (k == "tensor-split") return "model=llama-2-7b&gpus=2";
     if (k == "text-only" || k == "image-size") return "model=gemma-3-12b";
     if (k == "images") return "model=gemma-3-12b&image-size=896x896";
+    if (k == "audio-seconds") return "model=voxtral-mini-3b";
     return "model=llama-2-7b";
 }
 

@@ -112,6 +112,54 @@ TEST_CASE("vision: Voxtral's audio tower counts exactly; it takes no images", "[
     CHECK(model_from_config(broken).error() == "audio_config: must be an object");
 }
 
+TEST_CASE("vision: audio clips become tokens by the family's rule, under transformers and under llama.cpp", "[vision][audio]") {
+    const VisionTower voxtral = model_of(fixture("voxtral-mini-3b-2507")).architecture.vision;
+    auto tokens_of = [](const VisionTower& t, std::uint64_t seconds, ImageProcessor p) {
+        const Expected<std::uint64_t> n = audio_tokens(t, seconds, p);
+        INFO(n.error());
+        REQUIRE(n.ok());
+        return *n;
+    };
+    constexpr ImageProcessor hf = ImageProcessor::transformers, mtmd = ImageProcessor::llama_cpp;
+    // mistral-common audio.py (AudioEncoder.pad to multiples of 480,000 samples, 8 mel frames a token, [BEGIN_AUDIO]),
+    // as transformers' processing_voxtral.py and vLLM's voxtral.py take it: a 10 s clip costs a whole 30 s chunk.
+    CHECK(tokens_of(voxtral, 10, hf) == 376);
+    CHECK(tokens_of(voxtral, 30, hf) == 376);
+    CHECK(tokens_of(voxtral, 45, hf) == 751);
+    CHECK(tokens_of(voxtral, 600, hf) == 7501);
+    // llama.cpp's mtmd (tools/mtmd/mtmd-audio.cpp: 30 s of silence appended, a partial 3,000-frame chunk dropped;
+    // clip.cpp: Voxtral is average-pooled to 187 tokens a chunk, ggml-org/llama.cpp#25496).
+    CHECK(tokens_of(voxtral, 10, mtmd) == 188);
+    CHECK(tokens_of(voxtral, 30, mtmd) == 375);
+    CHECK(tokens_of(voxtral, 600, mtmd) == 3928);
+    // Gemma 4 E4B (transformers processing_gemma4.py _compute_audio_num_tokens, vLLM gemma4_mm.py): 10 ms frames
+    // of 321 samples, two stride-2 subsamplings, at most 750, the clip cut at 30 s; <|audio> and <audio|>. llama.cpp
+    // takes every 30 s piece instead.
+    const VisionTower gemma = load_preset("gemma-4-e4b")->architecture.vision;
+    CHECK(gemma.audio);
+    CHECK(tokens_of(gemma, 10, hf) == 252);
+    CHECK(tokens_of(gemma, 30, hf) == 752);
+    CHECK(tokens_of(gemma, 600, hf) == 752);
+    CHECK(tokens_of(gemma, 45, mtmd) == 1127);
+    CHECK(tokens_of(gemma, 600, mtmd) == 15002);
+    // A tower without audio is an error naming the key.
+    CHECK(audio_tokens(load_preset("gemma-4-31b")->architecture.vision, 10).error() == "audio-seconds: the model has no audio tower (audio_config)");
+    // Through the settings: the tokens join the KV cache's tokens; --text-only refuses.
+    Scenario s;
+    REQUIRE(apply_setting(s, "model", "voxtral-mini-3b").ok());
+    REQUIRE(apply_setting(s, "audio-seconds", "45").ok());
+    const Expected<Estimate> e = estimate(s);
+    REQUIRE(e.ok());
+    CHECK(e->audio_tokens == 751);
+    CHECK(e->kv_cache_bytes == 751ULL * 2 * 30 * 8 * 128 * 2);
+    REQUIRE(apply_setting(s, "text-only", "true").ok());
+    CHECK(estimate(s).error() == "audio-seconds: --text-only leaves the audio tower out");
+    Scenario llama;
+    REQUIRE(apply_setting(llama, "model", "llama-2-7b").ok());
+    REQUIRE(apply_setting(llama, "audio-seconds", "45").ok());
+    CHECK(estimate(llama).error() == "audio-seconds: the model has no audio tower (audio_config)");
+}
+
 TEST_CASE("vision: text-only counts the language model alone", "[vision][architecture]") {
     const ModelSource g12 = model_of(fixture("gemma-3-12b-it"));
     const Expected<ModelSource> text = text_only_model(g12);

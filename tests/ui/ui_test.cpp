@@ -417,6 +417,12 @@ TEST_CASE("every setting has a control on the canvas", "[ui][settings]") {
         CHECK(drawn[at] == 0);  // hidden without a vision tower
         drawn[at] = app.runtime.drawn[at];
     }
+    // The audio setting shows for a model with an audio tower.
+    set_state(app, "model=voxtral-mini-3b");
+    run_frames(app, 1280.0f, 6000.0f, 3);
+    const std::size_t audio_at = static_cast<std::size_t>(find_setting("audio-seconds") - specs.data());
+    CHECK(drawn[audio_at] == 0);  // hidden without an audio tower
+    drawn[audio_at] = app.runtime.drawn[audio_at];
     std::set<std::string> seed_fields;
     for (const TextField& field : app.fields) seed_fields.insert(field.key);
     for (std::size_t i = 0; i < specs.size(); ++i) {
