@@ -53,6 +53,8 @@ const EDITS = [
   // A model with a vision tower, and the image size first ('#state' sets a state without checking a change).
   ['#state', 'model=qwen2.5-vl-3b&image-size=1024x768'],
   ['text-only', 'true'], ['text-only', ''], ['images', '2'], ['image-size', '1920x1080'],
+  // A model with an audio tower: a 45 s clip's 751 tokens give it a KV cache.
+  ['#state', 'model=voxtral-mini-3b'], ['audio-seconds', '45'],
 ];
 
 test('every setting is in the text view by role and name, and each one changes the result', async () => {
