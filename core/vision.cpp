@@ -88,10 +88,13 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         if (audio == nullptr || !audio->is_object()) return Error{"audio_config: must be an object"};
         Reader a{*audio, "audio_config.", {}};
         const u128 h = a.opt("hidden_size", 1280), i = a.opt("intermediate_size", 5120), layers = a.opt("num_hidden_layers", 32);
-        const u128 mels = a.opt("num_mel_bins", 128), positions = a.opt("max_source_positions", 1500);
+        const u128 mels = a.opt("num_mel_bins", 128), positions = a.opt("max_source_positions", 1500), heads = a.opt("num_attention_heads", 20);
         if (!a.error.empty()) return Error{a.error};
         t.kind = VisionKind::voxtral;
         t.audio = true;
+        t.hidden_size = static_cast<std::uint64_t>(h);
+        t.intermediate_size = static_cast<std::uint64_t>(i);
+        t.attention_heads = static_cast<std::uint64_t>(heads);
         t.encoder_count = static_cast<std::uint64_t>(linear(3 * mels, h, true) + linear(3 * h, h, true) + positions * h +
                                                      layers * (3 * linear(h, h, true) + h * h + linear(h, i, true) + linear(i, h, true) + 4 * h) +
                                                      2 * h);
@@ -104,7 +107,7 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
     const std::string vision_type = text_of(*vision, "model_type");
     Reader v{*vision, "vision_config.", {}};
     Reader top{document, "", {}};
-    u128 encoder = 0, projector = 0;
+    u128 encoder = 0, projector = 0, width = 0, ffn = 0, head_count = 0;  // the widths: for the engines' graph sizing
 
     if (top_type == "gemma3" || vision_type == "siglip_vision_model") {
         // SiglipVisionTransformer without a head (vision_use_head false): biased patch conv, a learned
@@ -123,9 +126,9 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
                   layers * (4 * linear(h, h, true) + linear(h, i, true) + linear(i, h, true) + 2 * 2 * h) + 2 * h;
         projector = h * text_hidden + h;
         t.tokens_per_image = top.opt("mm_tokens_per_image", 256);
-        t.hidden_size = static_cast<std::uint64_t>(h);
-        t.intermediate_size = static_cast<std::uint64_t>(i);
-        t.attention_heads = static_cast<std::uint64_t>(v.opt("num_attention_heads", 12));  // SiglipVisionConfig's default
+        width = h;
+        ffn = i;
+        head_count = v.opt("num_attention_heads", 12);  // SiglipVisionConfig's default
         if (!v.error.empty()) return Error{v.error};
     } else if (top_type == "llama4" || vision_type == "llama4_vision_model") {
         // Llama4VisionModel: an unbiased unfold-conv patch linear, class embedding, (patches + 1) positions,
@@ -136,6 +139,9 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         const u128 channels = v.opt("num_channels", 3);
         t.patch_size = v.need("patch_size");
         t.image_size = v.need("image_size");
+        width = h;
+        ffn = i;
+        head_count = v.opt("num_attention_heads", 16);
         const u128 proj_in = v.need("projector_input_dim"), proj_out = v.need("projector_output_dim");
         const u128 out_dim = v.need("vision_output_dim");
         const bool bias = v.flag("multi_modal_projector_bias", false);
@@ -176,9 +182,9 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         // defaults' 1,003,520 is not what the repos ship).
         t.min_pixels = 3136;
         t.max_pixels = 12'845'056;
-        t.hidden_size = static_cast<std::uint64_t>(h);
-        t.intermediate_size = static_cast<std::uint64_t>(i);
-        t.attention_heads = static_cast<std::uint64_t>(v.opt("num_heads", 16));  // Qwen2_5_VLVisionConfig's default
+        width = h;
+        ffn = i;
+        head_count = v.opt("num_heads", 16);  // Qwen2_5_VLVisionConfig's default
     } else if (top_type == "qwen3_5" || top_type == "qwen3_5_moe" || vision_type == "qwen3_5_vision" || vision_type == "qwen3_5_moe_vision" ||
                top_type == "qwen3_vl" || top_type == "qwen3_vl_moe" || vision_type == "qwen3_vl" || vision_type == "qwen3_vl_moe") {
         // Qwen3VLVisionModel: a biased Conv3d patch embedding, a learned table of num_position_embeddings,
@@ -218,9 +224,9 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         t.min_pixels = 65'536;
         t.max_pixels = 16'777'216;
         t.out_hidden_size = static_cast<std::uint64_t>(out);
-        t.hidden_size = static_cast<std::uint64_t>(h);
-        t.intermediate_size = static_cast<std::uint64_t>(i);
-        t.attention_heads = static_cast<std::uint64_t>(v.opt("num_heads", 16));  // Qwen3VLVisionConfig's default
+        width = h;
+        ffn = i;
+        head_count = v.opt("num_heads", 16);  // Qwen3VLVisionConfig's default
     } else if (top_type == "gemma4" || vision_type == "gemma4_vision") {
         // Gemma4VisionModel: patch_embedder.input_proj (3 x patch^2 -> width, no bias), a [2, positions, width]
         // position table, layers of q/k/v/o (no bias), q_norm and k_norm over head_dim (v_norm has no weight), a
@@ -240,9 +246,9 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         encoder = 3 * t.patch_size * t.patch_size * h + 2 * positions * h +
                   layers * (2 * heads * head_dim * h + 2 * kv * head_dim * h + 2 * head_dim + 3 * h * i + 4 * h) + (standardize ? 2 * h : 0);
         projector = h * text_hidden;
-        t.hidden_size = static_cast<std::uint64_t>(h);
-        t.intermediate_size = static_cast<std::uint64_t>(i);
-        t.attention_heads = static_cast<std::uint64_t>(heads);
+        width = h;
+        ffn = i;
+        head_count = heads;
         // The E2B and E4B's audio tower (Gemma4AudioModel, counted with the vision encoder: --text-only leaves both
         // out): the subsampling convs (1 -> c0 -> c1 channels, 3 x 3, no bias, each with a LayerNorm weight) and
         // input_proj_linear from (128 mel bins / 4) x c1; per conformer layer two feed-forwards (4 x width, pre and post
@@ -290,6 +296,9 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
         t.patch_size = v.opt("patch_size", 16);
         t.image_size = v.opt("image_size", 1024);
         t.merge_size = mistral3 ? top.opt("spatial_merge_size", 2) : 1;
+        width = h;
+        ffn = i;
+        head_count = v.opt("num_attention_heads", 16);
         const bool bias = top.flag("multimodal_projector_bias", !mistral3);
         if (!top.error.empty()) return Error{top.error};
         if (!v.error.empty()) return Error{v.error};
@@ -311,6 +320,9 @@ Expected<VisionTower> read_vision_tower(const JsonValue& document, std::uint64_t
     }
     if (!top.error.empty()) return Error{top.error};
     if (encoder + projector > static_cast<u128>(kMaxParamCount)) return Error{"vision_config: the vision tower is too large"};
+    t.hidden_size = static_cast<std::uint64_t>(width);
+    t.intermediate_size = static_cast<std::uint64_t>(ffn);
+    t.attention_heads = static_cast<std::uint64_t>(head_count);
     t.encoder_count = static_cast<std::uint64_t>(encoder);
     t.projector_count = static_cast<std::uint64_t>(projector);
     return t;

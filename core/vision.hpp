@@ -39,7 +39,7 @@ struct VisionTower {
     std::uint64_t max_pixels = 0;
     std::uint64_t deepstack_mergers = 0;  // Qwen3-VL: the deepstack mergers, whose outputs feed the first text layers
     std::uint64_t out_hidden_size = 0;    // Qwen3-VL: the mergers' output width (the text model's)
-    // The encoder's widths, for the engines' graph sizing (Gemma 3's SigLIP, the Qwen ViTs; 0 where not read).
+    // The encoder's widths, for the engines' graph sizing (Voxtral: its audio encoder's).
     std::uint64_t hidden_size = 0;
     std::uint64_t intermediate_size = 0;
     std::uint64_t attention_heads = 0;

@@ -545,38 +545,108 @@ struct Inputs {
     std::string projector_weight_steps, projector_compute_steps;
 };
 
-// The projector's clip graph, reserved once for one image at the encoder's warm-up size (tools/mtmd/clip.cpp
-// warmup, alloc_compute_meta): Gemma 3's SigLIP at its own 896 x 896; the Qwen ViTs at 46 x 46 merged tokens
-// (set_warmup_n_tokens(46*46): 92 x 92 patches). Qwen3.5's tower is converted as Qwen3-VL's (mmproj
-// qwen3vl_merger) and built by its graph, without the deepstack mergers. Flash attention off, the largest
-// phase is one layer's f32 attention scores (heads x positions^2) with six hidden-state tensors; on, the
-// feed-forward: the residual, its norm, the output and the f32 intermediate (two for Qwen2.5-VL's gated
-// MLP). Qwen2.5-VL's window attention adds its f32 mask (positions^2), and with flash attention its f16
-// copy. Qwen3-VL's graph also keeps each deepstack merger's f32 output (positions / merge^2 x the text width) until
-// the final concatenation, all of them live at the last layers' peak. Checked against llama.cpp's own figures
-// (tests/core/engines_test.cpp). Other families: 0 (no published figure to check a rule against).
-std::uint64_t projector_compute_bytes(const VisionTower& t, bool flash_attn, std::string& steps) {
-    const bool window = t.kind == VisionKind::qwen2_5_vl;
-    const bool qwen = window || t.kind == VisionKind::qwen3_5 || t.kind == VisionKind::qwen3_vl;
-    if ((!qwen && t.kind != VisionKind::gemma3_siglip) || t.patch_size == 0 || t.hidden_size == 0) return 0;
-    const std::uint64_t side = qwen ? 46 * t.merge_size : t.image_size / t.patch_size;
-    const std::uint64_t pos = side * side;
-    const std::uint64_t hidden = pos * t.hidden_size * kF32;
-    const std::uint64_t mask = window ? pos * pos * (flash_attn ? kF32 + 2 : kF32) : 0;
-    const std::uint64_t ffn = window ? 2 : 1;
-    const std::uint64_t merged = pos / (t.merge_size * t.merge_size);
-    const std::uint64_t deepstack = t.deepstack_mergers * merged * t.out_hidden_size * kF32;
-    const std::string deepstack_steps = deepstack == 0 ? "" : " + " + n(t.deepstack_mergers) + " deepstack outputs x " + n(merged) + " x " + n(t.out_hidden_size) + " x 4";
-    const std::string at = n(pos) + " positions (" + (qwen ? "46 x 46 merged tokens, " + n(side) : n(t.image_size) + " / " + n(t.patch_size) + " = " + n(side)) +
-                           " patches a side)" + (window ? " + the window mask " + n(pos) + " x " + n(pos) + (flash_attn ? " x (4 + 2)" : " x 4") : "");
-    if (flash_attn) {
-        steps = "flash attention on, the feed-forward phase of one image at " + at + ": 3 x " + n(pos) + " x " + n(t.hidden_size) + " x 4 + " + n(ffn) + " x " +
-                n(pos) + " x " + n(t.intermediate_size) + " x 4" + deepstack_steps + " bytes";
-        return 3 * hidden + ffn * pos * t.intermediate_size * kF32 + mask + deepstack;
+// The projector's clip graph, reserved once at the encoder's warm-up size (tools/mtmd/clip.cpp warmup,
+// reserve_compute_meta): Gemma 3's SigLIP and Llama 4's tiles at their own image_size; Pixtral and Gemma 4 at 256
+// output tokens (set_warmup_n_tokens(256): 16 x merge patches a side); the Qwen ViTs at 46 x 46 merged tokens (92 x 92
+// patches); Voxtral's audio encoder at 3,000 mel frames (1,500 positions). Qwen3.5's tower is converted as Qwen3-VL's
+// (mmproj qwen3vl_merger) and built by its graph, without the deepstack mergers.
+//
+// The buffer is ggml-alloc's high-water mark, always inside the first layers: f32 activations of N positions E wide
+// ("slots" of 4 x E x N bytes), plus what the allocator cannot reuse. Flash attention off, the peak is one layer's f32
+// scores (heads x N^2) beside Q and K after RoPE, V made contiguous and the residual; on, the feed-forward: the
+// residual, the freed slots it cannot fill, then gate, up and their product (a gated MLP: 12 x F x N) or the one
+// up-projection (GELU in place: 4 x F x N). Under Pixtral, Llama 4 and Gemma 4's 26B/31B the f32 input image (12 x
+// patch^2 bytes a patch, narrower than a slot) stays a hole below everything; the int32 positions and Pixtral's
+// [IMG_BREAK] row (text width x rows) live throughout. Each rule reproduces clip.cpp's buffer to the byte: measured on
+// llama.cpp d32676d's CPU backend with synthetic mmproj files at 2 to 7 sizes a family (46 of 46 figures), and
+// against published logs (tests/core/engines_test.cpp). Qwen3-VL's graph also keeps each deepstack merger's f32 output
+// (positions / merge^2 x the text width) until the final concatenation; Qwen3-VL and Qwen3.5 keep the earlier
+// approximate rule (window mask and all slots counted; within 2 % and 8 % of the published figures).
+std::uint64_t projector_compute_bytes(const VisionTower& t, std::uint64_t text_width, bool flash_attn, std::string& steps) {
+    const std::uint64_t e = t.hidden_size, f = t.intermediate_size, h = t.attention_heads, p = t.patch_size;
+    if (e == 0 || f == 0 || (p == 0 && t.kind != VisionKind::voxtral)) return 0;
+    auto a32 = [](std::uint64_t x) { return (x + 31) / 32 * 32; };
+    std::uint64_t side = t.image_size / std::max<std::uint64_t>(p, 1), pos = 0, base = 0, slots_off = 4, slots_on = 3, ffn = 4 * f;
+    std::string what;
+    switch (t.kind) {
+        case VisionKind::gemma3_siglip:  // the transposed input projection (f16) takes the freed image's place
+            slots_off = 6;
+            break;
+        case VisionKind::llama4:  // plus the class token
+            pos = side * side + 1;
+            base = 12 * p * p * (pos - 1) + 2 * a32(4 * pos);
+            what = " and the class token";
+            break;
+        case VisionKind::mistral3_pixtral:
+        case VisionKind::llava_pixtral:
+            side = 16 * t.merge_size;
+            base = 12 * p * p * side * side + 2 * a32(4 * side * side) + 4 * text_width * 16;
+            ffn = 12 * f;
+            what = ", 256 output tokens";
+            break;
+        case VisionKind::gemma4:
+            side = 16 * t.merge_size;
+            ffn = 12 * f;
+            what = ", 256 output tokens";
+            if (12 * p * p >= 4 * e) {  // the image's slot is reused (E2B, E4B)
+                base = 2 * a32(4 * side * side);
+                slots_off = 5;
+                slots_on = 1;
+                if (flash_attn) base += 12 * p * p * side * side;
+            } else {  // 26B, 31B: one and a half slots more stay free
+                base = 12 * p * p * side * side + 2 * a32(4 * side * side);
+                slots_off = 5;
+                slots_on = 2;
+            }
+            if (!flash_attn && 12 * p * p < 4 * e) base += 2 * e * side * side;
+            break;
+        case VisionKind::voxtral:
+            pos = 1500;
+            what = "3,000 mel frames, 1,500 positions";
+            break;
+        case VisionKind::qwen2_5_vl: {
+            side = 46 * t.merge_size;
+            const std::uint64_t q = side * side;
+            base = 12 * p * p * q + 2 * a32(q) + 16 * q + 4 * q * q + (flash_attn ? 2 * q * q : 0);  // positions, the f32 window mask, its f16 copy
+            slots_off = 5;
+            slots_on = 4;
+            ffn = 4 * f;  // gate and up sit in the freed mask's room
+            what = ", 46 x 46 merged tokens";
+            break;
+        }
+        case VisionKind::qwen3_5:
+        case VisionKind::qwen3_vl: {
+            side = 46 * t.merge_size;
+            const std::uint64_t q = side * side, merged = q / (t.merge_size * t.merge_size);
+            const std::uint64_t deepstack = t.deepstack_mergers * merged * t.out_hidden_size * kF32;
+            const std::string ds = deepstack == 0 ? "" : " + " + n(t.deepstack_mergers) + " deepstack outputs x " + n(merged) + " x " + n(t.out_hidden_size) + " x 4";
+            const std::string at = n(q) + " positions (46 x 46 merged tokens, " + n(side) + " patches a side)";
+            if (flash_attn) {
+                steps = "flash attention on, the feed-forward phase of one image at " + at + ": 3 x " + n(q) + " x " + n(e) + " x 4 + " + n(q) + " x " + n(f) + " x 4" + ds + " bytes";
+                return 3 * q * e * kF32 + q * f * kF32 + deepstack;
+            }
+            steps = "flash attention off, one image at " + at + ": attention scores " + n(h) + " heads x " + n(q) + " x " + n(q) + " x 4 + 6 x " + n(q) + " x " + n(e) + " x 4" + ds + " bytes";
+            return h * q * q * kF32 + 6 * q * e * kF32 + deepstack;
+        }
+        case VisionKind::none:
+            return 0;
     }
-    steps = "flash attention off, one image at " + at + ": attention scores " + n(t.attention_heads) + " heads x " + n(pos) + " x " + n(pos) +
-            " x 4 + 6 x " + n(pos) + " x " + n(t.hidden_size) + " x 4" + deepstack_steps + " bytes";
-    return t.attention_heads * pos * pos * kF32 + 6 * hidden + mask + deepstack;
+    if (pos == 0) pos = side * side;
+    const std::string at = (t.kind == VisionKind::voxtral ? what
+                            : n(pos) + " positions (" + n(side) + " x " + n(side) + " patches" + what + ")") +
+                           (base > 0 ? " + " + n(base) + " bytes beside them (the input image, positions, window masks, markers)" : "");
+    const std::uint64_t feed = slots_on * 4 * e * pos + ffn * pos + base;
+    if (flash_attn) {
+        steps = "flash attention on, the feed-forward phase at " + at + ": " + n(slots_on) + " x " + n(pos) + " x " + n(e) + " x 4 + " + n(ffn / f) + " x " + n(pos) + " x " + n(f) + " x 4";
+        return feed;
+    }
+    const std::uint64_t scores = h * pos * pos * kF32 + slots_off * 4 * e * pos + base;
+    steps = "flash attention off, one layer's attention at " + at + ": scores " + n(h) + " heads x " + n(pos) + " x " + n(pos) + " x 4 + " + n(slots_off) + " x " + n(pos) + " x " + n(e) + " x 4";
+    if (feed > scores) {
+        steps = "flash attention off; the feed-forward phase outgrows the scores at " + at + ": " + n(slots_on) + " x " + n(pos) + " x " + n(e) + " x 4 + " + n(ffn / f) + " x " + n(pos) + " x " + n(f) + " x 4";
+        return feed;
+    }
+    return scores;
 }
 
 Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* settings) {
@@ -953,13 +1023,13 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
                                     " projector parameters x 2 bytes (f16, the mmproj file's type; the few small tensors a file keeps in f32 are not told apart)" +
                                     (s.engine.mmproj_offload ? "" : "; --no-mmproj-offload: in host RAM");
         const bool fa = s.engine.flash_attn != Switch::off;
-        in.projector_compute_bytes = projector_compute_bytes(t, fa, in.projector_compute_steps);
+        in.projector_compute_bytes = projector_compute_bytes(t, a.hidden_size, fa, in.projector_compute_steps);
         out.notes.push_back(in.projector_compute_bytes > 0
-                                ? "The vision projector (--mmproj) is a second model: its weights and its own compute buffer for one image, " +
+                                ? "The " + std::string(t.kind == VisionKind::voxtral ? "audio" : "vision") + " projector (--mmproj) is a second model: its weights and its own compute buffer for one " + (t.kind == VisionKind::voxtral ? "30 s chunk, " : "image, ") +
                                       std::string(s.engine.mmproj_offload && s.gpu_count > 0 ? "on GPU 0, counted in --fit's target as llama-server does."
                                                                                              : "in host RAM (--no-mmproj-offload).")
                                 : std::string("The projector's own compute buffer for ") + vision_kind_name(t.kind) +
-                                      " is not counted: no measured figure to check a rule against (Gemma 3's, Qwen2.5-VL's, Qwen3-VL's and Qwen3.5's are modelled).");
+                                      " is not counted: the config does not give the encoder's widths.");
     }
     if (ollama && in.overrides.any)
         return Error{s.engine.override_tensor.empty() ? "n-cpu-moe" : "override-tensor", "Ollama has no flag for tensor overrides: choose --engine llama.cpp"};
