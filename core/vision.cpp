@@ -356,19 +356,46 @@ TileCanvas llama4_best_canvas(std::uint64_t tile, std::uint64_t max_tiles, std::
 namespace {
 
 // The Qwen ViTs' pixel limits under one processor: the repo's preprocessor_config.json (transformers, vLLM), or
-// llama.cpp's mtmd, which bounds an image at 8 to 4,096 merged tokens of (patch x merge)^2 pixels
-// (tools/mtmd/clip.cpp: set_limit_image_tokens(8, 4096) for QWEN2VL, QWEN25VL and QWEN3VL).
+// llama.cpp's mtmd, which bounds an image at 8 to 4,096 merged tokens of (patch x merge)^2 pixels, Pixtral's at 8 to
+// 1,024 (tools/mtmd/clip.cpp: set_limit_image_tokens(8, 4096) for QWEN2VL, QWEN25VL and QWEN3VL, (8, 1024) for PIXTRAL).
 struct PixelLimits {
     std::uint64_t min_pixels;
     std::uint64_t max_pixels;
 };
 PixelLimits pixel_limits(const VisionTower& t, ImageProcessor processor) {
     const std::uint64_t cell = t.patch_size * t.merge_size;
-    if (processor == ImageProcessor::llama_cpp) return {8 * cell * cell, 4096 * cell * cell};
+    if (processor == ImageProcessor::llama_cpp) return {8 * cell * cell, (t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::llava_pixtral ? 1024 : 4096) * cell * cell};
     return {t.min_pixels, t.max_pixels};
 }
 
 }  // namespace
+
+ImageGrid image_grid(const VisionTower& t, std::uint64_t width, std::uint64_t height, ImageProcessor processor) {
+    // smart_resize: each side to a multiple of factor = patch x merge, the area kept within the processor's pixel
+    // limits. transformers rounds with Python's round (half to even, as nearbyint does), llama.cpp with std::round
+    // (half away from zero).
+    const double factor = static_cast<double>(t.patch_size * t.merge_size);
+    const PixelLimits limits = pixel_limits(t, processor);
+    const double min_pixels = static_cast<double>(limits.min_pixels), max_pixels = static_cast<double>(limits.max_pixels);
+    auto round_side = [&](std::uint64_t side) {
+        const double x = static_cast<double>(side) / factor;
+        return (processor == ImageProcessor::llama_cpp ? std::round(x) : std::nearbyint(x)) * factor;
+    };
+    double h = round_side(height);
+    double w = round_side(width);
+    if (h * w > max_pixels) {
+        const double beta = std::sqrt(static_cast<double>(height) * static_cast<double>(width) / max_pixels);
+        h = std::max(factor, std::floor(static_cast<double>(height) / beta / factor) * factor);
+        w = std::max(factor, std::floor(static_cast<double>(width) / beta / factor) * factor);
+    } else if (h * w < min_pixels) {
+        const double beta = std::sqrt(min_pixels / (static_cast<double>(height) * static_cast<double>(width)));
+        h = std::ceil(static_cast<double>(height) * beta / factor) * factor;
+        w = std::ceil(static_cast<double>(width) * beta / factor) * factor;
+    }
+    h = std::max(h, factor);
+    w = std::max(w, factor);
+    return {static_cast<std::uint64_t>(h / factor), static_cast<std::uint64_t>(w / factor)};
+}
 
 Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, std::uint64_t height, ImageProcessor processor) {
     if (width == 0 || height == 0) return Error{"image-size", "must be W x H pixels, each at least 1"};
@@ -381,33 +408,16 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
         case VisionKind::qwen2_5_vl:
         case VisionKind::qwen3_5:
         case VisionKind::qwen3_vl: {
-            // smart_resize: each side to a multiple of factor = patch x merge, the area kept within the processor's
-            // pixel limits; tokens = (h / factor) x (w / factor), plus vision_start/end. transformers rounds with
-            // Python's round (half to even, as nearbyint does), llama.cpp with std::round (half away from zero).
-            const double factor = static_cast<double>(t.patch_size * t.merge_size);
-            const PixelLimits limits = pixel_limits(t, processor);
-            const double min_pixels = static_cast<double>(limits.min_pixels), max_pixels = static_cast<double>(limits.max_pixels);
-            auto round_side = [&](std::uint64_t side) {
-                const double x = static_cast<double>(side) / factor;
-                return (processor == ImageProcessor::llama_cpp ? std::round(x) : std::nearbyint(x)) * factor;
-            };
-            double h = round_side(height);
-            double w = round_side(width);
-            if (h * w > max_pixels) {
-                const double beta = std::sqrt(static_cast<double>(height) * static_cast<double>(width) / max_pixels);
-                h = std::max(factor, std::floor(static_cast<double>(height) / beta / factor) * factor);
-                w = std::max(factor, std::floor(static_cast<double>(width) / beta / factor) * factor);
-            } else if (h * w < min_pixels) {
-                const double beta = std::sqrt(min_pixels / (static_cast<double>(height) * static_cast<double>(width)));
-                h = std::ceil(static_cast<double>(height) * beta / factor) * factor;
-                w = std::ceil(static_cast<double>(width) * beta / factor) * factor;
-            }
-            h = std::max(h, factor);
-            w = std::max(w, factor);
-            return static_cast<std::uint64_t>(h / factor) * static_cast<std::uint64_t>(w / factor) + 2;
+            // (h / factor) x (w / factor) tokens, plus vision_start/end.
+            const ImageGrid g = image_grid(t, width, height, processor);
+            return g.rows * g.columns + 2;
         }
         case VisionKind::mistral3_pixtral:
         case VisionKind::llava_pixtral: {
+            if (processor == ImageProcessor::llama_cpp) {  // mtmd's dyn_size preprocessor: smart_resize within 8 to 1,024 tokens
+                const ImageGrid g = image_grid(t, width, height, processor);
+                return g.rows * (g.columns + 1);
+            }
             // Resized so the longest edge is at most image_size (ratio, floor), each side rounded up to a
             // multiple of the patch; rows = h / (patch x merge) (LLaVA's Pixtral merges nothing), cols likewise; each row ends with [IMG_BREAK]
             // (the last with [IMG_END]): rows x (cols + 1).
@@ -478,14 +488,19 @@ std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
                         : "(transformers image_processing_qwen2_vl.py with the repo's preprocessor_config.json pixel limits)");
         }
         case VisionKind::mistral3_pixtral:
+        case VisionKind::llava_pixtral:
+            if (processor == ImageProcessor::llama_cpp)
+                return "Pixtral under llama.cpp's mtmd: smart_resize rounds each side to a multiple of " + std::to_string(t.patch_size * t.merge_size) +
+                       " within 8 to 1,024 tokens; rows x (columns + 1) tokens, a break token ending each row (tools/mtmd/clip.cpp "
+                       "set_limit_image_tokens; --image-max-tokens changes it)";
+            if (t.kind == VisionKind::llava_pixtral)
+                return "Pixtral (LLaVA): the longest edge is scaled to at most " + std::to_string(t.image_size) + ", sides rounded up to " +
+                       std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " + std::to_string(t.patch_size) +
+                       " pixels each, a break token ending each row (transformers processing_pixtral.py, image_processing_pixtral.py)";
             return "Mistral 3: the longest edge is scaled to at most " + std::to_string(t.image_size) + ", sides rounded up to " +
                    std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " +
                    std::to_string(t.patch_size * t.merge_size) +
                    " pixels each, a break token ending each row (transformers processing_mistral3.py, image_processing_pixtral.py)";
-        case VisionKind::llava_pixtral:
-            return "Pixtral (LLaVA): the longest edge is scaled to at most " + std::to_string(t.image_size) + ", sides rounded up to " +
-                   std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " + std::to_string(t.patch_size) +
-                   " pixels each, a break token ending each row (transformers processing_pixtral.py, image_processing_pixtral.py)";
         case VisionKind::gemma4:
             return "Gemma 4: the image is scaled to fill " + std::to_string(t.tokens_per_image) + " tokens of " +
                    std::to_string(t.merge_size * t.patch_size) + " x " + std::to_string(t.merge_size * t.patch_size) +

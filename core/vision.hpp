@@ -71,6 +71,15 @@ TileCanvas llama4_best_canvas(std::uint64_t tile, std::uint64_t max_tiles, std::
 // tokens an image (tools/mtmd/clip.cpp set_limit_image_tokens).
 enum class ImageProcessor : std::uint8_t { transformers, llama_cpp };
 
+// The grid of merged tokens (rows x columns of patch x merge pixels) smart_resize gives an image of `width` x `height`
+// pixels under the processor's pixel limits: the Qwen ViTs, and Pixtral under llama.cpp's mtmd (its dyn_size
+// preprocessor). Both sizes at least 1.
+struct ImageGrid {
+    std::uint64_t rows = 0;
+    std::uint64_t columns = 0;
+};
+ImageGrid image_grid(const VisionTower& tower, std::uint64_t width, std::uint64_t height, ImageProcessor processor);
+
 // Context tokens one image of `width` x `height` pixels becomes, image markers included. Errors: a size of 0
 // or above 100,000 pixels a side.
 Expected<std::uint64_t> image_tokens(const VisionTower& tower, std::uint64_t width, std::uint64_t height,

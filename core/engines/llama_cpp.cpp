@@ -562,91 +562,132 @@ struct Inputs {
 // against published logs (tests/core/engines_test.cpp). Qwen3-VL's graph also keeps each deepstack merger's f32 output
 // (positions / merge^2 x the text width) until the final concatenation; Qwen3-VL and Qwen3.5 keep the earlier
 // approximate rule (window mask and all slots counted; within 2 % and 8 % of the published figures).
-std::uint64_t projector_compute_bytes(const VisionTower& t, std::uint64_t text_width, bool flash_attn, std::string& steps) {
+namespace {
+
+// One clip graph of a columns x rows patch grid (the rule above); 0 for a tower whose widths are not read.
+std::uint64_t clip_graph_bytes(const VisionTower& t, std::uint64_t text_width, bool flash_attn, std::uint64_t columns, std::uint64_t rows,
+                               const std::string& grid, std::string& steps) {
     const std::uint64_t e = t.hidden_size, f = t.intermediate_size, h = t.attention_heads, p = t.patch_size;
     if (e == 0 || f == 0 || (p == 0 && t.kind != VisionKind::voxtral)) return 0;
     auto a32 = [](std::uint64_t x) { return (x + 31) / 32 * 32; };
-    std::uint64_t side = t.image_size / std::max<std::uint64_t>(p, 1), pos = 0, base = 0, slots_off = 4, slots_on = 3, ffn = 4 * f;
-    std::string what;
+    const std::uint64_t patches = columns * rows;
+    std::uint64_t pos = patches, base = 0, slots_off = 4, slots_on = 3, ffn = 4 * f;
     switch (t.kind) {
         case VisionKind::gemma3_siglip:  // the transposed input projection (f16) takes the freed image's place
             slots_off = 6;
             break;
         case VisionKind::llama4:  // plus the class token
-            pos = side * side + 1;
-            base = 12 * p * p * (pos - 1) + 2 * a32(4 * pos);
-            what = " and the class token";
+            pos = patches + 1;
+            base = 12 * p * p * patches + 2 * a32(4 * pos);
             break;
         case VisionKind::mistral3_pixtral:
-        case VisionKind::llava_pixtral:
-            side = 16 * t.merge_size;
-            base = 12 * p * p * side * side + 2 * a32(4 * side * side) + 4 * text_width * 16;
+        case VisionKind::llava_pixtral:  // the [IMG_BREAK] row: text width x rows of merged tokens
+            base = 12 * p * p * patches + 2 * a32(4 * patches) + 4 * text_width * (rows / t.merge_size);
             ffn = 12 * f;
-            what = ", 256 output tokens";
             break;
         case VisionKind::gemma4:
-            side = 16 * t.merge_size;
             ffn = 12 * f;
-            what = ", 256 output tokens";
+            slots_off = 5;
+            base = 2 * a32(4 * patches);
             if (12 * p * p >= 4 * e) {  // the image's slot is reused (E2B, E4B)
-                base = 2 * a32(4 * side * side);
-                slots_off = 5;
                 slots_on = 1;
-                if (flash_attn) base += 12 * p * p * side * side;
+                if (flash_attn) base += 12 * p * p * patches;
             } else {  // 26B, 31B: one and a half slots more stay free
-                base = 12 * p * p * side * side + 2 * a32(4 * side * side);
-                slots_off = 5;
                 slots_on = 2;
+                base += 12 * p * p * patches + (flash_attn ? 0 : 2 * e * patches);
             }
-            if (!flash_attn && 12 * p * p < 4 * e) base += 2 * e * side * side;
             break;
         case VisionKind::voxtral:
             pos = 1500;
-            what = "3,000 mel frames, 1,500 positions";
             break;
-        case VisionKind::qwen2_5_vl: {
-            side = 46 * t.merge_size;
-            const std::uint64_t q = side * side;
-            base = 12 * p * p * q + 2 * a32(q) + 16 * q + 4 * q * q + (flash_attn ? 2 * q * q : 0);  // positions, the f32 window mask, its f16 copy
+        case VisionKind::qwen2_5_vl:  // positions, the f32 window mask and its f16 copy; gate and up sit in the freed mask's room
+            base = 12 * p * p * patches + 2 * a32(patches) + 16 * patches + 4 * patches * patches + (flash_attn ? 2 * patches * patches : 0);
             slots_off = 5;
             slots_on = 4;
-            ffn = 4 * f;  // gate and up sit in the freed mask's room
-            what = ", 46 x 46 merged tokens";
             break;
-        }
         case VisionKind::qwen3_5:
         case VisionKind::qwen3_vl: {
-            side = 46 * t.merge_size;
-            const std::uint64_t q = side * side, merged = q / (t.merge_size * t.merge_size);
+            const std::uint64_t merged = patches / (t.merge_size * t.merge_size);
             const std::uint64_t deepstack = t.deepstack_mergers * merged * t.out_hidden_size * kF32;
             const std::string ds = deepstack == 0 ? "" : " + " + n(t.deepstack_mergers) + " deepstack outputs x " + n(merged) + " x " + n(t.out_hidden_size) + " x 4";
-            const std::string at = n(q) + " positions (46 x 46 merged tokens, " + n(side) + " patches a side)";
             if (flash_attn) {
-                steps = "flash attention on, the feed-forward phase of one image at " + at + ": 3 x " + n(q) + " x " + n(e) + " x 4 + " + n(q) + " x " + n(f) + " x 4" + ds + " bytes";
-                return 3 * q * e * kF32 + q * f * kF32 + deepstack;
+                steps = "flash attention on, the feed-forward phase of one image at " + grid + ": 3 x " + n(patches) + " x " + n(e) + " x 4 + " + n(patches) + " x " + n(f) + " x 4" + ds + " bytes";
+                return 3 * patches * e * kF32 + patches * f * kF32 + deepstack;
             }
-            steps = "flash attention off, one image at " + at + ": attention scores " + n(h) + " heads x " + n(q) + " x " + n(q) + " x 4 + 6 x " + n(q) + " x " + n(e) + " x 4" + ds + " bytes";
-            return h * q * q * kF32 + 6 * q * e * kF32 + deepstack;
+            steps = "flash attention off, one image at " + grid + ": attention scores " + n(h) + " heads x " + n(patches) + " x " + n(patches) + " x 4 + 6 x " + n(patches) + " x " + n(e) + " x 4" + ds + " bytes";
+            return h * patches * patches * kF32 + 6 * patches * e * kF32 + deepstack;
         }
         case VisionKind::none:
             return 0;
     }
-    if (pos == 0) pos = side * side;
-    const std::string at = (t.kind == VisionKind::voxtral ? what
-                            : n(pos) + " positions (" + n(side) + " x " + n(side) + " patches" + what + ")") +
-                           (base > 0 ? " + " + n(base) + " bytes beside them (the input image, positions, window masks, markers)" : "");
+    const std::string at = grid + (base > 0 ? " + " + n(base) + " bytes beside them (the input image, positions, window masks, markers)" : "");
     const std::uint64_t feed = slots_on * 4 * e * pos + ffn * pos + base;
+    const std::string feed_steps = n(slots_on) + " x " + n(pos) + " x " + n(e) + " x 4 + " + n(ffn / f) + " x " + n(pos) + " x " + n(f) + " x 4";
     if (flash_attn) {
-        steps = "flash attention on, the feed-forward phase at " + at + ": " + n(slots_on) + " x " + n(pos) + " x " + n(e) + " x 4 + " + n(ffn / f) + " x " + n(pos) + " x " + n(f) + " x 4";
+        steps = "flash attention on, the feed-forward phase at " + at + ": " + feed_steps;
         return feed;
     }
     const std::uint64_t scores = h * pos * pos * kF32 + slots_off * 4 * e * pos + base;
-    steps = "flash attention off, one layer's attention at " + at + ": scores " + n(h) + " heads x " + n(pos) + " x " + n(pos) + " x 4 + " + n(slots_off) + " x " + n(pos) + " x " + n(e) + " x 4";
     if (feed > scores) {
-        steps = "flash attention off; the feed-forward phase outgrows the scores at " + at + ": " + n(slots_on) + " x " + n(pos) + " x " + n(e) + " x 4 + " + n(ffn / f) + " x " + n(pos) + " x " + n(f) + " x 4";
+        steps = "flash attention off; the feed-forward phase outgrows the scores at " + at + ": " + feed_steps;
         return feed;
     }
+    steps = "flash attention off, one layer's attention at " + at + ": scores " + n(h) + " heads x " + n(pos) + " x " + n(pos) + " x 4 + " + n(slots_off) + " x " +
+            n(pos) + " x " + n(e) + " x 4";
     return scores;
+}
+
+}  // namespace
+
+std::uint64_t projector_compute_bytes(const VisionTower& t, const Scenario& s, std::uint64_t text_width, bool flash_attn, std::string& steps) {
+    // The warm-up grid, in patches a side.
+    std::uint64_t side = t.patch_size > 0 ? t.image_size / t.patch_size : 0;
+    std::string grid;
+    switch (t.kind) {
+        case VisionKind::llama4: grid = " and the class token"; break;
+        case VisionKind::mistral3_pixtral:
+        case VisionKind::llava_pixtral:
+        case VisionKind::gemma4:
+            side = 16 * t.merge_size;
+            grid = ", 256 output tokens";
+            break;
+        case VisionKind::qwen2_5_vl:
+        case VisionKind::qwen3_5:
+        case VisionKind::qwen3_vl:
+            side = 46 * t.merge_size;
+            grid = ", 46 x 46 merged tokens";
+            break;
+        default: break;
+    }
+    grid = t.kind == VisionKind::voxtral ? "3,000 mel frames, 1,500 positions"
+                                         : n(side * side + (t.kind == VisionKind::llama4 ? 1 : 0)) + " positions (" + n(side) + " x " + n(side) + " patches" + grid + ")";
+    std::uint64_t warm = clip_graph_bytes(t, text_width, flash_attn, side, side, grid, steps);
+    if (t.kind == VisionKind::gemma4 && t.audio && warm > 0) {
+        // The E2B/E4B file also holds the audio encoder, a second clip context with its own graph (models/gemma4a.cpp),
+        // reserved for 3,000 mel frames (30 s), 750 positions after two stride-2 convolutions. Its peak is the second
+        // convolution's unfolded f16 input beside the first one's f32 output, the freed mel input, the relative positions
+        // and the chunked attention's mask, with or without flash attention (it does its own chunked attention). For
+        // Gemma4AudioConfig's shapes, which E2B and E4B ship (1,024 wide; 128 and 32 subsampling channels; 128 mel bins):
+        // 4 x 3,000 x 128 + 4 x 1,024 x 13 + 4 x 24 x 12 x 63 + 4 x 64 x 1,500 x 128 + 2 x 9 x 128 x 32 x 750 bytes.
+        constexpr std::uint64_t kGemma4Audio = 4 * 3000 * 128 + 4 * 1024 * 13 + 4 * 24 * 12 * 63 + 4 * 64 * 1500 * 128 + 2 * 9 * 128 * 32 * 750;
+        warm += kGemma4Audio;
+        steps += "; + the audio encoder's graph at 3,000 mel frames (750 positions): " + n(kGemma4Audio) + " bytes";
+    }
+    // A larger image than the warm-up's grows the buffer when it is encoded (ggml_backend_sched reserves again): the
+    // towers llama.cpp resizes to a grid of its own (Pixtral, the Qwen ViTs) at the user's image size.
+    const bool dynamic = t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::llava_pixtral || t.kind == VisionKind::qwen2_5_vl ||
+                         t.kind == VisionKind::qwen3_5 || t.kind == VisionKind::qwen3_vl;
+    if (warm == 0 || !dynamic || s.image_count == 0 || s.image_width == 0 || s.image_height == 0) return warm;
+    const ImageGrid g = image_grid(t, s.image_width, s.image_height, ImageProcessor::llama_cpp);
+    const std::uint64_t columns = g.columns * t.merge_size, rows = g.rows * t.merge_size;
+    std::string image_steps;
+    const std::uint64_t image = clip_graph_bytes(t, text_width, flash_attn, columns, rows,
+                                                 n(columns * rows) + " positions (" + n(columns) + " x " + n(rows) + " patches of one " + n(s.image_width) + " x " +
+                                                     n(s.image_height) + " image, " + n(g.columns) + " x " + n(g.rows) + " tokens)",
+                                                 image_steps);
+    if (image <= warm) return warm;
+    steps = image_steps + "; the warm-up reserved " + n(warm) + " bytes, and encoding the larger image grows it";
+    return image;
 }
 
 Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* settings) {
@@ -1023,7 +1064,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
                                     " projector parameters x 2 bytes (f16, the mmproj file's type; the few small tensors a file keeps in f32 are not told apart)" +
                                     (s.engine.mmproj_offload ? "" : "; --no-mmproj-offload: in host RAM");
         const bool fa = s.engine.flash_attn != Switch::off;
-        in.projector_compute_bytes = projector_compute_bytes(t, a.hidden_size, fa, in.projector_compute_steps);
+        in.projector_compute_bytes = projector_compute_bytes(t, s, a.hidden_size, fa, in.projector_compute_steps);
         out.notes.push_back(in.projector_compute_bytes > 0
                                 ? "The " + std::string(t.kind == VisionKind::voxtral ? "audio" : "vision") + " projector (--mmproj) is a second model: its weights and its own compute buffer for one " + (t.kind == VisionKind::voxtral ? "30 s chunk, " : "image, ") +
                                       std::string(s.engine.mmproj_offload && s.gpu_count > 0 ? "on GPU 0, counted in --fit's target as llama-server does."

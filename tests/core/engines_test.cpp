@@ -1401,8 +1401,11 @@ TEST_CASE("llama.cpp's Pixtral, Llama 4, Gemma 4 and Voxtral projectors: clip's 
         {nullptr, "pixtral-12b", "on", 16844800, "256 positions (16 x 16 patches"},
         {"llama-4-scout", nullptr, "off", 35665536, "577 positions (24 x 24 patches and the class token)"},             // 34.01 MiB
         {"llama-4-scout", nullptr, "on", 24107072, "3 x 577 x 1,408 x 4 + 4 x 577 x 5,632 x 4"},                    // 22.99 MiB
-        {"gemma-4-e2b", nullptr, "off", 290211840, "2,304 positions (48 x 48 patches"},                              // 276.77 MiB
-        {"gemma-4-e2b", nullptr, "on", 99108864, "1 x 2,304 x 768 x 4 + 12 x 2,304 x 3,072 x 4"},                    // 94.52 MiB
+        // Gemma 4 E2B: the vision graph (276.77 / 94.52 MiB) and the audio encoder's own, 106,109,824 bytes (101.19 MiB,
+        // models/gemma4a.cpp at 3,000 mel frames, with flash attention or without).
+        {"gemma-4-e2b", nullptr, "off", 290211840 + 106109824, "2,304 positions (48 x 48 patches"},
+        {"gemma-4-e2b", nullptr, "on", 99108864 + 106109824, "1 x 2,304 x 768 x 4 + 12 x 2,304 x 3,072 x 4; + the audio encoder's graph"},
+        {"gemma-4-e4b", nullptr, "on", 99108864 + 106109824, "(750 positions): 106,109,824 bytes"},
         {"gemma-4-26b-a4b", nullptr, "off", 405227520, "scores 16 heads x 2,304 x 2,304 x 4"},                       // 386.46 MiB
         {"gemma-4-26b-a4b", nullptr, "on", 147326976, "2 x 2,304 x 1,152 x 4"},                                      // 140.50 MiB
         {"voxtral-mini-3b", nullptr, "off", 210720000, "3,000 mel frames, 1,500 positions: scores 20 heads"},        // 200.96 MiB
@@ -1425,6 +1428,39 @@ TEST_CASE("llama.cpp's Pixtral, Llama 4, Gemma 4 and Voxtral projectors: clip's 
     }
 }
 
+TEST_CASE("llama.cpp's projector buffer grows to the largest image's graph when that outgrows the warm-up") {
+    // The warm-up reserves Pixtral's graph at 256 tokens; encoding a larger image reserves again (ggml_backend_sched),
+    // so the buffer is the larger graph's. The same reference run as above, encoding one image of each size through
+    // clip_image_batch_encode: Mistral Small 3.x at 672 x 672 (24 x 24 tokens), 448 x 896 (16 x 32) and 896 x 896
+    // (32 x 32, the most llama.cpp's 1,024-token limit lets a 1540 x 1540 image keep); Pixtral 12B's 1024 x 1024 is
+    // resized to 512 x 512 (32 x 32 tokens of 16 pixels).
+    struct Row { const char* size; const char* fa; std::uint64_t bytes; };
+    const Row rows[] = {
+        {"672x672", "off", 383416320}, {"672x672", "on", 147486720},   // 365.65 / 140.65 MiB
+        {"448x896", "off", 307478528}, {"448x896", "on", 131317760},   // 293.23 / 125.23 MiB
+        {"896x896", "off", 1151172608}, {"896x896", "on", 261980160},  // 1097.84 / 249.84 MiB
+        {"1540x1540", "off", 1151172608}, {"224x224", "off", 86630400}, // smaller than the warm-up: 82.62 MiB stays
+    };
+    for (const Row& row : rows) {
+        INFO(row.size << ", flash attention " << row.fa);
+        const Scenario s = with({{"model", "mistral-small-3.1-24b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"},
+                                 {"context", "8192"}, {"flash-attn", row.fa}, {"mmproj", "true"}, {"images", "1"}, {"image-size", row.size}});
+        const EngineDevice g = device(run(s), "gpu0");
+        CHECK(term(g, "mmproj_compute_buffer") == row.bytes);
+        CHECK((term_steps(g, "mmproj_compute_buffer").find("encoding the larger image grows it") != std::string::npos) == (row.bytes != 86630400));
+    }
+    const ModelSource m = model_of(fixture("pixtral-12b"));
+    for (const auto& [fa, bytes] : {std::pair{"off", 87695360ULL}, std::pair{"on", 66723840ULL}}) {  // 83.63 / 63.63 MiB
+        Scenario s = with({{"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "8192"}, {"flash-attn", fa},
+                           {"mmproj", "true"}, {"images", "1"}, {"image-size", "1024x1024"}});
+        s.model = std::make_shared<const ModelSource>(m);
+        s.param_count = m.counts.total_count;
+        const EngineDevice g = device(run(s), "gpu0");
+        CHECK(term(g, "mmproj_compute_buffer") == bytes);
+        CHECK(term_steps(g, "mmproj_compute_buffer").find("1,024 positions (32 x 32 patches of one 1,024 x 1,024 image, 32 x 32 tokens)") != std::string::npos);
+    }
+}
+
 TEST_CASE("llama.cpp's Qwen3.5 projector: Qwen3-VL's clip graph without its deepstack mergers") {
     // Qwen3.5's vision tower is converted to an mmproj as Qwen3-VL's (llama.cpp conversion/qwen3vl.py registers
     // Qwen3_5ForConditionalGeneration) and reserved at the same 46 x 46-token warm-up: 8,464 patches of the 1152-wide,
@@ -1434,7 +1470,7 @@ TEST_CASE("llama.cpp's Qwen3.5 projector: Qwen3-VL's clip graph without its deep
     Scenario s = with({{"model", "qwen3.5-27b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "4096"},
                        {"parallel", "1"}, {"ngl", "all"}, {"flash-attn", "off"}, {"mmproj", "true"}});
     const EngineDevice off = device(run(s), "gpu0");
-    CHECK(term_steps(off, "mmproj_compute_buffer").find("8,464 positions (46 x 46 merged tokens, 92 patches a side): attention scores 16 heads") !=
+    CHECK(term_steps(off, "mmproj_compute_buffer").find("8,464 positions (92 x 92 patches, 46 x 46 merged tokens): attention scores 16 heads") !=
           std::string::npos);
     const double off_bytes = static_cast<double>(term(off, "mmproj_compute_buffer"));
     CHECK(off_bytes < 4728.0 * MiB);

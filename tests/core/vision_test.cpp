@@ -192,6 +192,23 @@ TEST_CASE("vision: image tokens per family", "[vision][images]") {
     // 3,120; 1920 x 1080 -> 1024 x 576 -> 36 x (64 + 1) = 2,340.
     CHECK(tokens("pixtral-12b", 1024, 768) == 3120);
     CHECK(tokens("pixtral-12b", 1920, 1080) == 2340);
+    // Pixtral under llama.cpp's mtmd (tools/mtmd: mtmd_image_preprocessor_dyn_size, calc_size_preserved_ratio with
+    // set_limit_image_tokens(8, 1024) of (patch x merge)^2 pixels; clip_n_output_tokens: rows x columns + a break a row
+    // but the last, then [IMG_END]). Mistral 3, cell 28, at most 802,816 pixels: 1540 x 1540 -> 896 x 896 -> 32 x 33 =
+    // 1,056 (transformers: 3,080); 1920 x 1080 -> beta 1.607 -> 24 x 42 cells -> 24 x 43 = 1,032; 1024 x 768 stays
+    // within the limit: 27 x 38 = 1,026, as transformers. Pixtral 12B, cell 16, at most 262,144 pixels: 1024 x 768 ->
+    // beta 1.732 -> 27 x 36 -> 27 x 37 = 999.
+    const VisionTower ms = model_of(fixture("mistral-small-3.1-24b-instruct-2503")).architecture.vision;
+    const VisionTower p12 = model_of(fixture("pixtral-12b")).architecture.vision;
+    CHECK(*image_tokens(ms, 1540, 1540, ImageProcessor::llama_cpp) == 1056);
+    CHECK(*image_tokens(ms, 1540, 1540) == 3080);
+    CHECK(*image_tokens(ms, 1920, 1080, ImageProcessor::llama_cpp) == 1032);
+    CHECK(*image_tokens(ms, 1024, 768, ImageProcessor::llama_cpp) == 1026);
+    CHECK(*image_tokens(p12, 1024, 768, ImageProcessor::llama_cpp) == 999);
+    const ImageGrid grid = image_grid(ms, 1540, 1540, ImageProcessor::llama_cpp);
+    CHECK((grid.rows == 32 && grid.columns == 32));
+    CHECK(image_token_rule(ms, ImageProcessor::llama_cpp).find("within 8 to 1,024 tokens") != std::string::npos);
+    CHECK(image_token_rule(p12).find("Pixtral (LLaVA): the longest edge") == 0);
     // Qwen3.5 (the same smart_resize with patch 16 x merge 2, factor 32, within the 65,536 to 16,777,216 pixels of the
     // Qwen3.5 and Qwen3-VL repos' preprocessor_config.json): 1024 x 768 -> 32 x 24 = 768; 1920 x 1080 -> 1088 x 1920 ->
     // 34 x 60 = 2,040; plus vision_start/end ("(w/32)·(h/32) + 2" in a public llama.cpp note).
