@@ -483,16 +483,12 @@ std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
             return std::string(family) + ": smart_resize rounds each side to a multiple of " + cell + " within " +
                    format_count_exact(limits.min_pixels) + " to " + format_count_exact(limits.max_pixels) + " pixels; tokens = (h / " + cell +
                    ") x (w / " + cell + ") plus <|vision_start|> and <|vision_end|> " +
-                   (processor == ImageProcessor::llama_cpp
-                        ? "(llama.cpp tools/mtmd: 8 to 4,096 tokens an image, set_limit_image_tokens; --image-max-tokens changes it)"
-                        : "(transformers image_processing_qwen2_vl.py with the repo's preprocessor_config.json pixel limits)");
+                   (processor == ImageProcessor::llama_cpp ? mtmd_image_source(t)
+                                                           : "(transformers image_processing_qwen2_vl.py with the repo's preprocessor_config.json pixel limits)");
         }
         case VisionKind::mistral3_pixtral:
         case VisionKind::llava_pixtral:
-            if (processor == ImageProcessor::llama_cpp)
-                return "Pixtral under llama.cpp's mtmd: smart_resize rounds each side to a multiple of " + std::to_string(t.patch_size * t.merge_size) +
-                       " within 8 to 1,024 tokens; rows x (columns + 1) tokens, a break token ending each row (tools/mtmd/clip.cpp "
-                       "set_limit_image_tokens; --image-max-tokens changes it)";
+            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t);
             if (t.kind == VisionKind::llava_pixtral)
                 return "Pixtral (LLaVA): the longest edge is scaled to at most " + std::to_string(t.image_size) + ", sides rounded up to " +
                        std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " + std::to_string(t.patch_size) +
@@ -533,13 +529,10 @@ Expected<std::uint64_t> audio_tokens(const VisionTower& t, std::uint64_t seconds
 }
 
 std::string audio_token_rule(const VisionTower& t, ImageProcessor processor) {
-    const bool mtmd = processor == ImageProcessor::llama_cpp;
-    if (t.kind == VisionKind::voxtral)
-        return mtmd ? "Voxtral under llama.cpp: 187 tokens a 30 s chunk, 30 s of silence appended (llama.cpp#25496), plus [BEGIN_AUDIO]"
-                    : "Voxtral: whole 30 s chunks of 375 tokens plus [BEGIN_AUDIO] (mistral-common)";
     if (!t.audio) return {};
-    return mtmd ? "Gemma 4 under llama.cpp: 25 tokens a second over every 30 s piece, plus two markers"
-                : "Gemma 4: 25 tokens a second of the first 30 s, at most 750, plus two markers (transformers, vLLM)";
+    if (processor == ImageProcessor::llama_cpp) return mtmd_audio_rule(t);
+    return t.kind == VisionKind::voxtral ? "Voxtral: whole 30 s chunks of 375 tokens plus [BEGIN_AUDIO] (mistral-common)"
+                                         : "Gemma 4: 25 tokens a second of the first 30 s, at most 750, plus two markers (transformers, vLLM)";
 }
 
 }  // namespace llm_memory

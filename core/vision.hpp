@@ -88,6 +88,13 @@ Expected<std::uint64_t> image_tokens(const VisionTower& tower, std::uint64_t wid
 // The rule image_tokens follows for this tower, with its source, as one sentence.
 std::string image_token_rule(const VisionTower& tower, ImageProcessor processor = ImageProcessor::transformers);
 
+// llama.cpp's mtmd words for the towers it resizes itself: the Qwen ViTs' source in parentheses, Pixtral's whole rule
+// (core/mtmd.cpp; the lean page, which never runs llama.cpp, links a stand-in).
+std::string mtmd_image_source(const VisionTower& tower);
+
+// audio_token_rule under llama.cpp's mtmd (core/mtmd.cpp, as above): a tower with audio.
+std::string mtmd_audio_rule(const VisionTower& tower);
+
 // Context tokens one audio clip of `seconds` becomes (16 kHz, as every processor resamples it), markers included:
 // Voxtral (mistral-common, transformers, vLLM) pads a clip to whole 30 s chunks of 375 tokens, one [BEGIN_AUDIO];
 // llama.cpp's mtmd appends 30 s of silence, drops a partial chunk and average-pools each chunk to 187 tokens

@@ -162,6 +162,10 @@ extern "C" void __wrap__ZN10llm_memory15draw_hub_lookupERNS_8AppStateE(llm_memor
 }
 extern "C" void __wrap__ZN10llm_memory15draw_hub_promptERNS_8AppStateE(llm_memory::AppState&) {}
 extern "C" std::vector<llm_memory::JsonField> __wrap__ZN10llm_memory18hub_applied_fieldsERKNS_8AppStateE(const llm_memory::AppState&) { return {}; }
+// llama.cpp's image and audio rules (core/mtmd.cpp): the lean page has no engine, so media always follow transformers'
+// processors.
+extern "C" std::string __wrap__ZN10llm_memory17mtmd_image_sourceERKNS_11VisionTowerE(const llm_memory::VisionTower&) { return {}; }
+extern "C" std::string __wrap__ZN10llm_memory15mtmd_audio_ruleERKNS_11VisionTowerE(const llm_memory::VisionTower&) { return {}; }
 #pragma clang diagnostic pop
 
 // No look-up starts here (web/hub_exports.cpp in the full build).

@@ -607,15 +607,27 @@ std::uint64_t clip_graph_bytes(const VisionTower& t, std::uint64_t text_width, b
             break;
         case VisionKind::qwen3_5:
         case VisionKind::qwen3_vl: {
-            const std::uint64_t merged = patches / (t.merge_size * t.merge_size);
-            const std::uint64_t deepstack = t.deepstack_mergers * merged * t.out_hidden_size * kF32;
-            const std::string ds = deepstack == 0 ? "" : " + " + n(t.deepstack_mergers) + " deepstack outputs x " + n(merged) + " x " + n(t.out_hidden_size) + " x 4";
+            // Qwen3-VL's graph concatenates its deepstack mergers' outputs last, so the layers they read stay allocated:
+            // one slot more after each (the peak moves to the last layer), beside a 3-slot hole the fused QKV leaves.
+            // With flash attention the peak is the attention (fused QKV live), the feed-forward, or, when a merger's
+            // f32 output (text width x N / 4) outgrows the freed input image's hole, the mergers' outputs and their
+            // concatenations stacked on four slots. Qwen3.5's tower has no mergers.
+            const std::uint64_t d = t.deepstack_mergers, w = t.out_hidden_size;
+            base = 12 * p * p * patches + a32(16 * patches);
+            slots_off = d + 7;
+            slots_on = d + 6;
             if (flash_attn) {
-                steps = "flash attention on, the feed-forward phase of one image at " + grid + ": 3 x " + n(patches) + " x " + n(e) + " x 4 + " + n(patches) + " x " + n(f) + " x 4" + ds + " bytes";
-                return 3 * patches * e * kF32 + patches * f * kF32 + deepstack;
+                const std::uint64_t attention = (d + 6) * 4 * e * patches, feed_forward = (d + 2) * 4 * e * patches + 4 * f * patches;
+                const std::uint64_t tail = d > 0 && w > 12 * p * p + 16 ? 16 * e * patches + w * patches * d * (d + 1) / 2 : 0;
+                const std::uint64_t peak = std::max({attention, feed_forward, tail});
+                steps = "flash attention on, at " + grid + " + " + n(base) + " bytes beside them (the input image, positions): " +
+                        (peak == tail ? "4 x " + n(patches) + " x " + n(e) + " x 4 + the " + n(d) + " deepstack outputs and their concatenations, " +
+                                            n(d * (d + 1) / 2) + " x " + n(patches / 4) + " x " + n(w) + " x 4"
+                         : peak == attention ? n(d + 6) + " x " + n(patches) + " x " + n(e) + " x 4 (the attention, " + n(d) + " layers kept for the deepstack mergers)"
+                                             : n(d + 2) + " x " + n(patches) + " x " + n(e) + " x 4 + " + n(patches) + " x " + n(f) + " x 4 (the feed-forward)");
+                return base + peak;
             }
-            steps = "flash attention off, one image at " + grid + ": attention scores " + n(h) + " heads x " + n(patches) + " x " + n(patches) + " x 4 + 6 x " + n(patches) + " x " + n(e) + " x 4" + ds + " bytes";
-            return h * patches * patches * kF32 + 6 * patches * e * kF32 + deepstack;
+            break;
         }
         case VisionKind::none:
             return 0;
