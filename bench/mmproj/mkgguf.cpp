@@ -306,6 +306,53 @@ static void gemma4a(const char * out, int text) {
     w.write(out);
 }
 
+// qwen3vl (Qwen3-VL, Qwen3.5 converted as Qwen3-VL): names/shapes as conversion/qwen3vl.py (Qwen3VLVisionModel)
+// + tensor_mapping.py write them, read by clip.cpp load_tensors (PROJECTOR_TYPE_QWEN3VL) / models/qwen3vl.cpp.
+// LayerNorm w/ bias (norm1/norm2), fused qkv w/ bias, attn proj w/ bias, GELU FFN (linear_fc1/fc2) w/ bias,
+// Conv3D patch embed (temporal 2) split into v.patch_embd.weight / .weight.1 (f16) + v.patch_embd.bias,
+// learned pos table v.position_embd.weight [E, num_position_embeddings] (forced F32 by the converter),
+// image_size = sqrt(num_position_embeddings)*patch = 768; merger: norm (post_ln, [E]) -> mm.0 (4E->4E) -> GELU -> mm.2 (4E->T);
+// deepstack mergers v.deepstack.<layer>.{norm [4E], fc1 4E->4E, fc2 4E->T} at the absolute layer indexes.
+static void qwen3vl(const char * out, int text, std::vector<int> deepstack, int E = 1152, int F = 4304, int NL = 27) {
+    const int H = 16, P = 16, NPOS = 2304, MERGE = 2;
+    const int IMG = 48 * P; // sqrt(2304) * 16 = 768
+    W w;
+    w.vision_common("qwen3vl_merger", E, F, NL, H, IMG, P, text, 1e-6f);
+    w.b("clip.use_gelu", true);
+    w.u32("clip.vision.spatial_merge_size", MERGE);
+    if (!deepstack.empty()) {
+        std::vector<int8_t> is_ds(NL, 0);
+        for (int i : deepstack) is_ds[i] = 1;
+        gguf_set_arr_data(w.g, "clip.vision.is_deepstack_layers", GGUF_TYPE_BOOL, is_ds.data(), NL);
+    }
+    w.t("v.patch_embd.weight",   GGML_TYPE_F16, {P, P, 3, E});
+    w.t("v.patch_embd.weight.1", GGML_TYPE_F16, {P, P, 3, E});
+    w.v("v.patch_embd.bias", E);
+    w.t("v.position_embd.weight", GGML_TYPE_F32, {E, NPOS});
+    for (int il = 0; il < NL; il++) {
+        w.m(L(il, "attn_qkv.weight"), E, 3 * E); w.v(L(il, "attn_qkv.bias"), 3 * E);
+        w.m(L(il, "attn_out.weight"), E, E);     w.v(L(il, "attn_out.bias"), E);
+        w.v(L(il, "ln1.weight"), E); w.v(L(il, "ln1.bias"), E);
+        w.v(L(il, "ln2.weight"), E); w.v(L(il, "ln2.bias"), E);
+        w.m(L(il, "ffn_up.weight"), E, F);   w.v(L(il, "ffn_up.bias"), F);
+        w.m(L(il, "ffn_down.weight"), F, E); w.v(L(il, "ffn_down.bias"), E);
+    }
+    const int E4 = E * MERGE * MERGE;
+    for (int il : deepstack) {
+        char b[128];
+        snprintf(b, sizeof(b), "v.deepstack.%d.norm.weight", il); w.v(b, E4);
+        snprintf(b, sizeof(b), "v.deepstack.%d.norm.bias", il);   w.v(b, E4);
+        snprintf(b, sizeof(b), "v.deepstack.%d.fc1.weight", il);  w.m(b, E4, E4);
+        snprintf(b, sizeof(b), "v.deepstack.%d.fc1.bias", il);    w.v(b, E4);
+        snprintf(b, sizeof(b), "v.deepstack.%d.fc2.weight", il);  w.m(b, E4, text);
+        snprintf(b, sizeof(b), "v.deepstack.%d.fc2.bias", il);    w.v(b, text);
+    }
+    w.v("v.post_ln.weight", E); w.v("v.post_ln.bias", E);
+    w.m("mm.0.weight", E4, E4);  w.v("mm.0.bias", E4);
+    w.m("mm.2.weight", E4, text); w.v("mm.2.bias", text);
+    w.write(out);
+}
+
 int main(int argc, char ** argv) {
     if (argc < 3) { fprintf(stderr, "usage: mkgguf <family> <out.gguf>\n"); return 1; }
     std::string f = argv[1];
@@ -323,6 +370,13 @@ int main(int argc, char ** argv) {
     else if (f == "voxtral-mini") voxtral(out);
     else if (f == "gemma4a-e2b") gemma4a(out, 1536);
     else if (f == "gemma4a-e4b") gemma4a(out, 2560);
+    else if (f == "qwen3vl-8b")      qwen3vl(out, 4096, {8, 16, 24});
+    else if (f == "qwen3vl-30b-a3b") qwen3vl(out, 2048, {8, 16, 24});
+    else if (f == "qwen35-27b")      qwen3vl(out, 5120, {});
+    // smaller Qwen3-VL towers (depth 24, hidden 1024, intermediate 4096, deepstack [5,11,17]); only for the
+    // comparison with the published 4728 / 323 MiB figures
+    else if (f == "qwen3vl-4b")      qwen3vl(out, 2560, {5, 11, 17}, 1024, 4096, 24);
+    else if (f == "qwen3vl-2b")      qwen3vl(out, 2048, {5, 11, 17}, 1024, 4096, 24);
     else { fprintf(stderr, "unknown family\n"); return 1; }
     return 0;
 }
