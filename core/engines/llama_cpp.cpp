@@ -572,6 +572,7 @@ std::uint64_t clip_graph_bytes(const VisionTower& t, std::uint64_t text_width, b
     auto a32 = [](std::uint64_t x) { return (x + 31) / 32 * 32; };
     const std::uint64_t patches = columns * rows;
     std::uint64_t pos = patches, base = 0, slots_off = 4, slots_on = 3, ffn = 4 * f;
+    const char* beside = "the input image and positions";
     switch (t.kind) {
         case VisionKind::gemma3_siglip:  // the transposed input projection (f16) takes the freed image's place
             slots_off = 6;
@@ -584,6 +585,7 @@ std::uint64_t clip_graph_bytes(const VisionTower& t, std::uint64_t text_width, b
         case VisionKind::llava_pixtral:  // the [IMG_BREAK] row: text width x rows of merged tokens
             base = 12 * p * p * patches + 2 * a32(4 * patches) + 4 * text_width * (rows / t.merge_size);
             ffn = 12 * f;
+            beside = "the input image, positions and the [IMG_BREAK] rows";
             break;
         case VisionKind::gemma4:
             ffn = 12 * f;
@@ -596,6 +598,7 @@ std::uint64_t clip_graph_bytes(const VisionTower& t, std::uint64_t text_width, b
                 slots_on = 2;
                 base += 12 * p * p * patches + (flash_attn ? 0 : 2 * e * patches);
             }
+            beside = "positions, the input image or the slots it frees";
             break;
         case VisionKind::voxtral:
             pos = 1500;
@@ -604,6 +607,7 @@ std::uint64_t clip_graph_bytes(const VisionTower& t, std::uint64_t text_width, b
             base = 12 * p * p * patches + 2 * a32(patches) + 16 * patches + 4 * patches * patches + (flash_attn ? 2 * patches * patches : 0);
             slots_off = 5;
             slots_on = 4;
+            beside = "the input image, positions and the window mask";
             break;
         case VisionKind::qwen3_5:
         case VisionKind::qwen3_vl: {
@@ -620,7 +624,7 @@ std::uint64_t clip_graph_bytes(const VisionTower& t, std::uint64_t text_width, b
                 const std::uint64_t attention = (d + 6) * 4 * e * patches, feed_forward = (d + 2) * 4 * e * patches + 4 * f * patches;
                 const std::uint64_t tail = d > 0 && w > 12 * p * p + 16 ? 16 * e * patches + w * patches * d * (d + 1) / 2 : 0;
                 const std::uint64_t peak = std::max({attention, feed_forward, tail});
-                steps = "flash attention on, at " + grid + " + " + n(base) + " bytes beside them (the input image, positions): " +
+                steps = "flash attention on, at " + grid + " + " + n(base) + " bytes beside them (" + beside + "): " +
                         (peak == tail ? "4 x " + n(patches) + " x " + n(e) + " x 4 + the " + n(d) + " deepstack outputs and their concatenations, " +
                                             n(d * (d + 1) / 2) + " x " + n(patches / 4) + " x " + n(w) + " x 4"
                          : peak == attention ? n(d + 6) + " x " + n(patches) + " x " + n(e) + " x 4 (the attention, " + n(d) + " layers kept for the deepstack mergers)"
@@ -632,7 +636,7 @@ std::uint64_t clip_graph_bytes(const VisionTower& t, std::uint64_t text_width, b
         case VisionKind::none:
             return 0;
     }
-    const std::string at = grid + (base > 0 ? " + " + n(base) + " bytes beside them (the input image, positions, window masks, markers)" : "");
+    const std::string at = grid + (base > 0 ? " + " + n(base) + " bytes beside them (" + beside + ")" : "");
     const std::uint64_t feed = slots_on * 4 * e * pos + ffn * pos + base;
     const std::string feed_steps = n(slots_on) + " x " + n(pos) + " x " + n(e) + " x 4 + " + n(ffn / f) + " x " + n(pos) + " x " + n(f) + " x 4";
     if (flash_attn) {
