@@ -67,6 +67,23 @@ struct W {
 
 static std::string L(int il, const char * what) { char buf[128]; snprintf(buf, sizeof(buf), "v.blk.%d.%s", il, what); return buf; }
 
+// Layer il's four attention matrices E x E (and their biases when `bias`).
+static void attention(W & w, int il, int E, bool bias) {
+    for (const char * n : {"attn_q", "attn_k", "attn_v", "attn_out"}) {
+        w.m(L(il, (std::string(n) + ".weight").c_str()), E, E);
+        if (bias) w.v(L(il, (std::string(n) + ".bias").c_str()), E);
+    }
+}
+
+// A biased LayerNorm ViT layer with a GELU feed-forward (Llama 4, SigLIP): attention, ln1, ln2, up and down.
+static void biased_layer(W & w, int il, int E, int F) {
+    attention(w, il, E, true);
+    w.v(L(il, "ln1.weight"), E); w.v(L(il, "ln1.bias"), E);
+    w.v(L(il, "ln2.weight"), E); w.v(L(il, "ln2.bias"), E);
+    w.m(L(il, "ffn_up.weight"), E, F);   w.v(L(il, "ffn_up.bias"), F);
+    w.m(L(il, "ffn_down.weight"), F, E); w.v(L(il, "ffn_down.bias"), E);
+}
+
 // pixtral / mistral3: RMSNorm, gated SiLU FFN, no attn biases, 2D RoPE
 static void pixtral(const char * out, int patch, int img, int merge, int text, bool mm_bias) {
     const int E = 1024, F = 4096, NL = 24, H = 16;
@@ -112,16 +129,7 @@ static void llama4(const char * out, int IMG) {
     w.t("v.position_embd.weight", GGML_TYPE_F32, {E, npos});
     w.v("v.pre_ln.weight", E); w.v("v.pre_ln.bias", E);
     w.v("v.post_ln.weight", E); w.v("v.post_ln.bias", E);
-    for (int il = 0; il < NL; il++) {
-        for (const char * n : {"attn_q", "attn_k", "attn_v", "attn_out"}) {
-            w.m(L(il, (std::string(n) + ".weight").c_str()), E, E);
-            w.v(L(il, (std::string(n) + ".bias").c_str()), E);
-        }
-        w.v(L(il, "ln1.weight"), E); w.v(L(il, "ln1.bias"), E);
-        w.v(L(il, "ln2.weight"), E); w.v(L(il, "ln2.bias"), E);
-        w.m(L(il, "ffn_up.weight"), E, F);   w.v(L(il, "ffn_up.bias"), F);
-        w.m(L(il, "ffn_down.weight"), F, E); w.v(L(il, "ffn_down.bias"), E);
-    }
+    for (int il = 0; il < NL; il++) biased_layer(w, il, E, F);
     w.m("mm.model.mlp.1.weight", E * SF * SF, PROJ);
     w.m("mm.model.mlp.2.weight", PROJ, PROJ);
     w.m("mm.model.fc.weight", PROJ, TEXT);
@@ -139,16 +147,7 @@ static void gemma3(const char * out) {
     w.v("v.patch_embd.bias", E);
     w.t("v.position_embd.weight", GGML_TYPE_F32, {E, npos});
     w.v("v.post_ln.weight", E); w.v("v.post_ln.bias", E);
-    for (int il = 0; il < NL; il++) {
-        for (const char * n : {"attn_q", "attn_k", "attn_v", "attn_out"}) {
-            w.m(L(il, (std::string(n) + ".weight").c_str()), E, E);
-            w.v(L(il, (std::string(n) + ".bias").c_str()), E);
-        }
-        w.v(L(il, "ln1.weight"), E); w.v(L(il, "ln1.bias"), E);
-        w.v(L(il, "ln2.weight"), E); w.v(L(il, "ln2.bias"), E);
-        w.m(L(il, "ffn_up.weight"), E, F);   w.v(L(il, "ffn_up.bias"), F);
-        w.m(L(il, "ffn_down.weight"), F, E); w.v(L(il, "ffn_down.bias"), E);
-    }
+    for (int il = 0; il < NL; il++) biased_layer(w, il, E, F);
     w.v("mm.soft_emb_norm.weight", E);
     w.m("mm.input_projection.weight", TEXT, E); // ne = [text, vision]; graph transposes it
     w.write(out);
@@ -165,10 +164,7 @@ static void qwen25vl(const char * out) {
     w.t("v.patch_embd.weight",   GGML_TYPE_F16, {P, P, 3, E});
     w.t("v.patch_embd.weight.1", GGML_TYPE_F16, {P, P, 3, E});
     for (int il = 0; il < NL; il++) {
-        for (const char * n : {"attn_q", "attn_k", "attn_v", "attn_out"}) {
-            w.m(L(il, (std::string(n) + ".weight").c_str()), E, E);
-            w.v(L(il, (std::string(n) + ".bias").c_str()), E);
-        }
+        attention(w, il, E, true);
         w.v(L(il, "ln1.weight"), E);
         w.v(L(il, "ln2.weight"), E);
         w.m(L(il, "ffn_gate.weight"), E, F); w.v(L(il, "ffn_gate.bias"), F);
@@ -192,9 +188,7 @@ static void gemma4v(const char * out, int E, int F, int NL, int H, int text, boo
     w.t("v.patch_embd.weight", GGML_TYPE_F16, {P, P, 3, E});
     w.t("v.position_embd.weight", GGML_TYPE_F32, {E, 10240, 2});
     for (int il = 0; il < NL; il++) {
-        for (const char * n : {"attn_q", "attn_k", "attn_v", "attn_out"}) {
-            w.m(L(il, (std::string(n) + ".weight").c_str()), E, E);
-        }
+        attention(w, il, E, false);
         w.v(L(il, "attn_q_norm.weight"), D);
         w.v(L(il, "attn_k_norm.weight"), D);
         w.v(L(il, "ln1.weight"), E);
