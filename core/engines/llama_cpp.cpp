@@ -558,10 +558,9 @@ struct Inputs {
 // up-projection (GELU in place: 4 x F x N). Under Pixtral, Llama 4 and Gemma 4's 26B/31B the f32 input image (12 x
 // patch^2 bytes a patch, narrower than a slot) stays a hole below everything; the int32 positions and Pixtral's
 // [IMG_BREAK] row (text width x rows) live throughout. Each rule reproduces clip.cpp's buffer to the byte: measured on
-// llama.cpp d32676d's CPU backend with synthetic mmproj files at 2 to 7 sizes a family (46 of 46 figures), and
-// against published logs (tests/core/engines_test.cpp). Qwen3-VL's graph also keeps each deepstack merger's f32 output
-// (positions / merge^2 x the text width) until the final concatenation; Qwen3-VL and Qwen3.5 keep the earlier
-// approximate rule (window mask and all slots counted; within 2 % and 8 % of the published figures).
+// llama.cpp d32676d's CPU backend with synthetic mmproj files at 2 to 7 sizes a family (73 figures, bench/mmproj),
+// and against published logs (tests/core/engines_test.cpp). Qwen3-VL's deepstack mergers keep the layers they read
+// until the final concatenation (below).
 namespace {
 
 // One clip graph of a columns x rows patch grid (the rule above); 0 for a tower whose widths are not read.
