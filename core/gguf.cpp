@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <iterator>
 #include <utility>
 
 #include "json_writer.hpp"
@@ -290,7 +291,7 @@ bool GgufReader::read_metadata_pair(std::string& error) {
         array_max_ = 0;
         array_list_ = -1;
         const std::size_t dot = key.find('.');
-        for (int i = 0; i < 2; ++i)
+        for (int i = 0; i < static_cast<int>(std::size(kLayerLists)); ++i)
             if (dot != std::string::npos && key.compare(dot + 1, std::string::npos, kLayerLists[i].suffix) == 0 &&
                 (is_integer_type(array_type_) || array_type_ == 7) && array_left_ <= kMaxLayerList) {
                 array_list_ = i;
