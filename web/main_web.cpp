@@ -74,6 +74,28 @@ extern "C" ImFont* __wrap__ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig(ImFo
 // keep their column widths and order in memory as before (g.SettingsTables does not go through a handler).
 extern "C" void __wrap__ZN5ImGui31TableSettingsAddSettingsHandlerEv() {}
 
+// Size: nothing here catches an exception or calls dynamic_cast (-fno-exceptions, -fno-rtti), but the typeinfo
+// objects libc++ is compiled with point at libc++abi's type_info vtables, whose slots hold the catch matching
+// and dynamic_cast's class-hierarchy walks (2.4 KB of code). The link wraps those ten members
+// (web/CMakeLists.txt, --wrap) with these stand-ins, of the same wasm signatures, and the originals are dropped.
+// Nothing calls them: reaching one traps.
+#define LLM_MEMORY_TYPE_INFO_STAND_INS(type_info)                                                                             \
+    extern "C" void __wrap__ZNK10__cxxabiv1##type_info##16search_above_dstEPNS_19__dynamic_cast_infoEPKvS4_ib(               \
+        const void*, void*, const void*, const void*, int, bool) { __builtin_trap(); }                                      \
+    extern "C" void __wrap__ZNK10__cxxabiv1##type_info##16search_below_dstEPNS_19__dynamic_cast_infoEPKvib(const void*, void*, \
+                                                                                                       const void*, int, bool) { \
+        __builtin_trap();                                                                                                      \
+    }                                                                                                                          \
+    extern "C" void __wrap__ZNK10__cxxabiv1##type_info##27has_unambiguous_public_baseEPNS_19__dynamic_cast_infoEPvi(         \
+        const void*, void*, void*, int) { __builtin_trap(); }
+LLM_MEMORY_TYPE_INFO_STAND_INS(17__class_type_info)
+LLM_MEMORY_TYPE_INFO_STAND_INS(20__si_class_type_info)
+LLM_MEMORY_TYPE_INFO_STAND_INS(21__vmi_class_type_info)
+#undef LLM_MEMORY_TYPE_INFO_STAND_INS
+extern "C" bool __wrap__ZNK10__cxxabiv117__class_type_info9can_catchEPKNS_16__shim_type_infoERPv(const void*, const void*, void**) {
+    __builtin_trap();
+}
+
 // The lean page's stand-ins for the engine models and the Hugging Face look-up are in web/lean.cpp (the full
 // build, web/CMakeLists.txt, links the real ones).
 
