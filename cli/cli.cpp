@@ -68,7 +68,7 @@ std::string open_model_file(const std::string& flag, const std::string& path, st
 
 // "--gguf FILE" / "--safetensors FILE": reads the header only (1 MiB at a time, never the tensor data)
 // through core's ModelFileReader, the same reader the app uses, and makes the file's model the scenario's.
-std::string load_model_file(const std::string& flag, const std::string& path, CliOptions& options) {
+std::string load_model_file(const std::string& flag, const std::string& path, CliOptions& options, bool projector = false) {
     std::ifstream file;
     std::uint64_t size = 0;
     if (std::string problem = open_model_file(flag, path, file, size); !problem.empty()) return problem;
@@ -86,6 +86,13 @@ std::string load_model_file(const std::string& flag, const std::string& path, Cl
     }
     const Expected<FileModel> model = reader.finish(options.scenario.model.get());
     if (!model) return flag + ": " + shown + ": " + model.error();
+    if (projector != (model->kind == "mmproj"))
+        return flag + ": " + shown + (projector ? ": is not llama.cpp's projector file (an mmproj GGUF, general.architecture \"clip\")"
+                                                : ": is llama.cpp's projector file (mmproj): give it with --mmproj FILE");
+    if (projector) {
+        if (const Expected<bool> applied = apply_file_model(options.scenario, *model); !applied) return flag + ": " + shown + ": " + applied.error();
+        return {};
+    }
     if (model->param_count == 0) {
         options.warnings.push_back(flag + ": an index gives the bytes but not the parameter count; put --model or "
                                           "--config before it to use its bytes per parameter");
@@ -362,6 +369,11 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             if (std::string message = apply_from_command(value, options); !message.empty()) return message;
         } else if (name == "state") {
             if (std::string message = apply_state_arg(options.scenario, value); !message.empty()) return message;
+        } else if (name == "mmproj" && !apply_setting(options.scenario, name, value)) {
+            // --mmproj FILE (not true or false): llama.cpp's projector file, read header only as --gguf reads a model.
+            if (!std::ifstream(value).good())
+                return "--mmproj: \"" + printable_excerpt(value, 80) + "\" is neither true nor false, nor a file it can read";
+            if (std::string message = load_model_file("--mmproj", value, options, true); !message.empty()) return message;
         } else {
             const Expected<bool> applied = apply_setting(options.scenario, name, value);
             if (!applied) return "--" + applied.error();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "quantity.hpp"
@@ -19,6 +20,8 @@ enum class Switch : std::uint8_t { automatic, on, off };
 
 // llama.cpp -sm: layer (whole layers per GPU, the default), row (each matrix split by rows), none (one GPU).
 enum class SplitMode : std::uint8_t { layer, row, none };
+
+struct ProjectorFile;  // vision.hpp
 
 struct EngineSettings {
     EngineKind kind = EngineKind::none;
@@ -45,6 +48,7 @@ struct EngineSettings {
     std::string draft_kv_dtype;        // -ctkd (and -ctvd): the drafter's cache type; "" = f16
     bool mmproj = false;               // --mmproj FILE: the model's vision projector is loaded (an f16 mmproj file)
     bool mmproj_offload = true;        // --no-mmproj-offload sets false: the projector stays in host RAM
+    std::shared_ptr<const ProjectorFile> mmproj_file;  // --mmproj FILE read (core/mmproj.cpp); null: priced from the model's tower
     // Every engine
     std::uint64_t ram_bytes = 0;       // --ram: system memory for the host's verdict; 0 = not judged
     // vLLM

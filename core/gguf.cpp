@@ -270,6 +270,7 @@ bool GgufReader::read_metadata_pair(std::string& error) {
         const std::string value = b.substr(p + 8, static_cast<std::size_t>(std::min<std::uint64_t>(length, 200)));
         if (key == "general.architecture") summary_.architecture = printable_excerpt(value, 40);
         if (key == "general.name") summary_.model_name = printable_excerpt(value, 80);
+        read_clip_item(summary_, key, value, 0);
         p += 8 + static_cast<std::size_t>(length);
     } else if (type == kArrayType) {
         if (b.size() - p < 12) return false;
@@ -302,7 +303,11 @@ bool GgufReader::read_metadata_pair(std::string& error) {
     } else {
         const std::size_t size = static_cast<std::size_t>(kValueSize[type]);
         if (b.size() - p < size) return false;
-        if (is_integer_type(type) && wanted_number(key)) numbers_.emplace_back(key, integer_value(b, p, type));
+        if (is_integer_type(type)) {
+            const std::uint64_t value = integer_value(b, p, type);
+            if (wanted_number(key)) numbers_.emplace_back(key, value);
+            read_clip_item(summary_, key, {}, value);
+        }
         p += size;
     }
     at_ = p;
@@ -403,6 +408,7 @@ bool GgufReader::read_tensor_info(std::string& error) {
     summary_.weight_bytes += static_cast<std::uint64_t>(bytes);
     add_part(summary_.parts, name, count);
     add_layout(summary_.layout, name, static_cast<std::uint64_t>(bytes));
+    read_clip_item(summary_, name, {}, 0);
     data_end_ = std::max<std::uint64_t>(data_end_, offset + static_cast<std::uint64_t>(bytes));
     at_ = p;
     if (++index_ == summary_.tensor_count) phase_ = kDone;

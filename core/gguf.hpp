@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "architecture.hpp"
@@ -34,6 +35,14 @@ struct GgufTypeTotal {
     std::uint64_t tensor_count = 0;
     std::uint64_t element_count = 0;
     std::uint64_t bytes = 0;
+};
+
+// An mmproj file's clip.* header (llama.cpp's projector, general.architecture "clip"), as read_clip_item collects
+// it; empty in a model file.
+struct ClipHeader {
+    std::string projector_type;  // clip.projector_type (clip.vision. or clip.audio.projector_type in a file with both)
+    std::vector<std::pair<std::string, std::uint64_t>> numbers;  // every integer clip.* key, in file order
+    std::uint64_t deepstack_layers = 0;  // Qwen3-VL: the layers with a deepstack merger (their v.deepstack.N.fc1 tensors)
 };
 
 // What the header says. Metadata counts are 0 when the key is absent.
@@ -76,6 +85,7 @@ struct GgufSummary {
     std::vector<std::uint64_t> sliding_window_pattern;
     std::vector<std::uint64_t> head_count_kv_layers;
     std::vector<GgufTypeTotal> by_type; // ascending type id
+    ClipHeader clip;
     std::uint64_t param_count = 0;      // every tensor's elements
     std::uint64_t weight_bytes = 0;     // every tensor's bytes (the data section without padding)
     std::uint64_t data_offset = 0;      // where the tensor data starts (header size, aligned)
@@ -128,6 +138,11 @@ private:
     GgufSummary summary_;
     bool done_ = false;
 };
+
+// The reader hands every string and integer metadata pair (text or number) and every tensor name (key, no value)
+// to core/mmproj.cpp, which keeps an mmproj file's clip.* items in summary.clip. (The lean page links a stand-in
+// that keeps nothing: it has no engine to load a projector.)
+void read_clip_item(GgufSummary& summary, const std::string& key, std::string_view text, std::uint64_t number);
 
 // Reads a whole header held in memory (tests, fuzzing): feed + finish.
 Expected<GgufSummary> read_gguf_header(std::string_view bytes, std::uint64_t file_size);

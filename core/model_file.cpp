@@ -2,6 +2,7 @@
 // feeds the matching header reader; safetensors and index bytes are kept only up to the header's end.
 #include "model_file.hpp"
 
+#include "mmproj.hpp"
 #include "quantity.hpp"
 
 namespace llm_memory {
@@ -54,6 +55,7 @@ Expected<FileModel> ModelFileReader::finish(const ModelSource* current) {
         const Expected<bool> done = gguf_.finish();
         if (!done) return Error{done.error()};
         const GgufSummary& s = gguf_.summary();
+        if (s.architecture == "clip") return projector_file_model(s, name_);
         Expected<ModelSource> model = gguf_model(s, name_ + " (" + s.architecture + ")");
         if (!model) return Error{model.error()};
         f.kind = "gguf";
@@ -88,6 +90,11 @@ Expected<FileModel> ModelFileReader::finish(const ModelSource* current) {
 }
 
 Expected<bool> apply_file_model(Scenario& scenario, const FileModel& file) {
+    if (file.projector) {  // beside the model, whichever it is (the engine checks the pair)
+        scenario.engine.mmproj = true;
+        scenario.engine.mmproj_file = file.projector;
+        return true;
+    }
     // An index read without the current model (the app reads a file before it applies it): the model
     // the scenario has when it is applied gives N.
     std::uint64_t param_count = file.param_count;

@@ -19,8 +19,9 @@ namespace llm_memory {
 
 // What a model file gives the scenario.
 struct FileModel {
-    std::string kind;                            // "gguf", "safetensors", "safetensors-index"
+    std::string kind;                            // "gguf", "mmproj" (a projector GGUF), "safetensors", "safetensors-index"
     std::shared_ptr<const ModelSource> model;    // GGUF: architecture and exact counts; null otherwise
+    std::shared_ptr<const ProjectorFile> projector;  // mmproj: the projector llama.cpp loads with --mmproj
     std::uint64_t param_count = 0;               // 0 for an index (it has bytes only)
     std::uint64_t weight_bytes = 0;              // exact bytes of every tensor (an index: total_size)
     std::string report;                          // gguf_report / safetensors_report lines
@@ -48,7 +49,8 @@ private:
     bool complete_ = false;
 };
 
-// Makes the file's model the scenario's: N = its parameter count, b = weight bytes / N (six decimals;
+// A projector file (kind "mmproj") becomes the scenario's llama.cpp --mmproj, beside its model. Otherwise makes the
+// file's model the scenario's: N = its parameter count, b = weight bytes / N (six decimals;
 // the exact bytes are in the report), no dtype, and its architecture (GGUF) for the KV cache. An index
 // keeps the current model and N (the scenario's model when the file was read without one) and sets b
 // from total_size. Error when nothing can be applied (an index with no model chosen).

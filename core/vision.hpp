@@ -47,6 +47,15 @@ struct VisionTower {
     std::uint64_t total() const { return encoder_count + projector_count; }
 };
 
+// A projector read from llama.cpp's own file (--mmproj FILE: core/mmproj.cpp): its tower for the compute buffer and
+// the bytes its tensors take, whatever their type.
+struct ProjectorFile {
+    VisionTower tower;
+    std::uint64_t weight_bytes = 0;
+    std::string projector_type;  // clip.projector_type: "pixtral", "qwen3vl_merger", ...
+    std::string name;            // the file's name
+};
+
 // "SigLIP (Gemma 3)", "Llama 4 vision encoder", "Qwen2.5-VL ViT", "Qwen3.5 ViT", "Qwen3-VL ViT", "Pixtral (Mistral 3)",
 // "Pixtral (LLaVA)", "Voxtral audio encoder".
 const char* vision_kind_name(VisionKind kind);

@@ -2,7 +2,8 @@
 // When idle the loop blocks in glfwWaitEvents, so the app uses about 0% CPU.
 // Flags: --frames N draws N frames and exits (smoke tests); --screenshot FILE.ppm saves the last frame;
 // --state-file F keeps the last scenario in F (default $XDG_CONFIG_HOME/llm-memory/state; none with --frames);
-// --open FILE reads a model file or config.json at start, as if it were dropped on the window;
+// --open FILE reads a model file or config.json at start, as if it were dropped on the window (repeat it: a model
+// and its mmproj projector file, in that order);
 // --print-report prints the final scenario's estimate as the CLI's JSON (core's report_json) on exit (tests);
 // --look-up ID asks for a Hugging Face look-up at start (the consent prompt unless a yes is remembered in
 // --hf-consent-file F, default $XDG_CONFIG_HOME/llm-memory/hf-consent; none with --frames, which then
@@ -75,11 +76,13 @@ void read_for_model_panel(llm_memory::AppState& app, const char* path) {
     llm_memory::queue_model_config(app, text, name);
 }
 
-// A file dropped on the window: the first one goes to the Model panel.
+// Files dropped on the window go to the Model panel in the order given (a model and its mmproj projector file
+// dropped together are both read; the panel applies them in that order on the next frame).
 void on_drop(GLFWwindow* window, int count, const char** paths) {
-    if (count < 1 || paths == nullptr || paths[0] == nullptr) return;
     auto* app = static_cast<llm_memory::AppState*>(glfwGetWindowUserPointer(window));
-    if (app != nullptr) read_for_model_panel(*app, paths[0]);
+    if (app == nullptr || paths == nullptr) return;
+    for (int i = 0; i < count; ++i)
+        if (paths[i] != nullptr) read_for_model_panel(*app, paths[i]);
     on_any_event();
 }
 
@@ -137,7 +140,7 @@ int main(int argc, char** argv) {
     int window_width = 1280;
     int window_height = 800;
     const char* state_path_arg = nullptr;
-    const char* open_path = nullptr;
+    std::vector<const char*> open_paths;
     bool print_report = false;
     const char* look_up = nullptr;
     const char* consent_path_arg = nullptr;
@@ -146,7 +149,7 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--screenshot") == 0 && i + 1 < argc) screenshot_path = argv[++i];
         else if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc) std::sscanf(argv[++i], "%dx%d", &window_width, &window_height);
         else if (std::strcmp(argv[i], "--state-file") == 0 && i + 1 < argc) state_path_arg = argv[++i];
-        else if (std::strcmp(argv[i], "--open") == 0 && i + 1 < argc) open_path = argv[++i];
+        else if (std::strcmp(argv[i], "--open") == 0 && i + 1 < argc) open_paths.push_back(argv[++i]);
         else if (std::strcmp(argv[i], "--print-report") == 0) print_report = true;
         else if (std::strcmp(argv[i], "--look-up") == 0 && i + 1 < argc) look_up = argv[++i];
         else if (std::strcmp(argv[i], "--hf-consent-file") == 0 && i + 1 < argc) consent_path_arg = argv[++i];
@@ -200,7 +203,7 @@ int main(int argc, char** argv) {
     glfwSetWindowRefreshCallback(window, [](GLFWwindow*) { on_any_event(); });
     glfwSetWindowUserPointer(window, &app);
     glfwSetDropCallback(window, on_drop);
-    if (open_path != nullptr) read_for_model_panel(app, open_path);
+    for (const char* path : open_paths) read_for_model_panel(app, path);
     llm_memory::NativeHub hub(app, consent_path_arg != nullptr ? consent_path_arg : max_frames < 0 ? llm_memory::default_hub_consent_path() : "");
     if (look_up != nullptr) llm_memory::hub_ask(app, look_up, false);
     ImGui_ImplGlfw_InitForOpenGL(window, true);

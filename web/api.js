@@ -308,6 +308,14 @@
       });
     }).catch(function () { notice('Could not read ' + file.name + '.'); }));
   }
+  // Several files dropped or picked together (a model and its mmproj projector file) are read one after another,
+  // in the order given, each applied as it ends.
+  function openFiles(list) {
+    var files = Array.prototype.slice.call(list || []);
+    return files.reduce(function (previous, file) {
+      return previous.then(function () { return openFile(file); }, function () { return openFile(file); });
+    }, Promise.resolve());
+  }
   Module['llmMemoryOpenFilePicker'] = function () { byId('model-file').click(); };
 
   // --- clipboard: ImGui's copies and the page buttons go through navigator.clipboard ---
@@ -974,13 +982,12 @@
     doc.addEventListener('dragover', function (e) { e.preventDefault(); });
     doc.addEventListener('drop', function (e) {
       e.preventDefault();  // never let the browser navigate to the dropped file
-      var files = e.dataTransfer && e.dataTransfer.files;
-      if (files && files.length) openFile(files[0]);
+      openFiles(e.dataTransfer && e.dataTransfer.files);
     });
     // The Model panel's "Open a model file..." button opens this picker (Module.llmMemoryOpenFilePicker).
     var picker = byId('model-file');
     picker.addEventListener('change', function () {
-      if (picker.files.length) openFile(picker.files[0]);
+      openFiles(picker.files);
       picker.value = '';  // the same file picked again is read again
     });
   }

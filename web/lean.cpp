@@ -19,6 +19,7 @@
 #include "engines/engine_fit.hpp"
 #include "engines/engine_log.hpp"
 #include "hub.hpp"
+#include "model_file.hpp"
 #include "imgui.h"
 #include "panels.hpp"
 #include "practice.hpp"
@@ -166,6 +167,15 @@ extern "C" std::vector<llm_memory::JsonField> __wrap__ZN10llm_memory18hub_applie
 // processors.
 extern "C" std::string __wrap__ZN10llm_memory17mtmd_image_sourceERKNS_11VisionTowerE(const llm_memory::VisionTower&) { return {}; }
 extern "C" std::string __wrap__ZN10llm_memory15mtmd_audio_ruleERKNS_11VisionTowerE(const llm_memory::VisionTower&) { return {}; }
+// llama.cpp's projector file (core/mmproj.cpp): the reader keeps none of its clip.* items here, and a dropped mmproj
+// file is refused with the note (choosing an engine loads the full build, where the file can be dropped again).
+extern "C" void __wrap__ZN10llm_memory14read_clip_itemERNS_11GgufSummaryERKNSt3__212basic_stringIcNS2_11char_traitsIcEENS2_9allocatorIcEEEENS2_17basic_string_viewIcS5_EEy(
+    llm_memory::GgufSummary&, const std::string&, std::string_view, std::uint64_t) {}
+extern "C" llm_memory::Expected<llm_memory::FileModel>
+__wrap__ZN10llm_memory20projector_file_modelERKNS_11GgufSummaryERKNSt3__212basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEE(
+    const llm_memory::GgufSummary&, const std::string&) {
+    return llm_memory::Error{"mmproj", llm_memory::engines_left_out_note()};
+}
 #pragma clang diagnostic pop
 
 // No look-up starts here (web/hub_exports.cpp in the full build).

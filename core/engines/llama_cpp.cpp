@@ -993,8 +993,10 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
         cmd += " -md " + in.draft->preset_key + ".gguf";
         if (!s.engine.draft_kv_dtype.empty()) cmd += std::string(" -ctkd ") + ggml_kv_name(s.engine.draft_kv_dtype) + " -ctvd " + ggml_kv_name(s.engine.draft_kv_dtype);
     }
-    if (in.projector) cmd += " --mmproj mmproj-" + (s.model->preset_key.empty() ? std::string("model") : s.model->preset_key) + "-f16.gguf" +
-                             (s.engine.mmproj_offload ? "" : " --no-mmproj-offload");
+    if (in.projector)
+        cmd += " --mmproj " +
+               (s.engine.mmproj_file ? s.engine.mmproj_file->name : "mmproj-" + (s.model->preset_key.empty() ? std::string("model") : s.model->preset_key) + "-f16.gguf") +
+               (s.engine.mmproj_offload ? "" : " --no-mmproj-offload");
     if (s.engine.swa_full) cmd += " --swa-full";
     if (!s.engine.mmap) cmd += " --no-mmap";
     return cmd;
@@ -1066,20 +1068,34 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
                             "target's full context (not a small one) and its own compute buffer.");
     }
     if (s.engine.mmproj) {
-        const VisionTower& t = a.vision;
+        const ProjectorFile* file = s.engine.mmproj_file.get();
+        const VisionTower& t = file != nullptr ? file->tower : a.vision;
         if (ollama) return Error{"mmproj", "Ollama loads a model's projector itself, without a flag: choose --engine llama.cpp"};
         if (t.kind == VisionKind::none)
-            return Error{"mmproj", "the model has no vision tower (vision_config) for a projector file: choose a multimodal model"};
-        if (a.text_only) return Error{"mmproj", "--text-only leaves the vision tower out: turn one of them off"};
+            return Error{"mmproj", "the model has no vision tower (vision_config) for a projector file: choose a multimodal model, or give the mmproj file"};
+        if (a.text_only && file == nullptr) return Error{"mmproj", "--text-only leaves the vision tower out: turn one of them off"};
+        // mtmd_init_from_file: "mismatch between text model (n_embd = ...) and mmproj (n_embd = ...)".
+        if (file != nullptr && t.out_hidden_size > 0 && a.hidden_size > 0 && t.out_hidden_size != a.hidden_size)
+            return Error{"mmproj", file->name + " hands the model " + n(t.out_hidden_size) + "-wide embeddings (its projection_dim) and the model is " +
+                                       n(a.hidden_size) + " wide: llama.cpp refuses the pair (\"mismatch between text model and mmproj\"); give the model's own mmproj file"};
         in.projector = true;
-        // mmproj files are written in f16 (convert_hf_to_gguf.py --mmproj, its default outtype); llama.cpp has no
-        // flag to convert them at load.
-        in.projector_weight_bytes = t.total() * 2;
-        in.projector_weight_steps = std::string(vision_kind_name(t.kind)) + ": " + n(t.encoder_count) + " encoder + " + n(t.projector_count) +
-                                    " projector parameters x 2 bytes (f16, the mmproj file's type; the few small tensors a file keeps in f32 are not told apart)" +
-                                    (s.engine.mmproj_offload ? "" : "; --no-mmproj-offload: in host RAM");
+        if (file != nullptr) {
+            // The file's own tensors, whatever their types (an f16, bf16 or q8_0 mmproj).
+            in.projector_weight_bytes = file->weight_bytes;
+            in.projector_weight_steps = file->name + " (" + file->projector_type + ", " + vision_kind_name(t.kind) + "): " + n(t.encoder_count) +
+                                        " parameters in " + n(file->weight_bytes) + " bytes, as the file stores them" +
+                                        (s.engine.mmproj_offload ? "" : "; --no-mmproj-offload: in host RAM");
+        } else {
+            // mmproj files are written in f16 (convert_hf_to_gguf.py --mmproj, its default outtype); llama.cpp has no
+            // flag to convert them at load.
+            in.projector_weight_bytes = t.total() * 2;
+            in.projector_weight_steps = std::string(vision_kind_name(t.kind)) + ": " + n(t.encoder_count) + " encoder + " + n(t.projector_count) +
+                                        " projector parameters x 2 bytes (f16, the mmproj file's type; the few small tensors a file keeps in f32 are not told apart)" +
+                                        (s.engine.mmproj_offload ? "" : "; --no-mmproj-offload: in host RAM");
+        }
         const bool fa = s.engine.flash_attn != Switch::off;
-        in.projector_compute_bytes = projector_compute_bytes(t, s, a.hidden_size, fa, in.projector_compute_steps);
+        const std::uint64_t text_width = file != nullptr && t.out_hidden_size > 0 ? t.out_hidden_size : a.hidden_size;
+        in.projector_compute_bytes = projector_compute_bytes(t, s, text_width, fa, in.projector_compute_steps);
         out.notes.push_back(in.projector_compute_bytes > 0
                                 ? "The " + std::string(t.kind == VisionKind::voxtral ? "audio" : "vision") + " projector (--mmproj) is a second model: its weights and its own compute buffer for one " + (t.kind == VisionKind::voxtral ? "30 s chunk, " : "image, ") +
                                       std::string(s.engine.mmproj_offload && s.gpu_count > 0 ? "on GPU 0, counted in --fit's target as llama-server does."

@@ -148,9 +148,15 @@ std::vector<SettingSpec> engine_setting_rows() {
              return std::string();
          },
          [](const Scenario& s) { return s.engine.draft_kv_dtype; }, nullptr, nullptr, "f16", ""}),
-        for_engine(E::llama_cpp, {"mmproj", "[BOOL]", "llama.cpp --mmproj FILE: load the model's vision projector (an f16 mmproj file) with its own compute buffer",
+        for_engine(E::llama_cpp, {"mmproj", "[BOOL|FILE]",
+         "llama.cpp --mmproj FILE: load the model's vision projector with its own compute buffer (true: an f16 file of the model's tower; "
+         "a path: that mmproj GGUF's header, its tower and bytes; on the page, drop the file)",
          "Vision projector (--mmproj)", "", K::flag, "true",
-         [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mmproj, t); },
+         [](Scenario& s, std::string_view t) {
+             std::string problem = apply_bool(s.engine.mmproj, t);
+             if (!s.engine.mmproj) s.engine.mmproj_file.reset();  // off: a file read for it goes too
+             return problem;
+         },
          [](const Scenario& s) { return s.engine.mmproj ? std::string("true") : std::string(); }, nullptr, nullptr, "",
          "The vision tower's file: its f16 weights and its compute buffer for one image, on GPU 0."}),
         for_engine(E::llama_cpp, {"mmproj-offload", "[BOOL]", "llama.cpp puts the projector on the GPU (default true; false = --no-mmproj-offload: host RAM)",

@@ -71,20 +71,24 @@ async function readDone(page, name) {
 }
 const clearStatus = (page) => page.evaluate(() => { document.getElementById('status').textContent = ''; });
 
-// A synthetic drop of a File holding `bytes` on the canvas (a DataTransfer, as a browser builds it).
-async function dropFile(page, name, bytes) {
+// A synthetic drop of Files on the canvas (a DataTransfer, as a browser builds it), each [name, bytes]; waits for
+// the status bar's word on the last one.
+async function dropFiles(page, files) {
   await clearStatus(page);
-  const transfer = await page.evaluateHandle(({ n, b64 }) => {
-    const raw = atob(b64);
-    const data = new Uint8Array(raw.length);
-    for (let i = 0; i < raw.length; i++) data[i] = raw.charCodeAt(i);
+  const transfer = await page.evaluateHandle((list) => {
     const dt = new DataTransfer();
-    dt.items.add(new File([data], n));
+    for (const { n, b64 } of list) {
+      const raw = atob(b64);
+      const data = new Uint8Array(raw.length);
+      for (let i = 0; i < raw.length; i++) data[i] = raw.charCodeAt(i);
+      dt.items.add(new File([data], n));
+    }
     return dt;
-  }, { n: name, b64: Buffer.from(bytes).toString('base64') });
+  }, files.map(([n, bytes]) => ({ n, b64: Buffer.from(bytes).toString('base64') })));
   await page.dispatchEvent('#canvas', 'drop', { dataTransfer: transfer });
-  await readDone(page, name);
+  await readDone(page, files[files.length - 1][0]);
 }
+const dropFile = (page, name, bytes) => dropFiles(page, [[name, bytes]]);
 
 // The Model panel's message and whether it is an error (the text view's data: what the panel draws).
 const panelMessage = (page) => page.evaluate(() => {
@@ -225,6 +229,56 @@ test('a safetensors file through the picker\'s input and an index after a model:
   assert.deepEqual(await pageEstimate(page), withModel);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('a model GGUF and its mmproj file dropped together: the projector joins the model under llama.cpp, as the CLI reads them', async () => {
+  // A 5,120-wide language model (no vision_config in a GGUF) and Mistral Small 3.x's projector as convert_hf_to_gguf.py
+  // labels it (clip.projector_type "pixtral", the encoder's clip.vision.* widths). Its buffer at warm-up with flash
+  // attention off is 86,630,400 bytes (82.62 MiB: llama.cpp's own clip.cpp, bench/mmproj/README.md).
+  const model = writeGguf([
+    ['general.architecture', 'str', 'llama'], ['llama.block_count', 'u32', 40], ['llama.embedding_length', 'u32', 5120],
+    ['llama.attention.head_count', 'u32', 32], ['llama.attention.head_count_kv', 'u32', 8], ['llama.attention.key_length', 'u32', 128],
+    ['llama.attention.value_length', 'u32', 128], ['llama.vocab_size', 'u32', 131072],
+  ], [['token_embd.weight', [5120, 16], 1]]);
+  const mmproj = writeGguf([
+    ['general.architecture', 'str', 'clip'], ['clip.projector_type', 'str', 'pixtral'],
+    ['clip.vision.embedding_length', 'u32', 1024], ['clip.vision.feed_forward_length', 'u32', 4096],
+    ['clip.vision.attention.head_count', 'u32', 16], ['clip.vision.patch_size', 'u32', 14],
+    ['clip.vision.image_size', 'u32', 1540], ['clip.vision.spatial_merge_size', 'u32', 2],
+    ['clip.vision.projection_dim', 'u32', 5120],
+  ], [['v.patch_embd.weight', [14, 14, 3, 1024], 1], ['mm.2.weight', [5120, 8], 1]]);
+  writeFile('ms.gguf', model.bytes);
+  writeFile('mmproj-ms.gguf', mmproj.bytes);
+  // (An engine link names a model, which the dropped GGUF then replaces, as --gguf replaces --model.)
+  const link = 'model=mistral-small-3.1-24b&engine=llama.cpp&gpu=rtx-4090&context=8192&flash-attn=off';
+  const expected = cli('--model', 'mistral-small-3.1-24b', '--engine', 'llama.cpp', '--gpu', 'rtx-4090', '--context', '8192', '--flash-attn', 'off', '--gguf', 'ms.gguf',
+    '--mmproj', 'mmproj-ms.gguf').json;
+  const terms = JSON.stringify(expected.engine);
+  assert.match(terms, /"key":"mmproj_compute_buffer","label":"Projector compute buffer","bytes":86630400,/);
+  assert.match(terms, new RegExp(`"key":"mmproj_buffer","label":"Projector weights \\(mmproj\\)","bytes":${mmproj.weightBytes},`));
+
+  // The lean page has no engine: a projector file is refused with the note, and the model stays.
+  let opened = await openCounted(server.url);
+  const before = await pageEstimate(opened.page);
+  await dropFile(opened.page, 'mmproj-ms.gguf', mmproj.bytes);
+  const refused = await panelMessage(opened.page);
+  assert.equal(refused.error, true);
+  assert.match(refused.text, /^mmproj-ms\.gguf: mmproj: the engine models are in the page's full build/);
+  assert.deepEqual(await pageEstimate(opened.page), before);
+  assert.deepEqual(opened.errors, []);
+  await opened.context.close();
+
+  // The full build (a link with an engine): both files in one drop, the model first, as the CLI reads them.
+  opened = await openCounted(`${server.url}#${link}`);
+  await dropFiles(opened.page, [['ms.gguf', model.bytes], ['mmproj-ms.gguf', mmproj.bytes]]);
+  const shown = await panelMessage(opened.page);
+  assert.equal(shown.error, false, shown.text);
+  assert.match(shown.text, /^Read mmproj-ms\.gguf \(header only\):\nllama\.cpp's vision projector \(--mmproj\), pixtral: Pixtral \(Mistral 3\), beside the model\n/);
+  const page = await pageEstimate(opened.page);
+  assert.deepEqual(page.engine, expected.engine);
+  assert.equal(page.parameters, expected.parameters);
+  assert.deepEqual(opened.errors, []);
+  await opened.context.close();
 });
 
 test('screenshots: the Model section shows the file\'s report (desktop 1280x800, phone 390x844 at DPR 3)', async () => {

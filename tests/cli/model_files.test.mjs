@@ -105,3 +105,37 @@ test('bad model files exit 2 with the problem named', () => {
   assert.equal(r.status, 2);
   assert.match(r.stderr, /the header length .* is longer than the file/);
 });
+
+test('mmproj: llama.cpp\'s projector file read by --mmproj FILE, checked against @huggingface/gguf', async () => {
+  // Mistral Small 3.x's projector as llama.cpp's converter labels it (clip.projector_type "pixtral", the encoder's
+  // clip.vision.* widths), two f16 tensors standing for the rest. Its buffer at warm-up: 86,630,400 bytes with flash
+  // attention off (82.62 MiB, llama.cpp's own clip.cpp: bench/mmproj/README.md).
+  const { bytes, weightBytes } = writeGguf([
+    ['general.architecture', 'str', 'clip'], ['clip.projector_type', 'str', 'pixtral'],
+    ['clip.vision.embedding_length', 'u32', 1024], ['clip.vision.feed_forward_length', 'u32', 4096],
+    ['clip.vision.attention.head_count', 'u32', 16], ['clip.vision.patch_size', 'u32', 14],
+    ['clip.vision.image_size', 'u32', 1540], ['clip.vision.spatial_merge_size', 'u32', 2],
+    ['clip.vision.projection_dim', 'u32', 5120],
+  ], [['v.patch_embd.weight', [14, 14, 3, 1024], 1], ['mm.2.weight', [5120, 8], 1]]);
+  const path = join(dir, 'mmproj-ms.gguf');
+  writeFileSync(path, bytes);
+  const theirs = await gguf(path, { allowLocalFile: true });
+  assert.equal(theirs.metadata['clip.projector_type'], 'pixtral');
+  const report = JSON.parse(execFileSync(bin, ['--model', 'mistral-small-3.1-24b', '--engine', 'llama.cpp', '--mmproj', path,
+    '--flash-attn', 'off', '--gpu', 'rtx-4090', '--dtype', 'q4_k_m', '--format', 'json'], { encoding: 'utf8' }));
+  const text = JSON.stringify(report);
+  assert.match(text, /"key":"mmproj_compute_buffer","label":"Projector compute buffer","bytes":86630400,/);
+  assert.match(text, new RegExp(`"key":"mmproj_buffer","label":"Projector weights \\(mmproj\\)","bytes":${weightBytes},`));
+  // A model file is not a projector, and a projector is not a model.
+  const model = join(dir, 'model.gguf');
+  writeFileSync(model, sampleGguf().bytes);
+  let r = spawnSync(bin, ['--model', 'mistral-small-3.1-24b', '--engine', 'llama.cpp', '--mmproj', model], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--mmproj: .*model\.gguf: is not llama\.cpp's projector file/);
+  r = spawnSync(bin, ['--gguf', path], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--gguf: .*mmproj-ms\.gguf: is llama\.cpp's projector file \(mmproj\): give it with --mmproj FILE/);
+  r = spawnSync(bin, ['--model', 'mistral-small-3.1-24b', '--engine', 'llama.cpp', '--mmproj', 'maybe'], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--mmproj: "maybe" is neither true nor false, nor a file it can read/);
+});

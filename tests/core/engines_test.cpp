@@ -12,9 +12,11 @@
 #include "engine_test_support.hpp"
 #include "engines/engine.hpp"
 #include "formats.hpp"
+#include "model_file.hpp"
 #include "model_presets.hpp"
 #include "report.hpp"
 #include "settings.hpp"
+#include "../files/gguf_writer.hpp"
 
 using namespace llm_memory;
 using llm_memory::test::run;
@@ -1496,6 +1498,153 @@ TEST_CASE("llama.cpp's Qwen3-VL and Qwen3.5 projectors: the clip graph with and 
           std::string::npos);
     REQUIRE(apply_setting(s, "model", "qwen3-vl-30b-a3b"));
     CHECK(term_steps(device(run(s), "gpu0"), "mmproj_compute_buffer").find("9 x 8,464 x 1,152 x 4 (the attention, 3 layers kept") != std::string::npos);
+}
+
+namespace {
+
+// An mmproj header as convert_hf_to_gguf.py writes one for `t` (conversion/*.py: MmprojModel's clip.vision.* or
+// clip.audio.* widths and projection_dim, the text model's width; each family's projector type and merge key; Qwen3-VL's
+// v.deepstack.N tensors), with its patch embedding and small f16 tensors standing for the rest (their data is written).
+llm_memory::test::GgufWriter mmproj_of(const VisionTower& t, std::uint32_t text_width) {
+    using llm_memory::test::GgufWriter;
+    GgufWriter w;
+    w.text("general.architecture", "clip");
+    const bool audio = t.kind == VisionKind::voxtral;
+    const char* type = t.kind == VisionKind::gemma3_siglip ? "gemma3"
+                       : t.kind == VisionKind::llama4      ? "llama4"
+                       : t.kind == VisionKind::qwen2_5_vl  ? "qwen2.5vl_merger"
+                       : t.kind == VisionKind::qwen3_vl || t.kind == VisionKind::qwen3_5 ? "qwen3vl_merger"
+                       : t.kind == VisionKind::gemma4      ? "gemma4v"
+                       : audio                             ? "voxtral"
+                                                           : "pixtral";
+    w.text(t.kind == VisionKind::gemma4 ? "clip.vision.projector_type" : "clip.projector_type", type);  // Gemma 4: mixed modalities
+    const std::string p = audio ? "clip.audio." : "clip.vision.";
+    w.u32(p + "embedding_length", static_cast<std::uint32_t>(t.hidden_size));
+    w.u32(p + "feed_forward_length", static_cast<std::uint32_t>(t.intermediate_size));
+    w.u32(p + "attention.head_count", static_cast<std::uint32_t>(t.attention_heads));
+    w.u32(p + "projection_dim", text_width);
+    if (!audio) {
+        w.u32("clip.vision.patch_size", static_cast<std::uint32_t>(t.patch_size));
+        w.u32("clip.vision.image_size", static_cast<std::uint32_t>(t.image_size));
+    }
+    if (t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::qwen2_5_vl || t.kind == VisionKind::qwen3_vl || t.kind == VisionKind::qwen3_5)
+        w.u32("clip.vision.spatial_merge_size", static_cast<std::uint32_t>(t.merge_size));
+    if (t.kind == VisionKind::gemma4) w.u32("clip.vision.projector.scale_factor", static_cast<std::uint32_t>(t.merge_size));
+    if (t.kind == VisionKind::gemma4 && t.audio) {
+        w.text("clip.audio.projector_type", "gemma4a");
+        w.u32("clip.audio.embedding_length", 1024);
+    }
+    const std::uint64_t width = t.hidden_size;
+    w.tensor(audio ? "a.conv1d.1.weight" : "v.patch_embd.weight", {3, 128, width}, 1, 2ULL * 3 * 128 * width);
+    for (std::uint64_t d = 0; d < t.deepstack_mergers; ++d)
+        w.tensor("v.deepstack." + std::to_string(8 * (d + 1)) + ".fc1.weight", {width * 4, 8}, 1, 2ULL * width * 4 * 8);
+    w.tensor("mm.2.weight", {text_width, 8}, 1, 2ULL * text_width * 8);
+    return w;
+}
+
+Expected<FileModel> read_file(const llm_memory::test::GgufWriter& w, const char* name) {
+    const std::string bytes = w.file();
+    ModelFileReader reader(bytes.size(), name);
+    const Expected<bool> fed = reader.feed(bytes);
+    if (!fed) return Error{fed.error()};
+    return reader.finish();
+}
+
+}  // namespace
+
+TEST_CASE("llama.cpp's projector file (--mmproj FILE): its header gives the buffer the model's config gives") {
+    // Every tower whose buffer was measured with llama.cpp's own clip.cpp (bench/mmproj/README.md), written as its
+    // mmproj file: the header read as tools/mtmd/clip.cpp load_hparams reads it must give the same graph, with flash
+    // attention on and off, as the config's tower does.
+    for (const char* model : {"mistral-small-3.1-24b", "qwen2.5-vl-3b", "qwen3-vl-8b", "qwen3-vl-30b-a3b", "qwen3.5-27b", "gemma-3-12b",
+                              "llama-4-scout", "gemma-4-e2b", "gemma-4-31b", "voxtral-mini-3b"}) {
+        for (const char* fa : {"on", "off"}) {
+            CAPTURE(model, fa);
+            Scenario config = with({{"model", model}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "8192"},
+                                    {"flash-attn", fa}, {"mmproj", "true"}});
+            const Architecture& a = config.model->architecture;
+            const Expected<FileModel> file = read_file(mmproj_of(a.vision, static_cast<std::uint32_t>(a.hidden_size)), "mmproj.gguf");
+            REQUIRE(file);
+            CHECK(file->kind == "mmproj");
+            REQUIRE(file->projector);
+            CHECK(file->projector->tower.kind == a.vision.kind);
+            Scenario from_file = with({{"model", model}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "8192"},
+                                       {"flash-attn", fa}});
+            REQUIRE(apply_file_model(from_file, *file));
+            const std::uint64_t want = term(device(run(config), "gpu0"), "mmproj_compute_buffer");
+            CHECK(want > 0);
+            CHECK(term(device(run(from_file), "gpu0"), "mmproj_compute_buffer") == want);
+            CHECK(term(device(run(from_file), "gpu0"), "mmproj_buffer") == file->weight_bytes);
+        }
+    }
+}
+
+TEST_CASE("llama.cpp's projector file beside a GGUF model, which has no vision_config") {
+    // A language model read from its GGUF (no vision tower of its own) and Mistral Small 3.x's projector file: the
+    // buffer at warm-up is llama.cpp's 82.62 MiB (86,630,400 bytes, clip.cpp on the CPU with flash attention off:
+    // bench/mmproj/README.md), the weights the file's own bytes, and the command names the file.
+    llm_memory::test::GgufWriter m;
+    m.text("general.architecture", "llama");
+    m.u32("llama.block_count", 40);
+    m.u32("llama.embedding_length", 5120);
+    m.u32("llama.attention.head_count", 32);
+    m.u32("llama.attention.head_count_kv", 8);
+    m.u32("llama.attention.key_length", 128);
+    m.u32("llama.attention.value_length", 128);
+    m.u32("llama.vocab_size", 131072);
+    m.tensor("token_embd.weight", {5120, 16}, 1, 2ULL * 5120 * 16);  // a stand-in: the data is written out
+    Scenario s = with({{"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "8192"}, {"flash-attn", "off"}});
+    REQUIRE(apply_file_model(s, *read_file(m, "Mistral-Small-3.1-24B-Q4_K_M.gguf")));
+    Scenario ms = with({{"model", "mistral-small-3.1-24b"}});
+    const Expected<FileModel> file = read_file(mmproj_of(ms.model->architecture.vision, 5120), "mmproj-ms.gguf");
+    REQUIRE(file);
+    CHECK(file->report.find("llama.cpp's vision projector (--mmproj), pixtral: Pixtral (Mistral 3), beside the model\n") == 0);
+    REQUIRE(apply_file_model(s, *file));
+    CHECK(s.engine.mmproj);
+    CHECK(s.param_count == 5120ULL * 16);  // the model stays
+    const EngineEstimate e = run(s);
+    CHECK(term(device(e, "gpu0"), "mmproj_compute_buffer") == 86630400ULL);
+    CHECK(term(device(e, "gpu0"), "mmproj_buffer") == file->weight_bytes);
+    CHECK(term_steps(device(e, "gpu0"), "mmproj_buffer").find("mmproj-ms.gguf (pixtral, Pixtral (Mistral 3)): ") == 0);
+    CHECK(e.command.find("--mmproj mmproj-ms.gguf") != std::string::npos);
+    // Qwen3-VL-8B's file: its three deepstack layers counted from their tensors (4,769.39 MiB, flash attention off).
+    Scenario q = with({{"model", "qwen3-vl-8b"}});
+    const Expected<FileModel> q3 = read_file(mmproj_of(q.model->architecture.vision, 4096), "mmproj-qwen3-vl-8b.gguf");
+    REQUIRE(q3);
+    CHECK(q3->projector->tower.deepstack_mergers == 3);
+    REQUIRE(apply_setting(q, "engine", "llama.cpp"));
+    REQUIRE(apply_setting(q, "flash-attn", "off"));
+    REQUIRE(apply_file_model(q, *q3));
+    CHECK(term(device(run(q), "gpu0"), "mmproj_compute_buffer") == 5001072896ULL);
+    // Another model's projector: mtmd refuses a pair whose widths differ.
+    Scenario other = with({{"model", "llama-3.1-8b"}, {"engine", "llama.cpp"}});
+    REQUIRE(apply_file_model(other, *file));
+    CHECK(engine_estimate(other).error().find("mmproj-ms.gguf hands the model 5,120-wide embeddings (its projection_dim) and the model is "
+                                              "4,096 wide: llama.cpp refuses the pair") != std::string::npos);
+    // Ollama loads its projector itself; --mmproj false drops the file.
+    REQUIRE(apply_setting(s, "engine", "ollama"));
+    CHECK(engine_estimate(s).error().find("Ollama loads a model's projector itself") != std::string::npos);
+    REQUIRE(apply_setting(s, "engine", "llama.cpp"));
+    REQUIRE(apply_setting(s, "mmproj", "false"));
+    CHECK(s.engine.mmproj_file == nullptr);
+}
+
+TEST_CASE("llama.cpp's projector file: what its header cannot give is an error naming it") {
+    Scenario ms = with({{"model", "mistral-small-3.1-24b"}});
+    llm_memory::test::GgufWriter kimi = mmproj_of(ms.model->architecture.vision, 5120);
+    kimi.text("clip.projector_type", "kimivl");  // a second key: the reader keeps the last
+    CHECK(read_file(kimi, "x.gguf").error() == "mmproj: projector \"kimivl\" is not modelled (known: gemma3, llama4, pixtral, "
+                                               "qwen2.5vl_merger, qwen3vl_merger, gemma4v, voxtral)");
+    llm_memory::test::GgufWriter missing;
+    missing.text("general.architecture", "clip");
+    missing.text("clip.projector_type", "gemma3");
+    missing.u32("clip.vision.patch_size", 14);
+    missing.tensor("v.patch_embd.weight", {14, 14, 3, 8}, 1, 2ULL * 14 * 14 * 3 * 8);
+    CHECK(read_file(missing, "x.gguf").error() == "mmproj: clip.vision.embedding_length is missing");
+    llm_memory::test::GgufWriter untyped;
+    untyped.text("general.architecture", "clip");
+    untyped.tensor("v.patch_embd.weight", {14, 14, 3, 8}, 1, 2ULL * 14 * 14 * 3 * 8);
+    CHECK(read_file(untyped, "x.gguf").error() == "mmproj: clip.projector_type is missing");
 }
 
 TEST_CASE("llama.cpp without a GGUF leaves a vision tower out of the model buffer: it lives in the mmproj file") {

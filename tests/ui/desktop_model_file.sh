@@ -4,7 +4,10 @@
 # figures through `llm-memory --gguf/--safetensors` and the desktop app's `--open FILE` (the code path of
 # a file dropped on its window), compared field by field in core's JSON (the CLI's "file" object aside).
 # The GGUF run starts from Llama-2-7B with a 4,096-token context, so the KV cache is the file's layout:
-# 2 x 4 layers x 4 KV heads x 32 x 4,096 tokens x 2 bytes = 8,388,608 bytes.
+# 2 x 4 layers x 4 KV heads x 32 x 4,096 tokens x 2 bytes = 8,388,608 bytes. An mmproj file opened beside Mistral
+# Small 3.1 under llama.cpp (Pixtral's widths, as convert_hf_to_gguf.py labels them) gives the CLI's --mmproj FILE
+# figures: its compute buffer at warm-up with flash attention off is llama.cpp's 86,630,400 bytes (82.62 MiB,
+# measured with llama.cpp's own clip.cpp: bench/mmproj/README.md).
 # Usage: tests/ui/desktop_model_file.sh [build/native]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,8 +17,14 @@ trap 'rm -rf "$dir"' EXIT
 fail() { echo "desktop model file: $*"; exit 1; }
 node --input-type=module -e "
 import { writeFileSync } from 'node:fs';
-import { sampleGguf, sampleSafetensors } from './tests/files/model_files.mjs';
+import { sampleGguf, sampleSafetensors, writeGguf } from './tests/files/model_files.mjs';
 writeFileSync('$dir/sample.gguf', sampleGguf().bytes);
+writeFileSync('$dir/mmproj-ms.gguf', writeGguf([
+  ['general.architecture', 'str', 'clip'], ['clip.projector_type', 'str', 'pixtral'],
+  ['clip.vision.embedding_length', 'u32', 1024], ['clip.vision.feed_forward_length', 'u32', 4096],
+  ['clip.vision.attention.head_count', 'u32', 16], ['clip.vision.patch_size', 'u32', 14],
+  ['clip.vision.image_size', 'u32', 1540], ['clip.vision.spatial_merge_size', 'u32', 2],
+  ['clip.vision.projection_dim', 'u32', 5120]], [['v.patch_embd.weight', [14, 14, 3, 1024], 1], ['mm.2.weight', [5120, 8], 1]]).bytes);
 writeFileSync('$dir/sample.safetensors', sampleSafetensors().bytes);"
 cli=$(readlink -f "$build/llm-memory")
 gui=$(readlink -f "$build/llm-memory-gui")
@@ -29,7 +38,7 @@ check() {  # check FILE FLAG START-STATE CLI-ARGS...
   python3 - "$dir/cli.json" "$dir/gui.json" "$file" <<'PY' || exit 1
 import json, sys
 cli, gui, name = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
-cli.pop("file")
+cli.pop("file", None)  # --mmproj FILE has none
 diff = {k: (cli.get(k), gui.get(k)) for k in set(cli) | set(gui) if cli.get(k) != gui.get(k)}
 if diff: sys.exit(f"desktop model file: {name}: CLI and desktop app differ: {diff}")
 PY
@@ -38,4 +47,8 @@ check sample.gguf --gguf 'model=llama-2-7b&context=4096' --model llama-2-7b --co
 grep -q '"kv_cache_bytes":8388608' "$dir/gui.json" || fail "the desktop app's KV cache is not the file's: $(cat "$dir/gui.json")"
 grep -q '"parameters":2873616' "$dir/gui.json" || fail "the desktop app's N is not the file's"
 check sample.safetensors --safetensors 'params=13B'
-echo "desktop model file: ok (GGUF and safetensors: the desktop app's figures are the CLI's)"
+ms='model=mistral-small-3.1-24b&engine=llama.cpp&gpu=rtx-4090&context=8192&flash-attn=off'
+check mmproj-ms.gguf --mmproj "$ms" --model mistral-small-3.1-24b --engine llama.cpp --gpu rtx-4090 --context 8192 --flash-attn off
+grep -q '"key":"mmproj_compute_buffer","label":"Projector compute buffer","bytes":86630400,' "$dir/gui.json" ||
+  fail "the desktop app's projector buffer is not llama.cpp's: $(cat "$dir/gui.json")"
+echo "desktop model file: ok (GGUF, safetensors and an mmproj file: the desktop app's figures are the CLI's)"

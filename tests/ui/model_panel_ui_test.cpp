@@ -14,6 +14,7 @@
 #include "hub_panel.hpp"
 #include "model_panel.hpp"
 #include "settings.hpp"
+#include "vision.hpp"
 #include "ui_test_support.hpp"
 #include "../files/gguf_writer.hpp"
 
@@ -129,6 +130,37 @@ TEST_CASE("model panel: a dropped GGUF file becomes the model", "[ui][model][ggu
     CHECK(model_panel_message(app, &is_error).find("not a GGUF file or a safetensors file") != std::string::npos);
     CHECK(is_error);
     CHECK(app.scenario.param_count == 64 * 100 + 256 * 64);
+}
+
+// A dropped mmproj GGUF (llama.cpp's projector file, general.architecture "clip") is the projector, not the model:
+// the model stays, llama.cpp's --mmproj takes the file, and the notice says so.
+TEST_CASE("model panel: a dropped projector file becomes llama.cpp's --mmproj", "[ui][model][gguf]") {
+    llm_memory::test::GgufWriter w;
+    w.text("general.architecture", "clip");
+    w.text("clip.projector_type", "gemma3");
+    w.u32("clip.vision.embedding_length", 1152);
+    w.u32("clip.vision.feed_forward_length", 4304);
+    w.u32("clip.vision.attention.head_count", 16);
+    w.u32("clip.vision.patch_size", 14);
+    w.u32("clip.vision.image_size", 896);
+    w.tensor("v.patch_embd.weight", {14, 14, 3, 1152}, 1, 14 * 14 * 3 * 1152 * 2);
+    const std::string file = w.file();
+    AppState app;
+    ModelHeadless context(app);
+    REQUIRE(apply_setting(app.scenario, "model", "gemma-3-12b"));
+    REQUIRE(apply_setting(app.scenario, "engine", "llama.cpp"));
+    const std::uint64_t params = app.scenario.param_count;
+    ModelFileReader reader(file.size(), "mmproj-gemma-3.gguf");
+    REQUIRE(*reader.feed(file));
+    CHECK(queue_model_file(app, reader.finish(), "mmproj-gemma-3.gguf"));
+    draw_panel_frames(app, 360.0f, 3);
+    bool is_error = true;
+    CHECK(model_panel_message(app, &is_error).find("Read mmproj-gemma-3.gguf (header only):\nllama.cpp's vision projector (--mmproj), gemma3: SigLIP (Gemma 3), beside the model\n") == 0);
+    CHECK_FALSE(is_error);
+    CHECK(app.scenario.param_count == params);
+    CHECK(app.scenario.engine.mmproj);
+    REQUIRE(app.scenario.engine.mmproj_file != nullptr);
+    CHECK(app.scenario.engine.mmproj_file->tower.kind == VisionKind::gemma3_siglip);
 }
 
 // Opening a model file: the panel only asks; the driver reads the file. With a file picker the button
