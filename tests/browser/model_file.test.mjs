@@ -15,7 +15,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { launch, serveSite, openPage, waitForApi, waitForIdle, cliPath, shotDir, POLL_MS } from './harness.mjs';
 import { itemRect } from './touch_support.mjs';
-import { everyTypeGguf, sampleGguf, sampleSafetensors, writeGguf } from '../files/model_files.mjs';
+import { everyTypeGguf, mistralSmallMmproj, sampleGguf, sampleSafetensors, writeGguf } from '../files/model_files.mjs';
 
 const CHUNK_BYTES = 1 << 20;  // web/api.js CHUNK_BYTES
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'llm-memory-page-files-'));
@@ -232,21 +232,15 @@ test('a safetensors file through the picker\'s input and an index after a model:
 });
 
 test('a model GGUF and its mmproj file dropped together: the projector joins the model under llama.cpp, as the CLI reads them', async () => {
-  // A 5,120-wide language model (no vision_config in a GGUF) and Mistral Small 3.x's projector as convert_hf_to_gguf.py
-  // labels it (clip.projector_type "pixtral", the encoder's clip.vision.* widths). Its buffer at warm-up with flash
-  // attention off is 86,630,400 bytes (82.62 MiB: llama.cpp's own clip.cpp, bench/mmproj/README.md).
+  // A 5,120-wide language model (no vision_config in a GGUF) and Mistral Small 3.x's projector file
+  // (tests/files/model_files.mjs): 86,630,400 bytes at warm-up with flash attention off (82.62 MiB: llama.cpp's own
+  // clip.cpp, bench/mmproj/README.md).
   const model = writeGguf([
     ['general.architecture', 'str', 'llama'], ['llama.block_count', 'u32', 40], ['llama.embedding_length', 'u32', 5120],
     ['llama.attention.head_count', 'u32', 32], ['llama.attention.head_count_kv', 'u32', 8], ['llama.attention.key_length', 'u32', 128],
     ['llama.attention.value_length', 'u32', 128], ['llama.vocab_size', 'u32', 131072],
   ], [['token_embd.weight', [5120, 16], 1]]);
-  const mmproj = writeGguf([
-    ['general.architecture', 'str', 'clip'], ['clip.projector_type', 'str', 'pixtral'],
-    ['clip.vision.embedding_length', 'u32', 1024], ['clip.vision.feed_forward_length', 'u32', 4096],
-    ['clip.vision.attention.head_count', 'u32', 16], ['clip.vision.patch_size', 'u32', 14],
-    ['clip.vision.image_size', 'u32', 1540], ['clip.vision.spatial_merge_size', 'u32', 2],
-    ['clip.vision.projection_dim', 'u32', 5120],
-  ], [['v.patch_embd.weight', [14, 14, 3, 1024], 1], ['mm.2.weight', [5120, 8], 1]]);
+  const mmproj = mistralSmallMmproj();
   writeFile('ms.gguf', model.bytes);
   writeFile('mmproj-ms.gguf', mmproj.bytes);
   // (An engine link names a model, which the dropped GGUF then replaces, as --gguf replaces --model.)

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gguf } from '@huggingface/gguf';
-import { GGML_TYPES, everyTypeGguf, sampleGguf, sampleSafetensors, writeGguf } from '../files/model_files.mjs';
+import { GGML_TYPES, everyTypeGguf, mistralSmallMmproj, sampleGguf, sampleSafetensors, writeGguf } from '../files/model_files.mjs';
 
 const bin = process.env.LLM_MEMORY_BIN || 'build/native/llm-memory';
 const dir = mkdtempSync(join(tmpdir(), 'llm-memory-files-'));
@@ -107,16 +107,9 @@ test('bad model files exit 2 with the problem named', () => {
 });
 
 test('mmproj: llama.cpp\'s projector file read by --mmproj FILE, checked against @huggingface/gguf', async () => {
-  // Mistral Small 3.x's projector as llama.cpp's converter labels it (clip.projector_type "pixtral", the encoder's
-  // clip.vision.* widths), two f16 tensors standing for the rest. Its buffer at warm-up: 86,630,400 bytes with flash
-  // attention off (82.62 MiB, llama.cpp's own clip.cpp: bench/mmproj/README.md).
-  const { bytes, weightBytes } = writeGguf([
-    ['general.architecture', 'str', 'clip'], ['clip.projector_type', 'str', 'pixtral'],
-    ['clip.vision.embedding_length', 'u32', 1024], ['clip.vision.feed_forward_length', 'u32', 4096],
-    ['clip.vision.attention.head_count', 'u32', 16], ['clip.vision.patch_size', 'u32', 14],
-    ['clip.vision.image_size', 'u32', 1540], ['clip.vision.spatial_merge_size', 'u32', 2],
-    ['clip.vision.projection_dim', 'u32', 5120],
-  ], [['v.patch_embd.weight', [14, 14, 3, 1024], 1], ['mm.2.weight', [5120, 8], 1]]);
+  // Mistral Small 3.x's projector file (tests/files/model_files.mjs): 86,630,400 bytes at warm-up with flash attention
+  // off (82.62 MiB, llama.cpp's own clip.cpp: bench/mmproj/README.md).
+  const { bytes, weightBytes } = mistralSmallMmproj();
   const path = join(dir, 'mmproj-ms.gguf');
   writeFileSync(path, bytes);
   const theirs = await gguf(path, { allowLocalFile: true });

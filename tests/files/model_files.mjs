@@ -147,3 +147,17 @@ export function sampleSafetensors() {
     ['model.norm.weight', 'BF16', [256], 256 * 2],
   ]);
 }
+
+// Mistral Small 3.x's projector file as convert_hf_to_gguf.py labels it (general.architecture "clip",
+// clip.projector_type "pixtral", the encoder's clip.vision.* widths, projection_dim the text model's 5,120), two small
+// f16 tensors standing for the rest. llama.cpp's buffer for it at warm-up with flash attention off: 86,630,400 bytes
+// (82.62 MiB, measured with llama.cpp's own clip.cpp: bench/mmproj/README.md). {bytes, weightBytes}.
+export function mistralSmallMmproj() {
+  return writeGguf([
+    ['general.architecture', 'str', 'clip'], ['clip.projector_type', 'str', 'pixtral'],
+    ['clip.vision.embedding_length', 'u32', 1024], ['clip.vision.feed_forward_length', 'u32', 4096],
+    ['clip.vision.attention.head_count', 'u32', 16], ['clip.vision.patch_size', 'u32', 14],
+    ['clip.vision.image_size', 'u32', 1540], ['clip.vision.spatial_merge_size', 'u32', 2],
+    ['clip.vision.projection_dim', 'u32', 5120],
+  ], [['v.patch_embd.weight', [14, 14, 3, 1024], 1], ['mm.2.weight', [5120, 8], 1]]);
+}

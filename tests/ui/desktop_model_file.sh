@@ -17,14 +17,9 @@ trap 'rm -rf "$dir"' EXIT
 fail() { echo "desktop model file: $*"; exit 1; }
 node --input-type=module -e "
 import { writeFileSync } from 'node:fs';
-import { sampleGguf, sampleSafetensors, writeGguf } from './tests/files/model_files.mjs';
+import { mistralSmallMmproj, sampleGguf, sampleSafetensors } from './tests/files/model_files.mjs';
 writeFileSync('$dir/sample.gguf', sampleGguf().bytes);
-writeFileSync('$dir/mmproj-ms.gguf', writeGguf([
-  ['general.architecture', 'str', 'clip'], ['clip.projector_type', 'str', 'pixtral'],
-  ['clip.vision.embedding_length', 'u32', 1024], ['clip.vision.feed_forward_length', 'u32', 4096],
-  ['clip.vision.attention.head_count', 'u32', 16], ['clip.vision.patch_size', 'u32', 14],
-  ['clip.vision.image_size', 'u32', 1540], ['clip.vision.spatial_merge_size', 'u32', 2],
-  ['clip.vision.projection_dim', 'u32', 5120]], [['v.patch_embd.weight', [14, 14, 3, 1024], 1], ['mm.2.weight', [5120, 8], 1]]).bytes);
+writeFileSync('$dir/mmproj-ms.gguf', mistralSmallMmproj().bytes);
 writeFileSync('$dir/sample.safetensors', sampleSafetensors().bytes);"
 cli=$(readlink -f "$build/llm-memory")
 gui=$(readlink -f "$build/llm-memory-gui")
