@@ -11,6 +11,10 @@ std::string mtmd_image_source(const VisionTower& t) {
         return "Pixtral under llama.cpp's mtmd: smart_resize rounds each side to a multiple of " + std::to_string(t.patch_size * t.merge_size) +
                " within 8 to 1,024 tokens; rows x (columns + 1) tokens, a break token ending each row (tools/mtmd/clip.cpp "
                "set_limit_image_tokens; --image-max-tokens changes it)";
+    if (t.kind == VisionKind::gemma4)
+        return "Gemma 4 under llama.cpp's mtmd: smart_resize rounds each side to a multiple of " + std::to_string(t.patch_size * t.merge_size) +
+               " within 40 to 280 tokens (a small image is scaled up to 40, not to fill 280 as transformers does); rows x columns tokens "
+               "plus <|image> and <image|> (tools/mtmd/clip.cpp set_limit_image_tokens; --image-max-tokens changes it)";
     return "(llama.cpp tools/mtmd: 8 to 4,096 tokens an image, set_limit_image_tokens; --image-max-tokens changes it)";
 }
 

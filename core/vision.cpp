@@ -364,7 +364,10 @@ struct PixelLimits {
 };
 PixelLimits pixel_limits(const VisionTower& t, ImageProcessor processor) {
     const std::uint64_t cell = t.patch_size * t.merge_size;
-    if (processor == ImageProcessor::llama_cpp) return {8 * cell * cell, (t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::llava_pixtral ? 1024 : 4096) * cell * cell};
+    // llama.cpp's set_limit_image_tokens (tools/mtmd/clip.cpp): Gemma 4 40 to 280, Pixtral 8 to 1,024, the Qwen ViTs 8 to 4,096.
+    if (processor == ImageProcessor::llama_cpp)
+        return t.kind == VisionKind::gemma4 ? PixelLimits{40 * cell * cell, 280 * cell * cell}
+                                            : PixelLimits{8 * cell * cell, (t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::llava_pixtral ? 1024 : 4096) * cell * cell};
     return {t.min_pixels, t.max_pixels};
 }
 
@@ -435,6 +438,10 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
             return rows * (cols + 1);
         }
         case VisionKind::gemma4: {
+            if (processor == ImageProcessor::llama_cpp) {  // mtmd's dyn_size preprocessor: smart_resize within 40 to 280 tokens
+                const ImageGrid g = image_grid(t, width, height, processor);
+                return g.rows * g.columns + 2;
+            }
             // Gemma4ImageProcessor (get_aspect_ratio_preserving_size): the image is scaled to fill max_soft_tokens x
             // pooling^2 patches of patch^2 pixels, each side floored to a multiple of pooling x patch; a side that
             // floors to 0 becomes one multiple, the other its aspect ratio's multiples up to the longest side the
@@ -498,6 +505,7 @@ std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
                    std::to_string(t.patch_size * t.merge_size) +
                    " pixels each, a break token ending each row (transformers processing_mistral3.py, image_processing_pixtral.py)";
         case VisionKind::gemma4:
+            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t);
             return "Gemma 4: the image is scaled to fill " + std::to_string(t.tokens_per_image) + " tokens of " +
                    std::to_string(t.merge_size * t.patch_size) + " x " + std::to_string(t.merge_size * t.patch_size) +
                    " pixels, each side floored to whole tokens, plus <|image> and <image|> (transformers "

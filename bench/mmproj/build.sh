@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench/mmproj/build.sh LLAMA_CPP_DIR OUT_DIR: builds the two tools that measure llama.cpp's clip compute buffer
 # (README.md): ggml's CPU backend with llama.cpp's own CMake, clip.cpp and its graph builders compiled unchanged, and
-# this folder's mkgguf (synthetic mmproj files) and measure (clip_init's warm-up, or one encode, on the CPU).
+# this folder's mkgguf (synthetic mmproj files), measure (clip_init's warm-up, or one encode, on the CPU) and grid (the
+# size mtmd resizes an image to).
 # Not part of scripts/test: it needs a llama.cpp checkout, which the project does not vendor.
 set -euo pipefail
 src=$(cd "$(dirname "$0")" && pwd)
@@ -24,4 +25,6 @@ done
 libs=(-L"$libdir" -lggml -lggml-base -lggml-cpu -Wl,-rpath,"$libdir")
 g++ "${flags[@]}" "$src/measure.cpp" "${objs[@]}" "${libs[@]}" -o "$out/measure"
 g++ "${flags[@]}" "$src/mkgguf.cpp" "${libs[@]}" -o "$out/mkgguf"
-echo "built $out/measure and $out/mkgguf"
+# grid includes mtmd-image.cpp itself (its resize helper is file-local), so it links the other objects only.
+g++ "${flags[@]}" "$src/grid.cpp" $(printf '%s\n' "${objs[@]}" | grep -v '/mtmd-image.o$') "${libs[@]}" -o "$out/grid"
+echo "built $out/measure, $out/mkgguf and $out/grid"

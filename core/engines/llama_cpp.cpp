@@ -676,8 +676,26 @@ std::uint64_t projector_compute_bytes(const VisionTower& t, const Scenario& s, s
     }
     grid = t.kind == VisionKind::voxtral ? "3,000 mel frames, 1,500 positions"
                                          : n(side * side + (t.kind == VisionKind::llama4 ? 1 : 0)) + " positions (" + n(side) + " x " + n(side) + " patches" + grid + ")";
-    std::uint64_t warm = clip_graph_bytes(t, text_width, flash_attn, side, side, grid, steps);
-    if (t.kind == VisionKind::gemma4 && t.audio && warm > 0) {
+    std::uint64_t bytes = clip_graph_bytes(t, text_width, flash_attn, side, side, grid, steps);
+    // A larger image than the warm-up's grows the buffer when it is encoded (ggml_backend_sched reserves again): the
+    // towers llama.cpp resizes to a grid of its own (Pixtral, the Qwen ViTs, Gemma 4's up to 280 tokens) at the user's
+    // image size.
+    const bool dynamic = t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::llava_pixtral || t.kind == VisionKind::qwen2_5_vl ||
+                         t.kind == VisionKind::qwen3_5 || t.kind == VisionKind::qwen3_vl || t.kind == VisionKind::gemma4;
+    if (bytes > 0 && dynamic && s.image_count > 0 && s.image_width > 0 && s.image_height > 0) {
+        const ImageGrid g = image_grid(t, s.image_width, s.image_height, ImageProcessor::llama_cpp);
+        const std::uint64_t columns = g.columns * t.merge_size, rows = g.rows * t.merge_size;
+        std::string image_steps;
+        const std::uint64_t image = clip_graph_bytes(t, text_width, flash_attn, columns, rows,
+                                                     n(columns * rows) + " positions (" + n(columns) + " x " + n(rows) + " patches of one " + n(s.image_width) +
+                                                         " x " + n(s.image_height) + " image, " + n(g.columns) + " x " + n(g.rows) + " tokens)",
+                                                     image_steps);
+        if (image > bytes) {
+            steps = image_steps + "; the warm-up reserved " + n(bytes) + " bytes, and encoding the larger image grows it";
+            bytes = image;
+        }
+    }
+    if (t.kind == VisionKind::gemma4 && t.audio && bytes > 0) {
         // The E2B/E4B file also holds the audio encoder, a second clip context with its own graph (models/gemma4a.cpp),
         // reserved for 3,000 mel frames (30 s), 750 positions after two stride-2 convolutions. Its peak is the second
         // convolution's unfolded f16 input beside the first one's f32 output, the freed mel input, the relative positions
@@ -685,24 +703,10 @@ std::uint64_t projector_compute_bytes(const VisionTower& t, const Scenario& s, s
         // Gemma4AudioConfig's shapes, which E2B and E4B ship (1,024 wide; 128 and 32 subsampling channels; 128 mel bins):
         // 4 x 3,000 x 128 + 4 x 1,024 x 13 + 4 x 24 x 12 x 63 + 4 x 64 x 1,500 x 128 + 2 x 9 x 128 x 32 x 750 bytes.
         constexpr std::uint64_t kGemma4Audio = 4 * 3000 * 128 + 4 * 1024 * 13 + 4 * 24 * 12 * 63 + 4 * 64 * 1500 * 128 + 2 * 9 * 128 * 32 * 750;
-        warm += kGemma4Audio;
+        bytes += kGemma4Audio;
         steps += "; + the audio encoder's graph at 3,000 mel frames (750 positions): " + n(kGemma4Audio) + " bytes";
     }
-    // A larger image than the warm-up's grows the buffer when it is encoded (ggml_backend_sched reserves again): the
-    // towers llama.cpp resizes to a grid of its own (Pixtral, the Qwen ViTs) at the user's image size.
-    const bool dynamic = t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::llava_pixtral || t.kind == VisionKind::qwen2_5_vl ||
-                         t.kind == VisionKind::qwen3_5 || t.kind == VisionKind::qwen3_vl;
-    if (warm == 0 || !dynamic || s.image_count == 0 || s.image_width == 0 || s.image_height == 0) return warm;
-    const ImageGrid g = image_grid(t, s.image_width, s.image_height, ImageProcessor::llama_cpp);
-    const std::uint64_t columns = g.columns * t.merge_size, rows = g.rows * t.merge_size;
-    std::string image_steps;
-    const std::uint64_t image = clip_graph_bytes(t, text_width, flash_attn, columns, rows,
-                                                 n(columns * rows) + " positions (" + n(columns) + " x " + n(rows) + " patches of one " + n(s.image_width) + " x " +
-                                                     n(s.image_height) + " image, " + n(g.columns) + " x " + n(g.rows) + " tokens)",
-                                                 image_steps);
-    if (image <= warm) return warm;
-    steps = image_steps + "; the warm-up reserved " + n(warm) + " bytes, and encoding the larger image grows it";
-    return image;
+    return bytes;
 }
 
 Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* settings) {

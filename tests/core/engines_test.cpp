@@ -1430,6 +1430,36 @@ TEST_CASE("llama.cpp's Pixtral, Llama 4, Gemma 4 and Voxtral projectors: clip's 
     }
 }
 
+TEST_CASE("llama.cpp's Gemma 4 projector: mtmd's images of up to 280 tokens grow the buffer past the 256-token warm-up") {
+    // llama.cpp's own clip.cpp on its CPU backend (bench/mmproj/README.md), encoding one image of the size mtmd resizes
+    // to (bench/mmproj/grid.cpp): 1920 x 1080 -> 1056 x 576 (66 x 36 patches, 264 tokens) and 960 x 672 (60 x 42 patches,
+    // 280 tokens), against the warm-up's 48 x 48 patches. E2B's file also holds the audio encoder, whose own graph
+    // (106,109,824 bytes) stays beside the vision graph.
+    struct Row { const char* model; const char* size; const char* fa; std::uint64_t bytes; };
+    constexpr std::uint64_t audio = 106109824;
+    const Row rows[] = {
+        {"gemma-4-e2b", "1920x1080", "off", 307492416 + audio}, {"gemma-4-e2b", "1920x1080", "on", 102206016 + audio},  // 293.25 / 97.47 MiB
+        {"gemma-4-e2b", "960x672", "off", 343546560 + audio}, {"gemma-4-e2b", "960x672", "on", 108400320 + audio},      // 327.63 / 103.38 MiB
+        {"gemma-4-26b-a4b", "1920x1080", "off", 428839488}, {"gemma-4-26b-a4b", "1920x1080", "on", 151930944},        // 408.97 / 144.89 MiB
+        {"gemma-4-26b-a4b", "960x672", "off", 478054080}, {"gemma-4-26b-a4b", "960x672", "on", 161138880},            // 455.91 / 153.67 MiB
+        {"gemma-4-26b-a4b", "896x896", "off", 405227520},  // 768 x 768 is the warm-up's own grid: 386.46 MiB stays
+    };
+    for (const Row& row : rows) {
+        INFO(row.model << " " << row.size << ", flash attention " << row.fa);
+        const Scenario s = with({{"model", row.model}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "8192"},
+                                 {"flash-attn", row.fa}, {"mmproj", "true"}, {"images", "1"}, {"image-size", row.size}});
+        const EngineEstimate e = run(s);
+        CHECK(term(device(e, "gpu0"), "mmproj_compute_buffer") == row.bytes);
+    }
+    // The image's own steps, and its tokens in the context (264 + 2).
+    const Scenario s = with({{"model", "gemma-4-26b-a4b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "8192"},
+                             {"mmproj", "true"}, {"images", "1"}, {"image-size", "1920x1080"}});
+    CHECK(term_steps(device(run(s), "gpu0"), "mmproj_compute_buffer").find("flash attention on, the feed-forward phase at 2,376 positions (66 x 36 patches of one 1,920 x 1,080 image, 22 x 12 tokens)") == 0);
+    const Expected<Estimate> estimate = llm_memory::estimate(s);
+    REQUIRE(estimate);
+    CHECK(estimate->image_tokens == 266);
+}
+
 TEST_CASE("llama.cpp's projector buffer grows to the largest image's graph when that outgrows the warm-up") {
     // The warm-up reserves Pixtral's graph at 256 tokens; encoding a larger image reserves again (ggml_backend_sched),
     // so the buffer is the larger graph's. The same reference run as above, encoding one image of each size through

@@ -208,6 +208,18 @@ TEST_CASE("vision: image tokens per family", "[vision][images]") {
     const ImageGrid grid = image_grid(ms, 1540, 1540, ImageProcessor::llama_cpp);
     CHECK((grid.rows == 32 && grid.columns == 32));
     CHECK(image_token_rule(ms, ImageProcessor::llama_cpp).find("within 8 to 1,024 tokens") != std::string::npos);
+    // Gemma 4 under llama.cpp's mtmd: the same dyn_size preprocessor with set_limit_image_tokens(40, 280) of 48-pixel
+    // cells (patch 16 x pooling 3), rows x columns tokens plus <|image> and <image|>. The resized sizes are what
+    // mtmd-image.cpp's own calc_size_preserved_ratio gives (bench/mmproj/grid.cpp: "grid 48 40 280 W H"): 896 x 896 ->
+    // 768 x 768, 16 x 16 = 256; 1920 x 1080 -> 1056 x 576, 22 x 12 = 264; 960 x 672 stays, 20 x 14 = 280; 200 x 200 ->
+    // 336 x 336, 7 x 7 = 49, where transformers scales the image up to fill its 280-token budget (16 x 16 = 256).
+    const VisionTower g4 = load_preset("gemma-4-e2b")->architecture.vision;
+    CHECK(*image_tokens(g4, 896, 896, ImageProcessor::llama_cpp) == 258);
+    CHECK(*image_tokens(g4, 1920, 1080, ImageProcessor::llama_cpp) == 266);
+    CHECK(*image_tokens(g4, 960, 672, ImageProcessor::llama_cpp) == 282);
+    CHECK(*image_tokens(g4, 200, 200, ImageProcessor::llama_cpp) == 51);
+    CHECK(*image_tokens(g4, 200, 200) == 258);
+    CHECK(image_token_rule(g4, ImageProcessor::llama_cpp).find("Gemma 4 under llama.cpp's mtmd: smart_resize rounds each side to a multiple of 48 within 40 to 280 tokens") == 0);
     CHECK(image_token_rule(p12).find("Pixtral (LLaVA): the longest edge") == 0);
     // Qwen3.5 (the same smart_resize with patch 16 x merge 2, factor 32, within the 65,536 to 16,777,216 pixels of the
     // Qwen3.5 and Qwen3-VL repos' preprocessor_config.json): 1024 x 768 -> 32 x 24 = 768; 1920 x 1080 -> 1088 x 1920 ->
