@@ -459,6 +459,11 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
             return h * w + 2;  // (h x 3) x (w x 3) patches pooled 3 x 3 into h x w tokens
         }
         case VisionKind::llama4: {
+            if (processor == ImageProcessor::llama_cpp) {  // mtmd's llava_uhd: the tiles (at most 3 x 3) and the overview
+                if (width <= t.image_size && height <= t.image_size) return t.tokens_per_image + 2;
+                const TileCanvas c = mtmd_llama4_canvas(t.image_size, width, height);
+                return 2 + t.tokens_per_image * (1 + c.rows * c.columns);
+            }
             // Llama4ImageProcessorFast (max_patches 16, resize_to_max_canvas false) fits the image to the best canvas
             // of tiles (llama4_best_canvas). processing_llama4.py _prompt_split_image: <|image_start|>, then with
             // more than one tile each tile's patches with an x separator between tiles and a y separator after each
@@ -511,6 +516,7 @@ std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
                    " pixels, each side floored to whole tokens, plus <|image> and <image|> (transformers "
                    "image_processing_gemma4.py get_aspect_ratio_preserving_size)";
         case VisionKind::llama4:
+            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t);
             return "Llama 4: the best canvas of up to 16 tiles of " + std::to_string(t.image_size) + " pixels, " +
                    std::to_string(t.tokens_per_image) + " tokens and a separator a tile, then a global view and 3 markers "
                    "(transformers image_processing_llama4_fast.py get_best_fit, processing_llama4.py)";

@@ -104,6 +104,11 @@ std::string mtmd_image_source(const VisionTower& tower);
 // audio_token_rule under llama.cpp's mtmd (core/mtmd.cpp, as above): a tower with audio.
 std::string mtmd_audio_rule(const VisionTower& tower);
 
+// Llama 4 under llama.cpp's mtmd (core/mtmd.cpp, as above): the llava_uhd preprocessor's grid of `tile`-pixel tiles for
+// an image larger than one tile a side, the candidate of 1 to 3 tiles a side (not 1 x 1) that keeps the most of the
+// image and wastes the least (mtmd-image.cpp select_best_resolution, clip.cpp set_llava_uhd_res_candidates(3)).
+TileCanvas mtmd_llama4_canvas(std::uint64_t tile, std::uint64_t width, std::uint64_t height);
+
 // Context tokens one audio clip of `seconds` becomes (16 kHz, as every processor resamples it), markers included:
 // Voxtral (mistral-common, transformers, vLLM) pads a clip to whole 30 s chunks of 375 tokens, one [BEGIN_AUDIO];
 // llama.cpp's mtmd appends 30 s of silence, drops a partial chunk and average-pools each chunk to 187 tokens

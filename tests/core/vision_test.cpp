@@ -241,6 +241,21 @@ TEST_CASE("vision: image tokens per family", "[vision][images]") {
     CHECK(*image_tokens(scout, 4000, 3000) == 1887);
     CHECK(*image_tokens(scout, 1920, 1080) == 2322);
     CHECK(image_token_rule(scout).find("Llama 4: the best canvas of up to 16 tiles of 336 pixels, 144 tokens and a separator a tile") == 0);
+    // Llama 4 under llama.cpp's mtmd: the llava_uhd preprocessor, tiles of 336 pixels on a canvas of 1 to 3 a side (not
+    // 1 x 1), 144 tokens a tile and a 144-token overview, <|image_start|> and <|image_end|>, no separators. The grids
+    // are llama.cpp's own: bench/mmproj/grid.cpp runs mtmd-image.cpp's get_slice_instructions on the Scout tower
+    // clip_init loads (1024 x 768 -> 3 x 3 tiles; 1920 x 1080 -> 3 x 2; 4000 x 500 -> 3 x 1; 336 x 400 -> 1 x 2; 300 x 300
+    // -> none, the overview alone).
+    constexpr ImageProcessor mtmd = ImageProcessor::llama_cpp;
+    CHECK(*image_tokens(scout, 300, 300, mtmd) == 146);
+    CHECK(*image_tokens(scout, 336, 336, mtmd) == 146);
+    CHECK(*image_tokens(scout, 1024, 768, mtmd) == 2 + 144 * 10);
+    CHECK(*image_tokens(scout, 1920, 1080, mtmd) == 2 + 144 * 7);
+    CHECK(*image_tokens(scout, 4000, 500, mtmd) == 2 + 144 * 4);
+    CHECK(*image_tokens(scout, 336, 400, mtmd) == 2 + 144 * 3);
+    const TileCanvas wide = mtmd_llama4_canvas(336, 1920, 1080);
+    CHECK((wide.rows == 2 && wide.columns == 3));
+    CHECK(image_token_rule(scout, mtmd).find("Llama 4 under llama.cpp's mtmd: an image larger than 336 pixels a side is cut into the canvas of 1 to 3 tiles") == 0);
     // The canvas against transformers' own examples (image_processing_llama4_fast.py): get_best_fit's docstring, a
     // 200 x 300 (h x w) image among the 224-pixel canvases of up to 3 tiles, takes [224, 448]; and
     // tests/models/llama4/test_image_processing_llama4.py test_split_tiles, a 400 x 400 image in 20-pixel tiles
