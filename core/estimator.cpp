@@ -303,14 +303,15 @@ Status add_kv_cache(Build& b) {
     if (s.batch_size > kMaxBatch) return Error{"batch", too_large(kMaxBatch)};
     if (s.context_tokens > kMaxContextTokens) return Error{"context", too_large(kMaxContextTokens, kContextLimit)};
     std::uint64_t tokens = s.context_tokens;
+    const VisionTower* media = b.arch != nullptr ? &media_tower(s, *b.arch) : nullptr;
     if (s.image_count > 0) {
         // Images become tokens of the sequence, as the family's processor expands them (core/vision.hpp).
         if (b.arch == nullptr) return Error{"images", "need a model with a vision tower (--model or --config)"};
-        if (b.arch->vision.kind == VisionKind::none) return Error{"images", "the model has no vision tower (vision_config)"};
+        if (media->kind == VisionKind::none) return Error{"images", "the model has no vision tower (vision_config)"};
         if (b.arch->text_only) return Error{"images", "--text-only leaves the vision tower out"};
         if (s.image_width == 0 || s.image_height == 0)
             return Error{"image-size", "is needed with --images: W x H pixels, such as 896x896"};
-        const Expected<std::uint64_t> per_image = image_tokens(b.arch->vision, s.image_width, s.image_height, image_processor(s));
+        const Expected<std::uint64_t> per_image = image_tokens(*media, s.image_width, s.image_height, image_processor(s));
         if (!per_image) return per_image.failure();
         b.e.image_tokens = *per_image * s.image_count;
         tokens += b.e.image_tokens;
@@ -319,7 +320,7 @@ Status add_kv_cache(Build& b) {
     if (s.audio_seconds > 0) {
         if (b.arch == nullptr) return Error{"audio-seconds", "the model has no audio tower (audio_config)"};
         if (b.arch->text_only) return Error{"audio-seconds", "--text-only leaves the audio tower out"};
-        const Expected<std::uint64_t> audio = audio_tokens(b.arch->vision, s.audio_seconds, image_processor(s));
+        const Expected<std::uint64_t> audio = audio_tokens(*media, s.audio_seconds, image_processor(s));
         if (!audio) return audio.failure();
         b.e.audio_tokens = *audio;
         tokens += *audio;
@@ -843,6 +844,10 @@ Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64
 ImageProcessor image_processor(const Scenario& s) {
     const bool mtmd = s.engine.kind == EngineKind::llama_cpp || s.engine.kind == EngineKind::ollama;
     return mtmd ? ImageProcessor::llama_cpp : ImageProcessor::transformers;
+}
+
+const VisionTower& media_tower(const Scenario& s, const Architecture& a) {
+    return a.vision.kind == VisionKind::none && s.engine.mmproj && s.engine.mmproj_file ? s.engine.mmproj_file->tower : a.vision;
 }
 
 std::uint64_t unquantized_bytes(const Scenario& scenario) { return scenario.qlora && scenario.upcast_nonquantized ? 4 : 2; }

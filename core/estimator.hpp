@@ -297,6 +297,10 @@ std::uint64_t unquantized_bytes(const Scenario& scenario);
 // Whose processor turns the scenario's images into tokens: llama.cpp's mtmd under llama.cpp and Ollama, else the
 // repo's transformers processor (vLLM runs that one too).
 ImageProcessor image_processor(const Scenario& scenario);
+
+// The tower that sizes the scenario's images and audio: the model's, or, for a model without one (read from a GGUF),
+// the projector file llama.cpp loads beside it (--mmproj FILE).
+const VisionTower& media_tower(const Scenario& scenario, const Architecture& architecture);
 // A label as it reads mid-sentence: "Weight memory" -> "weight memory"; "KV cache", "LoRA adapter" unchanged.
 std::string mid_sentence_label(std::string label);
 // A row's formula as shown: its own, or for a total its parts' short labels joined ("weights + KV cache").

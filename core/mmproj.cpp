@@ -68,6 +68,15 @@ Expected<ProjectorFile> projector_file(const GgufSummary& s, const std::string& 
         t.kind == VisionKind::qwen3_5)
         t.merge_size = number("clip.vision.spatial_merge_size", 2);
     if (t.kind == VisionKind::gemma4) t.merge_size = number("clip.vision.projector.scale_factor", 3);
+    // The tokens of one image or tile, as clip_n_output_tokens counts them: the patches a side, each side divided by
+    // the projector's scale factor (Gemma 3: default 4, 896 / 14 / 4 = 16, 256 tokens; Llama 4: the converter's 2,
+    // 336 / 14 / 2 = 12, 144 tokens).
+    if (t.kind == VisionKind::gemma3_siglip || t.kind == VisionKind::llama4) {
+        const std::uint64_t scale = number("clip.vision.projector.scale_factor", t.kind == VisionKind::gemma3_siglip ? 4 : 0);
+        if (scale == 0) return Error{"mmproj", "clip.vision.projector.scale_factor is missing"};
+        const std::uint64_t side = t.image_size / t.patch_size / scale;
+        t.tokens_per_image = side * side;
+    }
     // The width the projector hands the language model (convert_hf_to_gguf.py writes the text model's
     // hidden_size): mtmd refuses a model of another width.
     t.out_hidden_size = number(prefix + "projection_dim", 0);

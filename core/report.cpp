@@ -215,10 +215,10 @@ std::string describe_inputs(const Scenario& s, const Estimate& e) {
         if (s.model && e.image_tokens > 0)
             out += "\n  Images: " + std::to_string(s.image_count) + " x " + std::to_string(e.image_tokens / s.image_count) +
                    " tokens at " + std::to_string(s.image_width) + "x" + std::to_string(s.image_height) + " added to the context (" +
-                   image_token_rule(s.model->architecture.vision, image_processor(s)) + ")";
+                   image_token_rule(media_tower(s, s.model->architecture), image_processor(s)) + ")";
         if (s.model && e.audio_tokens > 0)
             out += "\n  Audio: " + std::to_string(s.audio_seconds) + " s = " + std::to_string(e.audio_tokens) + " tokens added to the context (" +
-                   audio_token_rule(s.model->architecture.vision, image_processor(s)) + ")";
+                   audio_token_rule(media_tower(s, s.model->architecture), image_processor(s)) + ")";
         if (s.model) {
             const std::string recurrent = recurrent_layers_note(s.model->architecture);
             if (!recurrent.empty()) out += "\n  " + recurrent;

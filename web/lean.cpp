@@ -168,6 +168,11 @@ extern "C" std::vector<llm_memory::JsonField> __wrap__ZN10llm_memory18hub_applie
 extern "C" std::string __wrap__ZN10llm_memory17mtmd_image_sourceERKNS_11VisionTowerE(const llm_memory::VisionTower&) { return {}; }
 extern "C" std::string __wrap__ZN10llm_memory15mtmd_audio_ruleERKNS_11VisionTowerE(const llm_memory::VisionTower&) { return {}; }
 extern "C" llm_memory::TileCanvas __wrap__ZN10llm_memory18mtmd_llama4_canvasEyyy(std::uint64_t, std::uint64_t, std::uint64_t) { return {}; }
+// Without an engine there is no projector file (the stand-in below refuses one): images follow the model's own tower.
+extern "C" const llm_memory::VisionTower& __wrap__ZN10llm_memory11media_towerERKNS_8ScenarioERKNS_12ArchitectureE(const llm_memory::Scenario&,
+                                                                                                              const llm_memory::Architecture& a) {
+    return a.vision;
+}
 // llama.cpp's projector file (core/mmproj.cpp): the reader keeps none of its clip.* items here, and a dropped mmproj
 // file is refused with the note (choosing an engine loads the full build, where the file can be dropped again).
 extern "C" void __wrap__ZN10llm_memory14read_clip_itemERNS_11GgufSummaryERKNSt3__212basic_stringIcNS2_11char_traitsIcEENS2_9allocatorIcEEEENS2_17basic_string_viewIcS5_EEy(

@@ -1560,6 +1560,7 @@ llm_memory::test::GgufWriter mmproj_of(const VisionTower& t, std::uint32_t text_
     if (t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::qwen2_5_vl || t.kind == VisionKind::qwen3_vl || t.kind == VisionKind::qwen3_5)
         w.u32("clip.vision.spatial_merge_size", static_cast<std::uint32_t>(t.merge_size));
     if (t.kind == VisionKind::gemma4) w.u32("clip.vision.projector.scale_factor", static_cast<std::uint32_t>(t.merge_size));
+    if (t.kind == VisionKind::llama4) w.u32("clip.vision.projector.scale_factor", 2);  // conversion/llama4.py: 1 / pixel_shuffle_ratio
     if (t.kind == VisionKind::gemma4 && t.audio) {
         w.text("clip.audio.projector_type", "gemma4a");
         w.u32("clip.audio.embedding_length", 1024);
@@ -1606,6 +1607,15 @@ TEST_CASE("llama.cpp's projector file (--mmproj FILE): its header gives the buff
             CHECK(term(device(run(from_file), "gpu0"), "mmproj_compute_buffer") == want);
             CHECK(term(device(run(from_file), "gpu0"), "mmproj_buffer") == file->weight_bytes);
         }
+        // The file's tower sizes images and audio under llama.cpp as the config's does (a GGUF model has no other).
+        const Architecture a = load_preset(model)->architecture;
+        const VisionTower t = read_file(mmproj_of(a.vision, static_cast<std::uint32_t>(a.hidden_size)), "mmproj.gguf")->projector->tower;
+        if (a.vision.kind != VisionKind::voxtral)
+            for (const auto& [w, h] : {std::pair{300, 300}, std::pair{1024, 768}, std::pair{1920, 1080}}) {
+                CAPTURE(model, w, h);
+                CHECK(*image_tokens(t, w, h, ImageProcessor::llama_cpp) == *image_tokens(a.vision, w, h, ImageProcessor::llama_cpp));
+            }
+        if (a.vision.audio) CHECK(*audio_tokens(t, 45, ImageProcessor::llama_cpp) == *audio_tokens(a.vision, 45, ImageProcessor::llama_cpp));
     }
 }
 
@@ -1637,6 +1647,17 @@ TEST_CASE("llama.cpp's projector file beside a GGUF model, which has no vision_c
     CHECK(term(device(e, "gpu0"), "mmproj_buffer") == file->weight_bytes);
     CHECK(term_steps(device(e, "gpu0"), "mmproj_buffer").find("mmproj-ms.gguf (pixtral, Pixtral (Mistral 3)): ") == 0);
     CHECK(e.command.find("--mmproj mmproj-ms.gguf") != std::string::npos);
+    // With an image, the file's tower gives its tokens (Pixtral under mtmd: 1540 x 1540 -> 32 x 33 = 1,056) and the
+    // larger image's graph (896 x 896 after mtmd's resize: 1,097.84 MiB, as measured for Mistral Small's own tower).
+    Scenario pictured = s;
+    REQUIRE(apply_setting(pictured, "images", "1"));
+    REQUIRE(apply_setting(pictured, "image-size", "1540x1540"));
+    const Expected<Estimate> with_image = estimate(pictured);
+    REQUIRE(with_image);
+    CHECK(with_image->image_tokens == 1056);
+    CHECK(term(device(run(pictured), "gpu0"), "mmproj_compute_buffer") == 1151172608ULL);
+    CHECK(report_table(pictured, *with_image, UnitChoice::both).find("Images: 1 x 1056 tokens at 1540x1540 added to the context (Pixtral under llama.cpp's mtmd") !=
+          std::string::npos);
     // Qwen3-VL-8B's file: its three deepstack layers counted from their tensors (4,769.39 MiB, flash attention off).
     Scenario q = with({{"model", "qwen3-vl-8b"}});
     const Expected<FileModel> q3 = read_file(mmproj_of(q.model->architecture.vision, 4096), "mmproj-qwen3-vl-8b.gguf");
