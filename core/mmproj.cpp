@@ -28,9 +28,18 @@ void read_clip_item(GgufSummary& summary, const std::string& key, std::string_vi
 }
 
 Expected<ProjectorFile> projector_file(const GgufSummary& s, const std::string& name) {
-    auto number = [&](const std::string& key, std::uint64_t fallback) {
+    // A clip.* integer: absent -> `fallback` (or an error naming it when `required`); present, it must lie within 1 to
+    // 1,000,000, as a config's widths must (core/vision.cpp), so no file can zero a divisor or overflow a product.
+    std::string problem;
+    auto value = [&](const std::string& key, std::uint64_t fallback, bool required) -> std::uint64_t {
+        if (!problem.empty()) return fallback;
         for (const auto& [k, v] : s.clip.numbers)
-            if (k == key) return v;
+            if (k == key) {
+                if (v >= 1 && v <= 1'000'000) return v;
+                problem = key + ": must be a whole number from 1 to 1,000,000";
+                return fallback;
+            }
+        if (required) problem = key + " is missing";
         return fallback;
     };
     ProjectorFile f;
@@ -41,7 +50,7 @@ Expected<ProjectorFile> projector_file(const GgufSummary& s, const std::string& 
     const std::string& type = s.clip.projector_type;
     if (type == "gemma3") t.kind = VisionKind::gemma3_siglip;
     else if (type == "llama4") t.kind = VisionKind::llama4;
-    else if (type == "pixtral") t.kind = number("clip.vision.spatial_merge_size", 1) > 1 ? VisionKind::mistral3_pixtral : VisionKind::llava_pixtral;
+    else if (type == "pixtral") t.kind = value("clip.vision.spatial_merge_size", 1, false) > 1 ? VisionKind::mistral3_pixtral : VisionKind::llava_pixtral;
     else if (type == "qwen2.5vl_merger") t.kind = VisionKind::qwen2_5_vl;
     else if (type == "qwen3vl_merger") t.kind = s.clip.deepstack_layers > 0 ? VisionKind::qwen3_vl : VisionKind::qwen3_5;
     else if (type == "gemma4v") t.kind = VisionKind::gemma4;
@@ -51,37 +60,31 @@ Expected<ProjectorFile> projector_file(const GgufSummary& s, const std::string& 
     else
         return Error{"mmproj", "projector \"" + type + "\" is not modelled (known: gemma3, llama4, pixtral, qwen2.5vl_merger, qwen3vl_merger, gemma4v, voxtral)"};
     const std::string prefix = t.kind == VisionKind::voxtral ? "clip.audio." : "clip.vision.";
-    auto need = [&](const char* suffix, std::uint64_t& out) -> std::string {
-        out = number(prefix + suffix, 0);
-        return out == 0 ? prefix + suffix + " is missing" : std::string();
-    };
-    for (auto [suffix, field] : {std::pair{"embedding_length", &t.hidden_size}, std::pair{"feed_forward_length", &t.intermediate_size},
-                                 std::pair{"attention.head_count", &t.attention_heads}})
-        if (std::string problem = need(suffix, *field); !problem.empty()) return Error{"mmproj", problem};
+    t.hidden_size = value(prefix + "embedding_length", 0, true);
+    t.intermediate_size = value(prefix + "feed_forward_length", 0, true);
+    t.attention_heads = value(prefix + "attention.head_count", 0, true);
     if (t.kind != VisionKind::voxtral) {
-        if (std::string problem = need("patch_size", t.patch_size); !problem.empty()) return Error{"mmproj", problem};
-        t.image_size = number("clip.vision.image_size", 0);
-        if (t.image_size == 0 && (t.kind == VisionKind::gemma3_siglip || t.kind == VisionKind::llama4))
-            return Error{"mmproj", "clip.vision.image_size is missing"};
+        t.patch_size = value("clip.vision.patch_size", 0, true);
+        t.image_size = value("clip.vision.image_size", 0, t.kind == VisionKind::gemma3_siglip || t.kind == VisionKind::llama4);
     }
     if (t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::qwen2_5_vl || t.kind == VisionKind::qwen3_vl ||
         t.kind == VisionKind::qwen3_5)
-        t.merge_size = number("clip.vision.spatial_merge_size", 2);
-    if (t.kind == VisionKind::gemma4) t.merge_size = number("clip.vision.projector.scale_factor", 3);
+        t.merge_size = value("clip.vision.spatial_merge_size", 2, false);
+    if (t.kind == VisionKind::gemma4) t.merge_size = value("clip.vision.projector.scale_factor", 3, false);
     // The tokens of one image or tile, as clip_n_output_tokens counts them: the patches a side, each side divided by
     // the projector's scale factor (Gemma 3: default 4, 896 / 14 / 4 = 16, 256 tokens; Llama 4: the converter's 2,
     // 336 / 14 / 2 = 12, 144 tokens).
     if (t.kind == VisionKind::gemma3_siglip || t.kind == VisionKind::llama4) {
-        const std::uint64_t scale = number("clip.vision.projector.scale_factor", t.kind == VisionKind::gemma3_siglip ? 4 : 0);
-        if (scale == 0) return Error{"mmproj", "clip.vision.projector.scale_factor is missing"};
-        const std::uint64_t side = t.image_size / t.patch_size / scale;
+        const std::uint64_t scale = value("clip.vision.projector.scale_factor", 4, t.kind == VisionKind::llama4);
+        const std::uint64_t side = problem.empty() ? t.image_size / t.patch_size / scale : 0;
         t.tokens_per_image = side * side;
     }
     // The width the projector hands the language model (convert_hf_to_gguf.py writes the text model's
     // hidden_size): mtmd refuses a model of another width.
-    t.out_hidden_size = number(prefix + "projection_dim", 0);
+    t.out_hidden_size = value(prefix + "projection_dim", 0, false);
+    if (!problem.empty()) return Error{"mmproj", problem};
     if (t.kind == VisionKind::qwen3_vl) t.deepstack_mergers = s.clip.deepstack_layers;
-    t.audio = t.kind == VisionKind::voxtral || (t.kind == VisionKind::gemma4 && number("clip.audio.embedding_length", 0) > 0);
+    t.audio = t.kind == VisionKind::voxtral || (t.kind == VisionKind::gemma4 && value("clip.audio.embedding_length", 0, false) > 0);
     t.encoder_count = s.param_count;  // the file's tensors (counted as the file stores them)
     return f;
 }

@@ -1,8 +1,8 @@
 // libFuzzer target: the GGUF header reader (the CLI's --gguf, the app's dropped .gguf). The input is fed
 // whole and again in chunks of a size taken from its first byte; both must agree. Invariants: no crash,
 // no allocation beyond the input (counts and lengths are checked against the file size first), errors
-// are clean one-line messages, per-type bytes add up to the total, and a model built from an accepted
-// header has sane counts.
+// are clean one-line messages, per-type bytes add up to the total, a model built from an accepted
+// header has sane counts, and an accepted projector (an mmproj header) has a tower whose image tokens can be sized.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,6 +10,8 @@
 
 #include "fuzz_check.hpp"
 #include "gguf.hpp"
+#include "mmproj.hpp"
+#include "vision.hpp"
 
 using namespace llm_memory;
 
@@ -39,6 +41,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const Expected<ModelSource> model = gguf_model(s, "fuzz.gguf");
     if (model) FUZZ_CHECK(model->counts.total_count == s.param_count && model->counts.active_count <= s.param_count);
     else FUZZ_CHECK(fuzz::is_clean_message(model.error()));
+    const Expected<ProjectorFile> projector = projector_file(s, "fuzz.gguf");
+    if (projector) {
+        const VisionTower& t = projector->tower;
+        FUZZ_CHECK(t.hidden_size > 0 && t.merge_size > 0 && (t.kind == VisionKind::voxtral || t.patch_size > 0));
+        const Expected<std::uint64_t> tokens = image_tokens(t, 1024, 768, ImageProcessor::llama_cpp);
+        if (!tokens) FUZZ_CHECK(fuzz::is_clean_message(tokens.error()));
+    } else {
+        FUZZ_CHECK(fuzz::is_clean_message(projector.error()));
+    }
     (void)gguf_report(s);
     (void)gguf_json(s);
     return 0;

@@ -1555,7 +1555,7 @@ llm_memory::test::GgufWriter mmproj_of(const VisionTower& t, std::uint32_t text_
     w.u32(p + "projection_dim", text_width);
     if (!audio) {
         w.u32("clip.vision.patch_size", static_cast<std::uint32_t>(t.patch_size));
-        w.u32("clip.vision.image_size", static_cast<std::uint32_t>(t.image_size));
+        if (t.image_size > 0) w.u32("clip.vision.image_size", static_cast<std::uint32_t>(t.image_size));  // the Qwen ViTs have none
     }
     if (t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::qwen2_5_vl || t.kind == VisionKind::qwen3_vl || t.kind == VisionKind::qwen3_5)
         w.u32("clip.vision.spatial_merge_size", static_cast<std::uint32_t>(t.merge_size));
@@ -1611,7 +1611,7 @@ TEST_CASE("llama.cpp's projector file (--mmproj FILE): its header gives the buff
         const Architecture a = load_preset(model)->architecture;
         const VisionTower t = read_file(mmproj_of(a.vision, static_cast<std::uint32_t>(a.hidden_size)), "mmproj.gguf")->projector->tower;
         if (a.vision.kind != VisionKind::voxtral)
-            for (const auto& [w, h] : {std::pair{300, 300}, std::pair{1024, 768}, std::pair{1920, 1080}}) {
+            for (const auto& [w, h] : {std::pair<std::uint64_t, std::uint64_t>{300, 300}, {1024, 768}, {1920, 1080}}) {
                 CAPTURE(model, w, h);
                 CHECK(*image_tokens(t, w, h, ImageProcessor::llama_cpp) == *image_tokens(a.vision, w, h, ImageProcessor::llama_cpp));
             }
@@ -1696,6 +1696,23 @@ TEST_CASE("llama.cpp's projector file: what its header cannot give is an error n
     untyped.text("general.architecture", "clip");
     untyped.tensor("v.patch_embd.weight", {14, 14, 3, 8}, 1, 2ULL * 14 * 14 * 3 * 8);
     CHECK(read_file(untyped, "x.gguf").error() == "mmproj: clip.projector_type is missing");
+    // A width out of range (a scale factor of 0 would divide by zero) is named, never used; Llama 4's has no default.
+    auto tower_file = [](const char* type, std::uint32_t scale) {
+        llm_memory::test::GgufWriter w;
+        w.text("general.architecture", "clip");
+        w.text("clip.projector_type", type);
+        w.u32("clip.vision.embedding_length", 768);
+        w.u32("clip.vision.feed_forward_length", 3072);
+        w.u32("clip.vision.attention.head_count", 12);
+        w.u32("clip.vision.patch_size", 16);
+        w.u32("clip.vision.image_size", 336);
+        if (scale != 1) w.u32("clip.vision.projector.scale_factor", scale);
+        w.tensor("v.patch_embd.weight", {16, 16, 3, 8}, 1, 2ULL * 16 * 16 * 3 * 8);
+        return w;
+    };
+    CHECK(read_file(tower_file("gemma4v", 0), "x.gguf").error() == "mmproj: clip.vision.projector.scale_factor: must be a whole number from 1 to 1,000,000");
+    CHECK(read_file(tower_file("llama4", 1), "x.gguf").error() == "mmproj: clip.vision.projector.scale_factor is missing");
+    CHECK(read_file(tower_file("llama4", 2), "x.gguf")->projector->tower.tokens_per_image == 100);  // (336 / 16 / 2)^2
 }
 
 TEST_CASE("llama.cpp without a GGUF leaves a vision tower out of the model buffer: it lives in the mmproj file") {
