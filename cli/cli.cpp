@@ -86,7 +86,7 @@ std::string load_model_file(const std::string& flag, const std::string& path, Cl
     }
     const Expected<FileModel> model = reader.finish(options.scenario.model.get());
     if (!model) return flag + ": " + shown + ": " + model.error();
-    if (projector != (model->kind == "mmproj"))
+    if (projector != (model->projector != nullptr))
         return flag + ": " + shown + (projector ? ": is not llama.cpp's projector file (an mmproj GGUF, general.architecture \"clip\")"
                                                 : ": is llama.cpp's projector file (mmproj): give it with --mmproj FILE");
     if (projector) {
