@@ -60,7 +60,11 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // against main 08f9cc4; the lean page gave 28 B back (bench/RESULTS.md).
 // Raised 449,000 -> 450,000: llama.cpp's projector file read by --mmproj FILE (and dropped on the page) costs +2,183 B
 // against main 2bfb002, with -1,061 B back from libc++abi's unused RTTI walks (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 450_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 450,000 -> 454,000: Ollama's projector (loaded, placed and given --fit's margin as Ollama's llama_server.go
+// does), llama.cpp's --image-min-tokens, --image-max-tokens and --fit-target, and mtmd's resize in floats cost
+// +3,139 B against main 0666a44; the lean page +178 B (its mtmd rules wrapped out), the single file 6.4 KB under its
+// 440,000 B (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 454_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;

@@ -49,6 +49,10 @@ struct EngineSettings {
     bool mmproj = false;               // --mmproj FILE: the model's vision projector is loaded (an f16 mmproj file)
     bool mmproj_offload = true;        // --no-mmproj-offload sets false: the projector stays in host RAM
     std::shared_ptr<const ProjectorFile> mmproj_file;  // --mmproj FILE read (core/mmproj.cpp); null: priced from the model's tower
+    std::uint64_t image_min_tokens = 0;  // --image-min-tokens: the dynamic-resolution towers' fewest tokens an image; 0 = the tower's
+    std::uint64_t image_max_tokens = 0;  // --image-max-tokens: their most; 0 = the tower's
+    bool fit_target_set = false;       // --fit-target given (Ollama: LLAMA_ARG_FIT_TARGET in its environment)
+    std::uint64_t fit_target_mib = 0;  // --fit-target: MiB --fit keeps free on every GPU (default 1024)
     // Every engine
     std::uint64_t ram_bytes = 0;       // --ram: system memory for the host's verdict; 0 = not judged
     // vLLM

@@ -842,8 +842,13 @@ Expected<std::uint64_t> resolve_trainable(const TrainableSpec& spec, std::uint64
 }
 
 ImageProcessor image_processor(const Scenario& s) {
-    const bool mtmd = s.engine.kind == EngineKind::llama_cpp || s.engine.kind == EngineKind::ollama;
-    return mtmd ? ImageProcessor::llama_cpp : ImageProcessor::transformers;
+    const bool ollama = s.engine.kind == EngineKind::ollama;
+    if (!ollama && s.engine.kind != EngineKind::llama_cpp) return ImageProcessor::transformers;
+    ImageProcessor p = ImageProcessor::llama_cpp;
+    p.min_tokens = s.engine.image_min_tokens;
+    p.max_tokens = s.engine.image_max_tokens;
+    p.ollama = ollama;
+    return p;
 }
 
 const VisionTower& media_tower(const Scenario& s, const Architecture& a) {

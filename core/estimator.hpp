@@ -294,8 +294,9 @@ std::uint64_t training_without_weights_bytes(const Estimate& estimate);
 // Bytes each parameter takes that a quantized format leaves alone (embeddings, head, norms): 4 under QLoRA
 // with PEFT's fp32 upcast, else 2 (a GPTQ or AWQ checkpoint stores them in 16 bits).
 std::uint64_t unquantized_bytes(const Scenario& scenario);
-// Whose processor turns the scenario's images into tokens: llama.cpp's mtmd under llama.cpp and Ollama, else the
-// repo's transformers processor (vLLM runs that one too).
+// Whose processor turns the scenario's images into tokens: llama.cpp's mtmd under llama.cpp and Ollama (with
+// --image-min-tokens and --image-max-tokens, and Ollama's own minimum for Qwen-VL), else the repo's transformers
+// processor (vLLM runs that one too).
 ImageProcessor image_processor(const Scenario& scenario);
 
 // The tower that sizes the scenario's images and audio: the model's, or, for a model without one (read from a GGUF),

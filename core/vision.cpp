@@ -356,33 +356,30 @@ TileCanvas llama4_best_canvas(std::uint64_t tile, std::uint64_t max_tiles, std::
 namespace {
 
 // The Qwen ViTs' pixel limits under one processor: the repo's preprocessor_config.json (transformers, vLLM), or
-// llama.cpp's mtmd, which bounds an image at 8 to 4,096 merged tokens of (patch x merge)^2 pixels, Pixtral's at 8 to
-// 1,024 (tools/mtmd/clip.cpp: set_limit_image_tokens(8, 4096) for QWEN2VL, QWEN25VL and QWEN3VL, (8, 1024) for PIXTRAL).
+// mtmd's token bounds (mtmd_token_limits) of (patch x merge)^2 pixels each.
 struct PixelLimits {
     std::uint64_t min_pixels;
     std::uint64_t max_pixels;
 };
-PixelLimits pixel_limits(const VisionTower& t, ImageProcessor processor) {
+PixelLimits pixel_limits(const VisionTower& t, const ImageProcessor& processor) {
     const std::uint64_t cell = t.patch_size * t.merge_size;
-    // llama.cpp's set_limit_image_tokens (tools/mtmd/clip.cpp): Gemma 4 40 to 280, Pixtral 8 to 1,024, the Qwen ViTs 8 to 4,096.
-    if (processor == ImageProcessor::llama_cpp)
-        return t.kind == VisionKind::gemma4 ? PixelLimits{40 * cell * cell, 280 * cell * cell}
-                                            : PixelLimits{8 * cell * cell, (t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::llava_pixtral ? 1024 : 4096) * cell * cell};
+    const ImageTokenLimits tokens = mtmd_token_limits(t, processor);
+    if (tokens.max > 0) return {tokens.min * cell * cell, tokens.max * cell * cell};
     return {t.min_pixels, t.max_pixels};
 }
 
 }  // namespace
 
-ImageGrid image_grid(const VisionTower& t, std::uint64_t width, std::uint64_t height, ImageProcessor processor) {
+ImageGrid image_grid(const VisionTower& t, std::uint64_t width, std::uint64_t height, const ImageProcessor& processor) {
     // smart_resize: each side to a multiple of factor = patch x merge, the area kept within the processor's pixel
-    // limits. transformers rounds with Python's round (half to even, as nearbyint does), llama.cpp with std::round
-    // (half away from zero).
-    const double factor = static_cast<double>(t.patch_size * t.merge_size);
+    // limits, in Python's doubles with its round (half to even, as nearbyint does); llama.cpp's own in mtmd.cpp.
     const PixelLimits limits = pixel_limits(t, processor);
+    if (processor == ImageProcessor::llama_cpp) return mtmd_smart_resize(t.patch_size * t.merge_size, limits.min_pixels, limits.max_pixels, width, height);
+    const double factor = static_cast<double>(t.patch_size * t.merge_size);
     const double min_pixels = static_cast<double>(limits.min_pixels), max_pixels = static_cast<double>(limits.max_pixels);
     auto round_side = [&](std::uint64_t side) {
         const double x = static_cast<double>(side) / factor;
-        return (processor == ImageProcessor::llama_cpp ? std::round(x) : std::nearbyint(x)) * factor;
+        return std::nearbyint(x) * factor;
     };
     double h = round_side(height);
     double w = round_side(width);
@@ -400,9 +397,10 @@ ImageGrid image_grid(const VisionTower& t, std::uint64_t width, std::uint64_t he
     return {static_cast<std::uint64_t>(h / factor), static_cast<std::uint64_t>(w / factor)};
 }
 
-Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, std::uint64_t height, ImageProcessor processor) {
+Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, std::uint64_t height, const ImageProcessor& processor) {
     if (width == 0 || height == 0) return Error{"image-size", "must be W x H pixels, each at least 1"};
     if (width > kMaxImageSide || height > kMaxImageSide) return Error{"image-size", "is too large (at most 100000 pixels a side)"};
+    if (Status problem = mtmd_limits_problem(t, processor)) return *problem;
     switch (t.kind) {
         case VisionKind::gemma3_siglip:
             // Every image is resized to image_size square: mm_tokens_per_image soft tokens between
@@ -480,7 +478,7 @@ Expected<std::uint64_t> image_tokens(const VisionTower& t, std::uint64_t width, 
     return Error{"images", "the model has no vision tower (vision_config)"};
 }
 
-std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
+std::string image_token_rule(const VisionTower& t, const ImageProcessor& processor) {
     switch (t.kind) {
         case VisionKind::gemma3_siglip:
             return "Gemma 3: every image is resized to " + std::to_string(t.image_size) + " x " + std::to_string(t.image_size) +
@@ -495,12 +493,12 @@ std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
             return std::string(family) + ": smart_resize rounds each side to a multiple of " + cell + " within " +
                    format_count_exact(limits.min_pixels) + " to " + format_count_exact(limits.max_pixels) + " pixels; tokens = (h / " + cell +
                    ") x (w / " + cell + ") plus <|vision_start|> and <|vision_end|> " +
-                   (processor == ImageProcessor::llama_cpp ? mtmd_image_source(t)
+                   (processor == ImageProcessor::llama_cpp ? mtmd_image_source(t, mtmd_token_limits(t, processor))
                                                            : "(transformers image_processing_qwen2_vl.py with the repo's preprocessor_config.json pixel limits)");
         }
         case VisionKind::mistral3_pixtral:
         case VisionKind::llava_pixtral:
-            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t);
+            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t, mtmd_token_limits(t, processor));
             if (t.kind == VisionKind::llava_pixtral)
                 return "Pixtral (LLaVA): the longest edge is scaled to at most " + std::to_string(t.image_size) + ", sides rounded up to " +
                        std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " + std::to_string(t.patch_size) +
@@ -510,13 +508,13 @@ std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
                    std::to_string(t.patch_size * t.merge_size) +
                    " pixels each, a break token ending each row (transformers processing_mistral3.py, image_processing_pixtral.py)";
         case VisionKind::gemma4:
-            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t);
+            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t, mtmd_token_limits(t, processor));
             return "Gemma 4: the image is scaled to fill " + std::to_string(t.tokens_per_image) + " tokens of " +
                    std::to_string(t.merge_size * t.patch_size) + " x " + std::to_string(t.merge_size * t.patch_size) +
                    " pixels, each side floored to whole tokens, plus <|image> and <image|> (transformers "
                    "image_processing_gemma4.py get_aspect_ratio_preserving_size)";
         case VisionKind::llama4:
-            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t);
+            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t, mtmd_token_limits(t, processor));
             return "Llama 4: the best canvas of up to 16 tiles of " + std::to_string(t.image_size) + " pixels, " +
                    std::to_string(t.tokens_per_image) + " tokens and a separator a tile, then a global view and 3 markers "
                    "(transformers image_processing_llama4_fast.py get_best_fit, processing_llama4.py)";
@@ -527,7 +525,7 @@ std::string image_token_rule(const VisionTower& t, ImageProcessor processor) {
     return {};
 }
 
-Expected<std::uint64_t> audio_tokens(const VisionTower& t, std::uint64_t seconds, ImageProcessor processor) {
+Expected<std::uint64_t> audio_tokens(const VisionTower& t, std::uint64_t seconds, const ImageProcessor& processor) {
     const std::uint64_t n = seconds * 16'000, chunk = 480'000;  // samples; a 30 s chunk
     const bool mtmd = processor == ImageProcessor::llama_cpp;
     if (t.kind == VisionKind::voxtral) return 1 + (mtmd ? 187 * (((n + chunk) / 160 + 1) / 3'000) : 375 * ((n + chunk - 1) / chunk));
@@ -542,7 +540,7 @@ Expected<std::uint64_t> audio_tokens(const VisionTower& t, std::uint64_t seconds
     return tokens + 2;
 }
 
-std::string audio_token_rule(const VisionTower& t, ImageProcessor processor) {
+std::string audio_token_rule(const VisionTower& t, const ImageProcessor& processor) {
     if (!t.audio) return {};
     if (processor == ImageProcessor::llama_cpp) return mtmd_audio_rule(t);
     return t.kind == VisionKind::voxtral ? "Voxtral: whole 30 s chunks of 375 tokens plus [BEGIN_AUDIO] (mistral-common)"

@@ -76,9 +76,32 @@ struct TileCanvas {
 TileCanvas llama4_best_canvas(std::uint64_t tile, std::uint64_t max_tiles, std::uint64_t width, std::uint64_t height);
 
 // Whose image processor sizes the image: transformers' (also vLLM's and the default: the repo's
-// preprocessor_config.json) or llama.cpp's mtmd (Ollama runs the same), which bounds the Qwen ViTs at 8 to 4,096
-// tokens an image (tools/mtmd/clip.cpp set_limit_image_tokens).
-enum class ImageProcessor : std::uint8_t { transformers, llama_cpp };
+// preprocessor_config.json) or llama.cpp's mtmd (Ollama runs llama-server), which bounds the towers it resizes itself
+// at the family's tokens an image (tools/mtmd/clip.cpp set_limit_image_tokens: the Qwen ViTs 8 to 4,096) unless
+// --image-min-tokens or --image-max-tokens says otherwise. A Kind converts to a processor with the tower's own bounds.
+struct ImageProcessor {
+    enum Kind : std::uint8_t { transformers, llama_cpp };
+    Kind kind = transformers;
+    std::uint64_t min_tokens = 0;  // mtmd: --image-min-tokens; 0 = the tower's own
+    std::uint64_t max_tokens = 0;  // mtmd: --image-max-tokens; 0 = the tower's own
+    bool ollama = false;           // mtmd under Ollama, which passes --image-min-tokens 1024 for the Qwen-VL towers
+    constexpr ImageProcessor(Kind k = transformers) : kind(k) {}  // NOLINT(google-explicit-constructor): a Kind reads as one
+    constexpr bool operator==(Kind k) const { return kind == k; }
+    constexpr bool operator!=(Kind k) const { return kind != k; }
+};
+
+// The tokens an image may take under mtmd for a tower it resizes itself (Qwen ViTs, Pixtral, Gemma 4), the
+// processor's bounds applied, and where they come from ("set_limit_image_tokens", "--image-min-tokens", or Ollama's).
+// {0, 0} for any other tower or processor. In core/mtmd.cpp with the rest of mtmd's rules (the lean page, which never
+// runs llama.cpp, links stand-ins for both functions).
+struct ImageTokenLimits {
+    std::uint64_t min = 0;
+    std::uint64_t max = 0;
+    std::string source;
+};
+ImageTokenLimits mtmd_token_limits(const VisionTower& tower, const ImageProcessor& processor);
+// An error naming the setting when those bounds cross (a minimum above the maximum): llama.cpp refuses the pair.
+Status mtmd_limits_problem(const VisionTower& tower, const ImageProcessor& processor);
 
 // The grid of merged tokens (rows x columns of patch x merge pixels) smart_resize gives an image of `width` x `height`
 // pixels under the processor's pixel limits: the Qwen ViTs, and Pixtral under llama.cpp's mtmd (its dyn_size
@@ -87,22 +110,27 @@ struct ImageGrid {
     std::uint64_t rows = 0;
     std::uint64_t columns = 0;
 };
-ImageGrid image_grid(const VisionTower& tower, std::uint64_t width, std::uint64_t height, ImageProcessor processor);
+ImageGrid image_grid(const VisionTower& tower, std::uint64_t width, std::uint64_t height, const ImageProcessor& processor);
 
 // Context tokens one image of `width` x `height` pixels becomes, image markers included. Errors: a size of 0
-// or above 100,000 pixels a side.
+// or above 100,000 pixels a side; under mtmd, a minimum above the maximum (llama.cpp refuses the pair).
 Expected<std::uint64_t> image_tokens(const VisionTower& tower, std::uint64_t width, std::uint64_t height,
-                                     ImageProcessor processor = ImageProcessor::transformers);
+                                     const ImageProcessor& processor = ImageProcessor::transformers);
 
 // The rule image_tokens follows for this tower, with its source, as one sentence.
-std::string image_token_rule(const VisionTower& tower, ImageProcessor processor = ImageProcessor::transformers);
+std::string image_token_rule(const VisionTower& tower, const ImageProcessor& processor = ImageProcessor::transformers);
 
-// llama.cpp's mtmd words for the towers it resizes itself: the Qwen ViTs' source in parentheses, Pixtral's whole rule
-// (core/mtmd.cpp; the lean page, which never runs llama.cpp, links a stand-in).
-std::string mtmd_image_source(const VisionTower& tower);
+// llama.cpp's mtmd words for the towers it resizes itself: the Qwen ViTs' source in parentheses, Pixtral's and Gemma
+// 4's whole rule, each with its token bounds (core/mtmd.cpp; the lean page, which never runs llama.cpp, links a stand-in).
+std::string mtmd_image_source(const VisionTower& tower, const ImageTokenLimits& limits);
 
 // audio_token_rule under llama.cpp's mtmd (core/mtmd.cpp, as above): a tower with audio.
 std::string mtmd_audio_rule(const VisionTower& tower);
+
+// mtmd's smart_resize (core/mtmd.cpp, as above; tools/mtmd/mtmd-image.cpp calc_size_preserved_ratio): each side rounded
+// to a multiple of `cell` (half away from zero), then scaled within the pixel limits, in floats as mtmd computes it (an
+// image scaled by exactly 2.4 can take one more cell than in doubles). The grid of cells.
+ImageGrid mtmd_smart_resize(std::uint64_t cell, std::uint64_t min_pixels, std::uint64_t max_pixels, std::uint64_t width, std::uint64_t height);
 
 // Llama 4 under llama.cpp's mtmd (core/mtmd.cpp, as above): the llava_uhd preprocessor's grid of `tile`-pixel tiles for
 // an image larger than one tile a side, the candidate of 1 to 3 tiles a side (not 1 x 1) that keeps the most of the
@@ -115,9 +143,9 @@ TileCanvas mtmd_llama4_canvas(std::uint64_t tile, std::uint64_t width, std::uint
 // (ggml-org/llama.cpp#25496). Gemma 4 (transformers, vLLM) takes 25 tokens a second of the first 30 s, at most 750,
 // plus <|audio> and <audio|>; mtmd takes every 30 s piece. `seconds` from 1 to 86,400 (the setting's bounds).
 // Error: the tower takes no audio.
-Expected<std::uint64_t> audio_tokens(const VisionTower& tower, std::uint64_t seconds, ImageProcessor processor = ImageProcessor::transformers);
+Expected<std::uint64_t> audio_tokens(const VisionTower& tower, std::uint64_t seconds, const ImageProcessor& processor = ImageProcessor::transformers);
 
 // The rule audio_tokens follows for this tower, as one sentence ("" without an audio tower).
-std::string audio_token_rule(const VisionTower& tower, ImageProcessor processor = ImageProcessor::transformers);
+std::string audio_token_rule(const VisionTower& tower, const ImageProcessor& processor = ImageProcessor::transformers);
 
 }  // namespace llm_memory

@@ -149,7 +149,9 @@ const std::vector<FlagSpec>& llama_flags() {
         {"-dev|--device", "", ValueKind::text, nullptr, "device lists are not modelled (give -ts)"},
         {"--lora", "", ValueKind::text, nullptr, "LoRA adapters' memory is not counted"},
         {"--fit", "", ValueKind::text, nullptr, "llama.cpp's --fit search is not run; the flags given are used"},
-        {"-fitt|--fit-target", "", ValueKind::text, nullptr, "llama.cpp's --fit margin is not modelled"},
+        {"-fitt|--fit-target", "fit-target", ValueKind::whole, nullptr, nullptr},
+        {"--image-min-tokens", "image-min-tokens", ValueKind::whole, nullptr, nullptr},
+        {"--image-max-tokens", "image-max-tokens", ValueKind::whole, nullptr, nullptr},
         {"--mlock", "", ValueKind::none, nullptr, "locked pages do not change the sizes; mlock is not modelled"},
         // Do not change memory.
         {"--host", "", ValueKind::text, nullptr, nullptr},
@@ -381,7 +383,7 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
                 drop_setting(r, key);
                 return std::nullopt;
             }
-            if (*n == 0 && key != "context") return bad(shown(value) + " must be at least 1");
+            if (*n == 0 && key != "context" && key != "fit-target") return bad(shown(value) + " must be at least 1");  // -fitt 0: no margin
             set_setting(r, key, std::to_string(*n), source);
             return std::nullopt;
         }
@@ -754,6 +756,11 @@ Status read_ollama_env(CommandReading& r, const std::string& name, const std::st
         const Expected<unsigned long long> n = parse_whole(value, false);
         if (!n || *n == 0) return Error(name, shown(value) + " is not a whole number of slots");
         set_setting(r, "parallel", std::to_string(*n), name + "=" + value);
+    } else if (name == "LLAMA_ARG_FIT_TARGET") {
+        // Ollama keeps a fit target its own environment sets and adds no projector margin (llm/llama_server.go extraEnvsForStart).
+        const Expected<unsigned long long> n = parse_whole(value, false);
+        if (!n) return Error(name, shown(value) + " is not a whole number of MiB (one margin for every GPU)");
+        set_setting(r, "fit-target", std::to_string(*n), name + "=" + value);
     } else if (name == "OLLAMA_GPU_OVERHEAD" || name == "OLLAMA_SCHED_SPREAD") {
         r.unmodelled.push_back(name + "=" + value + " (Ollama's placement margin is not modelled)");
     } else {
@@ -1047,6 +1054,7 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
         if (const CommandSetting* s = value_of("flash-attn")) out += std::string("OLLAMA_FLASH_ATTENTION=") + (s->value == "on" ? "1" : "0") + " ";
         if (const CommandSetting* s = value_of("kv-dtype")) out += "OLLAMA_KV_CACHE_TYPE=" + llama_cache_name(s->value) + " ";
         if (const CommandSetting* s = value_of("parallel")) out += "OLLAMA_NUM_PARALLEL=" + s->value + " ";
+        if (const CommandSetting* s = value_of("fit-target")) out += "LLAMA_ARG_FIT_TARGET=" + s->value + " ";
         return out + "ollama run " + model;
     }
     const bool vllm = engine == "vllm";

@@ -540,9 +540,11 @@ struct Inputs {
     // The vision projector (--mmproj): its f16 weights and its clip graph's compute buffer, on GPU 0 unless
     // --no-mmproj-offload (then host RAM).
     bool projector = false;
+    bool projector_on_gpu = true;  // --mmproj-offload, or Ollama's own choice (llm/llama_server.go shouldDisableMMProjOffload)
     std::uint64_t projector_weight_bytes = 0;
     std::uint64_t projector_compute_bytes = 0;  // 0: not modelled for this family
     std::string projector_weight_steps, projector_compute_steps;
+    std::uint64_t fit_margin = kFitMarginBytes;  // what --fit keeps free on every GPU: --fit-target, or Ollama's
 };
 
 // The projector's clip graph, reserved once at the encoder's warm-up size (tools/mtmd/clip.cpp warmup,
@@ -683,7 +685,7 @@ std::uint64_t projector_compute_bytes(const VisionTower& t, const Scenario& s, s
     const bool dynamic = t.kind == VisionKind::mistral3_pixtral || t.kind == VisionKind::llava_pixtral || t.kind == VisionKind::qwen2_5_vl ||
                          t.kind == VisionKind::qwen3_5 || t.kind == VisionKind::qwen3_vl || t.kind == VisionKind::gemma4;
     if (bytes > 0 && dynamic && s.image_count > 0 && s.image_width > 0 && s.image_height > 0) {
-        const ImageGrid g = image_grid(t, s.image_width, s.image_height, ImageProcessor::llama_cpp);
+        const ImageGrid g = image_grid(t, s.image_width, s.image_height, image_processor(s));
         const std::uint64_t columns = g.columns * t.merge_size, rows = g.rows * t.merge_size;
         std::string image_steps;
         const std::uint64_t image = clip_graph_bytes(t, text_width, flash_attn, columns, rows,
@@ -873,7 +875,7 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
             d.terms.push_back({"compute_buffer", "Compute buffer", steps, bytes, EngineTermKind::compute});
             d.terms.push_back({"cuda_context", "CUDA context", "CUDA context and cuBLAS workspace (Ollama's allowance per CUDA GPU: 457 MiB)",
                                kCudaContextBytes, EngineTermKind::other});
-            d.reserved_bytes = kFitMarginBytes;  // --fit keeps this free on the device
+            d.reserved_bytes = in.fit_margin;  // --fit keeps this free on the device
         } else {
             const std::uint64_t n_kv = r.unified ? r.n_ctx : r.n_ctx / r.n_seq;
             std::uint64_t inputs = a.hidden_size * p.tokens * kF32 + n_kv * p.tokens * kF32;
@@ -924,7 +926,7 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
     // The vision projector (llama-server / llama-mtmd-cli --mmproj): mtmd puts the clip model and its graph on
     // the first GPU (--no-mmproj-offload: the CPU), and llama-server adds both to --fit's target for that device.
     if (in.projector) {
-        const bool on_gpu = gpus > 0 && s.engine.mmproj_offload;
+        const bool on_gpu = gpus > 0 && in.projector_on_gpu;
         EngineDevice& d = out.devices[on_gpu ? 0 : static_cast<std::size_t>(gpus)];
         d.terms.push_back({"mmproj_buffer", "Projector weights (mmproj)", in.projector_weight_steps, in.projector_weight_bytes, EngineTermKind::weights});
         if (in.projector_compute_bytes > 0)
@@ -968,6 +970,7 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
         std::string cmd = "OLLAMA_NUM_PARALLEL=" + std::to_string(r.n_seq);
         if (s.engine.flash_attn == Switch::on) cmd += " OLLAMA_FLASH_ATTENTION=1";
         if (s.kv_dtype != "fp16") cmd += std::string(" OLLAMA_KV_CACHE_TYPE=") + ggml_kv_name(s.kv_dtype);
+        if (s.engine.fit_target_set) cmd += " LLAMA_ARG_FIT_TARGET=" + std::to_string(s.engine.fit_target_mib);
         cmd += " ollama serve  # then a request with options {\"num_ctx\": " + std::to_string(r.n_ctx / std::max<std::uint64_t>(r.unified ? 1 : r.n_seq, 1)) +
                ", \"num_batch\": " + std::to_string(r.n_batch) + ", \"num_gpu\": " + std::to_string(r.ngl) + "}";
         return cmd;
@@ -1001,9 +1004,46 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
         cmd += " --mmproj " +
                (s.engine.mmproj_file ? s.engine.mmproj_file->name : "mmproj-" + (s.model->preset_key.empty() ? std::string("model") : s.model->preset_key) + "-f16.gguf") +
                (s.engine.mmproj_offload ? "" : " --no-mmproj-offload");
+    if (s.engine.image_min_tokens > 0) cmd += " --image-min-tokens " + std::to_string(s.engine.image_min_tokens);
+    if (s.engine.image_max_tokens > 0) cmd += " --image-max-tokens " + std::to_string(s.engine.image_max_tokens);
+    if (s.engine.fit_target_set) cmd += " -fitt " + std::to_string(s.engine.fit_target_mib);
     if (s.engine.swa_full) cmd += " --swa-full";
     if (!s.engine.mmap) cmd += " --no-mmap";
     return cmd;
+}
+
+// Where the projector goes and the margin --fit keeps for it. llama.cpp: GPU 0 unless --no-mmproj-offload, and
+// llama-server adds the projector's weights and graph to --fit's target for that device (tools/server/server-context.cpp,
+// mtmd_get_memory_usage): here they are GPU 0's own terms. Ollama decides itself (llm/llama_server.go
+// shouldDisableMMProjOffload): host RAM under num_gpu 0, under a num_gpu that leaves layers on the CPU, or when a GPU
+// holds less than the projector's weights + 1 GiB; on the GPU it raises --fit's margin to those bytes in MiB
+// (LLAMA_ARG_FIT_TARGET, mmprojFitTargetMiB) unless the environment sets one.
+void place_projector(Inputs& in, std::vector<std::string>& notes, VisionKind kind) {
+    const Scenario& s = *in.s;
+    const EngineSettings& e = s.engine;
+    constexpr std::uint64_t kOllamaProjectorHeadroom = 1024 * kMiB;  // mmprojOffloadHeadroom
+    std::string where = "--no-mmproj-offload";
+    in.projector_on_gpu = e.mmproj_offload;
+    if (in.ollama) {
+        const std::uint64_t needed = in.projector_weight_bytes + kOllamaProjectorHeadroom;
+        const bool explicit_layers = !e.ngl_auto && !e.ngl_all;  // num_gpu set below the layers + 1 Ollama counts
+        in.projector_on_gpu = !explicit_layers && !(in.capacity > 0 && in.capacity < needed);
+        where = explicit_layers ? (e.ngl_layers == 0 ? "num_gpu 0" : "num_gpu " + n(e.ngl_layers) + " leaves layers on the CPU")
+                                : "the GPU holds less than its weights + 1 GiB (" + n(needed / kMiB) + " MiB)";
+        if (in.projector_on_gpu && in.gpu_count > 0 && !e.fit_target_set) in.fit_margin = (needed + kMiB - 1) / kMiB * kMiB;
+    }
+    const bool on_gpu = in.projector_on_gpu && in.gpu_count > 0;
+    if (!on_gpu) in.projector_weight_steps += in.gpu_count > 0 ? "; in host RAM (" + where + ")" : "; in host RAM";
+    const std::string who = "The " + std::string(kind == VisionKind::voxtral ? "audio" : "vision") + " projector (--mmproj" +
+                            (in.ollama ? ", which Ollama passes for a model with one)" : ")");
+    if (in.projector_compute_bytes == 0)
+        notes.push_back(std::string("The projector's own compute buffer for ") + vision_kind_name(kind) + " is not counted: the config does not give the encoder's widths.");
+    else
+        notes.push_back(who + " is a second model: its weights and its own compute buffer for one " + (kind == VisionKind::voxtral ? "30 s chunk, " : "image, ") +
+                        (!on_gpu ? "in host RAM (" + (in.gpu_count > 0 ? where : std::string("no GPU")) + ")."
+                         : in.ollama && !e.fit_target_set ? "on GPU 0, counted in --fit's target as llama-server does; Ollama also raises --fit's margin to the projector's weights + 1 GiB (LLAMA_ARG_FIT_TARGET=" +
+                                                                std::to_string(in.fit_margin / kMiB) + ")."
+                                                          : "on GPU 0, counted in --fit's target as llama-server does."));
 }
 
 }  // namespace
@@ -1071,10 +1111,25 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         out.notes.push_back("The drafter (" + d.model->display_name + ") is a second model in memory: its weights, its own KV cache at the "
                             "target's full context (not a small one) and its own compute buffer.");
     }
-    if (s.engine.mmproj) {
+    // Ollama starts llama-server with --mmproj whenever the model has a projector: its own layer in the manifest, or
+    // the v.* tensors of an older Ollama GGUF (llm/llama_server.go NewLlamaServerRunner, appendMMProjArgs). It has no
+    // flag to leave it out, to move it or to bound an image's tokens.
+    const bool ollama_projector = ollama && !a.text_only && a.vision.kind != VisionKind::none;
+    VisionKind projector_kind = VisionKind::none;
+    if (ollama) {
+        if (s.engine.mmproj)
+            return Error{"mmproj", "Ollama loads a model's projector itself, without a flag (counted here whenever the model has one): choose --engine llama.cpp for a file of your own"};
+        if (!s.engine.mmproj_offload)
+            return Error{"mmproj-offload", "Ollama decides where the projector goes itself (host RAM when num_gpu leaves layers on the CPU, or a GPU is "
+                                           "smaller than the projector's weights + 1 GiB): choose --engine llama.cpp"};
+        if (s.engine.image_min_tokens > 0 || s.engine.image_max_tokens > 0)
+            return Error{s.engine.image_min_tokens > 0 ? "image-min-tokens" : "image-max-tokens",
+                         "Ollama starts llama-server with its own image bounds (at least 1,024 tokens for Qwen-VL, the model's otherwise): choose --engine llama.cpp"};
+    }
+    if (s.engine.mmproj || ollama_projector) {
         const ProjectorFile* file = s.engine.mmproj_file.get();
         const VisionTower& t = file != nullptr ? file->tower : a.vision;
-        if (ollama) return Error{"mmproj", "Ollama loads a model's projector itself, without a flag: choose --engine llama.cpp"};
+        if (Status problem = mtmd_limits_problem(t, image_processor(s))) return *problem;
         if (t.kind == VisionKind::none)
             return Error{"mmproj", "the model has no vision tower (vision_config) for a projector file: choose a multimodal model, or give the mmproj file"};
         if (a.text_only && file == nullptr) return Error{"mmproj", "--text-only leaves the vision tower out: turn one of them off"};
@@ -1087,25 +1142,18 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
             // The file's own tensors, whatever their types (an f16, bf16 or q8_0 mmproj).
             in.projector_weight_bytes = file->weight_bytes;
             in.projector_weight_steps = file->name + " (" + file->projector_type + ", " + vision_kind_name(t.kind) + "): " + n(t.encoder_count) +
-                                        " parameters in " + n(file->weight_bytes) + " bytes, as the file stores them" +
-                                        (s.engine.mmproj_offload ? "" : "; --no-mmproj-offload: in host RAM");
+                                        " parameters in " + n(file->weight_bytes) + " bytes, as the file stores them";
         } else {
             // mmproj files are written in f16 (convert_hf_to_gguf.py --mmproj, its default outtype); llama.cpp has no
             // flag to convert them at load.
             in.projector_weight_bytes = t.total() * 2;
             in.projector_weight_steps = std::string(vision_kind_name(t.kind)) + ": " + n(t.encoder_count) + " encoder + " + n(t.projector_count) +
-                                        " projector parameters x 2 bytes (f16, the mmproj file's type; the few small tensors a file keeps in f32 are not told apart)" +
-                                        (s.engine.mmproj_offload ? "" : "; --no-mmproj-offload: in host RAM");
+                                        " projector parameters x 2 bytes (f16, the mmproj file's type; the few small tensors a file keeps in f32 are not told apart)";
         }
         const bool fa = s.engine.flash_attn != Switch::off;
         const std::uint64_t text_width = file != nullptr && t.out_hidden_size > 0 ? t.out_hidden_size : a.hidden_size;
         in.projector_compute_bytes = projector_compute_bytes(t, s, text_width, fa, in.projector_compute_steps);
-        out.notes.push_back(in.projector_compute_bytes > 0
-                                ? "The " + std::string(t.kind == VisionKind::voxtral ? "audio" : "vision") + " projector (--mmproj) is a second model: its weights and its own compute buffer for one " + (t.kind == VisionKind::voxtral ? "30 s chunk, " : "image, ") +
-                                      std::string(s.engine.mmproj_offload && s.gpu_count > 0 ? "on GPU 0, counted in --fit's target as llama-server does."
-                                                                                             : "in host RAM (--no-mmproj-offload).")
-                                : std::string("The projector's own compute buffer for ") + vision_kind_name(t.kind) +
-                                      " is not counted: the config does not give the encoder's widths.");
+        projector_kind = t.kind;
     }
     if (ollama && in.overrides.any)
         return Error{s.engine.override_tensor.empty() ? "n-cpu-moe" : "override-tensor", "Ollama has no flag for tensor overrides: choose --engine llama.cpp"};
@@ -1124,6 +1172,8 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         in.capacity = s.gpu_memory_bytes;
         in.gpu_label = "custom " + format_bytes_binary(s.gpu_memory_bytes);
     }
+    if (in.projector) place_projector(in, out.notes, projector_kind);
+    if (s.engine.fit_target_set) in.fit_margin = s.engine.fit_target_mib * kMiB;
 
     Resolved r;
     r.n_seq = s.engine.parallel > 0 ? s.engine.parallel : ollama ? 1 : kServerSlots;
@@ -1170,30 +1220,31 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     const bool fit = s.engine.ngl_auto && in.capacity > 0 && !in.overrides.any;
     if (s.engine.ngl_auto && in.capacity > 0 && in.overrides.any)
         out.notes.push_back("With tensor overrides (--n-cpu-moe, --cpu-moe, -ot) llama.cpp's --fit does not search: every layer is offloaded unless -ngl says otherwise.");
-    if (fit && !gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) {
+    if (fit && !gpus_fit(lay_out(in, r, nullptr), in.fit_margin)) {
         const std::uint64_t asked_ctx = r.n_ctx;
         if (s.context_tokens == 0 && !ollama && r.n_ctx > kFitMinContext) {
             std::uint64_t lo = kFitMinContext, hi = r.n_ctx;
             set_ctx(lo);
-            if (gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) {
+            if (gpus_fit(lay_out(in, r, nullptr), in.fit_margin)) {
                 while (hi - lo > kCellPad * n_stream) {
                     const std::uint64_t mid = (lo + hi) / 2 / (kCellPad * n_stream) * (kCellPad * n_stream);
                     set_ctx(mid);
-                    if (gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) lo = mid;
+                    if (gpus_fit(lay_out(in, r, nullptr), in.fit_margin)) lo = mid;
                     else hi = mid;
                 }
             }
             set_ctx(lo);
-            out.notes.push_back("--fit lowered the context from " + n(asked_ctx) + " to " + n(r.n_ctx) + " (not below 4096) so every GPU keeps 1024 MiB free.");
+            out.notes.push_back("--fit lowered the context from " + n(asked_ctx) + " to " + n(r.n_ctx) + " (not below 4096) so every GPU keeps " +
+                                n(in.fit_margin / kMiB) + " MiB free.");
             r.context_from_model = false;
         }
         r.n_batch = std::min(s.engine.nbatch_tokens > 0 ? s.engine.nbatch_tokens : kDefaultBatch, r.n_ctx);
         r.n_ubatch = std::min(s.engine.ubatch_tokens > 0 ? s.engine.ubatch_tokens : kDefaultUbatch, r.n_batch);
-        if (!gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) {
+        if (!gpus_fit(lay_out(in, r, nullptr), in.fit_margin)) {
             std::uint64_t layers_fit = 0;
             for (std::uint64_t k = all; k > 0; --k) {
                 r.ngl = k;
-                if (gpus_fit(lay_out(in, r, nullptr), kFitMarginBytes)) {
+                if (gpus_fit(lay_out(in, r, nullptr), in.fit_margin)) {
                     layers_fit = k;
                     break;
                 }

@@ -13,6 +13,17 @@ namespace llm_memory {
 
 using namespace settings_detail;
 
+namespace {
+
+// --image-min-tokens / --image-max-tokens: a count of 1 to 1,000,000, or auto (the tower's own).
+std::string apply_image_tokens(std::uint64_t& field, std::string_view text) {
+    const std::string w = catalogue_key(text);
+    if (w.empty() || w == "auto") return (field = 0, std::string());
+    return apply_whole(field, w, 1, 1'000'000);
+}
+
+}  // namespace
+
 std::vector<SettingSpec> engine_setting_rows() {
     using K = SettingKind;
     using E = SettingEngine;
@@ -165,6 +176,31 @@ std::vector<SettingSpec> engine_setting_rows() {
          [](const Scenario& s) { return s.engine.mmproj_offload ? std::string() : std::string("false"); },
          [](const Scenario&) { return std::string("true"); }, nullptr, "",
          "false = --no-mmproj-offload: the projector and its graph stay in host RAM."}),
+        for_engine(E::llama_cpp, {"image-min-tokens", "N|auto", "llama.cpp --image-min-tokens: the fewest tokens an image takes under the towers mtmd resizes itself (Qwen-VL, Pixtral, Gemma 4); default auto: the model's (Ollama: 1,024 for Qwen-VL)",
+         "Image min tokens", "tokens or auto", K::text, "1024",
+         [](Scenario& s, std::string_view t) { return apply_image_tokens(s.engine.image_min_tokens, t); },
+         [](const Scenario& s) { return show_whole_if(s.engine.image_min_tokens, 0); },
+         [](const Scenario&) { return std::string("auto"); }, nullptr, "auto",
+         "Qwen-VL, Pixtral and Gemma 4 scale a smaller image up to this many tokens."}),
+        for_engine(E::llama_cpp, {"image-max-tokens", "N|auto", "llama.cpp --image-max-tokens: the most tokens an image takes under those towers (default auto: the model's, Qwen-VL 4,096, Pixtral 1,024, Gemma 4 280)",
+         "Image max tokens", "tokens or auto", K::text, "1024",
+         [](Scenario& s, std::string_view t) { return apply_image_tokens(s.engine.image_max_tokens, t); },
+         [](const Scenario& s) { return show_whole_if(s.engine.image_max_tokens, 0); },
+         [](const Scenario&) { return std::string("auto"); }, nullptr, "auto",
+         "A larger image is scaled down to this many tokens."}),
+        for_engine(E::llama_cpp, {"fit-target", "MiB|auto", "llama.cpp --fit-target: MiB --fit keeps free on every GPU (default auto: 1024; Ollama: the projector's weights + 1024); under Ollama, LLAMA_ARG_FIT_TARGET",
+         "Fit margin (--fit-target)", "MiB or auto", K::text, "2048",
+         [](Scenario& s, std::string_view t) {
+             const std::string w = catalogue_key(t);
+             std::uint64_t mib = 0;
+             if (w.empty() || w == "auto") return (s.engine.fit_target_set = false, s.engine.fit_target_mib = 0, std::string());
+             std::string problem = apply_whole(mib, w, 0, 1u << 20);
+             if (problem.empty()) s.engine.fit_target_set = true, s.engine.fit_target_mib = mib;
+             return problem;
+         },
+         [](const Scenario& s) { return s.engine.fit_target_set ? std::to_string(s.engine.fit_target_mib) : std::string(); },
+         [](const Scenario&) { return std::string("auto"); }, nullptr, "auto",
+         "What --fit leaves free on each GPU when it places layers and shortens the context."}),
         for_engine(E::every, {"ram", "SIZE", "system memory for the host's verdict (weights left on the CPU, experts, KV, host buffers): 64GiB",
          "System RAM", "GB or GiB", K::text, "64GiB",
          [](Scenario& s, std::string_view t) {

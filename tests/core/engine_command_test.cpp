@@ -362,6 +362,28 @@ TEST_CASE("llama-server: -md names a built-in drafter (and its format), -ctkd/-c
     CHECK(contains(read_ok("llama-server -m a.gguf -md b.gguf -ngld 8").unmodelled, "-ngld 8 (the drafter is placed whole on GPU 0"));
 }
 
+TEST_CASE("llama-server: --image-min-tokens, --image-max-tokens and -fitt; Ollama's LLAMA_ARG_FIT_TARGET") {
+    // common/arg.cpp: --image-min-tokens N, --image-max-tokens N (vision models with dynamic resolution), -fitt /
+    // --fit-target MiB (one value for every device). They were listed as not modelled before.
+    const CommandReading r = read_ok("llama-server -m qwen2.5-vl-3b.gguf --mmproj mm.gguf --image-min-tokens 1024 --image-max-tokens 2048 -fitt 2048");
+    const auto p = pairs(r);
+    CHECK(p.at("image-min-tokens") == "1024");
+    CHECK(p.at("image-max-tokens") == "2048");
+    CHECK(p.at("fit-target") == "2048");
+    CHECK(!contains(r.unmodelled, "-fitt"));
+    CHECK(pairs(read_ok("llama-server -m a.gguf --fit-target=0")).at("fit-target") == "0");
+    CHECK(error_of("llama-server -m a.gguf --image-min-tokens many").rfind("--image-min-tokens:", 0) == 0);
+    const std::string printed = engine_command_line(r.engine, r.model_ref, r.settings);
+    CHECK(printed.find("--image-min-tokens 1024") != std::string::npos);
+    CHECK(printed.find("-fitt 2048") != std::string::npos);
+    CHECK(pairs(read_ok(printed)) == p);
+    // Ollama keeps a fit target its environment sets (llm/llama_server.go extraEnvsForStart).
+    const CommandReading o = read_ok("LLAMA_ARG_FIT_TARGET=3000 ollama run qwen2.5vl:3b");
+    CHECK(pairs(o).at("fit-target") == "3000");
+    CHECK(engine_command_line(o.engine, o.model_ref, o.settings) == "LLAMA_ARG_FIT_TARGET=3000 ollama run qwen2.5vl:3b");
+    CHECK(error_of("LLAMA_ARG_FIT_TARGET=lots ollama run x").rfind("LLAMA_ARG_FIT_TARGET:", 0) == 0);
+}
+
 TEST_CASE("llama-server: --mmproj FILE loads the vision projector, --no-mmproj-offload keeps it in host RAM") {
     // llama.cpp common/arg.cpp: -mm/--mmproj FILE, -mmu/--mmproj-url URL, --no-mmproj, --no-mmproj-offload.
     const CommandReading r = read_ok("llama-server -m gemma-3-27b-it-Q4_K_M.gguf --mmproj mmproj-model-f16.gguf --no-mmproj-offload -c 8192");

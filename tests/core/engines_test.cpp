@@ -1365,6 +1365,94 @@ TEST_CASE("llama.cpp vision projector (--mmproj): its f16 weights and its clip c
     CHECK(!engine_estimate(text));
 }
 
+TEST_CASE("Ollama loads a vision model's projector itself, and places it and --fit's margin as llm/llama_server.go does") {
+    // Ollama (since PR #16031 it runs llama-server for every GGUF model) passes --mmproj whenever the model has a
+    // projector: a layer of its own, or the v.* tensors of an older Ollama GGUF (llm/llama_server.go
+    // NewLlamaServerRunner, appendMMProjArgs; ollama fb30760). It adds --no-mmproj-offload under num_gpu 0, under a
+    // num_gpu below the layers + 1, or when a GPU holds less than the projector's weights + 1 GiB
+    // (shouldDisableMMProjOffload, mmprojOffloadHeadroom). With the projector on the GPU it sets LLAMA_ARG_FIT_TARGET to
+    // those bytes in MiB, rounded up (mmprojFitTargetMiB), unless its own environment sets one (extraEnvsForStart).
+    Scenario s = with({{"model", "gemma-3-27b"}, {"dtype", "q4_k_m"}, {"engine", "ollama"}, {"gpu", "rtx-4090"}});
+    const std::uint64_t weights = s.model->architecture.vision.total() * 2;
+    const EngineEstimate e = run(s);
+    const EngineDevice& g = device(e, "gpu0");
+    CHECK(term(g, "mmproj_buffer") == weights);
+    // The same projector and graph as llama.cpp's --mmproj at Ollama's context and batch.
+    Scenario llama = s;
+    REQUIRE(apply_setting(llama, "engine", "llama.cpp"));
+    REQUIRE(apply_setting(llama, "mmproj", "true"));
+    REQUIRE(apply_setting(llama, "context", "4096"));
+    REQUIRE(apply_setting(llama, "parallel", "1"));
+    REQUIRE(apply_setting(llama, "nbatch", "512"));
+    CHECK(term(g, "mmproj_compute_buffer") == term(device(run(llama), "gpu0"), "mmproj_compute_buffer"));
+    CHECK(term(g, "mmproj_compute_buffer") > 0);
+    const std::uint64_t margin = (weights + GiB + MiB - 1) / MiB * MiB;
+    CHECK(g.reserved_bytes == g.total_bytes + margin);
+    CHECK(term(device(run(llama), "gpu0"), "mmproj_buffer") == weights);
+    CHECK(device(run(llama), "gpu0").reserved_bytes == device(run(llama), "gpu0").total_bytes + GiB);  // llama.cpp's own 1024 MiB
+    bool said = false;
+    for (const std::string& note : e.notes) said = said || note.find("LLAMA_ARG_FIT_TARGET=" + std::to_string(margin / MiB)) != std::string::npos;
+    CHECK(said);
+    // Its environment's LLAMA_ARG_FIT_TARGET stands as it is.
+    Scenario env = s;
+    REQUIRE(apply_setting(env, "fit-target", "3000"));
+    const EngineEstimate kept = run(env);
+    CHECK(device(kept, "gpu0").reserved_bytes == device(kept, "gpu0").total_bytes + 3000 * MiB);
+    CHECK(kept.command.rfind("OLLAMA_NUM_PARALLEL=1 LLAMA_ARG_FIT_TARGET=3000 ollama serve", 0) == 0);
+    // num_gpu 20 leaves layers on the CPU: the projector and its graph go to host RAM.
+    Scenario partial = s;
+    REQUIRE(apply_setting(partial, "ngl", "20"));
+    const EngineEstimate p = run(partial);
+    CHECK(term(device(p, "gpu0"), "mmproj_buffer") == 0);
+    CHECK(term(device(p, "host"), "mmproj_buffer") == weights);
+    CHECK(term(device(p, "host"), "mmproj_compute_buffer") == term(g, "mmproj_compute_buffer"));
+    CHECK(device(p, "gpu0").reserved_bytes == device(p, "gpu0").total_bytes + GiB);
+    // A GPU smaller than the weights + 1 GiB: host RAM too.
+    Scenario small = s;
+    REQUIRE(apply_setting(small, "gpu", ""));
+    REQUIRE(apply_setting(small, "gpu-memory", std::to_string((weights + GiB) / MiB - 1) + "MiB"));
+    CHECK(term(device(run(small), "host"), "mmproj_buffer") == weights);
+    // --text-only: a text model, no projector. A model without a tower has none either.
+    Scenario text = s;
+    REQUIRE(apply_setting(text, "text-only", "true"));
+    CHECK(term(device(run(text), "gpu0"), "mmproj_buffer") == 0);
+    CHECK(term(device(run(with({{"model", "llama-3.1-8b"}, {"engine", "ollama"}})), "gpu0"), "mmproj_buffer") == 0);
+    // Ollama has no flag for the projector's file, its place or an image's bounds: each is refused by name.
+    for (const auto& [key, value] : {std::pair<const char*, const char*>{"mmproj-offload", "false"}, {"image-min-tokens", "1024"}, {"image-max-tokens", "512"}}) {
+        Scenario bad = s;
+        REQUIRE(apply_setting(bad, key, value));
+        const Expected<EngineEstimate> refused = engine_estimate(bad);
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.failure().key == key);
+        CHECK(refused.error().find("choose --engine llama.cpp") != std::string::npos);
+    }
+}
+
+TEST_CASE("llama.cpp's --fit-target: the margin --fit keeps free on every GPU") {
+    // common/arg.cpp: -fitt MiB, a single value broadcast to every device (default 1024). Llama 3 70B Q4_K_M on an
+    // RTX 4090: at 4096 MiB --fit offloads fewer layers, and one more would not leave the margin.
+    Scenario s = with({{"model", "llama-3-70b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"context", "8192"}, {"gpu", "rtx-4090"}, {"fit-target", "4096"}});
+    const EngineEstimate e = run(s);
+    const EngineEstimate usual = run(with({{"model", "llama-3-70b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"context", "8192"}, {"gpu", "rtx-4090"}}));
+    CHECK(e.gpu_layers < usual.gpu_layers);
+    CHECK(device(e, "gpu0").total_bytes + 4096 * MiB <= 24 * GiB);
+    Scenario more = s;
+    more.engine.ngl_auto = false;
+    more.engine.ngl_layers = e.gpu_layers + 1;
+    CHECK(device(run(more), "gpu0").total_bytes + 4096 * MiB > 24 * GiB);
+    CHECK(device(e, "gpu0").reserved_bytes == device(e, "gpu0").total_bytes + 4096 * MiB);
+    CHECK(e.command.find(" -fitt 4096") != std::string::npos);
+    // 0 is llama.cpp's too: no margin. A negative or a list is refused, the last value kept.
+    REQUIRE(apply_setting(s, "fit-target", "0"));
+    CHECK(run(s).gpu_layers >= usual.gpu_layers);
+    CHECK(apply_setting(s, "fit-target", "-1").error().find("fit-target: ") == 0);
+    CHECK(apply_setting(s, "fit-target", "1024,2048").error().find("fit-target: ") == 0);
+    CHECK(s.engine.fit_target_set);
+    CHECK(s.engine.fit_target_mib == 0);
+    REQUIRE(apply_setting(s, "fit-target", "auto"));
+    CHECK_FALSE(s.engine.fit_target_set);
+}
+
 TEST_CASE("llama.cpp's Qwen2.5-VL projector: its clip graph at the 46 x 46-token warm-up, window mask included") {
     // llama.cpp's own figures for the Qwen2.5-VL clip compute buffer, flash attention off then on: 4872 MiB
     // and 705 MiB (https://github.com/gpustack/gguf-parser-go/issues/44, "Real clip compute buffer", read from

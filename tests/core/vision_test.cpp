@@ -337,6 +337,67 @@ TEST_CASE("vision: the Qwen ViTs' image tokens under transformers' processor and
     CHECK(estimate(s.scenario).value().image_tokens == 11'846);
 }
 
+TEST_CASE("vision: llama.cpp's --image-min-tokens and --image-max-tokens, and Ollama's minimum for Qwen-VL", "[vision][images]") {
+    // The flags replace set_limit_image_tokens' bounds for the towers mtmd resizes itself (tools/mtmd/clip-model.h:
+    // custom_image_min_tokens, custom_image_max_tokens). Every figure below is what llama.cpp's own
+    // calc_size_preserved_ratio gives (bench/mmproj/grid.cpp compiles tools/mtmd/mtmd-image.cpp unchanged: "grid CELL
+    // MIN MAX W H"), in floats as mtmd computes: Qwen2.5-VL (cell 28) at 1,024 to 4,096 tokens: 448 x 448 -> 896 x 896,
+    // 32 x 32; 200 x 300 -> 756 x 1120, 27 x 40; at 1,024 to 2,000: 1920 x 1080 -> 1652 x 924, 59 x 33. Gemma 4 (cell
+    // 48) at 100 to 280: 200 x 200 -> 528 x 528, 11 x 11, where doubles give 10 x 10 (the scale is exactly 2.4).
+    const VisionTower q25 = model_of(fixture("qwen2.5-vl-3b-instruct")).architecture.vision;
+    ImageProcessor p = ImageProcessor::llama_cpp;
+    CHECK(*image_tokens(q25, 448, 448, p) == 16 * 16 + 2);  // 8 to 4,096: the image as it is
+    p.min_tokens = 1024;
+    CHECK(*image_tokens(q25, 448, 448, p) == 32 * 32 + 2);
+    CHECK(*image_tokens(q25, 200, 300, p) == 27 * 40 + 2);
+    CHECK(image_token_rule(q25, p).find("(llama.cpp tools/mtmd: 1,024 to 4,096 tokens an image, set_limit_image_tokens, --image-min-tokens 1,024)") !=
+          std::string::npos);
+    p.max_tokens = 2000;
+    CHECK(*image_tokens(q25, 1920, 1080, p) == 59 * 33 + 2);
+    const VisionTower g4 = load_preset("gemma-4-e2b")->architecture.vision;
+    ImageProcessor g = ImageProcessor::llama_cpp;
+    g.min_tokens = 100;
+    CHECK(*image_tokens(g4, 200, 200, g) == 11 * 11 + 2);
+    const ImageGrid grid = mtmd_smart_resize(48, 100 * 48 * 48, 280 * 48 * 48, 200, 200);
+    CHECK((grid.rows == 11 && grid.columns == 11));
+    CHECK(image_token_rule(g4, g).find("within 100 to 280 tokens (a small image is scaled up to 100, not to fill 280 as transformers does)") !=
+          std::string::npos);
+    // Bounds that cross are refused by name, as clip.cpp throws while the projector loads.
+    p.min_tokens = 5000;
+    p.max_tokens = 0;
+    Expected<std::uint64_t> crossed = image_tokens(q25, 448, 448, p);
+    REQUIRE_FALSE(crossed.ok());
+    CHECK(crossed.error() == "image-min-tokens: an image's minimum (--image-min-tokens 5,000) is above the tower's maximum of 4,096 tokens: "
+                             "llama.cpp refuses the pair (image_max_pixels is less than image_min_pixels)");
+    g.min_tokens = 0;
+    g.max_tokens = 20;
+    crossed = image_tokens(g4, 448, 448, g);
+    REQUIRE_FALSE(crossed.ok());
+    CHECK(crossed.error().rfind("image-max-tokens: an image's maximum (--image-max-tokens 20) is below the tower's minimum of 40 tokens", 0) == 0);
+    // Towers mtmd does not resize by tokens ignore the flags: Gemma 3 is always 256 + 2.
+    ImageProcessor any = ImageProcessor::llama_cpp;
+    any.min_tokens = 5000;
+    CHECK(*image_tokens(model_of(fixture("gemma-3-12b-it")).architecture.vision, 448, 448, any) == 258);
+    // Ollama starts llama-server with --image-min-tokens 1024 for qwen2vl, qwen25vl, qwen3vl and qwen3vlmoe, not for
+    // Qwen3.5 (llm/llama_server.go qwenVLServerArgs, ollama fb30760): a 448 x 448 image is 1,026 tokens there.
+    StateResult s = apply_state(Scenario{}, "model=qwen2.5-vl-3b&context=8K&images=2&image-size=448x448&engine=ollama");
+    REQUIRE(s.problems.empty());
+    CHECK(estimate(s.scenario).value().image_tokens == 2 * 1026);
+    CHECK(image_token_rule(q25, image_processor(s.scenario)).find("Ollama passes --image-min-tokens 1024 for Qwen-VL") != std::string::npos);
+    REQUIRE(apply_setting(s.scenario, "engine", "llama.cpp"));
+    CHECK(estimate(s.scenario).value().image_tokens == 2 * 258);
+    REQUIRE(apply_setting(s.scenario, "image-min-tokens", "1024"));
+    CHECK(estimate(s.scenario).value().image_tokens == 2 * 1026);
+    StateResult q35 = apply_state(Scenario{}, "model=qwen3.5-27b&context=8K&images=1&image-size=448x448&engine=ollama");
+    REQUIRE(q35.problems.empty());
+    CHECK(estimate(q35.scenario).value().image_tokens == 14 * 14 + 2);  // 448 = 14 cells of 32: within 8 to 4,096
+    // The settings read a count or auto, and keep the last good value.
+    CHECK(apply_setting(s.scenario, "image-min-tokens", "0").error() == "image-min-tokens: must be at least 1");
+    CHECK(s.scenario.engine.image_min_tokens == 1024);
+    REQUIRE(apply_setting(s.scenario, "image-min-tokens", "auto"));
+    CHECK(s.scenario.engine.image_min_tokens == 0);
+}
+
 TEST_CASE("vision: Gemma 4 (26B-A4B, 31B) counts exactly; its layers, KV cache and images", "[vision][architecture]") {
     // google/gemma-4-31B-it and google/gemma-4-26B-A4B-it: 31,273,088,876 and 25,805,936,206 in the Hub's safetensors
     // metadata ({"safetensors":{"parameters":{"BF16":31273088876}}}, quoted in public catalogue files). The text
