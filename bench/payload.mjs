@@ -64,7 +64,10 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // does), llama.cpp's --image-min-tokens, --image-max-tokens and --fit-target, and mtmd's resize in floats cost
 // +3,139 B against main 0666a44; the lean page +178 B (its mtmd rules wrapped out), the single file 6.4 KB under its
 // 440,000 B (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 454_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 454,000 -> 455,000: llama.cpp's speculative flags as spelled since April 2026 (--spec-draft-*, --spec-type),
+// --draft-max and its default of 3, and a projector file named in the state cost +1,386 B against main e691e9f; the
+// single file is 5.2 KB under its 440,000 B (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 455_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;

@@ -99,6 +99,7 @@ enum class ValueKind {
     overrides,   // -ot PATTERN=CPU[,...]: repeated flags add to the list
     mmproj,      // --mmproj FILE: a projector file (its name is not read; the model's vision tower is counted)
     speculative, // vLLM --speculative-config JSON: read and checked; a drafter is named as not priced
+    spec_types,  // llama.cpp --spec-type LIST: draft-simple drafts with -md; the others are named as not priced
     text,        // any value (ignored or unmodelled flags)
 };
 
@@ -135,11 +136,13 @@ const std::vector<FlagSpec>& llama_flags() {
         {"-ncmoe|--n-cpu-moe", "n-cpu-moe", ValueKind::n_cpu_moe, nullptr, nullptr},
         {"-ot|--override-tensor", "override-tensor", ValueKind::overrides, nullptr, nullptr},
         {"-nkvo|--no-kv-offload", "", ValueKind::none, nullptr, "a KV cache kept in system RAM is not modelled"},
-        {"-md|--model-draft", "draft-model", ValueKind::draft_model, nullptr, nullptr},
+        {"-md|--model-draft|--spec-draft-model", "draft-model", ValueKind::draft_model, nullptr, nullptr},
+        {"--spec-draft-n-max", "draft-max", ValueKind::whole, nullptr, nullptr},
+        {"--spec-type", "spec-type", ValueKind::spec_types, nullptr, nullptr},
         // The drafter's K and V cache types, read apart and joined after the flags (draft-kv-dtype is both).
-        {"-ctkd|--cache-type-k-draft", "draft-k", ValueKind::llama_cache, nullptr, nullptr},
-        {"-ctvd|--cache-type-v-draft", "draft-v", ValueKind::llama_cache, nullptr, nullptr},
-        {"-ngld|--gpu-layers-draft|--n-gpu-layers-draft", "draft-ngl", ValueKind::text, nullptr, nullptr},
+        {"-ctkd|--cache-type-k-draft|--spec-draft-type-k", "draft-k", ValueKind::llama_cache, nullptr, nullptr},
+        {"-ctvd|--cache-type-v-draft|--spec-draft-type-v", "draft-v", ValueKind::llama_cache, nullptr, nullptr},
+        {"-ngld|--gpu-layers-draft|--n-gpu-layers-draft|--spec-draft-ngl", "draft-ngl", ValueKind::text, nullptr, nullptr},
         {"-cd|--ctx-size-draft", "", ValueKind::text, nullptr, "the drafter's KV cache is sized at the target's context; -cd is not modelled"},
         {"-mm|--mmproj|-mmu|--mmproj-url", "mmproj", ValueKind::mmproj, nullptr, nullptr},
         {"--no-mmproj", "mmproj", ValueKind::none, "off", nullptr},
@@ -409,6 +412,29 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
             }
             set_setting(r, key, m.preset_key, source);
             if (!m.weight_dtype.empty()) set_setting(r, "draft-dtype", m.weight_dtype, source);
+            return std::nullopt;
+        }
+        case ValueKind::spec_types: {
+            // common/speculative.cpp's names. Since llama.cpp PR #23988 (June 2026) -md drafts only under draft-simple.
+            std::string list = lower(value);
+            for (std::size_t at = 0; at <= list.size();) {
+                const std::size_t end = std::min(list.find(',', at), list.size());
+                const std::string type = list.substr(at, end - at);
+                at = end + 1;
+                if (type == "none") continue;
+                if (type == "draft-simple") {
+                    set_setting(r, key, type, source);
+                } else if (type == "draft-mtp" || type == "draft-eagle3" || type == "draft-dflash" || type == "draft-dspark") {
+                    r.unmodelled.push_back(source + " (" + type + (type == "draft-mtp" ? ": the model's own MTP layers, loaded only then," : ": its sidecar drafter") +
+                                           " and its draft context are not priced)");
+                } else if (type == "ngram-simple" || type == "ngram-map-k" || type == "ngram-map-k4v" || type == "ngram-mod" || type == "ngram-cache") {
+                    r.unmodelled.push_back(source + " (" + type + " drafts from the text itself, no weights; the logits rows its " +
+                                           (type == "ngram-mod" ? "64" : type == "ngram-cache" ? "8" : "48") + "-token drafts add are not modelled)");
+                } else {
+                    return bad(shown(type) + " is not a speculative type (none, draft-simple, draft-eagle3, draft-mtp, draft-dflash, draft-dspark, "
+                                             "ngram-simple, ngram-map-k, ngram-map-k4v, ngram-mod, ngram-cache)");
+                }
+            }
             return std::nullopt;
         }
         case ValueKind::n_cpu_moe: {
@@ -793,6 +819,11 @@ void join_draft_flags(CommandReading& r) {
     drop_setting(r, "draft-k");
     drop_setting(r, "draft-v");
     drop_setting(r, "draft-ngl");
+    // llama-server loads a drafter given without --spec-type draft-simple but does not draft with it (PR #23988).
+    const CommandSetting* drafter = get_setting(r, "draft-model");
+    if (drafter != nullptr && get_setting(r, "spec-type") == nullptr)
+        r.unmodelled.push_back(drafter->source + " (without --spec-type draft-simple llama-server loads the drafter but does not draft; priced drafting)");
+    drop_setting(r, "spec-type");
 }
 
 bool is_python(const std::string& program) {
@@ -1075,6 +1106,14 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
             continue;
         }
         if (spec.kind == ValueKind::n_cpu_moe && value == "all") continue;  // written as --cpu-moe
+        if (spec.kind == ValueKind::draft_model && !vllm) {  // -md drafts only under --spec-type draft-simple (PR #23988)
+            // The drafter's format rides in its file's name, as -md is read; its cache type is -ctkd and -ctvd.
+            const CommandSetting* format = value_of("draft-dtype");
+            out += " " + flag + " " + shell_quote(value + (format != nullptr ? "-" + format->value + ".gguf" : "")) + " --spec-type draft-simple";
+            if (const CommandSetting* kv = value_of("draft-kv-dtype"))
+                out += " -ctkd " + llama_cache_name(kv->value) + " -ctvd " + llama_cache_name(kv->value);
+            continue;
+        }
         if (spec.kind == ValueKind::llama_cache) value = llama_cache_name(value);
         if (spec.kind == ValueKind::vllm_dtype) {
             if (value == "fp16") value = "float16";

@@ -36,8 +36,9 @@ constexpr std::uint64_t kCudaContextBytes = 457 * kMiB;
 constexpr std::uint64_t kF32 = 4;
 // ggml-cuda's offload_op: the smallest batch for which an op on host weights runs on the GPU instead.
 constexpr std::uint64_t kOpOffloadMinBatch = 32;
-// A drafter's tokens per step (common/common.h, the speculative draft's n_max, --draft-max).
-constexpr std::uint64_t kDraftMax = 16;
+// A drafter's tokens per step: common/common.h common_params_speculative_draft n_max, 3 since llama.cpp PR #23269
+// (b9493, May 2026; 16 before); --spec-draft-n-max sets it.
+constexpr std::uint64_t kDraftMax = 3;
 
 std::uint64_t pad_up(std::uint64_t value, std::uint64_t pad) { return (value + pad - 1) / pad * pad; }
 std::string n(std::uint64_t v) { return format_count_exact(v); }
@@ -997,7 +998,9 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
     else if (s.engine.n_cpu_moe > 0) cmd += " --n-cpu-moe " + std::to_string(s.engine.n_cpu_moe);
     if (!s.engine.override_tensor.empty()) cmd += " -ot \"" + s.engine.override_tensor + "\"";
     if (in.draft) {
-        cmd += " -md " + in.draft->preset_key + ".gguf";
+        // Since llama.cpp PR #23988 (June 2026) -md drafts only under --spec-type draft-simple.
+        cmd += " -md " + in.draft->preset_key + ".gguf --spec-type draft-simple";
+        if (s.engine.draft_max > 0) cmd += " --spec-draft-n-max " + std::to_string(s.engine.draft_max);
         if (!s.engine.draft_kv_dtype.empty()) cmd += std::string(" -ctkd ") + ggml_kv_name(s.engine.draft_kv_dtype) + " -ctvd " + ggml_kv_name(s.engine.draft_kv_dtype);
     }
     if (in.projector)
@@ -1155,6 +1158,8 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         in.projector_compute_bytes = projector_compute_bytes(t, s, text_width, fa, in.projector_compute_steps);
         projector_kind = t.kind;
     }
+    if (s.engine.draft_max > 0 && !in.draft)
+        out.notes.push_back("--draft-max " + n(s.engine.draft_max) + " changes nothing without a drafter (--draft-model): llama-server reserves one row of logits a slot.");
     if (ollama && in.overrides.any)
         return Error{s.engine.override_tensor.empty() ? "n-cpu-moe" : "override-tensor", "Ollama has no flag for tensor overrides: choose --engine llama.cpp"};
     if (in.overrides.bytes > 0)
@@ -1188,7 +1193,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     // (tools/server/server-context.cpp server_output_limits, common_speculative_get_output_limits; PR #23861,
     // May 2026). libllama's default, and every build before, reserves a whole u-batch of logits.
     if (!s.engine.outputs_all)
-        r.outputs_max = s.engine.n_outputs_max > 0 ? s.engine.n_outputs_max : r.n_seq * (1 + (in.draft ? kDraftMax : 0));
+        r.outputs_max = s.engine.n_outputs_max > 0 ? s.engine.n_outputs_max : r.n_seq * (1 + (in.draft ? (s.engine.draft_max > 0 ? s.engine.draft_max : kDraftMax) : 0));
     std::uint64_t ctx = s.context_tokens;
     r.context_from_model = false;
     if (ctx == 0) {

@@ -159,16 +159,29 @@ std::vector<SettingSpec> engine_setting_rows() {
              return std::string();
          },
          [](const Scenario& s) { return s.engine.draft_kv_dtype; }, nullptr, nullptr, "f16", ""}),
+        for_engine(E::llama_cpp, {"draft-max", "N", "llama.cpp --spec-draft-n-max: tokens the drafter proposes a step (default 3); llama-server reserves -np x (1 + N) rows of logits",
+         "Draft tokens a step", "tokens", K::count, "8",
+         [](Scenario& s, std::string_view t) { return apply_whole(s.engine.draft_max, t, 1, 1024); },
+         [](const Scenario& s) { return show_whole_if(s.engine.draft_max, 0); },
+         [](const Scenario&) { return std::string("3"); }, nullptr, "3", "Each slot reserves logits for the drafted tokens and one more."}),
         for_engine(E::llama_cpp, {"mmproj", "[BOOL|FILE]",
          "llama.cpp --mmproj FILE: load the model's vision projector with its own compute buffer (true: an f16 file of the model's tower; "
          "a path: that mmproj GGUF's header, its tower and bytes; on the page, drop the file)",
          "Vision projector (--mmproj)", "", K::flag, "true",
          [](Scenario& s, std::string_view t) {
+             // A file read for it is named in the state (a link cannot carry the file): its own name keeps it; a
+             // name without the file is refused, never priced as the model's f16 tower.
+             if (s.engine.mmproj_file && trim(t) == s.engine.mmproj_file->name) return (s.engine.mmproj = true, std::string());
              std::string problem = apply_bool(s.engine.mmproj, t);
+             if (!problem.empty())
+                 return problem + " (a projector file is not carried by a link or a saved state: drop the file on the page, or give --mmproj FILE)";
              if (!s.engine.mmproj) s.engine.mmproj_file.reset();  // off: a file read for it goes too
              return problem;
          },
-         [](const Scenario& s) { return s.engine.mmproj ? std::string("true") : std::string(); }, nullptr, nullptr, "",
+         [](const Scenario& s) {
+             return !s.engine.mmproj ? std::string() : s.engine.mmproj_file ? s.engine.mmproj_file->name : std::string("true");
+         },
+         nullptr, nullptr, "",
          "The vision tower's file: its f16 weights and its compute buffer for one image, on GPU 0."}),
         for_engine(E::llama_cpp, {"mmproj-offload", "[BOOL]", "llama.cpp puts the projector on the GPU (default true; false = --no-mmproj-offload: host RAM)",
          "Projector on the GPU", "", K::flag, "false",

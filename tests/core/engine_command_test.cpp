@@ -340,17 +340,45 @@ TEST_CASE("llama-server: --n-cpu-moe, --cpu-moe and -ot PATTERN=CPU are read, -o
     CHECK(error_of("llama-server -m a.gguf --n-cpu-moe x").rfind("--n-cpu-moe:", 0) == 0);
 }
 
+TEST_CASE("llama-server's speculative flags as llama.cpp spells them since April 2026: --spec-draft-*, --spec-type") {
+    // common/arg.cpp since PR #22397 (b9022, April 2026): --spec-draft-model (-md), --spec-draft-type-k/-v (-ctkd/-ctvd),
+    // --spec-draft-ngl (-ngld), --spec-draft-n-max (the old --draft-max is removed), and --spec-type, whose names are
+    // common/speculative.cpp's. Since PR #23988 (b9596, June 2026) a drafter drafts only under --spec-type
+    // draft-simple; without it llama-server loads the drafter and does not draft.
+    const CommandReading r = read_ok("llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf --spec-draft-model Llama-3.2-1B-Instruct-Q8_0.gguf "
+                                     "--spec-draft-type-k q8_0 --spec-draft-type-v q8_0 --spec-draft-ngl all --spec-type draft-simple --spec-draft-n-max 8");
+    const auto p = pairs(r);
+    CHECK(p.at("draft-model") == "llama-3.2-1b");
+    CHECK(p.at("draft-kv-dtype") == "q8_0");
+    CHECK(p.at("draft-max") == "8");
+    CHECK(p.count("spec-type") == 0);
+    CHECK(r.unmodelled.empty());
+    const std::string printed = engine_command_line(r.engine, r.model_ref, r.settings);
+    CHECK(printed.find("-md llama-3.2-1b-q8_0.gguf --spec-type draft-simple -ctkd q8_0 -ctvd q8_0") != std::string::npos);
+    CHECK(printed.find("--spec-draft-n-max 8") != std::string::npos);
+    CHECK(pairs(read_ok(printed)) == p);
+    // A drafter without --spec-type draft-simple: loaded, not drafting; priced drafting, and said.
+    CHECK(contains(read_ok("llama-server -m a.gguf -md Llama-3.2-1B-Q4_K_M.gguf").unmodelled,
+                   "-md Llama-3.2-1B-Q4_K_M.gguf (without --spec-type draft-simple llama-server loads the drafter but does not draft; priced drafting)"));
+    // The other types are named with what they leave out; an unknown one is an error naming the list.
+    const CommandReading mtp = read_ok("llama-server -m Qwen3.5-27B-Q4_K_M.gguf --spec-type draft-mtp");
+    CHECK(contains(mtp.unmodelled, "--spec-type draft-mtp (draft-mtp: the model's own MTP layers, loaded only then, and its draft context are not priced)"));
+    CHECK(contains(read_ok("llama-server -m a.gguf --spec-type ngram-mod,none").unmodelled,
+                   "--spec-type ngram-mod,none (ngram-mod drafts from the text itself, no weights; the logits rows its 64-token drafts add are not modelled)"));
+    CHECK(error_of("llama-server -m a.gguf --spec-type guess").rfind("--spec-type: \"guess\" is not a speculative type (none, draft-simple,", 0) == 0);
+}
+
 TEST_CASE("llama-server: -md names a built-in drafter (and its format), -ctkd/-ctvd its cache type, -ngld its placement") {
     // common/arg.cpp: -ctkd and -ctvd set the drafter's K and V cache types apart, each f16 by default; -ngld
     // the drafter's GPU layers (99 / "all": the whole drafter, which is what is modelled).
-    const CommandReading r = read_ok("llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -md Llama-3.2-1B-Instruct-Q8_0.gguf -ctkd q8_0 -ctvd q8_0 -ngld 99");
+    const CommandReading r = read_ok("llama-server -m Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf -md Llama-3.2-1B-Instruct-Q8_0.gguf -ctkd q8_0 -ctvd q8_0 -ngld 99 --spec-type draft-simple");
     CHECK(pairs(r).at("draft-model") == "llama-3.2-1b");
     CHECK(pairs(r).at("draft-dtype") == "q8_0");
     CHECK(pairs(r).at("draft-kv-dtype") == "q8_0");
     CHECK(pairs(r).count("draft-k") == 0);
     CHECK(pairs(r).count("draft-ngl") == 0);
     CHECK(r.unmodelled.empty());
-    CHECK(read_ok("llama-server -m a.gguf -md Llama-3.2-1B-Q4_K_M.gguf -ngld all").unmodelled.empty());
+    CHECK(read_ok("llama-server -m a.gguf -md Llama-3.2-1B-Q4_K_M.gguf -ngld all --spec-type draft-simple").unmodelled.empty());
     // -ctkd alone leaves the drafter's V cache in f16: not one type, so nothing is set and the reading says why
     // (before, -ctkd q8_0 priced the V cache in q8_0 too).
     const CommandReading k_only = read_ok("llama-server -m a.gguf -md b.gguf -ctkd q8_0");

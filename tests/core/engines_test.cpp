@@ -106,13 +106,22 @@ TEST_CASE("llama.cpp compute buffer at n_ubatch: the u-batch's logits dominate a
     CHECK(term(device(run(s), "gpu0"), "compute_buffer") == 8192ULL * 4096 * 6 + 4096ULL * (4096 + 3 * 14336) * 4);
     REQUIRE(apply_setting(s, "n-outputs-max", "all"));
     CHECK(term(device(run(s), "gpu0"), "compute_buffer") == 4096ULL * (128256 + 4096) * 4);
-    // A drafter adds its 16 tokens per step to every slot's rows (common_speculative_get_output_limits).
+    // A drafter adds its tokens per step to every slot's rows (tools/server/server-context.cpp server_n_outputs_max:
+    // -np x (1 + common_speculative_n_max)): 3 by default since llama.cpp PR #23269 (b9493; 16 before), or
+    // --spec-draft-n-max.
     REQUIRE(apply_setting(s, "n-outputs-max", "auto"));
     REQUIRE(apply_setting(s, "ubatch", "512"));
     REQUIRE(apply_setting(s, "draft-model", "llama-3.2-1b"));
     const EngineEstimate drafted = run(s);
     CHECK(std::find(drafted.settings.begin(), drafted.settings.end(),
-                    "logits reserved for 17 of the u-batch's 512 rows (llama-server: -np x (1 + the drafter's tokens per step))") != drafted.settings.end());
+                    "logits reserved for 4 of the u-batch's 512 rows (llama-server: -np x (1 + the drafter's tokens per step))") != drafted.settings.end());
+    CHECK(drafted.command.find(" -md llama-3.2-1b.gguf --spec-type draft-simple") != std::string::npos);
+    REQUIRE(apply_setting(s, "draft-max", "8"));
+    const EngineEstimate eight = run(s);
+    CHECK(std::find(eight.settings.begin(), eight.settings.end(),
+                    "logits reserved for 9 of the u-batch's 512 rows (llama-server: -np x (1 + the drafter's tokens per step))") != eight.settings.end());
+    CHECK(eight.command.find("--spec-type draft-simple --spec-draft-n-max 8") != std::string::npos);
+    CHECK(apply_setting(s, "draft-max", "0").error() == "draft-max: must be at least 1");
     CHECK(!apply_setting(s, "n-outputs-max", "none"));
 }
 
@@ -1705,6 +1714,34 @@ TEST_CASE("llama.cpp's projector file (--mmproj FILE): its header gives the buff
             }
         if (a.vision.audio) CHECK(*audio_tokens(t, 45, ImageProcessor::llama_cpp) == *audio_tokens(a.vision, 45, ImageProcessor::llama_cpp));
     }
+}
+
+TEST_CASE("a projector file is named in the state, and a link naming it without the file is refused, not priced as f16") {
+    // A link cannot carry the file: before, the state said mmproj=true, and whoever opened the link got the model's
+    // f16 tower in its place (a q8_0 file priced at twice its bytes, a GGUF model's file refused for want of a tower).
+    Scenario s = with({{"model", "mistral-small-3.1-24b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "h100-80gb"}, {"context", "8192"}});
+    const Architecture& a = s.model->architecture;
+    const Expected<FileModel> file = read_file(mmproj_of(a.vision, static_cast<std::uint32_t>(a.hidden_size)), "mmproj-ms.gguf");
+    REQUIRE(file);
+    REQUIRE(apply_file_model(s, *file));
+    const std::string state = to_state(s);
+    CHECK(state.find("mmproj=mmproj-ms.gguf") != std::string::npos);
+    // The scenario's own state read back keeps the file (the page and the app re-read their state).
+    const StateResult again = apply_state(s, state);
+    CHECK(again.problems.empty());
+    REQUIRE(again.scenario.engine.mmproj_file);
+    CHECK(term(device(run(again.scenario), "gpu0"), "mmproj_buffer") == file->weight_bytes);
+    // Opened elsewhere, without the file: refused by name, the rest of the link kept.
+    const StateResult elsewhere = apply_state(Scenario{}, state);
+    REQUIRE(elsewhere.problems.size() == 1);
+    CHECK(elsewhere.problems[0] == "mmproj: \"mmproj-ms.gguf\" is not true or false (a projector file is not carried by a link or a saved "
+                                   "state: drop the file on the page, or give --mmproj FILE)");
+    CHECK_FALSE(elsewhere.scenario.engine.mmproj);
+    CHECK(elsewhere.scenario.engine.kind == EngineKind::llama_cpp);
+    // Without a file the state says true, as before; false drops the file.
+    CHECK(to_state(with({{"model", "gemma-3-12b"}, {"engine", "llama.cpp"}, {"mmproj", "true"}})).find("mmproj=true") != std::string::npos);
+    REQUIRE(apply_setting(s, "mmproj", "false"));
+    CHECK_FALSE(s.engine.mmproj_file);
 }
 
 TEST_CASE("llama.cpp's projector file beside a GGUF model, which has no vision_config") {
