@@ -67,7 +67,10 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // Raised 454,000 -> 455,000: llama.cpp's speculative flags as spelled since April 2026 (--spec-draft-*, --spec-type),
 // --draft-max and its default of 3, and a projector file named in the state cost +1,386 B against main e691e9f; the
 // single file is 5.2 KB under its 440,000 B (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 455_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 455,000 -> 456,000: llama.cpp's MTP drafting (--mtp: the MTP layers, their KV cache and graph, the reader's
+// --spec-type draft-mtp) cost +1,410 B against main 3bbccd8; the single file is 3.8 KB under its 440,000 B
+// (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 456_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;

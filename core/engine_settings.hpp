@@ -47,6 +47,7 @@ struct EngineSettings {
     std::string draft_dtype;           // the drafter's weight format; "" = the target's
     std::string draft_kv_dtype;        // -ctkd (and -ctvd): the drafter's cache type; "" = f16
     std::uint64_t draft_max = 0;       // --spec-draft-n-max: tokens the drafter proposes a step; 0 = 3
+    bool mtp = false;                  // --spec-type draft-mtp: the model's own MTP layers draft (Qwen3-Next, Qwen3.5)
     bool mmproj = false;               // --mmproj FILE: the model's vision projector is loaded (an f16 mmproj file)
     bool mmproj_offload = true;        // --no-mmproj-offload sets false: the projector stays in host RAM
     std::shared_ptr<const ProjectorFile> mmproj_file;  // --mmproj FILE read (core/mmproj.cpp); null: priced from the model's tower

@@ -411,7 +411,7 @@ std::optional<Derivation> derive(const Scenario& s, const Estimate& e, const Val
         else if (a.family == ModelFamily::glm4_moe)
             engines += " GLM-4.5 GGUFs store the NextN layer, and llama.cpp's loader skips it (TENSOR_SKIP): in the file, not in memory.";
         else if (a.family == ModelFamily::qwen3_next)
-            engines += " llama.cpp loads it only under --spec-type draft-mtp (src/models/qwen35.cpp and qwen3next.cpp skip it otherwise), with a draft context of its own.";
+            engines += " llama.cpp loads it only under --spec-type draft-mtp (--mtp; src/models/qwen35.cpp and qwen3next.cpp skip it otherwise), with a draft context of its own.";
         WorkedStep result = compute(t.bytes);
         result.text += ". " + engines;  // the figure, then where the engines put it
         return Derivation{"", t.label,

@@ -139,6 +139,7 @@ const std::vector<FlagSpec>& llama_flags() {
         {"-md|--model-draft|--spec-draft-model", "draft-model", ValueKind::draft_model, nullptr, nullptr},
         {"--spec-draft-n-max", "draft-max", ValueKind::whole, nullptr, nullptr},
         {"--spec-type", "spec-type", ValueKind::spec_types, nullptr, nullptr},
+        {"--spec-type draft-mtp", "mtp", ValueKind::none, "on", nullptr},  // printed only: --spec-type above reads it
         // The drafter's K and V cache types, read apart and joined after the flags (draft-kv-dtype is both).
         {"-ctkd|--cache-type-k-draft|--spec-draft-type-k", "draft-k", ValueKind::llama_cache, nullptr, nullptr},
         {"-ctvd|--cache-type-v-draft|--spec-draft-type-v", "draft-v", ValueKind::llama_cache, nullptr, nullptr},
@@ -424,9 +425,10 @@ Status take_value(CommandReading& r, const FlagSpec& spec, const std::string& fl
                 if (type == "none") continue;
                 if (type == "draft-simple") {
                     set_setting(r, key, type, source);
-                } else if (type == "draft-mtp" || type == "draft-eagle3" || type == "draft-dflash" || type == "draft-dspark") {
-                    r.unmodelled.push_back(source + " (" + type + (type == "draft-mtp" ? ": the model's own MTP layers, loaded only then," : ": its sidecar drafter") +
-                                           " and its draft context are not priced)");
+                } else if (type == "draft-mtp") {
+                    set_setting(r, "mtp", "on", source);
+                } else if (type == "draft-eagle3" || type == "draft-dflash" || type == "draft-dspark") {
+                    r.unmodelled.push_back(source + " (" + type + ": its sidecar drafter and its draft context are not priced)");
                 } else if (type == "ngram-simple" || type == "ngram-map-k" || type == "ngram-map-k4v" || type == "ngram-mod" || type == "ngram-cache") {
                     r.unmodelled.push_back(source + " (" + type + " drafts from the text itself, no weights; the logits rows its " +
                                            (type == "ngram-mod" ? "64" : type == "ngram-cache" ? "8" : "48") + "-token drafts add are not modelled)");
@@ -1131,6 +1133,9 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
         if (spec.kind == ValueKind::vllm_kv && value != "fp8") continue;
         out += " " + flag + " " + shell_quote(value);
     }
+    // MTP drafting's cache type (-ctkd/-ctvd, as a drafter's; printed with -md when there is one).
+    if (const CommandSetting* kv = value_of("draft-kv-dtype"); !vllm && kv != nullptr && value_of("draft-model") == nullptr && value_of("mtp") != nullptr)
+        out += " -ctkd " + llama_cache_name(kv->value) + " -ctvd " + llama_cache_name(kv->value);
     // vLLM names its drafter inside --speculative-config (num_speculative_tokens, required there, does not change memory).
     if (const CommandSetting* d = value_of("draft-model"); vllm && d != nullptr && d->value.find_first_of("'\"\\") == std::string::npos)
         out += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + d->value + "\", \"num_speculative_tokens\": 5}'";

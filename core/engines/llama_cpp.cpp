@@ -538,6 +538,9 @@ struct Inputs {
     std::uint64_t draft_weight_bytes = 0;
     std::string draft_format;
     KvTypes draft_types;
+    // MTP drafting (--spec-type draft-mtp): the model's MTP layers, their bytes in the weights' format.
+    std::uint64_t mtp_layers = 0;
+    std::uint64_t mtp_weight_bytes = 0;
     // The vision projector (--mmproj): its f16 weights and its clip graph's compute buffer, on GPU 0 unless
     // --no-mmproj-offload (then host RAM).
     bool projector = false;
@@ -924,6 +927,28 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
                                dp.output_steps + ")",
                            std::max({dp.attention, dp.ffn, dp.output}), EngineTermKind::compute});
     }
+    // MTP drafting: the MTP layers load after the model's last layer and go with the output layer (common/fit.cpp counts
+    // them in -ngl). The MTP draft context keeps a plain KV cache of those layers at the target's cells, in the
+    // drafter's cache type (src/llama-model.cpp create_memory: mtp_on_hybrid_qwen; -ctkd, default f16), and reserves
+    // its one-layer graph with -np rows of logits (common/speculative.cpp, ggml-org/llama.cpp#23988).
+    if (in.mtp_layers > 0) {
+        EngineDevice& d = out.devices[static_cast<std::size_t>(out_dev)];
+        d.terms.push_back({"mtp_buffer", "MTP layers", n(in.mtp_layers) + " MTP layer" + (in.mtp_layers == 1 ? "" : "s") +
+                                                           " in the weights' format (the model's MTP module)",
+                           in.mtp_weight_bytes, EngineTermKind::weights});
+        std::uint64_t mtp_swa = 0;
+        std::string mtp_steps;
+        std::uint64_t layer_kv = 0;
+        for (std::uint64_t b : kv_bytes_per_layer(a, r, in.draft_types, false, mtp_swa, mtp_steps)) layer_kv = std::max(layer_kv, b);
+        d.terms.push_back({"mtp_kv_buffer", "MTP KV buffer", n(in.mtp_layers) + " MTP layer" + (in.mtp_layers == 1 ? "" : "s") + ": " + mtp_steps,
+                           layer_kv * in.mtp_layers, EngineTermKind::kv_cache});
+        Resolved m = r;
+        m.outputs_max = s.engine.outputs_all ? 0 : r.n_seq;  // n-outputs-max all: a u-batch of logits, as before PR #23988
+        const Phases mp = phases(a, m);
+        d.terms.push_back({"mtp_compute_buffer", "MTP compute buffer",
+                           "its one-layer graph: max(attention: " + mp.attention_steps + ", feed-forward: " + mp.ffn_steps + ", output: " + mp.output_steps + ")",
+                           std::max({mp.attention, mp.ffn, mp.output}), EngineTermKind::compute});
+    }
     // The vision projector (llama-server / llama-mtmd-cli --mmproj): mtmd puts the clip model and its graph on
     // the first GPU (--no-mmproj-offload: the CPU), and llama-server adds both to --fit's target for that device.
     if (in.projector) {
@@ -1000,8 +1025,11 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
     if (in.draft) {
         // Since llama.cpp PR #23988 (June 2026) -md drafts only under --spec-type draft-simple.
         cmd += " -md " + in.draft->preset_key + ".gguf --spec-type draft-simple";
-        if (s.engine.draft_max > 0) cmd += " --spec-draft-n-max " + std::to_string(s.engine.draft_max);
+    }
+    if (in.mtp_layers > 0) cmd += " --spec-type draft-mtp";
+    if (in.draft || in.mtp_layers > 0) {  // the drafter's (or the MTP context's) cache type and tokens a step
         if (!s.engine.draft_kv_dtype.empty()) cmd += std::string(" -ctkd ") + ggml_kv_name(s.engine.draft_kv_dtype) + " -ctvd " + ggml_kv_name(s.engine.draft_kv_dtype);
+        if (s.engine.draft_max > 0) cmd += " --spec-draft-n-max " + std::to_string(s.engine.draft_max);
     }
     if (in.projector)
         cmd += " --mmproj " +
@@ -1114,6 +1142,31 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         out.notes.push_back("The drafter (" + d.model->display_name + ") is a second model in memory: its weights, its own KV cache at the "
                             "target's full context (not a small one) and its own compute buffer.");
     }
+    // MTP drafting: llama.cpp loads the MTP layers of Qwen3-Next and Qwen3.5 only under --spec-type draft-mtp
+    // (src/models/qwen35.cpp, qwen3next.cpp: TENSOR_SKIP unless load_mtp, ggml-org/llama.cpp#26296); GLM-4.5's NextN
+    // layer is always skipped (glm4-moe.cpp) and DeepSeek's is left out of the GGUF at conversion.
+    if (s.engine.mtp) {
+        if (ollama) return Error{"mtp", "Ollama drafts with MTP layers only when a model's options set draft_num_predict: choose --engine llama.cpp"};
+        if (s.model->counts.mtp_count == 0 || a.num_nextn_predict_layers == 0)
+            return Error{"mtp", "the model has no MTP layers to draft with (num_nextn_predict_layers)"};
+        if (a.family != ModelFamily::qwen3_next)
+            return Error{"mtp", "llama.cpp drafts with the MTP layers of Qwen3-Next and Qwen3.5 among llm-memory's models; it skips GLM-4.5's NextN "
+                                "layer and DeepSeek's MTP layer is not in its GGUF"};
+        if (in.draft) return Error{"mtp", "one drafter at a time is modelled: --draft-model or --mtp"};
+        in.mtp_layers = a.num_nextn_predict_layers;
+        const MemoryTerm* module = find_term(*e, "mtp_weight");
+        if (module == nullptr) return Error{"mtp", "the model's MTP module is counted only at its own parameter count (--params unchanged)"};
+        in.mtp_weight_bytes = module->bytes;
+        Scenario dk = s;
+        dk.kv_dtype = s.engine.draft_kv_dtype.empty() ? "fp16" : s.engine.draft_kv_dtype;
+        dk.engine.v_dtype.clear();
+        const Expected<KvTypes> mt = kv_types(dk);
+        if (!mt) return Error{"draft-kv-dtype", mt.error()};
+        in.draft_types = *mt;
+        out.notes.push_back("MTP drafting loads the model's " + n(in.mtp_layers) + " MTP layer" + (in.mtp_layers == 1 ? "" : "s") +
+                            " (left in the file otherwise) beside the output layer, with a draft context of its own: a KV cache of those layers at the "
+                            "target's cells and its graph.");
+    }
     // Ollama starts llama-server with --mmproj whenever the model has a projector: its own layer in the manifest, or
     // the v.* tensors of an older Ollama GGUF (llm/llama_server.go NewLlamaServerRunner, appendMMProjArgs). It has no
     // flag to leave it out, to move it or to bound an image's tokens.
@@ -1158,7 +1211,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         in.projector_compute_bytes = projector_compute_bytes(t, s, text_width, fa, in.projector_compute_steps);
         projector_kind = t.kind;
     }
-    if (s.engine.draft_max > 0 && !in.draft)
+    if (s.engine.draft_max > 0 && !in.draft && in.mtp_layers == 0)
         out.notes.push_back("--draft-max " + n(s.engine.draft_max) + " changes nothing without a drafter (--draft-model): llama-server reserves one row of logits a slot.");
     if (ollama && in.overrides.any)
         return Error{s.engine.override_tensor.empty() ? "n-cpu-moe" : "override-tensor", "Ollama has no flag for tensor overrides: choose --engine llama.cpp"};
@@ -1193,7 +1246,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     // (tools/server/server-context.cpp server_output_limits, common_speculative_get_output_limits; PR #23861,
     // May 2026). libllama's default, and every build before, reserves a whole u-batch of logits.
     if (!s.engine.outputs_all)
-        r.outputs_max = s.engine.n_outputs_max > 0 ? s.engine.n_outputs_max : r.n_seq * (1 + (in.draft ? (s.engine.draft_max > 0 ? s.engine.draft_max : kDraftMax) : 0));
+        r.outputs_max = s.engine.n_outputs_max > 0 ? s.engine.n_outputs_max : r.n_seq * (1 + (in.draft || in.mtp_layers > 0 ? (s.engine.draft_max > 0 ? s.engine.draft_max : kDraftMax) : 0));
     std::uint64_t ctx = s.context_tokens;
     r.context_from_model = false;
     if (ctx == 0) {

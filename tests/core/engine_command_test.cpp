@@ -361,8 +361,15 @@ TEST_CASE("llama-server's speculative flags as llama.cpp spells them since April
     CHECK(contains(read_ok("llama-server -m a.gguf -md Llama-3.2-1B-Q4_K_M.gguf").unmodelled,
                    "-md Llama-3.2-1B-Q4_K_M.gguf (without --spec-type draft-simple llama-server loads the drafter but does not draft; priced drafting)"));
     // The other types are named with what they leave out; an unknown one is an error naming the list.
-    const CommandReading mtp = read_ok("llama-server -m Qwen3.5-27B-Q4_K_M.gguf --spec-type draft-mtp");
-    CHECK(contains(mtp.unmodelled, "--spec-type draft-mtp (draft-mtp: the model's own MTP layers, loaded only then, and its draft context are not priced)"));
+    const CommandReading mtp = read_ok("llama-server -m Qwen3.5-27B-Q4_K_M.gguf --spec-type draft-mtp -ctkd q8_0 -ctvd q8_0");
+    CHECK(pairs(mtp).at("mtp") == "on");
+    CHECK(pairs(mtp).at("draft-kv-dtype") == "q8_0");
+    CHECK(mtp.unmodelled.empty());
+    const std::string mtp_printed = engine_command_line(mtp.engine, mtp.model_ref, mtp.settings);
+    CHECK(mtp_printed.find("--spec-type draft-mtp") != std::string::npos);
+    CHECK(pairs(read_ok(mtp_printed)) == pairs(mtp));
+    CHECK(contains(read_ok("llama-server -m a.gguf --spec-type draft-eagle3").unmodelled,
+                   "--spec-type draft-eagle3 (draft-eagle3: its sidecar drafter and its draft context are not priced)"));
     CHECK(contains(read_ok("llama-server -m a.gguf --spec-type ngram-mod,none").unmodelled,
                    "--spec-type ngram-mod,none (ngram-mod drafts from the text itself, no weights; the logits rows its 64-token drafts add are not modelled)"));
     CHECK(error_of("llama-server -m a.gguf --spec-type guess").rfind("--spec-type: \"guess\" is not a speculative type (none, draft-simple,", 0) == 0);

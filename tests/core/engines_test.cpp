@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <tuple>
 
 #include "architecture.hpp"
 #include "config_fixtures.hpp"
@@ -121,8 +122,59 @@ TEST_CASE("llama.cpp compute buffer at n_ubatch: the u-batch's logits dominate a
     CHECK(std::find(eight.settings.begin(), eight.settings.end(),
                     "logits reserved for 9 of the u-batch's 512 rows (llama-server: -np x (1 + the drafter's tokens per step))") != eight.settings.end());
     CHECK(eight.command.find("--spec-type draft-simple --spec-draft-n-max 8") != std::string::npos);
+    REQUIRE(apply_setting(s, "draft-kv-dtype", "q8_0"));
+    CHECK(run(s).command.find(" -md llama-3.2-1b.gguf --spec-type draft-simple -ctkd q8_0 -ctvd q8_0 --spec-draft-n-max 8") != std::string::npos);
     CHECK(apply_setting(s, "draft-max", "0").error() == "draft-max: must be at least 1");
     CHECK(!apply_setting(s, "n-outputs-max", "none"));
+}
+
+TEST_CASE("llama.cpp's MTP drafting (--spec-type draft-mtp): the model's MTP layer, its KV cache and its graph") {
+    // ggml-org/llama.cpp#22673 (MTP support) logged the MTP draft context of a Qwen3.5 with 4 KV heads of 256, as the
+    // 27B has, at -c 8192 -np 1: "llama_kv_cache: size = 32.00 MiB (8192 cells, 1 layers, 1/1 seqs), K (f16): 16.00 MiB,
+    // V (f16): 16.00 MiB", and its graph, "compute buffer size = 490.00 MiB" at n_ubatch 512: the output phase of a
+    // u-batch of logits for the 4B's vocabulary and width, 512 x (248,320 + 2,560) x 4 = 490.00 MiB. Since #23988 the
+    // draft context reserves -np rows of logits; n-outputs-max all keeps the u-batch, as those builds did.
+    Scenario s = with({{"model", "qwen3.5-27b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"context", "8192"}, {"parallel", "1"},
+                       {"gpu", "h100-80gb"}, {"mtp", "true"}, {"n-outputs-max", "all"}});
+    CHECK(512ULL * (248'320 + 2'560) * 4 == 490 * MiB);
+    const EngineEstimate all = run(s);
+    const EngineDevice& g = device(all, "gpu0");
+    CHECK(term(g, "mtp_kv_buffer") == 32 * MiB);
+    CHECK(term(g, "mtp_compute_buffer") == 512ULL * (248'320 + 5'120) * 4);
+    // The layer's weights are the MTP module's, in the weights' format (counted in core, checked in architecture_test).
+    const Expected<Estimate> est = estimate(s);
+    REQUIRE(est);
+    CHECK(term(g, "mtp_buffer") == find_term(*est, "mtp_weight")->bytes);
+    CHECK(term(g, "mtp_buffer") > 0);
+    CHECK(all.command.find(" --spec-type draft-mtp") != std::string::npos);
+    // llama-server now: one row a slot in the draft context, so its graph is the layer's feed-forward phase (the mask
+    // and the residual beside up, gate and their product); the target reserves -np x (1 + 3) rows.
+    REQUIRE(apply_setting(s, "n-outputs-max", "auto"));
+    const EngineEstimate now = run(s);
+    CHECK(term(device(now, "gpu0"), "mtp_compute_buffer") == 8192ULL * 512 * 6 + 512ULL * (5'120 + 3 * 17'408) * 4);
+    CHECK(std::find(now.settings.begin(), now.settings.end(),
+                    "logits reserved for 4 of the u-batch's 512 rows (llama-server: -np x (1 + the drafter's tokens per step))") != now.settings.end());
+    // Its cache type is the drafter's (-ctkd/-ctvd): q8_0 rows of 1,024 values are 32 blocks of 34 bytes.
+    REQUIRE(apply_setting(s, "draft-kv-dtype", "q8_0"));
+    const EngineEstimate q8 = run(s);
+    CHECK(term(device(q8, "gpu0"), "mtp_kv_buffer") == 8192ULL * 2 * 32 * 34);
+    CHECK(q8.command.find(" --spec-type draft-mtp -ctkd q8_0 -ctvd q8_0") != std::string::npos);
+    // Without --mtp the layer stays in the file.
+    REQUIRE(apply_setting(s, "mtp", "false"));
+    CHECK(term(device(run(s), "gpu0"), "mtp_buffer") == 0);
+    // Refused by name where llama.cpp cannot: no MTP layers, GLM-4.5's skipped NextN layer, Ollama, two drafters.
+    for (const auto& [model, engine, extra, words] :
+         {std::tuple<const char*, const char*, const char*, const char*>{"llama-3.1-8b", "llama.cpp", "", "has no MTP layers"},
+          {"glm-4.5-air", "llama.cpp", "", "skips GLM-4.5's NextN layer"},
+          {"qwen3.5-27b", "ollama", "", "draft_num_predict"},
+          {"qwen3-next-80b-a3b", "llama.cpp", "qwen3-0.6b", "one drafter at a time"}}) {
+        Scenario bad = with({{"model", model}, {"engine", engine}, {"mtp", "true"}});
+        if (extra[0] != '\0') REQUIRE(apply_setting(bad, "draft-model", extra));
+        const Expected<EngineEstimate> refused = engine_estimate(bad);
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.failure().key == "mtp");
+        CHECK(refused.error().find(words) != std::string::npos);
+    }
 }
 
 TEST_CASE("llama.cpp of August 2026: a full offload's compute buffer without a u-batch of logits (gguf-parser-go#45)") {

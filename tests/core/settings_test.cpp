@@ -159,7 +159,7 @@ TEST_CASE("a setting is marked as an engine's exactly when its value lives in Sc
         CHECK(to_state(engine_setting ? engine_part : rest_part) == to_state(changed));
         marked += engine_setting ? 1 : 0;
     }
-    CHECK(marked == 32);  // the engine, 21 of llama.cpp's flags, the drafter (llama.cpp's and vLLM's), 8 of vLLM's, the host's RAM
+    CHECK(marked == 33);  // the engine, 22 of llama.cpp's flags, the drafter (llama.cpp's and vLLM's), 8 of vLLM's, the host's RAM
     CHECK_FALSE(is_engine_setting("no-such-key"));
 }
 
@@ -208,9 +208,9 @@ TEST_CASE("an engine's setting under an engine that does not read it is refused 
             }
         }
     }
-    // 21 llama.cpp rows (none, vLLM, transformers), draft-model (none, transformers), 8 vLLM rows (none,
+    // 22 llama.cpp rows (none, vLLM, transformers), draft-model (none, transformers), 8 vLLM rows (none,
     // llama.cpp, Ollama, transformers), ram (none); each in two orders.
-    CHECK(refused == 2 * (21 * 3 + 2 + 8 * 4 + 1));
+    CHECK(refused == 2 * (22 * 3 + 2 + 8 * 4 + 1));
 }
 
 TEST_CASE("vLLM takes its GPU count from dp x tp x pp when gpus is left at 1", "[settings][engines]") {
