@@ -70,6 +70,7 @@ struct EngineEstimate {
     // The answer in the engine's flags (fit): llama.cpp's context and offloaded layers, vLLM's max_model_len.
     std::uint64_t context_tokens = 0;   // n_ctx / max_model_len used
     std::uint64_t gpu_layers = 0;       // llama.cpp: -ngl value used (layers + 1 = everything)
+    std::uint64_t fit_margin_bytes = 0; // llama.cpp: what its --fit keeps free on each GPU (--fit-target; Ollama's)
     std::uint64_t layer_count = 0;      // llama.cpp: decoder layers
     std::uint64_t auto_context_tokens = 0;  // vLLM: what --max-model-len auto would choose (0: no GPU known)
 };

@@ -22,6 +22,12 @@ SayArg count(std::uint64_t n) { return {SayArg::kCount, n}; }        // "76,288"
 SayArg number(std::uint64_t n) { return {SayArg::kNumber, n}; }      // "75776"
 SayArg gpus(std::uint64_t n) { return {SayArg::kPlural, n, n == 1 ? "GPU" : "GPUs"}; }
 
+// What llama.cpp's --fit keeps free on each GPU, in words: "1 GiB" (its default) or the MiB it was given.
+std::string fit_margin_text(const EngineEstimate& e) {
+    const std::uint64_t mib = e.fit_margin_bytes >> 20;
+    return mib == 1024 ? std::string("1 GiB") : format_count_exact(mib) + " MiB";
+}
+
 bool is_llama(const Scenario& s) { return s.engine.kind == EngineKind::llama_cpp || s.engine.kind == EngineKind::ollama; }
 
 // The scenario as the inference questions probe it: under llama.cpp with -ngl unset, every layer on the
@@ -236,8 +242,8 @@ Status maximize(const Scenario& s, const FitQuestion& q, FitReport& report) {
             Scenario own = s;
             own.context_tokens = 0;
             if (const Expected<EngineEstimate> fit = engine_estimate(own))
-                out += say(" With -c and -ngl left to it, llama.cpp's --fit (1 GiB kept free on each GPU, the context from the model's % down to "
-                           "4,096 before any layer leaves the GPU) chooses %.", {count(model_max), engine_fit_flags(*fit)});
+                out += say(" With -c and -ngl left to it, llama.cpp's --fit (% kept free on each GPU, the context from the model's % down to "
+                           "4,096 before any layer leaves the GPU) chooses %.", {fit_margin_text(*fit), count(model_max), engine_fit_flags(*fit)});
         }
     }
     if (context && model_max > 0 && a.value > model_max)
@@ -368,7 +374,7 @@ Status layers_on_gpu(const Scenario& s, FitReport& report) {
     }
     if (s.engine.kind == EngineKind::llama_cpp && s.engine.ngl_auto && s.context_tokens > 0) {
         if (const Expected<EngineEstimate> fit = engine_estimate(s))
-            a.sentence += say(" llama.cpp's --fit, which keeps 1 GiB free on each GPU, chooses -ngl %.", {number(fit->gpu_layers)});
+            a.sentence += say(" llama.cpp's --fit, which keeps % free on each GPU, chooses -ngl %.", {fit_margin_text(*fit), number(fit->gpu_layers)});
     }
     return std::nullopt;
 }

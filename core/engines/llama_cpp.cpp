@@ -715,6 +715,11 @@ std::uint64_t projector_compute_bytes(const VisionTower& t, const Scenario& s, s
     return bytes;
 }
 
+// -ngl as llama.cpp counts it: the output layer, then blocks from the last back. A GGUF that keeps MTP layers counts
+// them as its last blocks (block_count includes them; src/llama-model.cpp i_gpu_start over n_layer_all), so with --mtp
+// they come right after the output layer, where llm-memory places them.
+std::uint64_t printed_ngl(const Inputs& in, const Resolved& r) { return r.ngl + (r.ngl > 0 ? in.mtp_layers : 0); }
+
 Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* settings) {
     const Scenario& s = *in.s;
     const Architecture& a = *in.a;
@@ -974,7 +979,8 @@ Layout lay_out(const Inputs& in, const Resolved& r, std::vector<std::string>* se
                             (s.engine.outputs_all ? " (n_outputs_max = n_batch: libllama's default, and llama-server before May 2026)"
                              : s.engine.n_outputs_max > 0 ? " (n_outputs_max " + n(s.engine.n_outputs_max) + ")"
                                                           : " (llama-server: -np x (1 + the drafter's tokens per step))"));
-        settings->push_back("-ngl " + n(r.ngl) + ": " + n(gpu_layers_total) + " of " + n(layers) + " layers on the GPU" +
+        settings->push_back("-ngl " + n(printed_ngl(in, r)) + ": " + n(gpu_layers_total) + " of " + n(layers) + " layers on the GPU" +
+                            (in.mtp_layers > 0 && r.ngl > 0 ? " + the MTP layer" + std::string(in.mtp_layers == 1 ? "" : "s") : std::string()) +
                             (out_dev < gpus ? " + the output layer" : ", output layer on the CPU") + "; token_embd on the CPU");
         settings->push_back(std::string("flash attention ") + (r.flash_attn ? "on" : "off") + ", K cache " + ggml_kv_name(in.types.k.key) + ", V cache " + ggml_kv_name(in.types.v.key));
         if (in.overrides.any) settings->push_back("tensor overrides: " + in.overrides.steps + "; of offloaded layers " + n(host_experts) + " bytes stay in host RAM");
@@ -1001,7 +1007,7 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
                ", \"num_batch\": " + std::to_string(r.n_batch) + ", \"num_gpu\": " + std::to_string(r.ngl) + "}";
         return cmd;
     }
-    std::string cmd = "llama-server -m " + model + " -c " + std::to_string(r.n_ctx) + " -ngl " + std::to_string(r.ngl);
+    std::string cmd = "llama-server -m " + model + " -c " + std::to_string(r.n_ctx) + " -ngl " + std::to_string(printed_ngl(in, r));
     cmd += std::string(" -fa ") + (r.flash_attn ? "on" : "off");
     if (r.n_batch != kDefaultBatch) cmd += " -b " + std::to_string(r.n_batch);
     if (r.n_ubatch != kDefaultUbatch) cmd += " -ub " + std::to_string(r.n_ubatch);
@@ -1077,6 +1083,19 @@ void place_projector(Inputs& in, std::vector<std::string>& notes, VisionKind kin
                                                           : "on GPU 0, counted in --fit's target as llama-server does."));
 }
 
+// The drafter's cache type, which the MTP context takes too: -ctkd and -ctvd (draft-kv-dtype, default f16; common/arg.cpp),
+// a quantized V only with flash attention, as llama.cpp requires of every cache.
+Expected<KvTypes> draft_cache_types(const Scenario& s) {
+    Scenario dk = s;
+    dk.kv_dtype = s.engine.draft_kv_dtype.empty() ? "fp16" : s.engine.draft_kv_dtype;
+    dk.engine.v_dtype.clear();
+    const Expected<KvTypes> t = kv_types(dk);
+    if (!t) return Error{"draft-kv-dtype", t.error()};
+    if (s.engine.flash_attn == Switch::off && t->v.key != "fp16" && t->v.key != "bf16" && t->v.key != "fp32")
+        return Error{"draft-kv-dtype", "llama.cpp: V cache quantization requires flash_attn (-fa on)"};
+    return t;
+}
+
 }  // namespace
 
 Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
@@ -1131,14 +1150,9 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         in.draft_weight_bytes = de->weight_bytes;
         const Expected<WeightFormat> df = find_weight_format(d.dtype);
         in.draft_format = df ? df->label : format_decimal(d.bytes_per_param) + " bytes per parameter";
-        Scenario dk = s;
-        dk.kv_dtype = s.engine.draft_kv_dtype.empty() ? "fp16" : s.engine.draft_kv_dtype;
-        dk.engine.v_dtype.clear();
-        const Expected<KvTypes> dt = kv_types(dk);
-        if (!dt) return Error{"draft-kv-dtype", dt.error()};
+        const Expected<KvTypes> dt = draft_cache_types(s);
+        if (!dt) return dt.failure();
         in.draft_types = *dt;
-        if (s.engine.flash_attn == Switch::off && in.draft_types.v.key != "fp16" && in.draft_types.v.key != "bf16" && in.draft_types.v.key != "fp32")
-            return Error{"draft-kv-dtype", "llama.cpp: V cache quantization requires flash_attn (-fa on)"};
         out.notes.push_back("The drafter (" + d.model->display_name + ") is a second model in memory: its weights, its own KV cache at the "
                             "target's full context (not a small one) and its own compute buffer.");
     }
@@ -1157,11 +1171,8 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         const MemoryTerm* module = find_term(*e, "mtp_weight");
         if (module == nullptr) return Error{"mtp", "the model's MTP module is counted only at its own parameter count (--params unchanged)"};
         in.mtp_weight_bytes = module->bytes;
-        Scenario dk = s;
-        dk.kv_dtype = s.engine.draft_kv_dtype.empty() ? "fp16" : s.engine.draft_kv_dtype;
-        dk.engine.v_dtype.clear();
-        const Expected<KvTypes> mt = kv_types(dk);
-        if (!mt) return Error{"draft-kv-dtype", mt.error()};
+        const Expected<KvTypes> mt = draft_cache_types(s);
+        if (!mt) return mt.failure();
         in.draft_types = *mt;
         out.notes.push_back("MTP drafting loads the model's " + n(in.mtp_layers) + " MTP layer" + (in.mtp_layers == 1 ? "" : "s") +
                             " (left in the file otherwise) beside the output layer, with a draft context of its own: a KV cache of those layers at the "
@@ -1316,6 +1327,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     out.devices = std::move(l.devices);
     out.context_tokens = r.n_ctx;
     out.gpu_layers = r.ngl;
+    out.fit_margin_bytes = in.fit_margin;
     out.layer_count = a.num_hidden_layers;
     out.command = command_line(s, r, in, ollama);
     out.gpu_known = in.capacity > 0;

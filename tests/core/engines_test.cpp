@@ -12,6 +12,7 @@
 #include "config_fixtures.hpp"
 #include "engine_test_support.hpp"
 #include "engines/engine.hpp"
+#include "engines/engine_fit.hpp"
 #include "formats.hpp"
 #include "model_file.hpp"
 #include "model_presets.hpp"
@@ -147,6 +148,11 @@ TEST_CASE("llama.cpp's MTP drafting (--spec-type draft-mtp): the model's MTP lay
     CHECK(term(g, "mtp_buffer") == find_term(*est, "mtp_weight")->bytes);
     CHECK(term(g, "mtp_buffer") > 0);
     CHECK(all.command.find(" --spec-type draft-mtp") != std::string::npos);
+    // The GGUF that keeps the MTP layer counts it as its 65th block: every layer on the GPU is -ngl 66 (the output
+    // layer, the MTP layer, 64 blocks; the ik_llama.cpp#1790 log of Qwen3.6-27B's MTP GGUF: qwen35.block_count 65).
+    CHECK(all.command.find(" -ngl 66 ") != std::string::npos);
+    CHECK(std::find(all.settings.begin(), all.settings.end(),
+                    "-ngl 66: 64 of 64 layers on the GPU + the MTP layer + the output layer; token_embd on the CPU") != all.settings.end());
     // llama-server now: one row a slot in the draft context, so its graph is the layer's feed-forward phase (the mask
     // and the residual beside up, gate and their product); the target reserves -np x (1 + 3) rows.
     REQUIRE(apply_setting(s, "n-outputs-max", "auto"));
@@ -159,6 +165,12 @@ TEST_CASE("llama.cpp's MTP drafting (--spec-type draft-mtp): the model's MTP lay
     const EngineEstimate q8 = run(s);
     CHECK(term(device(q8, "gpu0"), "mtp_kv_buffer") == 8192ULL * 2 * 32 * 34);
     CHECK(q8.command.find(" --spec-type draft-mtp -ctkd q8_0 -ctvd q8_0") != std::string::npos);
+    // ... and, as any llama.cpp cache, a quantized V only with flash attention.
+    REQUIRE(apply_setting(s, "flash-attn", "off"));
+    const Expected<EngineEstimate> no_fa = engine_estimate(s);
+    REQUIRE_FALSE(no_fa.ok());
+    CHECK(no_fa.error() == "draft-kv-dtype: llama.cpp: V cache quantization requires flash_attn (-fa on)");
+    REQUIRE(apply_setting(s, "flash-attn", "on"));
     // Without --mtp the layer stays in the file.
     REQUIRE(apply_setting(s, "mtp", "false"));
     CHECK(term(device(run(s), "gpu0"), "mtp_buffer") == 0);
@@ -1503,6 +1515,12 @@ TEST_CASE("llama.cpp's --fit-target: the margin --fit keeps free on every GPU") 
     CHECK(device(run(more), "gpu0").total_bytes + 4096 * MiB > 24 * GiB);
     CHECK(device(e, "gpu0").reserved_bytes == device(e, "gpu0").total_bytes + 4096 * MiB);
     CHECK(e.command.find(" -fitt 4096") != std::string::npos);
+    CHECK(e.fit_margin_bytes == 4096 * MiB);
+    // fit's answer names the margin it was given, not llama.cpp's default.
+    const Expected<FitReport> layers = engine_answer_fit_question(s, FitQuestion{FitQuestionKind::layers_on_gpu, ""});
+    REQUIRE(layers.ok());
+    CHECK(layers->answers.front().sentence.find("llama.cpp's --fit, which keeps 4,096 MiB free on each GPU, chooses -ngl " +
+                                                std::to_string(e.gpu_layers) + ".") != std::string::npos);
     // 0 is llama.cpp's too: no margin. A negative or a list is refused, the last value kept.
     REQUIRE(apply_setting(s, "fit-target", "0"));
     CHECK(run(s).gpu_layers >= usual.gpu_layers);
