@@ -51,7 +51,8 @@ Status mtmd_limits_problem(const VisionTower& t, const ImageProcessor& processor
     return Error{"image-max-tokens", "an image's maximum (--image-max-tokens " + max + ") is below the tower's minimum of " + min + " tokens" + why};
 }
 
-std::string mtmd_image_source(const VisionTower& t, const ImageTokenLimits& limits) {
+std::string mtmd_image_source(const VisionTower& t, const ImageProcessor& processor) {
+    const ImageTokenLimits limits = mtmd_token_limits(t, processor);
     const std::string bounds = format_count_exact(limits.min) + " to " + format_count_exact(limits.max) + " tokens";
     // mtmd's dyn_size preprocessor, which Pixtral and Gemma 4 share with the Qwen ViTs.
     const auto resized = [&](const char* family, const std::string& tokens) {

@@ -493,12 +493,12 @@ std::string image_token_rule(const VisionTower& t, const ImageProcessor& process
             return std::string(family) + ": smart_resize rounds each side to a multiple of " + cell + " within " +
                    format_count_exact(limits.min_pixels) + " to " + format_count_exact(limits.max_pixels) + " pixels; tokens = (h / " + cell +
                    ") x (w / " + cell + ") plus <|vision_start|> and <|vision_end|> " +
-                   (processor == ImageProcessor::llama_cpp ? mtmd_image_source(t, mtmd_token_limits(t, processor))
+                   (processor == ImageProcessor::llama_cpp ? mtmd_image_source(t, processor)
                                                            : "(transformers image_processing_qwen2_vl.py with the repo's preprocessor_config.json pixel limits)");
         }
         case VisionKind::mistral3_pixtral:
         case VisionKind::llava_pixtral:
-            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t, mtmd_token_limits(t, processor));
+            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t, processor);
             if (t.kind == VisionKind::llava_pixtral)
                 return "Pixtral (LLaVA): the longest edge is scaled to at most " + std::to_string(t.image_size) + ", sides rounded up to " +
                        std::to_string(t.patch_size) + " pixels; rows x (columns + 1) tokens of " + std::to_string(t.patch_size) +
@@ -508,13 +508,13 @@ std::string image_token_rule(const VisionTower& t, const ImageProcessor& process
                    std::to_string(t.patch_size * t.merge_size) +
                    " pixels each, a break token ending each row (transformers processing_mistral3.py, image_processing_pixtral.py)";
         case VisionKind::gemma4:
-            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t, mtmd_token_limits(t, processor));
+            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t, processor);
             return "Gemma 4: the image is scaled to fill " + std::to_string(t.tokens_per_image) + " tokens of " +
                    std::to_string(t.merge_size * t.patch_size) + " x " + std::to_string(t.merge_size * t.patch_size) +
                    " pixels, each side floored to whole tokens, plus <|image> and <image|> (transformers "
                    "image_processing_gemma4.py get_aspect_ratio_preserving_size)";
         case VisionKind::llama4:
-            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t, mtmd_token_limits(t, processor));
+            if (processor == ImageProcessor::llama_cpp) return mtmd_image_source(t, processor);
             return "Llama 4: the best canvas of up to 16 tiles of " + std::to_string(t.image_size) + " pixels, " +
                    std::to_string(t.tokens_per_image) + " tokens and a separator a tile, then a global view and 3 markers "
                    "(transformers image_processing_llama4_fast.py get_best_fit, processing_llama4.py)";

@@ -121,8 +121,9 @@ Expected<std::uint64_t> image_tokens(const VisionTower& tower, std::uint64_t wid
 std::string image_token_rule(const VisionTower& tower, const ImageProcessor& processor = ImageProcessor::transformers);
 
 // llama.cpp's mtmd words for the towers it resizes itself: the Qwen ViTs' source in parentheses, Pixtral's and Gemma
-// 4's whole rule, each with its token bounds (core/mtmd.cpp; the lean page, which never runs llama.cpp, links a stand-in).
-std::string mtmd_image_source(const VisionTower& tower, const ImageTokenLimits& limits);
+// 4's whole rule, each with the processor's token bounds (core/mtmd.cpp; the lean page, which never runs llama.cpp,
+// links a stand-in).
+std::string mtmd_image_source(const VisionTower& tower, const ImageProcessor& processor);
 
 // audio_token_rule under llama.cpp's mtmd (core/mtmd.cpp, as above): a tower with audio.
 std::string mtmd_audio_rule(const VisionTower& tower);

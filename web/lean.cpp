@@ -165,7 +165,7 @@ extern "C" void __wrap__ZN10llm_memory15draw_hub_promptERNS_8AppStateE(llm_memor
 extern "C" std::vector<llm_memory::JsonField> __wrap__ZN10llm_memory18hub_applied_fieldsERKNS_8AppStateE(const llm_memory::AppState&) { return {}; }
 // llama.cpp's image and audio rules (core/mtmd.cpp): the lean page has no engine, so media always follow transformers'
 // processors.
-extern "C" std::string __wrap__ZN10llm_memory17mtmd_image_sourceERKNS_11VisionTowerERKNS_16ImageTokenLimitsE(const llm_memory::VisionTower&, const llm_memory::ImageTokenLimits&) { return {}; }
+extern "C" std::string __wrap__ZN10llm_memory17mtmd_image_sourceERKNS_11VisionTowerERKNS_14ImageProcessorE(const llm_memory::VisionTower&, const llm_memory::ImageProcessor&) { return {}; }
 extern "C" std::string __wrap__ZN10llm_memory15mtmd_audio_ruleERKNS_11VisionTowerE(const llm_memory::VisionTower&) { return {}; }
 extern "C" llm_memory::TileCanvas __wrap__ZN10llm_memory18mtmd_llama4_canvasEyyy(std::uint64_t, std::uint64_t, std::uint64_t) { return {}; }
 extern "C" llm_memory::ImageGrid __wrap__ZN10llm_memory17mtmd_smart_resizeEyyyyy(std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t) { return {}; }

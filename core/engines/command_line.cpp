@@ -1081,6 +1081,11 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
             if (s.key == key) return &s;
         return nullptr;
     };
+    // The drafter's (or the MTP context's) cache type: -ctkd and -ctvd, one type for both.
+    auto draft_cache_flags = [&]() {
+        const CommandSetting* kv = value_of("draft-kv-dtype");
+        return kv == nullptr ? std::string() : " -ctkd " + llama_cache_name(kv->value) + " -ctvd " + llama_cache_name(kv->value);
+    };
     if (engine == "ollama") {
         std::string out;
         if (const CommandSetting* s = value_of("context")) out += "OLLAMA_CONTEXT_LENGTH=" + s->value + " ";
@@ -1112,8 +1117,7 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
             // The drafter's format rides in its file's name, as -md is read; its cache type is -ctkd and -ctvd.
             const CommandSetting* format = value_of("draft-dtype");
             out += " " + flag + " " + shell_quote(value + (format != nullptr ? "-" + format->value + ".gguf" : "")) + " --spec-type draft-simple";
-            if (const CommandSetting* kv = value_of("draft-kv-dtype"))
-                out += " -ctkd " + llama_cache_name(kv->value) + " -ctvd " + llama_cache_name(kv->value);
+            out += draft_cache_flags();
             continue;
         }
         if (spec.kind == ValueKind::llama_cache) value = llama_cache_name(value);
@@ -1134,8 +1138,7 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
         out += " " + flag + " " + shell_quote(value);
     }
     // MTP drafting's cache type (-ctkd/-ctvd, as a drafter's; printed with -md when there is one).
-    if (const CommandSetting* kv = value_of("draft-kv-dtype"); !vllm && kv != nullptr && value_of("draft-model") == nullptr && value_of("mtp") != nullptr)
-        out += " -ctkd " + llama_cache_name(kv->value) + " -ctvd " + llama_cache_name(kv->value);
+    if (!vllm && value_of("draft-model") == nullptr && value_of("mtp") != nullptr) out += draft_cache_flags();
     // vLLM names its drafter inside --speculative-config (num_speculative_tokens, required there, does not change memory).
     if (const CommandSetting* d = value_of("draft-model"); vllm && d != nullptr && d->value.find_first_of("'\"\\") == std::string::npos)
         out += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + d->value + "\", \"num_speculative_tokens\": 5}'";
