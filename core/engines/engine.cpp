@@ -151,7 +151,7 @@ Expected<EngineEstimate> engine_estimate(const Scenario& scenario) {
 
 std::string engine_fit_flags(const EngineEstimate& est) {
     switch (est.kind) {
-        case EngineKind::llama_cpp: return "-c " + std::to_string(est.context_tokens) + " -ngl " + std::to_string(est.gpu_layers);
+        case EngineKind::llama_cpp: return "-c " + std::to_string(est.context_tokens) + " -ngl " + std::to_string(est.ngl);
         case EngineKind::ollama: return "num_ctx " + std::to_string(est.context_tokens) + ", num_gpu " + std::to_string(est.gpu_layers);
         case EngineKind::vllm:
             return "--max-model-len " + std::to_string(est.auto_context_tokens > 0 ? est.auto_context_tokens : est.context_tokens);
@@ -205,7 +205,7 @@ std::string engine_json(const EngineEstimate& est) {
     }
     w.end_array().field("needed_bytes", est.needed_bytes).field("reserved_bytes", est.reserved_bytes).field("runs", est.runs);
     w.field("verdict", est.verdict).field("failure", est.failure).field("command", est.command).field("context_tokens", est.context_tokens);
-    if (est.kind == EngineKind::llama_cpp || est.kind == EngineKind::ollama) w.field("gpu_layers", est.gpu_layers).field("layers", est.layer_count);
+    if (est.kind == EngineKind::llama_cpp || est.kind == EngineKind::ollama) w.field("gpu_layers", est.gpu_layers).field("ngl", est.ngl).field("layers", est.layer_count);
     if (est.kind == EngineKind::vllm && est.auto_context_tokens > 0) w.field("auto_max_model_len", est.auto_context_tokens);
     return w.field("settings", est.settings).field("notes", est.notes).end_object().take();
 }

@@ -70,6 +70,8 @@ struct EngineEstimate {
     // The answer in the engine's flags (fit): llama.cpp's context and offloaded layers, vLLM's max_model_len.
     std::uint64_t context_tokens = 0;   // n_ctx / max_model_len used
     std::uint64_t gpu_layers = 0;       // llama.cpp: -ngl value used (layers + 1 = everything)
+    std::uint64_t ngl = 0;              // llama.cpp: -ngl as the engine takes it: gpu_layers plus the MTP layers
+                                        // --mtp keeps (llama.cpp counts them as blocks), as the command prints it
     std::uint64_t fit_margin_bytes = 0; // llama.cpp: what its --fit keeps free on each GPU (--fit-target; Ollama's)
     std::uint64_t layer_count = 0;      // llama.cpp: decoder layers
     std::uint64_t auto_context_tokens = 0;  // vLLM: what --max-model-len auto would choose (0: no GPU known)
@@ -95,7 +97,7 @@ Expected<EngineEstimate> engine_estimate(const Scenario& scenario);
 // The JSON object: {"name", "version", "devices": [{device, weights_bytes, kv_cache_bytes, compute_bytes,
 // other_bytes, total_bytes, reserved_bytes, capacity_bytes, fits, verdict, terms [{key, label, bytes,
 // steps}] (+ vLLM: kv_pool_bytes, kv_blocks, kv_capacity_tokens, max_concurrency)}], needed_bytes,
-// reserved_bytes, runs, verdict, failure, command, context_tokens, gpu_layers, settings, notes}.
+// reserved_bytes, runs, verdict, failure, command, context_tokens, gpu_layers, ngl, layers, settings, notes}.
 std::string engine_json(const EngineEstimate& estimate);
 
 // Plain-text report lines: the verdict, the settings, a per-device table with each term and its steps,

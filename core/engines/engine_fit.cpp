@@ -365,16 +365,19 @@ Status layers_on_gpu(const Scenario& s, FitReport& report) {
     std::uint64_t host = 0;
     for (const EngineDevice& d : e.devices)
         if (!d.is_gpu) host += d.total_bytes;
-    a.headline = say("-ngl % of %%", {number(lo), number(all), lo == all ? ": everything" : lo == 0 ? ": CPU only" : ""});
+    // The flag as llama.cpp takes it: with --mtp the kept MTP layers are blocks too (the printed command's -ngl).
+    const std::uint64_t mtp = s.engine.mtp ? s.model->architecture.num_nextn_predict_layers : 0;
+    auto flag = [&](std::uint64_t ngl) { return number(ngl + (ngl > 0 ? mtp : 0)); };
+    a.headline = say("-ngl % of %%", {flag(lo), flag(all), lo == all ? ": everything" : lo == 0 ? ": CPU only" : ""});
     a.sentence = say("%%: %, host RAM %.", {a.headline, at_context(e), holds(e), gib(host)});
     if (lo < all) {
         const Trial more = with_ngl(lo + 1);
         a.next_need_bytes = next_need(more);
-        if (more.estimate) a.sentence += say(" -ngl % would not run: %", {number(lo + 1), stop(why_not(*more.estimate))});
+        if (more.estimate) a.sentence += say(" -ngl % would not run: %", {flag(lo + 1), stop(why_not(*more.estimate))});
     }
     if (s.engine.kind == EngineKind::llama_cpp && s.engine.ngl_auto && s.context_tokens > 0) {
         if (const Expected<EngineEstimate> fit = engine_estimate(s))
-            a.sentence += say(" llama.cpp's --fit, which keeps % free on each GPU, chooses -ngl %.", {fit_margin_text(*fit), number(fit->gpu_layers)});
+            a.sentence += say(" llama.cpp's --fit, which keeps % free on each GPU, chooses -ngl %.", {fit_margin_text(*fit), number(fit->ngl)});
     }
     return std::nullopt;
 }

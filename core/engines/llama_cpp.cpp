@@ -1327,6 +1327,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     out.devices = std::move(l.devices);
     out.context_tokens = r.n_ctx;
     out.gpu_layers = r.ngl;
+    out.ngl = printed_ngl(in, r);
     out.fit_margin_bytes = in.fit_margin;
     out.layer_count = a.num_hidden_layers;
     out.command = command_line(s, r, in, ollama);

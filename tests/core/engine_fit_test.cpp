@@ -116,6 +116,17 @@ TEST_CASE("engine fit: -ngl, fewest GPUs and the most bits that run under llama.
     CHECK_FALSE(run(more).runs);
     CHECK(run(s).gpu_layers <= layers.value);  // --fit keeps its 1 GiB margin: never more layers
 
+    // With --mtp llama.cpp counts the kept MTP layer as a block (the printed command's -ngl 66 for Qwen3.5 27B's 64
+    // layers): the answer speaks the flag, one more than llm-memory's count of layers on the GPU.
+    const Scenario mtp = with({{"model", "qwen3.5-27b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"context", "8192"}, {"gpu", "rtx-4070"}, {"mtp", "true"}});
+    const FitReport drafting_report = ask(mtp, FitQuestionKind::layers_on_gpu);
+    const FitAnswer& drafting = inference(drafting_report);
+    REQUIRE(drafting.found);
+    REQUIRE(drafting.value > 0);
+    REQUIRE(drafting.value < 65);
+    CHECK(drafting.headline == "-ngl " + std::to_string(drafting.value + 1) + " of 66");
+    CHECK(run(drafting.scenario).command.find(" -ngl " + std::to_string(drafting.value + 1) + " ") != std::string::npos);
+
     const FitReport gpus = ask(s, FitQuestionKind::minimize_gpus);
     REQUIRE(gpus.answers.size() == 2);
     const FitAnswer& g = inference(gpus);

@@ -153,6 +153,11 @@ TEST_CASE("llama.cpp's MTP drafting (--spec-type draft-mtp): the model's MTP lay
     CHECK(all.command.find(" -ngl 66 ") != std::string::npos);
     CHECK(std::find(all.settings.begin(), all.settings.end(),
                     "-ngl 66: 64 of 64 layers on the GPU + the MTP layer + the output layer; token_embd on the CPU") != all.settings.end());
+    // The answer's flags and the JSON say the same -ngl as the command (gpu_layers stays llm-memory's count).
+    CHECK(all.gpu_layers == 65);
+    CHECK(all.ngl == 66);
+    CHECK(engine_fit_flags(all) == "-c 8192 -ngl 66");
+    CHECK(engine_json(all).find("\"gpu_layers\":65,\"ngl\":66,\"layers\":64") != std::string::npos);
     // llama-server now: one row a slot in the draft context, so its graph is the layer's feed-forward phase (the mask
     // and the residual beside up, gate and their product); the target reserves -np x (1 + 3) rows.
     REQUIRE(apply_setting(s, "n-outputs-max", "auto"));
