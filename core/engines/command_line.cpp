@@ -353,14 +353,19 @@ Status read_speculative(CommandReading& r, const std::string& flag, const std::s
         r.ignored.push_back(source + " (" + method + " proposes tokens from the text itself: no draft weights or KV cache)");
         return std::nullopt;
     }
+    // The target's own MTP layers (method mtp, or the older deepseek_mtp, glm4_moe_mtp, ... spellings) are --mtp.
+    if (mtp) {
+        set_setting(r, "mtp", "on", source);
+        return std::nullopt;
+    }
     const std::string preset = model.empty() ? std::string() : match_model_reference(model, false).preset_key;
-    // A separate draft model that is a built-in model is priced (core/engines/vllm.cpp vllm_drafter); EAGLE,
-    // Medusa and MTP heads, and drafters llm-memory does not know, are named as left out.
+    // A separate draft model that is a built-in model is priced (core/engines/vllm.cpp vllm_drafter); EAGLE and
+    // Medusa heads, and drafters llm-memory does not know, are named as left out.
     if ((method.empty() || method == "draft_model") && !preset.empty()) {
         set_setting(r, "draft-model", preset, source);
         return std::nullopt;
     }
-    r.unmodelled.push_back(source + " (" + (model.empty() ? std::string(mtp ? "the target's own MTP layers" : "the drafter") : "the drafter " + model) +
+    r.unmodelled.push_back(source + " (" + (model.empty() ? std::string("the drafter") : "the drafter " + model) +
                            (preset.empty() ? "" : ", built-in " + preset) + ": vLLM drafters are not priced yet; their weights and KV cache are left out)");
     return std::nullopt;
 }
@@ -1142,6 +1147,8 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
     // vLLM names its drafter inside --speculative-config (num_speculative_tokens, required there, does not change memory).
     if (const CommandSetting* d = value_of("draft-model"); vllm && d != nullptr && d->value.find_first_of("'\"\\") == std::string::npos)
         out += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + d->value + "\", \"num_speculative_tokens\": 5}'";
+    if (vllm && value_of("draft-model") == nullptr && value_of("mtp") != nullptr)
+        out += " --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'";
     // vLLM spreads over -tp x -pp GPUs; llama.cpp over the -ts list (its length); a bare --gpus N with
     // llama.cpp is an even split, which llama.cpp does by itself on the visible devices.
     if (!vllm && value_of("tensor-split") == nullptr) {

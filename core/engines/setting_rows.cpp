@@ -164,11 +164,12 @@ std::vector<SettingSpec> engine_setting_rows() {
          [](Scenario& s, std::string_view t) { return apply_whole(s.engine.draft_max, t, 1, 1024); },
          [](const Scenario& s) { return show_whole_if(s.engine.draft_max, 0); },
          [](const Scenario&) { return std::string("3"); }, nullptr, "3", "Each slot reserves logits for the drafted tokens and one more."}),
-        for_engine(E::llama_cpp, {"mtp", "[BOOL]", "llama.cpp --spec-type draft-mtp: the model's own MTP layers draft (Qwen3-Next, Qwen3.5): they load, with a KV cache and a graph of their own",
-         "MTP drafting (--spec-type draft-mtp)", "", K::flag, "true",
+        for_engine(E::drafter, {"mtp", "[BOOL]", "the model's own MTP layers draft (llama.cpp --spec-type draft-mtp: Qwen3-Next, Qwen3.5; vLLM's mtp speculative config: "
+         "DeepSeek-V3/R1, GLM-4.5): they load, with their KV cache",
+         "MTP drafting", "", K::flag, "true",
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mtp, t); },
          [](const Scenario& s) { return s.engine.mtp ? std::string("true") : std::string(); }, nullptr, nullptr, "",
-         "The MTP layers llama.cpp otherwise leaves in the file, their KV cache at the full context and their graph."}),
+         "The MTP layers the engine otherwise leaves in the file, with their KV cache."}),
         for_engine(E::llama_cpp, {"mmproj", "[BOOL|FILE]",
          "llama.cpp --mmproj FILE: load the model's vision projector with its own compute buffer (true: an f16 file of the model's tower; "
          "a path: that mmproj GGUF's header, its tower and bytes; on the page, drop the file)",

@@ -187,6 +187,7 @@ Expected<RopeTables> vllm_rope_tables(const Architecture& a, std::uint64_t value
 // width in the model dtype, input_ids int32, positions and the slot mapping int64, two bool masks).
 struct Drafter {
     std::string name;
+    bool mtp = false;  // the target's own MTP layers (vllm_mtp_drafter)
     std::uint64_t weights = 0, buffers = 0;  // per GPU
     std::uint64_t kv_row = 0, layers = 0;    // KV values per token per layer on one rank, and its layers
     std::uint64_t ff = 0, hidden = 0, mlp_phase = 0;
@@ -240,6 +241,48 @@ Expected<Drafter> vllm_drafter(const Scenario& s, const Architecture& target, co
     return out;
 }
 
+// MTP drafting (--mtp; vLLM's --speculative-config '{"method": "mtp"}'), as vLLM's MTP proposer loads it
+// (vllm/v1/spec_decode/eagle.py load_model, llm_base_proposer.py _maybe_share_lm_head; models/deepseek_mtp.py and
+// glm4_moe_mtp.py): each MTP layer is a decoder layer of the target's kind, split over the GPUs as the target's layers
+// are and in the target's quantization (config/speculative.py copies it), with enorm, hnorm, shared_head.norm and the
+// 2h -> h eh_proj, a plain nn.Linear: whole on every GPU, in the model dtype. The module's own embedding and head are
+// loaded and then dropped for the target's (the head since vLLM PR #34385, February 2026), so they hold nothing once
+// the weights are measured. Its attention layers join the target's KV cache group (gpu_model_runner get_kv_cache_spec):
+// one more layer in every block. A num_speculative_tokens above the layers reruns the same layer (speculative.py):
+// no more memory. The proposer's persistent buffers are the drafter's; its dummy run goes through a layer the
+// target's profile already runs, so it adds no phase of its own.
+struct MtpShape {
+    std::uint64_t block_bytes = 0;        // one MTP decoder layer without its routed experts, in the weights' format, all GPUs
+    std::uint64_t expert_bytes = 0;       // its routed experts on one GPU
+    std::string expert_steps;             // how they split ("" without experts)
+    std::uint64_t proj_params = 0;        // eh_proj and the three norms
+    std::uint64_t model_value_bytes = 2;  // the model dtype's
+};
+
+Drafter vllm_mtp_drafter(const Architecture& a, const MtpShape& m, std::uint64_t tp, std::uint64_t kv_row, std::uint64_t batched,
+                         std::uint64_t act_bytes, std::vector<std::string>& notes) {
+    Drafter out;
+    const std::uint64_t layers = a.num_nextn_predict_layers;
+    out.name = "MTP";
+    out.mtp = true;
+    out.layers = layers;
+    out.kv_row = kv_row;
+    out.hidden = a.hidden_size;
+    out.weights = layers * (m.block_bytes / tp + m.expert_bytes + m.proj_params * m.model_value_bytes);
+    out.weight_steps = n(layers) + " MTP layer" + (layers == 1 ? "" : "s") + " x (the decoder layer" + (m.expert_steps.empty() ? " " : " without its routed experts ") +
+                       n(m.block_bytes) + " / tp " + n(tp) + m.expert_steps + " + eh_proj (2 x " + n(a.hidden_size) + " x " + n(a.hidden_size) +
+                       ") and three norms " + n(m.proj_params) + " x " + n(m.model_value_bytes) + " on every GPU); the embedding and the head are the "
+                       "target's (eagle.py load_model, llm_base_proposer.py _maybe_share_lm_head)";
+    out.buffers = batched * (2 * a.hidden_size * act_bytes + 4 + 8 + 8 + 2);
+    out.buffer_steps = n(batched) + " batched tokens x (hidden_states and inputs_embeds 2 x " + n(a.hidden_size) + " x 2 + input_ids 4 + positions 8 + "
+                       "slot mapping 8 + two masks 2) bytes (llm_base_proposer.py)";
+    notes.push_back("MTP drafting loads the model's " + n(layers) + " MTP layer" + (layers == 1 ? "" : "s") +
+                    " on each GPU, with its attention in every KV block (so fewer tokens fit). num_speculative_tokens does not change these figures; "
+                    "vLLM builds before PR #34385 (February 2026) also kept the MTP layer's own head, " + n(a.vocab_size) + " x " + n(a.hidden_size) +
+                    " x 2 bytes / tp more per GPU.");
+    return out;
+}
+
 }  // namespace
 
 Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
@@ -271,6 +314,17 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     const bool grouped = hybrid || sliding_apart;  // vLLM pages the layers in groups of one size (VllmHybridLayout)
     if (hybrid && !s.engine.draft_model.empty())
         return Error{"draft-model", "vLLM: a drafter beside a hybrid model (its recurrent state kept per speculative token) is not modelled"};
+    if (s.engine.mtp) {
+        if (s.model->counts.mtp_count == 0 || a.num_nextn_predict_layers == 0)
+            return Error{"mtp", "the model has no MTP layers to draft with (num_nextn_predict_layers)"};
+        if (!s.engine.draft_model.empty()) return Error{"mtp", "one drafter at a time is modelled: --draft-model or --mtp"};
+        if (hybrid)
+            return Error{"mtp", "vLLM: MTP drafting beside a hybrid model (its recurrent state kept per speculative token) is not modelled: "
+                                "choose --engine llama.cpp"};
+        if (s.training.pp > 1) return Error{"mtp", "vLLM: MTP drafting under pipeline parallelism is not modelled (use --pp 1)"};
+        if (s.param_count != s.model->counts.total_count)
+            return Error{"mtp", "the model's MTP layers are counted only at its own parameter count (--params unchanged)"};
+    }
     const Expected<Estimate> e = estimate(s);
     if (!e) return e.failure();
 
@@ -443,7 +497,37 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     const Expected<RopeTables> roped = vllm_rope_tables(a, model_value_bytes, notes);
     if (!roped) return roped.failure();
     const RopeTables& rope = *roped;
-    const Expected<Drafter> drafted = vllm_drafter(s, a, rope, tp, pp, batched, act_bytes, notes);
+    Expected<Drafter> drafted = Drafter{};
+    if (s.engine.mtp) {
+        // The MTP layer's parts in the layers' rate of bytes per parameter (the weights' format), its routed
+        // experts split as the target's are.
+        const std::uint64_t per_module = c.mtp_count / a.num_nextn_predict_layers;
+        const std::uint64_t tables = c.mtp_table_count / a.num_nextn_predict_layers;
+        MtpShape m;
+        m.proj_params = 2 * a.hidden_size * a.hidden_size + 3 * a.hidden_size;
+        const std::uint64_t layer_params_mtp = per_module > tables + m.proj_params ? per_module - tables - m.proj_params : 0;
+        const std::uint64_t expert_params = a.is_moe() ? c.expert_count / moe_layers : 0;
+        auto rate = [&](std::uint64_t params) { return static_cast<std::uint64_t>(static_cast<u128>(layers_all) * params / layer_params); };
+        m.expert_bytes = rate(std::min(expert_params, layer_params_mtp));
+        m.block_bytes = rate(layer_params_mtp) - m.expert_bytes;
+        // Its routed experts on the fullest GPU, split as the target's are (under expert parallelism, the first rank's).
+        m.model_value_bytes = model_value_bytes;
+        if (m.expert_bytes > 0 && moe_split) {
+            if (ep) {
+                const std::uint64_t local = cdiv(a.num_experts, ep_size);
+                m.expert_steps = " + routed experts " + n(m.expert_bytes) + " x " + n(local) + " of " + n(a.num_experts);
+                m.expert_bytes = static_cast<std::uint64_t>(static_cast<u128>(m.expert_bytes) * local / a.num_experts);
+            } else {
+                m.expert_steps = " + routed experts " + n(m.expert_bytes) + " / (tp x dp) " + n(tp * dp);
+                m.expert_bytes /= tp * dp;
+            }
+        } else if (m.expert_bytes > 0) {
+            m.expert_steps = " + routed experts " + n(m.expert_bytes);
+        }
+        drafted = vllm_mtp_drafter(a, m, tp, kv_row, batched, act_bytes, notes);
+    } else {
+        drafted = vllm_drafter(s, a, rope, tp, pp, batched, act_bytes, notes);
+    }
     if (!drafted) return drafted.failure();
     const Drafter& draft = *drafted;
     out.notes = notes;  // after the drafter and the RoPE tables have added theirs
@@ -519,8 +603,10 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                 }
                 if (rope.bytes > 0) d.terms.push_back({"rope_table", "RoPE cos/sin table", rope.steps, rope.bytes, EngineTermKind::weights});
                 if (draft.weights > 0) {
-                    d.terms.push_back({"draft_weights", "Drafter weights", draft.weight_steps, draft.weights, EngineTermKind::weights});
-                    d.terms.push_back({"draft_buffers", "Drafter's persistent buffers", draft.buffer_steps, draft.buffers, EngineTermKind::other});
+                    d.terms.push_back({draft.mtp ? "mtp_weights" : "draft_weights", draft.mtp ? "MTP layers" : "Drafter weights", draft.weight_steps, draft.weights,
+                                       EngineTermKind::weights});
+                    d.terms.push_back({"draft_buffers", draft.mtp ? "MTP proposer's persistent buffers" : "Drafter's persistent buffers", draft.buffer_steps,
+                                       draft.buffers, EngineTermKind::other});
                 }
                 const bool last = stage == pp - 1;
                 const std::uint64_t received = stage > 0 ? intermediate_tensors : 0;
@@ -605,7 +691,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                     set_blocks(d, block_bytes > 0 ? pool / block_bytes : 0);
                     const std::uint64_t fit_tokens = grouped ? hybrid_layout.longest_request(d.kv_blocks, max_len) : d.kv_capacity_tokens;
                     const std::string pool_steps = format_bytes_binary(capacity) + " x " + format_decimal(Decimal{util_micros}) + " = " + format_bytes_binary(share) +
-                                                   " - weights - activation peak - non-torch" + (draft.weights > 0 ? " - the drafter" : "") + " = " +
+                                                   " - weights - activation peak - non-torch" + (draft.weights > 0 ? draft.mtp ? " - the MTP layers" : " - the drafter" : "") + " = " +
                                                    format_bytes_binary(pool) + "; ";
                     if (grouped)
                         d.terms.push_back({"kv_cache", hybrid ? "KV cache pool (attention and recurrent state)" : "KV cache pool (full and sliding-window groups)",
@@ -619,7 +705,9 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                         d.terms.push_back({"kv_cache", "KV cache pool",
                                            pool_steps + n(d.kv_blocks) + " blocks of " + n(block) + " tokens x " + n(token_bytes) + " bytes (" +
                                                (stage_values == lay * kv_row ? n(lay) + " layers x " + n(kv_row) + " values" : n(stage_values) + " values over " + n(lay) + " layers") +
-                                               (draft.layers > 0 ? " + the drafter's " + n(draft.layers) + " layers x " + n(draft.kv_row) + " values" : "") +
+                                               (draft.layers > 0 ? (draft.mtp ? " + " + n(draft.layers) + " MTP layer" + (draft.layers == 1 ? "" : "s") : " + the drafter's " + n(draft.layers) + " layers") +
+                                                                        " x " + n(draft.kv_row) + " values"
+                                                                  : "") +
                                                ", x " + n(kv_value_bytes) + " bytes)",
                                            d.kv_blocks * block_bytes, EngineTermKind::kv_cache});
                     if (first_rank || fit_tokens < min_fit_tokens) min_fit_tokens = fit_tokens;
@@ -770,7 +858,9 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     if (s.engine.max_batched_tokens > 0) cmd += " --max-num-batched-tokens " + std::to_string(batched);
     if (kv_flag != "auto") cmd += " --kv-cache-dtype " + kv_flag;
     if (s.dtype == "gptq" || s.dtype == "awq") cmd += " --quantization " + s.dtype;
-    if (draft.weights > 0)
+    if (draft.mtp)
+        cmd += " --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": " + n(draft.layers) + "}'";
+    else if (draft.weights > 0)
         cmd += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + draft.name + "\", \"num_speculative_tokens\": 5}'";
     if (s.engine.block_size > 0) cmd += " --block-size " + std::to_string(block);
     if (s.engine.enforce_eager) cmd += " --enforce-eager";

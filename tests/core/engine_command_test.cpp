@@ -229,8 +229,17 @@ TEST_CASE("vLLM: --speculative-config is read as JSON; a built-in draft model is
     CHECK(pairs(unknown).count("draft-model") == 0);
     const CommandReading e = read_ok("vllm serve m --speculative_config='{\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"}'");
     CHECK(contains(e.unmodelled, "--speculative-config {\"method\":\"eagle3\",\"model\":\"x/EAGLE3-head\"} (the drafter x/EAGLE3-head: vLLM drafters are not priced yet"));
-    const CommandReading mtp = read_ok("vllm serve m --speculative-config '{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}'");
-    CHECK(contains(mtp.unmodelled, "--speculative-config {\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1} (the target's own MTP layers"));
+    // The target's own MTP layers (method mtp, or the model types' older spellings, which speculative.py rewrites to
+    // mtp) are --mtp, priced in core/engines/vllm.cpp; printed back as method mtp, and read back the same.
+    for (const char* method : {"mtp", "deepseek_mtp", "glm4_moe_mtp"}) {
+        const CommandReading mtp = read_ok(std::string("vllm serve m --speculative-config '{\"method\": \"") + method + "\", \"num_speculative_tokens\": 3}'");
+        INFO(method);
+        CHECK(mtp.unmodelled.empty());
+        CHECK(pairs(mtp).at("mtp") == "on");
+        const std::string mtp_printed = engine_command_line("vllm", "m", mtp.settings);
+        CHECK(mtp_printed == "vllm serve m --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'");
+        CHECK(pairs(read_ok(mtp_printed)) == pairs(mtp));
+    }
     // Prompt lookup (n-gram, suffix) proposes from the text: no weights, listed as ignored with why.
     for (const char* cfg : {"{\"method\": \"ngram\", \"num_speculative_tokens\": 5, \"prompt_lookup_max\": 4}", "{\"model\": \"[ngram]\"}",
                             "{\"method\": \"suffix\"}"}) {

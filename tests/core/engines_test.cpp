@@ -550,6 +550,64 @@ TEST_CASE("vLLM: a draft model is a second model on the GPU, and its layers shar
     CHECK(kv.error().rfind("draft-kv-dtype: is read by llama.cpp and Ollama only, not by vLLM", 0) == 0);  // the drafter shares the target's cache type
 }
 
+TEST_CASE("vLLM's MTP drafting: the model's MTP layer on every GPU, sharing the target's embedding and head, and a layer more in every KV block") {
+    // vLLM's MTP proposer (vllm/v1/spec_decode/eagle.py load_model; llm_base_proposer.py _maybe_share_lm_head since PR
+    // #34385; models/glm4_moe_mtp.py Glm4MoeMultiTokenPredictorLayer): a GLM-4.5 decoder layer split over tp as the
+    // target's, enorm, hnorm, shared_head.norm and eh_proj (a plain nn.Linear 2h -> h: whole on every GPU, in bf16); the
+    // embedding and the head are the target's. GLM-4.5-Air's MTP module is 3,616,573,568 parameters (its layer 46 in the
+    // checkpoint's index: architecture_test); without its own embedding and head (2 x 151,552 x 4,096) and eh_proj and
+    // the norms (2 x 4,096^2 + 3 x 4,096 = 33,566,720) the decoder layer is 2,341,492,864, in bf16 over tp 4.
+    const Scenario plain_s = with({{"model", "glm-4.5-air"}, {"engine", "vllm"}, {"gpus", "4"}, {"gpu", "h100-80gb"}, {"context", "32768"}});
+    Scenario s = plain_s;
+    REQUIRE(apply_setting(s, "mtp", "true"));
+    const EngineEstimate plain = run(plain_s);
+    const EngineEstimate mtp = run(s);
+    CHECK(3'616'573'568ULL - 2ULL * 151'552 * 4'096 - (2ULL * 4'096 * 4'096 + 3 * 4'096) == 2'341'492'864ULL);
+    for (const char* gpu : {"gpu0", "gpu3"}) {
+        const EngineDevice& p = device(plain, gpu);
+        const EngineDevice& g = device(mtp, gpu);
+        INFO(gpu);
+        CHECK(term(g, "mtp_weights") == 2'341'492'864ULL * 2 / 4 + 33'566'720ULL * 2);
+        // The proposer's persistent buffers at 8,192 batched tokens (an H100's default), as a drafter's.
+        CHECK(term(g, "draft_buffers") == 8192ULL * (2 * 4'096 * 2 + 22));
+        CHECK(term(g, "activation_peak") == term(p, "activation_peak"));  // its layer's phases are the target's
+        CHECK(g.kv_pool_bytes == p.kv_pool_bytes - term(g, "mtp_weights") - term(g, "draft_buffers"));
+        // A block of 16 tokens spans 46 + 1 layers of 2 x 2 KV heads (8 over tp 4) x 128 values in bf16.
+        CHECK(g.kv_blocks == g.kv_pool_bytes / (16ULL * 47 * 512 * 2));
+        CHECK(p.kv_blocks == p.kv_pool_bytes / (16ULL * 46 * 512 * 2));
+        CHECK(g.kv_capacity_tokens < p.kv_capacity_tokens * 46 / 47);
+    }
+    // The README's figures (its MTP paragraph).
+    CHECK(device(plain, "gpu0").kv_capacity_tokens == 385'168);
+    CHECK(device(mtp, "gpu0").kv_capacity_tokens == 348'448);
+    CHECK(mtp.command.find(" --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'") != std::string::npos);
+    bool noted = false;
+    for (const std::string& note : mtp.notes) noted = noted || note.find("PR #34385") != std::string::npos;
+    CHECK(noted);
+    // DeepSeek-V3 in FP8 at tp 8: the MTP layer's routed experts split over 8 as the target's, eh_proj in bf16 whole,
+    // and one more latent row of 576 values in every block (61 + 1 layers).
+    const EngineEstimate v3 = run(with({{"model", "deepseek-v3"}, {"dtype", "fp8"}, {"engine", "vllm"}, {"gpus", "8"}, {"gpu", "h200"}, {"context", "65536"}, {"mtp", "true"}}));
+    const EngineDevice& d = device(v3, "gpu0");
+    CHECK(term(d, "mtp_weights") > (2ULL * 7'168 * 7'168 + 3 * 7'168) * 2 + 256ULL * 3 * 7'168 * 2'048 / 8);
+    CHECK(d.kv_blocks == d.kv_pool_bytes / (16ULL * 62 * 576 * 2));
+    CHECK(d.kv_capacity_tokens == 616'176);
+    // Refused by name: a model without MTP layers, a hybrid target (its recurrent state per speculative token), two
+    // drafters, pipeline parallelism.
+    for (const auto& [model, key, value, words] :
+         {std::tuple<const char*, const char*, const char*, const char*>{"llama-3.1-8b", "", "", "has no MTP layers"},
+          {"qwen3-next-80b-a3b", "", "", "beside a hybrid model"},
+          {"glm-4.5-air", "draft-model", "glm-4.5-air", "one drafter at a time"},
+          {"glm-4.5-air", "pp", "2", "pipeline parallelism"}}) {
+        Scenario bad = with({{"model", model}, {"engine", "vllm"}, {"gpus", "4"}, {"gpu", "h100-80gb"}, {"mtp", "true"}});
+        if (key[0] != '\0') REQUIRE(apply_setting(bad, key, value));
+        const Expected<EngineEstimate> refused = engine_estimate(bad);
+        INFO(model);
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.failure().key == "mtp");
+        CHECK(refused.error().find(words) != std::string::npos);
+    }
+}
+
 TEST_CASE("vLLM's activation peak follows the batched tokens and the sampler, not the context") {
     // vLLM 0.19 on an H100, 8192 batched tokens and 1024 sequences (its defaults there), as it logs "Actual usage is
     // ... GiB for peak activation" (llm-d-incubation/llm-d-planner, accuracy/results/v0.19.0/logs,
