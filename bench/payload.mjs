@@ -70,7 +70,11 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // Raised 455,000 -> 456,000: llama.cpp's MTP drafting (--mtp: the MTP layers, their KV cache and graph, the reader's
 // --spec-type draft-mtp) cost +1,410 B against main 3bbccd8; the single file is 3.8 KB under its 440,000 B
 // (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 456_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 456,000 -> 458,000: vLLM's MTP drafting (--mtp under vLLM: the MTP layer split as the target's, eh_proj whole,
+// a layer more in every KV block; the reader's method mtp and its older spellings) and the -ngl of a kept MTP layer in
+// fit's answers and the JSON cost +1,377 B against main c43023b; the single file is 2.2 KB under its 440,000 B
+// (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 458_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
