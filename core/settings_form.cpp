@@ -33,6 +33,10 @@ std::string settings_form_json(const Scenario& scenario, const Estimate& estimat
         if (spec.choices != nullptr)
             for (const Choice& choice : spec.choices()) w.begin_array().value(choice.word).value(choice.label).end_array();
         w.end_array();
+        // An engine's row the chosen engine does not read (none: every engine's): the form hides it, as the canvas
+        // shows only the chosen engine's flags.
+        if (spec.engine != SettingEngine::none && spec.engine != SettingEngine::choice && !engine_reads(spec.engine, scenario.engine.kind))
+            w.field("hidden", true);
         if (spec.decided != nullptr) {
             const FieldDecision decision = spec.decided(scenario, estimate);
             if (!decision.value.empty()) w.field("decided", decision.value).field("decided_note", decision.note);

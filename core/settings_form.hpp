@@ -14,7 +14,8 @@ namespace llm_memory {
 // `choices`; "" = none), "bool" ("true" or ""). value: the scenario's value as the key reads it back,
 // defaults included (what a form field shows). Where another setting decides the field's figure
 // (SettingSpec::decided: b under a weight format), also "decided" (the figure, shown read-only instead of
-// value) and "decided_note" (why). `estimate` is the scenario's own estimate (the caller has it already).
+// value) and "decided_note" (why); on an engine's row the chosen engine does not read, "hidden": true.
+// `estimate` is the scenario's own estimate (the caller has it already).
 std::string settings_form_json(const Scenario& scenario, const Estimate& estimate);
 
 }  // namespace llm_memory

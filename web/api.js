@@ -457,6 +457,7 @@
     var data = viewData();
     data['settings'].forEach(function (row) {
       var input = fieldOf(row['key']);
+      if (input) input.parentNode.hidden = !!row['hidden'];  // another engine's row, as the canvas leaves it out
       if (!input || (input === doc.activeElement && input.hasAttribute('data-dirty'))) return;  // being typed in
       // Another setting decides this figure (b under a weight format): shown read-only, with why, as on the canvas.
       var decided = row['decided'];

@@ -214,6 +214,11 @@ test('the text view switches engines as the canvas does: what the new engine doe
   const { page, errors, context } = await openPage(browser, server.url + '#' + start + '&view=text');
   await waitForApi(page);
   assert.equal(await built(page), 1);
+  // The form shows the chosen engine's rows only, as the canvas's Engine flags do (engine_panel.cpp, core's
+  // engine_reads): llama.cpp's -ngl here, vLLM's --gpu-memory-utilization not; the drafter's rows under both.
+  assert.equal(await page.locator('#set-ngl').isVisible(), true);
+  assert.equal(await page.locator('#set-gpu-util').isVisible(), false);
+  assert.equal(await page.locator('#set-mtp').isVisible(), true);
   await page.locator('#set-engine').selectOption('vllm');
   // core's clear_unread_engine_settings through the canvas's edit path (app_try_setting; ui_test.cpp has the
   // same switch): llama.cpp's -ngl and -ub go, the model and the GPU stay, and the status bar names what went.
@@ -223,6 +228,9 @@ test('the text view switches engines as the canvas does: what the new engine doe
   assert.match(state, /model=llama-3-8b/);
   assert.equal(await page.locator('#status').textContent(), 'Cleared what vLLM does not read: ubatch, ngl.');
   assert.equal(await page.locator('#set-engine-err').textContent(), '');
+  assert.equal(await page.locator('#set-ngl').isVisible(), false);
+  assert.equal(await page.locator('#set-gpu-util').isVisible(), true);
+  assert.equal(await page.locator('#set-mtp').isVisible(), true);
   const cli = cliJson(['--model', 'llama-3-8b', '--gpu', 'rtx-4090', '--engine', 'vllm']);
   assert.deepEqual((await page.evaluate(() => window.llmMemory.estimate())).engine, cli.engine);
   // A link naming both is still refused by name: only an edit clears.
