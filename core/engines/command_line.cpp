@@ -340,8 +340,13 @@ Status read_speculative(CommandReading& r, const std::string& flag, const std::s
     }
     std::string& method = text[0];
     std::string& model = text[1];
-    if (const JsonValue* k = doc.value.find("num_speculative_tokens"); k != nullptr && !k->is_null() && !(k->is_unsigned() && k->unsigned_value() > 0))
-        return bad("\"num_speculative_tokens\" must be a whole number of at least 1");
+    const JsonValue* k = doc.value.find("num_speculative_tokens");
+    if (k != nullptr && !k->is_null() && !(k->is_unsigned() && k->unsigned_value() > 0 && k->unsigned_value() <= 1024))
+        return bad("\"num_speculative_tokens\" must be a whole number from 1 to 1024");
+    // A priced drafter's tokens a step (draft-max): a hybrid target keeps a state block for each.
+    auto take_tokens = [&](const std::string& source) {
+        if (k != nullptr && !k->is_null()) set_setting(r, "draft-max", std::to_string(k->unsigned_value()), source);
+    };
     if (model == "[ngram]") method = "ngram", model.clear();  // vLLM's older spelling
     const bool mtp = method == "mtp" || (method.size() > 4 && method.compare(method.size() - 4, 4, "_mtp") == 0);
     const std::string methods = " ngram ngram_gpu suffix draft_model eagle eagle3 medusa mlp_speculator extract_hidden_states dflash dspark custom_class ";
@@ -356,6 +361,7 @@ Status read_speculative(CommandReading& r, const std::string& flag, const std::s
     // The target's own MTP layers (method mtp, or the older deepseek_mtp, glm4_moe_mtp, ... spellings) are --mtp.
     if (mtp) {
         set_setting(r, "mtp", "on", source);
+        take_tokens(source);
         return std::nullopt;
     }
     const std::string preset = model.empty() ? std::string() : match_model_reference(model, false).preset_key;
@@ -363,6 +369,7 @@ Status read_speculative(CommandReading& r, const std::string& flag, const std::s
     // Medusa heads, and drafters llm-memory does not know, are named as left out.
     if ((method.empty() || method == "draft_model") && !preset.empty()) {
         set_setting(r, "draft-model", preset, source);
+        take_tokens(source);
         return std::nullopt;
     }
     r.unmodelled.push_back(source + " (" + (model.empty() ? std::string("the drafter") : "the drafter " + model) +
@@ -1144,11 +1151,14 @@ std::string engine_command_line(std::string_view engine, std::string_view model_
     }
     // MTP drafting's cache type (-ctkd/-ctvd, as a drafter's; printed with -md when there is one).
     if (!vllm && value_of("draft-model") == nullptr && value_of("mtp") != nullptr) out += draft_cache_flags();
-    // vLLM names its drafter inside --speculative-config (num_speculative_tokens, required there, does not change memory).
+    // vLLM names its drafter inside --speculative-config, with its tokens a step (draft-max; required there for a draft
+    // model: 5 when none was read, as the estimate prints; an MTP config without it takes the model's MTP layers).
+    const CommandSetting* tokens = value_of("draft-max");
     if (const CommandSetting* d = value_of("draft-model"); vllm && d != nullptr && d->value.find_first_of("'\"\\") == std::string::npos)
-        out += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + d->value + "\", \"num_speculative_tokens\": 5}'";
+        out += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + d->value + "\", \"num_speculative_tokens\": " +
+               (tokens != nullptr ? tokens->value : std::string("5")) + "}'";
     if (vllm && value_of("draft-model") == nullptr && value_of("mtp") != nullptr)
-        out += " --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'";
+        out += std::string(" --speculative-config '{\"method\": \"mtp\"") + (tokens != nullptr ? ", \"num_speculative_tokens\": " + tokens->value : std::string()) + "}'";
     // vLLM spreads over -tp x -pp GPUs; llama.cpp over the -ts list (its length); a bare --gpus N with
     // llama.cpp is an even split, which llama.cpp does by itself on the visible devices.
     if (!vllm && value_of("tensor-split") == nullptr) {

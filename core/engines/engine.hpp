@@ -147,6 +147,7 @@ struct VllmHybridLayout {
     std::uint64_t attention_groups = 0;  // groups of full-attention layers
     std::uint64_t sliding_groups = 0;    // groups of sliding-window layers
     std::uint64_t recurrent_groups = 0;  // groups of recurrent layers
+    std::uint64_t spec_blocks = 0;       // speculative tokens: a recurrent group holds 1 + this many blocks a request
     std::uint64_t groups() const { return attention_groups + sliding_groups + recurrent_groups; }
     // Blocks one sliding group holds for a request of `max_len` tokens.
     std::uint64_t sliding_blocks(std::uint64_t max_len) const;
@@ -173,8 +174,9 @@ Expected<VllmHybridLayout> vllm_sliding_layout(std::uint64_t full_layers, std::u
 // (MambaStateShapeCalculator, vllm/model_executor/layers/mamba/mamba_utils.py): the conv window
 // (conv_kernel - 1) x conv channels / tp in the model's dtype (`model_bytes`), and the SSM state
 // d_inner x d_state / tp in mamba_ssm_cache_dtype (the config's, else the model's). Mamba-2 replicates a single
-// B/C group over the ranks (extra_groups_for_head_shards).
-std::uint64_t vllm_recurrent_state_bytes(const RecurrentShape& shape, std::uint64_t tp, std::uint64_t model_bytes);
+// B/C group over the ranks (extra_groups_for_head_shards). Under speculative decoding the conv window keeps
+// `num_spec` more positions (mamba_utils.py: conv_kernel - 1 + num_spec).
+std::uint64_t vllm_recurrent_state_bytes(const RecurrentShape& shape, std::uint64_t tp, std::uint64_t model_bytes, std::uint64_t num_spec = 0);
 
 // fit --minimize n-cpu-moe: the fewest layers whose routed experts llama.cpp keeps in host RAM
 // (--n-cpu-moe N, the first N layers) so that every GPU fits, with -ngl as given (auto: every layer).

@@ -159,11 +159,16 @@ std::vector<SettingSpec> engine_setting_rows() {
              return std::string();
          },
          [](const Scenario& s) { return s.engine.draft_kv_dtype; }, nullptr, nullptr, "f16", ""}),
-        for_engine(E::llama_cpp, {"draft-max", "N", "llama.cpp --spec-draft-n-max: tokens the drafter proposes a step (default 3); llama-server reserves -np x (1 + N) rows of logits",
+        for_engine(E::drafter, {"draft-max", "N", "tokens the drafter proposes a step: llama.cpp --spec-draft-n-max (default 3; llama-server reserves -np x (1 + N) rows of logits), "
+         "vLLM num_speculative_tokens (default: the MTP layers, or 5 printed for a draft model; a hybrid model keeps 1 + N state blocks a request)",
          "Draft tokens a step", "tokens", K::count, "8",
          [](Scenario& s, std::string_view t) { return apply_whole(s.engine.draft_max, t, 1, 1024); },
          [](const Scenario& s) { return show_whole_if(s.engine.draft_max, 0); },
-         [](const Scenario&) { return std::string("3"); }, nullptr, "3", "Each slot reserves logits for the drafted tokens and one more."}),
+         [](const Scenario& s) {
+             if (s.engine.kind != EngineKind::vllm) return std::string("3");
+             return s.engine.mtp && s.model ? std::to_string(s.model->architecture.num_nextn_predict_layers) : std::string("5");
+         },
+         nullptr, "3", "The drafted tokens' logits rows (llama.cpp) and, under vLLM, a hybrid model's state blocks."}),
         for_engine(E::drafter, {"mtp", "[BOOL]", "the model's own MTP layers draft (llama.cpp --spec-type draft-mtp: Qwen3-Next, Qwen3.5; vLLM's mtp speculative config: "
          "DeepSeek-V3/R1, GLM-4.5): they load, with their KV cache",
          "MTP drafting", "", K::flag, "true",

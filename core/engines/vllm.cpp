@@ -194,6 +194,15 @@ struct Drafter {
     std::string weight_steps, buffer_steps;
 };
 
+// The proposer's persistent buffers at max_num_batched_tokens (llm_base_proposer.py SpecDecodeBaseProposer.__init__):
+// hidden_states and inputs_embeds at the drafter's width (out.hidden) in the model dtype, input_ids int32, positions
+// and the slot mapping int64, two bool masks.
+void set_proposer_buffers(Drafter& out, std::uint64_t batched, std::uint64_t act_bytes) {
+    out.buffers = batched * (2 * out.hidden * act_bytes + 4 + 8 + 8 + 2);
+    out.buffer_steps = n(batched) + " batched tokens x (hidden_states and inputs_embeds 2 x " + n(out.hidden) + " x 2 + input_ids 4 + positions 8 + "
+                       "slot mapping 8 + two masks 2) bytes (llm_base_proposer.py)";
+}
+
 Expected<Drafter> vllm_drafter(const Scenario& s, const Architecture& target, const RopeTables& target_rope, std::uint64_t tp, std::uint64_t pp,
                                std::uint64_t batched, std::uint64_t act_bytes, std::vector<std::string>& notes) {
     Drafter out;
@@ -233,9 +242,7 @@ Expected<Drafter> vllm_drafter(const Scenario& s, const Architecture& target, co
     out.hidden = da.hidden_size;
     out.ff = (da.is_moe() ? da.moe_intermediate_size * std::max<std::uint64_t>(da.num_experts_per_tok, 1) : da.intermediate_size) / tp;
     out.mlp_phase = batched * (3 * out.ff + 2 * da.hidden_size) * act_bytes;
-    out.buffers = batched * (2 * da.hidden_size * act_bytes + 4 + 8 + 8 + 2);
-    out.buffer_steps = n(batched) + " batched tokens x (hidden_states and inputs_embeds 2 x " + n(da.hidden_size) + " x 2 + input_ids 4 + positions 8 + "
-                       "slot mapping 8 + two masks 2) bytes (llm_base_proposer.py)";
+    set_proposer_buffers(out, batched, act_bytes);
     notes.push_back("The drafter (" + out.name + ") is a second model on each GPU: its weights, its layers in every KV block (so fewer tokens fit), "
                     "and its own dummy run in the profile. num_speculative_tokens does not change these figures.");
     return out;
@@ -257,6 +264,8 @@ struct MtpShape {
     std::string expert_steps;             // how they split ("" without experts)
     std::uint64_t proj_params = 0;        // eh_proj and the three norms
     std::uint64_t model_value_bytes = 2;  // the model dtype's
+    std::uint64_t fc_bytes = 0;           // Qwen3-Next's and Qwen3.5's fc (2h -> h) in the weights' format, all GPUs, split over
+                                          // tp (qwen3_next_mtp.py: a ColumnParallelLinear); 0 where eh_proj is whole
 };
 
 Drafter vllm_mtp_drafter(const Architecture& a, const MtpShape& m, std::uint64_t tp, std::uint64_t kv_row, std::uint64_t batched,
@@ -268,16 +277,22 @@ Drafter vllm_mtp_drafter(const Architecture& a, const MtpShape& m, std::uint64_t
     out.layers = layers;
     out.kv_row = kv_row;
     out.hidden = a.hidden_size;
-    out.weights = layers * (m.block_bytes / tp + m.expert_bytes + m.proj_params * m.model_value_bytes);
+    const std::uint64_t whole = m.fc_bytes > 0 ? 3 * a.hidden_size : m.proj_params;  // on every GPU, in the model dtype
+    out.weights = layers * (m.block_bytes / tp + m.expert_bytes + m.fc_bytes / tp + whole * m.model_value_bytes);
     out.weight_steps = n(layers) + " MTP layer" + (layers == 1 ? "" : "s") + " x (the decoder layer" + (m.expert_steps.empty() ? " " : " without its routed experts ") +
-                       n(m.block_bytes) + " / tp " + n(tp) + m.expert_steps + " + eh_proj (2 x " + n(a.hidden_size) + " x " + n(a.hidden_size) +
-                       ") and three norms " + n(m.proj_params) + " x " + n(m.model_value_bytes) + " on every GPU); the embedding and the head are the "
-                       "target's (eagle.py load_model, llm_base_proposer.py _maybe_share_lm_head)";
-    out.buffers = batched * (2 * a.hidden_size * act_bytes + 4 + 8 + 8 + 2);
-    out.buffer_steps = n(batched) + " batched tokens x (hidden_states and inputs_embeds 2 x " + n(a.hidden_size) + " x 2 + input_ids 4 + positions 8 + "
-                       "slot mapping 8 + two masks 2) bytes (llm_base_proposer.py)";
-    notes.push_back("MTP drafting loads the model's " + n(layers) + " MTP layer" + (layers == 1 ? "" : "s") +
-                    " on each GPU, with its attention in every KV block (so fewer tokens fit). num_speculative_tokens does not change these figures; "
+                       n(m.block_bytes) + " / tp " + n(tp) + m.expert_steps +
+                       (m.fc_bytes > 0 ? " + fc (2 x " + n(a.hidden_size) + " x " + n(a.hidden_size) + ") " + n(m.fc_bytes) + " / tp " + n(tp) +
+                                             " + three norms " + n(whole) + " x " + n(m.model_value_bytes)
+                                       : " + eh_proj (2 x " + n(a.hidden_size) + " x " + n(a.hidden_size) + ") and three norms " + n(whole) + " x " +
+                                             n(m.model_value_bytes) + " on every GPU") +
+                       "); the embedding and the head are the target's (eagle.py load_model, llm_base_proposer.py _maybe_share_lm_head)";
+    set_proposer_buffers(out, batched, act_bytes);
+    notes.push_back("MTP drafting loads the model's " + n(layers) + " MTP layer" + (layers == 1 ? "" : "s") + " on each GPU, with its attention in every KV block (so fewer tokens fit). " +
+                    (a.recurrent_layer_count() > 0
+                         ? std::string("Each request holds 1 + num_speculative_tokens state blocks in every recurrent group (one a draft position), and the "
+                                       "conv state is that many positions wider; with prefix caching in mamba_cache_mode align, 2 + num_speculative_tokens "
+                                       "(not modelled). ")
+                         : std::string("num_speculative_tokens does not change these figures. ")) +
                     "vLLM builds before PR #34385 (February 2026) also kept the MTP layer's own head, " + n(a.vocab_size) + " x " + n(a.hidden_size) +
                     " x 2 bytes / tp more per GPU.");
     return out;
@@ -314,13 +329,12 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     const bool grouped = hybrid || sliding_apart;  // vLLM pages the layers in groups of one size (VllmHybridLayout)
     if (hybrid && !s.engine.draft_model.empty())
         return Error{"draft-model", "vLLM: a drafter beside a hybrid model (its recurrent state kept per speculative token) is not modelled"};
+    if (s.engine.draft_max > 0 && !s.engine.mtp && s.engine.draft_model.empty())
+        return Error{"draft-max", "num_speculative_tokens needs a drafter: --draft-model or --mtp"};
     if (s.engine.mtp) {
         if (s.model->counts.mtp_count == 0 || a.num_nextn_predict_layers == 0)
             return Error{"mtp", "the model has no MTP layers to draft with (num_nextn_predict_layers)"};
         if (!s.engine.draft_model.empty()) return Error{"mtp", "one drafter at a time is modelled: --draft-model or --mtp"};
-        if (hybrid)
-            return Error{"mtp", "vLLM: MTP drafting beside a hybrid model (its recurrent state kept per speculative token) is not modelled: "
-                                "choose --engine llama.cpp"};
         if (s.training.pp > 1) return Error{"mtp", "vLLM: MTP drafting under pipeline parallelism is not modelled (use --pp 1)"};
         if (s.param_count != s.model->counts.total_count)
             return Error{"mtp", "the model's MTP layers are counted only at its own parameter count (--params unchanged)"};
@@ -419,6 +433,10 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
 
     const std::uint64_t kv_row = kv_values_per_token(a, tp);
     const std::uint64_t model_value_bytes = s.dtype == "fp32" ? 4 : 2;  // the model dtype's: the RoPE table, the conv state
+    // Speculative decoding: the MTP layers and num_speculative_tokens (--draft-max; an MTP config without it takes
+    // the model's MTP layers, speculative.py n_predict; a draft model is printed with 5).
+    const std::uint64_t mtp_layers = s.engine.mtp ? a.num_nextn_predict_layers : 0;
+    const std::uint64_t spec_tokens = s.engine.draft_max > 0 ? s.engine.draft_max : s.engine.mtp ? mtp_layers : !s.engine.draft_model.empty() ? 5 : 0;
     VllmHybridLayout hybrid_layout;
     const std::uint64_t base_block = s.engine.block_size > 0 ? s.engine.block_size : kDefaultBlock;
     if (hybrid) {
@@ -428,8 +446,11 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
             return Error{"tp", "vLLM: the " + std::string(mixer_kind_name(r.kind)) + " layers' heads (" + n(heads) +
                                    (r.kind == MixerKind::gated_deltanet ? ", key heads " + n(r.n_groups) : std::string()) +
                                    ") must be divisible by tensor parallel size (" + n(tp) + ")."};
-        hybrid_layout = vllm_hybrid_layout(a.attention_layer_count(), kv_row * kv_value_bytes, a.recurrent_layer_count(),
-                                           vllm_recurrent_state_bytes(r, tp, model_value_bytes), s.engine.block_size);
+        // With MTP the MTP layers' attention joins the full-attention layers before grouping, the conv window keeps
+        // the K speculative positions, and each request holds 1 + K state blocks in every recurrent group.
+        hybrid_layout = vllm_hybrid_layout(a.attention_layer_count() + mtp_layers, kv_row * kv_value_bytes, a.recurrent_layer_count(),
+                                           vllm_recurrent_state_bytes(r, tp, model_value_bytes, spec_tokens), s.engine.block_size);
+        hybrid_layout.spec_blocks = spec_tokens;
     }
     // Gemma 4's global layers: global_head_dim wide, with num_global_key_value_heads under attention_k_eq_v (K is
     // stored in V's slot too, so the cache keeps both).
@@ -510,6 +531,7 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         auto rate = [&](std::uint64_t params) { return static_cast<std::uint64_t>(static_cast<u128>(layers_all) * params / layer_params); };
         m.expert_bytes = rate(std::min(expert_params, layer_params_mtp));
         m.block_bytes = rate(layer_params_mtp) - m.expert_bytes;
+        if (a.family == ModelFamily::qwen3_next) m.fc_bytes = rate(2 * a.hidden_size * a.hidden_size);
         // Its routed experts on the fullest GPU, split as the target's are (under expert parallelism, the first rank's).
         m.model_value_bytes = model_value_bytes;
         if (m.expert_bytes > 0 && moe_split) {
@@ -552,8 +574,11 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         first_layer = 0;
         for (std::uint64_t stage = 0; stage < pp; ++stage) {
             // The tensors one block spans on this stage (the same on each of its ranks).
+            // (With MTP, one stage: the MTP layers' attention fills the attention group, so a block spans a whole group.)
             const std::uint64_t stage_tensors =
-                grouped ? stage_group_size(a, hybrid_layout, sliding_apart, first_layer, first_layer + stage_layers[static_cast<std::size_t>(stage)]) : 0;
+                !grouped ? 0
+                : mtp_layers > 0 ? hybrid_layout.group_size
+                                 : stage_group_size(a, hybrid_layout, sliding_apart, first_layer, first_layer + stage_layers[static_cast<std::size_t>(stage)]);
             for (std::uint64_t rank = 0; rank < tp; ++rank) {
                 EngineDevice d;
                 const std::uint64_t index = (replica * pp + stage) * tp + rank;
@@ -661,9 +686,11 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                     const std::uint64_t state = std::max<std::uint64_t>(hybrid_layout.state_bytes, 1);
                     const std::string padding = format_decimal(Decimal::from_ratio(((hybrid_layout.page_bytes - hybrid_layout.state_bytes) * 10000 + state / 2) / state, 100)) + "%";
                     layout_steps = "blocks of " + n(block) + " tokens (raised so one page holds a " + mixer_kind_name(a.recurrent.kind) + " layer's state of " +
-                                   n(hybrid_layout.state_bytes) + " bytes, padded by " + padding + " to the page of " + n(block) + " x " + n(kv_row * kv_value_bytes) + " = " +
+                                   n(hybrid_layout.state_bytes) + " bytes" +
+                                   (spec_tokens > 0 ? " with its conv window " + n(spec_tokens) + (spec_tokens == 1 ? " speculative position" : " speculative positions") + " wider (mamba_utils.py)" : "") + ", padded by " + padding + " to the page of " + n(block) + " x " + n(kv_row * kv_value_bytes) + " = " +
                                    n(hybrid_layout.page_bytes) + " bytes); the layers in " + n(groups) + " groups (" + n(hybrid_layout.attention_groups) +
-                                   " attention, " + n(hybrid_layout.recurrent_groups) + " recurrent) of " + n(stage_tensors) + " layers, so a block spans " +
+                                   " attention" + (mtp_layers > 0 ? " with the MTP layer's" : "") + ", " + n(hybrid_layout.recurrent_groups) + " recurrent) of " +
+                                   n(stage_tensors) + " layers, so a block spans " +
                                    n(stage_tensors) + " pages = " + n(block_bytes) + " bytes";
                 } else if (sliding_apart) {
                     const VllmHybridLayout& l = hybrid_layout;
@@ -675,7 +702,8 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                 }
                 // The blocks one request holds, group by group.
                 const std::string request_steps =
-                    hybrid ? n(hybrid_layout.attention_groups) + " x " + n(cdiv(max_len, block)) + " attention + " + n(hybrid_layout.recurrent_groups) + " recurrent"
+                    hybrid ? n(hybrid_layout.attention_groups) + " x " + n(cdiv(max_len, block)) + " attention + " + n(hybrid_layout.recurrent_groups) + " recurrent" +
+                                 (spec_tokens > 0 ? " x (1 + " + n(spec_tokens) + (spec_tokens == 1 ? " speculative token)" : " speculative tokens)") : "")
                     : sliding_apart ? n(hybrid_layout.attention_groups) + " x ceil(" + n(max_len) + " / " + n(hybrid_layout.block_size) + ") full + " +
                                           n(hybrid_layout.sliding_groups) + " x (ceil(min(" + n(a.sliding_window) + " - 1 + " + n(batched) + ", " + n(max_len) + ") / " +
                                           n(hybrid_layout.sliding_block) + ") + 1) sliding"
@@ -859,9 +887,9 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     if (kv_flag != "auto") cmd += " --kv-cache-dtype " + kv_flag;
     if (s.dtype == "gptq" || s.dtype == "awq") cmd += " --quantization " + s.dtype;
     if (draft.mtp)
-        cmd += " --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": " + n(draft.layers) + "}'";
+        cmd += " --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": " + std::to_string(spec_tokens) + "}'";
     else if (draft.weights > 0)
-        cmd += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + draft.name + "\", \"num_speculative_tokens\": 5}'";
+        cmd += " --speculative-config '{\"method\": \"draft_model\", \"model\": \"" + draft.name + "\", \"num_speculative_tokens\": " + std::to_string(spec_tokens) + "}'";
     if (s.engine.block_size > 0) cmd += " --block-size " + std::to_string(block);
     if (s.engine.enforce_eager) cmd += " --enforce-eager";
     if (s.engine.hybrid_kv_off) cmd += " --disable-hybrid-kv-cache-manager";
@@ -878,10 +906,10 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
     return out;
 }
 
-std::uint64_t vllm_recurrent_state_bytes(const RecurrentShape& r, std::uint64_t tp, std::uint64_t model_bytes) {
+std::uint64_t vllm_recurrent_state_bytes(const RecurrentShape& r, std::uint64_t tp, std::uint64_t model_bytes, std::uint64_t num_spec) {
     std::uint64_t groups = r.n_groups;
     if (r.kind == MixerKind::mamba2 && groups % tp != 0) groups = tp;  // extra_groups_for_head_shards
-    const std::uint64_t conv = r.conv_kernel > 0 ? (r.conv_kernel - 1) * ((r.d_inner + 2 * groups * r.d_state) / tp) : 0;
+    const std::uint64_t conv = r.conv_kernel > 0 ? (r.conv_kernel - 1 + num_spec) * ((r.d_inner + 2 * groups * r.d_state) / tp) : 0;
     const std::uint64_t ssm = r.d_inner * r.d_state / tp;
     return conv * model_bytes + ssm * r.vllm_ssm_value_bytes(model_bytes);
 }
@@ -893,7 +921,7 @@ std::uint64_t VllmHybridLayout::sliding_blocks(std::uint64_t max_len) const {
 }
 
 std::uint64_t VllmHybridLayout::blocks_per_request(std::uint64_t max_len) const {
-    return attention_groups * cdiv(max_len, block_size) + sliding_groups * sliding_blocks(max_len) + recurrent_groups;
+    return attention_groups * cdiv(max_len, block_size) + sliding_groups * sliding_blocks(max_len) + recurrent_groups * (1 + spec_blocks);
 }
 
 std::uint64_t VllmHybridLayout::logged_tokens(std::uint64_t blocks, std::uint64_t max_len) const {

@@ -219,10 +219,14 @@ TEST_CASE("vLLM: --speculative-config is read as JSON; a built-in draft model is
     CHECK(pairs(d).at("draft-model") == "llama-3.2-1b");
     const CommandReading dm = read_ok("vllm serve m --speculative-config '{\"method\": \"draft_model\", \"model\": \"meta-llama/Llama-3.2-1B\", \"num_speculative_tokens\": 3}'");
     CHECK(pairs(dm).at("draft-model") == "llama-3.2-1b");
+    CHECK(pairs(dm).at("draft-max") == "3");  // num_speculative_tokens: the drafter's tokens a step
+    CHECK(pairs(d).at("draft-max") == "5");
     // Printed back, the drafter goes inside --speculative-config, and reads back the same.
     const std::string printed = engine_command_line("vllm", "m", dm.settings);
-    CHECK(printed == "vllm serve m --speculative-config '{\"method\": \"draft_model\", \"model\": \"llama-3.2-1b\", \"num_speculative_tokens\": 5}'");
+    CHECK(printed == "vllm serve m --speculative-config '{\"method\": \"draft_model\", \"model\": \"llama-3.2-1b\", \"num_speculative_tokens\": 3}'");
     CHECK(pairs(read_ok(printed)) == pairs(dm));
+    CHECK(error_of("vllm serve m --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 2000}'") ==
+          "--speculative-config: \"num_speculative_tokens\" must be a whole number from 1 to 1024");
     const CommandReading unknown = read_ok("vllm serve m --speculative-config '{\"model\": \"someone/tiny-drafter\", \"num_speculative_tokens\": 5}'");
     REQUIRE(unknown.unmodelled.size() == 1);
     CHECK(unknown.unmodelled[0].find("(the drafter someone/tiny-drafter: vLLM drafters are not priced yet") != std::string::npos);
@@ -236,8 +240,9 @@ TEST_CASE("vLLM: --speculative-config is read as JSON; a built-in draft model is
         INFO(method);
         CHECK(mtp.unmodelled.empty());
         CHECK(pairs(mtp).at("mtp") == "on");
+        CHECK(pairs(mtp).at("draft-max") == "3");
         const std::string mtp_printed = engine_command_line("vllm", "m", mtp.settings);
-        CHECK(mtp_printed == "vllm serve m --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'");
+        CHECK(mtp_printed == "vllm serve m --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 3}'");
         CHECK(pairs(read_ok(mtp_printed)) == pairs(mtp));
     }
     // Prompt lookup (n-gram, suffix) proposes from the text: no weights, listed as ignored with why.
@@ -263,7 +268,7 @@ TEST_CASE("vLLM: --speculative-config is read as JSON; a built-in draft model is
     CHECK(error_of("vllm serve m --speculative-config '{\"num_speculative_tokens\": 5}'") ==
           "--speculative-config: names no drafter: give \"method\" (ngram, eagle, mtp, ...) or \"model\"");
     CHECK(error_of("vllm serve m --speculative-config '{\"model\": \"a\", \"num_speculative_tokens\": 0}'") ==
-          "--speculative-config: \"num_speculative_tokens\" must be a whole number of at least 1");
+          "--speculative-config: \"num_speculative_tokens\" must be a whole number from 1 to 1024");
     CHECK(error_of("vllm serve m --speculative-config '{\"model\": 5}'") == "--speculative-config: \"model\" must be a non-empty string");
     CHECK(error_of("vllm serve m --speculative-config") == "--speculative-config: needs a value");
 }

@@ -591,11 +591,17 @@ TEST_CASE("vLLM's MTP drafting: the model's MTP layer on every GPU, sharing the 
     CHECK(term(d, "mtp_weights") > (2ULL * 7'168 * 7'168 + 3 * 7'168) * 2 + 256ULL * 3 * 7'168 * 2'048 / 8);
     CHECK(d.kv_blocks == d.kv_pool_bytes / (16ULL * 62 * 576 * 2));
     CHECK(d.kv_capacity_tokens == 616'176);
-    // Refused by name: a model without MTP layers, a hybrid target (its recurrent state per speculative token), two
-    // drafters, pipeline parallelism.
+    // num_speculative_tokens (--draft-max) reruns the same layer: nothing changes but the command.
+    Scenario three = s;
+    REQUIRE(apply_setting(three, "draft-max", "3"));
+    const EngineEstimate k3 = run(three);
+    CHECK(device(k3, "gpu0").kv_capacity_tokens == 348'448);
+    CHECK(k3.command.find("\"num_speculative_tokens\": 3}'") != std::string::npos);
+    // Refused by name: a model without MTP layers, two drafters, pipeline parallelism; tokens a step without a drafter.
+    CHECK(engine_estimate(with({{"model", "glm-4.5-air"}, {"engine", "vllm"}, {"draft-max", "2"}})).error() ==
+          "draft-max: num_speculative_tokens needs a drafter: --draft-model or --mtp");
     for (const auto& [model, key, value, words] :
          {std::tuple<const char*, const char*, const char*, const char*>{"llama-3.1-8b", "", "", "has no MTP layers"},
-          {"qwen3-next-80b-a3b", "", "", "beside a hybrid model"},
           {"glm-4.5-air", "draft-model", "glm-4.5-air", "one drafter at a time"},
           {"glm-4.5-air", "pp", "2", "pipeline parallelism"}}) {
         Scenario bad = with({{"model", model}, {"engine", "vllm"}, {"gpus", "4"}, {"gpu", "h100-80gb"}, {"mtp", "true"}});
@@ -606,6 +612,49 @@ TEST_CASE("vLLM's MTP drafting: the model's MTP layer on every GPU, sharing the 
         CHECK(refused.failure().key == "mtp");
         CHECK(refused.error().find(words) != std::string::npos);
     }
+}
+
+TEST_CASE("vLLM's MTP drafting beside a hybrid model: the MTP attention joins the attention group, a wider conv state and 1 + K state blocks a request") {
+    // Qwen3-Next-80B-A3B at tp 4 (vLLM: qwen3_next_mtp.py builds a full-attention decoder layer; eagle.py puts its
+    // attention among the target's before grouping, kv_cache_utils.py _get_kv_cache_groups_uniform_page_size; the
+    // GDN state's conv window is conv_kernel - 1 + num_spec wide, mamba_utils.py gated_delta_net_state_shape, as
+    // vLLM PR #50272 and tpu-inference PR #2522 describe it; MambaManager gives a request 1 + num_spec blocks, one a
+    // draft position). Per rank: conv channels (2 x 16 x 128 + 32 x 128) / 4 = 2,048, SSM 8 heads x 128 x 128, bf16.
+    const Scenario plain_s = with({{"model", "qwen3-next-80b-a3b"}, {"engine", "vllm"}, {"gpus", "4"}, {"gpu", "h100-80gb"}, {"context", "32768"}});
+    Scenario s = plain_s;
+    REQUIRE(apply_setting(s, "mtp", "true"));
+    const EngineDevice plain = device(run(plain_s), "gpu0");
+    const EngineEstimate one = run(s);
+    const EngineDevice& g = device(one, "gpu0");
+    // The state grows from (3 x 2,048 + 8 x 128 x 128) x 2 = 274,432 bytes to (4 x 2,048 + ...) x 2 = 278,528: still
+    // 17 pages of 16 tokens x 1,024 bytes (one KV head of 256 per rank, K and V), so the block stays 272 tokens.
+    const RecurrentShape& gdn = load_preset("qwen3-next-80b-a3b")->architecture.recurrent;
+    CHECK(vllm_recurrent_state_bytes(gdn, 4, 2) == 274'432);
+    CHECK(vllm_recurrent_state_bytes(gdn, 4, 2, 1) == 278'528);
+    CHECK(vllm_recurrent_state_bytes(gdn, 4, 2, 3) == 286'720);
+    const VllmHybridLayout without = vllm_hybrid_layout(12, 1024, 36, 274'432, 0);
+    const VllmHybridLayout with_mtp = vllm_hybrid_layout(13, 1024, 36, 278'528, 0);
+    CHECK(without.block_size == 272);
+    CHECK(with_mtp.block_size == 272);
+    CHECK(without.group_size == 12);
+    CHECK(with_mtp.group_size == 13);  // 13 attention layers in one group, 36 recurrent in 3 (12 each, padded)
+    CHECK(with_mtp.recurrent_groups == 3);
+    CHECK(plain.kv_blocks == plain.kv_pool_bytes / (272ULL * 1024 * 12));
+    CHECK(g.kv_blocks == g.kv_pool_bytes / (272ULL * 1024 * 13));
+    // The MTP layer: one MoE decoder layer with fc (2h -> h) split over tp like it (a ColumnParallelLinear) and three
+    // norms whole: its 1,650,471,424 parameters (hybrid_test, the checkpoint's mtp.* tensors) in bf16.
+    CHECK(term(g, "mtp_weights") == (1'650'471'424ULL - 3 * 2'048) * 2 / 4 + 3ULL * 2'048 * 2);
+    CHECK(g.kv_pool_bytes == plain.kv_pool_bytes - term(g, "mtp_weights") - term(g, "draft_buffers"));
+    // A request of 32,768 tokens: 121 attention blocks and 3 x (1 + 1) state blocks.
+    CHECK(g.max_concurrency == Decimal::from_ratio((g.kv_blocks * 100 + 127 / 2) / 127, 100));
+    CHECK(one.command.find("--speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": 1}'") != std::string::npos);
+    // Three tokens a step: the state 2 x 2,048 x 2 bytes wider (286,720: 18 pages, so a block of 288 tokens) and
+    // 3 x 4 state blocks a request.
+    REQUIRE(apply_setting(s, "draft-max", "3"));
+    const EngineDevice k3 = device(run(s), "gpu0");
+    CHECK(vllm_hybrid_layout(13, 1024, 36, 286'720, 0).block_size == 288);
+    CHECK(k3.kv_blocks == k3.kv_pool_bytes / (288ULL * 1024 * 13));
+    CHECK(k3.max_concurrency == Decimal::from_ratio((k3.kv_blocks * 100 + (114 + 12) / 2) / (114 + 12), 100));
 }
 
 TEST_CASE("vLLM's activation peak follows the batched tokens and the sampler, not the context") {

@@ -208,9 +208,9 @@ TEST_CASE("an engine's setting under an engine that does not read it is refused 
             }
         }
     }
-    // 21 llama.cpp rows (none, vLLM, transformers), draft-model and mtp (none, transformers), 8 vLLM rows (none,
-    // llama.cpp, Ollama, transformers), ram (none); each in two orders.
-    CHECK(refused == 2 * (21 * 3 + 2 * 2 + 8 * 4 + 1));
+    // 20 llama.cpp rows (none, vLLM, transformers), draft-model, draft-max and mtp (none, transformers), 8 vLLM rows
+    // (none, llama.cpp, Ollama, transformers), ram (none); each in two orders.
+    CHECK(refused == 2 * (20 * 3 + 3 * 2 + 8 * 4 + 1));
 }
 
 TEST_CASE("vLLM takes its GPU count from dp x tp x pp when gpus is left at 1", "[settings][engines]") {
