@@ -74,7 +74,10 @@ export const PAGE_GZIP_BUDGET_BYTES = 340_000;         // every file the page lo
 // a layer more in every KV block; the reader's method mtp and its older spellings) and the -ngl of a kept MTP layer in
 // fit's answers and the JSON cost +1,377 B against main c43023b; the single file is 2.2 KB under its 440,000 B
 // (bench/RESULTS.md).
-export const FULL_GZIP_BUDGET_BYTES = 458_000;         // every file the full build's page loads, gzip -9, summed
+// Raised 458,000 -> 459,000: vLLM's MTP beside a hybrid model (the MTP attention in the attention group, the conv
+// state K positions wider, 1 + K state blocks a request) and num_speculative_tokens read and printed cost +812 B; the
+// single file is 1.3 KB under its 440,000 B (bench/RESULTS.md).
+export const FULL_GZIP_BUDGET_BYTES = 459_000;         // every file the full build's page loads, gzip -9, summed
 export const SINGLE_FILE_GZIP_BUDGET_BYTES = 440_000;  // build/web/llm-memory.html, gzip -9
 
 export const gzipBytes = (bytes) => zlib.gzipSync(bytes, { level: 9 }).length;
