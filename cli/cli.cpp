@@ -66,12 +66,12 @@ std::string open_model_file(const std::string& flag, const std::string& path, st
     return {};
 }
 
-// "--gguf FILE" / "--safetensors FILE": reads the header only (1 MiB at a time, never the tensor data)
-// through core's ModelFileReader, the same reader the app uses, and makes the file's model the scenario's.
-std::string load_model_file(const std::string& flag, const std::string& path, CliOptions& options, bool projector = false) {
+// Reads a model file's header only (1 MiB at a time, never the tensor data) through core's ModelFileReader, the
+// same reader the app uses. An Error holds the whole message, flag and file named.
+Expected<FileModel> read_model_file(const std::string& flag, const std::string& path, const CliOptions& options) {
     std::ifstream file;
     std::uint64_t size = 0;
-    if (std::string problem = open_model_file(flag, path, file, size); !problem.empty()) return problem;
+    if (std::string problem = open_model_file(flag, path, file, size); !problem.empty()) return Error{problem};
     const std::string shown = printable_excerpt(path, 80);
     ModelFileReader reader(size, shown);
     std::string chunk(1 << 20, '\0');
@@ -81,11 +81,32 @@ std::string load_model_file(const std::string& flag, const std::string& path, Cl
         const std::size_t got = static_cast<std::size_t>(file.gcount());
         if (got == 0) break;
         const Expected<bool> fed = reader.feed(std::string_view(chunk.data(), got));
-        if (!fed) return flag + ": " + shown + ": " + fed.error();
+        if (!fed) return Error{flag + ": " + shown + ": " + fed.error()};
         done = *fed;
     }
-    const Expected<FileModel> model = reader.finish(options.scenario.model.get());
-    if (!model) return flag + ": " + shown + ": " + model.error();
+    Expected<FileModel> model = reader.finish(options.scenario.model.get());
+    if (!model) return Error{flag + ": " + shown + ": " + model.error()};
+    return model;
+}
+
+// "--draft-model FILE": llama.cpp's -md GGUF, read as --gguf reads a model; the drafter is that file, named by its path.
+std::string load_draft_file(const std::string& path, CliOptions& options) {
+    const Expected<FileModel> model = read_model_file("--draft-model", path, options);
+    if (!model) return model.error();
+    if (model->kind != "gguf" || !model->model)
+        return "--draft-model: " + printable_excerpt(path, 80) + ": is not a GGUF model file (llama.cpp's -md reads one)";
+    for (const char c : path)
+        if (static_cast<unsigned char>(c) < 0x20) return "--draft-model: the file's path holds a control character";
+    options.scenario.engine.draft_model = path;
+    options.scenario.engine.draft_file = std::make_shared<const FileModel>(*model);
+    return {};
+}
+
+// "--gguf FILE" / "--safetensors FILE": reads the header only and makes the file's model the scenario's.
+std::string load_model_file(const std::string& flag, const std::string& path, CliOptions& options, bool projector = false) {
+    const std::string shown = printable_excerpt(path, 80);
+    const Expected<FileModel> model = read_model_file(flag, path, options);
+    if (!model) return model.error();
     if (projector != (model->projector != nullptr))
         return flag + ": " + shown + (projector ? ": is not llama.cpp's projector file (an mmproj GGUF, general.architecture \"clip\")"
                                                 : ": is llama.cpp's projector file (mmproj): give it with --mmproj FILE");
@@ -369,6 +390,11 @@ std::string parse_args(const std::vector<std::string>& args, CliOptions& options
             if (std::string message = apply_from_command(value, options); !message.empty()) return message;
         } else if (name == "state") {
             if (std::string message = apply_state_arg(options.scenario, value); !message.empty()) return message;
+        } else if (name == "draft-model" && !apply_setting(options.scenario, name, value)) {
+            // --draft-model FILE (not a built-in model): llama.cpp's -md GGUF, read header only.
+            if (!std::ifstream(value).good())
+                return "--draft-model: \"" + printable_excerpt(value, 80) + "\" is neither a built-in model (--list-models) nor a file it can read";
+            if (std::string message = load_draft_file(value, options); !message.empty()) return message;
         } else if (name == "mmproj" && !apply_setting(options.scenario, name, value)) {
             // --mmproj FILE (not true or false): llama.cpp's projector file, read header only as --gguf reads a model.
             if (!std::ifstream(value).good())

@@ -22,6 +22,7 @@ enum class Switch : std::uint8_t { automatic, on, off };
 enum class SplitMode : std::uint8_t { layer, row, none };
 
 struct ProjectorFile;  // vision.hpp
+struct FileModel;      // model_file.hpp
 
 struct EngineSettings {
     EngineKind kind = EngineKind::none;
@@ -43,7 +44,8 @@ struct EngineSettings {
     std::uint64_t n_cpu_moe = 0;       // --n-cpu-moe N: the routed experts of the first N layers stay in host RAM
     bool cpu_moe_all = false;          // --cpu-moe: every layer's routed experts stay in host RAM
     std::string override_tensor;       // -ot: "PATTERN=CPU[,PATTERN=CPU...]", patterns as llama.cpp's std::regex_search
-    std::string draft_model;           // -md: a built-in model's key, the speculative-decoding drafter; "" = none
+    std::string draft_model;           // -md: a built-in model's key (or the name of draft_file), the drafter; "" = none
+    std::shared_ptr<const FileModel> draft_file;  // --draft-model FILE read (a GGUF): the drafter is that file; null: a built-in model
     std::string draft_dtype;           // the drafter's weight format; "" = the target's
     std::string draft_kv_dtype;        // -ctkd (and -ctvd): the drafter's cache type; "" = f16
     std::uint64_t draft_max = 0;       // --spec-draft-n-max: tokens the drafter proposes a step; 0 = 3

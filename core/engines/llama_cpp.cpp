@@ -11,6 +11,7 @@
 #include "../gpus.hpp"
 #include "../hybrid.hpp"
 #include "../kv_cache.hpp"
+#include "../model_file.hpp"
 #include "../model_presets.hpp"
 #include "../settings.hpp"
 
@@ -537,6 +538,7 @@ struct Inputs {
     std::shared_ptr<const ModelSource> draft;
     std::uint64_t draft_weight_bytes = 0;
     std::string draft_format;
+    std::string draft_file_name;  // -md FILE: the drafter file's name (printed as given); "" for a built-in model
     KvTypes draft_types;
     // MTP drafting (--spec-type draft-mtp): the model's MTP layers, their bytes in the weights' format.
     std::uint64_t mtp_layers = 0;
@@ -1030,7 +1032,7 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
     if (!s.engine.override_tensor.empty()) cmd += " -ot \"" + s.engine.override_tensor + "\"";
     if (in.draft) {
         // Since llama.cpp PR #23988 (June 2026) -md drafts only under --spec-type draft-simple.
-        cmd += " -md " + in.draft->preset_key + ".gguf --spec-type draft-simple";
+        cmd += " -md " + (in.draft_file_name.empty() ? in.draft->preset_key + ".gguf" : in.draft_file_name) + " --spec-type draft-simple";
     }
     if (in.mtp_layers > 0) cmd += " --spec-type draft-mtp";
     if (in.draft || in.mtp_layers > 0) {  // the drafter's (or the MTP context's) cache type and tokens a step
@@ -1130,8 +1132,14 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         if (ollama) return Error{"draft-model", "Ollama has no draft-model flag: choose --engine llama.cpp"};
         Scenario d = s;
         d.engine = EngineSettings{};
-        const Expected<bool> model = apply_setting(d, "model", s.engine.draft_model);
-        if (!model) return Error{"draft-model", model.error()};
+        if (s.engine.draft_file) {  // -md FILE: the file's architecture, exact counts and tensor bytes
+            if (!s.engine.draft_dtype.empty()) return Error{"draft-dtype", "a drafter file holds its own format: leave --draft-dtype out"};
+            const Expected<bool> model = apply_file_model(d, *s.engine.draft_file);
+            if (!model) return Error{"draft-model", model.error()};
+            if (!d.model) return Error{"draft-model", "the drafter file gives no architecture (a GGUF model file is needed)"};
+        } else if (const Expected<bool> model = apply_setting(d, "model", s.engine.draft_model); !model) {
+            return Error{"draft-model", model.error()};
+        }
         if (!s.engine.draft_dtype.empty()) {
             const Expected<bool> dtype = apply_setting(d, "dtype", s.engine.draft_dtype);
             if (!dtype) return Error{"draft-dtype", dtype.error()};
@@ -1149,7 +1157,10 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         in.draft = d.model;
         in.draft_weight_bytes = de->weight_bytes;
         const Expected<WeightFormat> df = find_weight_format(d.dtype);
-        in.draft_format = df ? df->label : format_decimal(d.bytes_per_param) + " bytes per parameter";
+        in.draft_format = s.engine.draft_file ? "the file's tensors, " + n(d.file_weight_bytes) + " bytes"
+                          : df                ? df->label
+                                              : format_decimal(d.bytes_per_param) + " bytes per parameter";
+        in.draft_file_name = s.engine.draft_file ? s.engine.draft_model : std::string();
         const Expected<KvTypes> dt = draft_cache_types(s);
         if (!dt) return dt.failure();
         in.draft_types = *dt;

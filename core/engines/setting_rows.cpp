@@ -22,6 +22,9 @@ std::string apply_image_tokens(std::uint64_t& field, std::string_view text) {
     return apply_whole(field, w, 1, 1'000'000);
 }
 
+// A value that names a GGUF file (draft-model's message for a file a link cannot carry).
+bool ends_with_gguf(const std::string& w) { return w.size() > 5 && w.compare(w.size() - 5, 5, ".gguf") == 0; }
+
 }  // namespace
 
 std::vector<SettingSpec> engine_setting_rows() {
@@ -126,14 +129,20 @@ std::vector<SettingSpec> engine_setting_rows() {
          },
          [](const Scenario& s) { return s.engine.override_tensor; }, nullptr, nullptr, "exps=CPU",
          "Regexes over tensor names, as llama.cpp's -ot; only =CPU is modelled."}),
-        for_engine(E::drafter, {"draft-model", "NAME", "llama.cpp -md, vLLM's draft_model speculative config: a built-in model as the speculative-decoding drafter: its weights and its own KV cache at the target's context",
+        for_engine(E::drafter, {"draft-model", "NAME|FILE", "llama.cpp -md, vLLM's draft_model speculative config: a built-in model (or, in the CLI with llama.cpp, a GGUF file) as the speculative-decoding drafter: its weights and its own KV cache at the target's context",
          "Draft model (-md)", "", K::text, "llama-3.2-1b",
          [](Scenario& s, std::string_view t) {
              const std::string w(trim(t));
-             if (w.empty() || w == "none") return (s.engine.draft_model.clear(), std::string());
+             // A drafter file read for it is named in the state (a link cannot carry the file): its own name keeps it.
+             if (s.engine.draft_file && w == s.engine.draft_model) return std::string();
+             if (w.empty() || w == "none") return (s.engine.draft_model.clear(), s.engine.draft_file.reset(), std::string());
              const ModelPreset* p = find_preset(w);
-             if (p == nullptr) return "\"" + printable_excerpt(w, 40) + "\" is not a built-in model (--list-models)";
+             if (p == nullptr)
+                 return "\"" + printable_excerpt(w, 40) + "\" is not a built-in model (--list-models)" +
+                        (ends_with_gguf(w) ? std::string("; a drafter file is not carried by a link or a saved state: give --draft-model FILE to the CLI")
+                                           : std::string());
              s.engine.draft_model = p->key;
+             s.engine.draft_file.reset();
              return std::string();
          },
          [](const Scenario& s) { return s.engine.draft_model; }, nullptr, nullptr, "none, or llama-3.2-1b",

@@ -207,6 +207,8 @@ Expected<Drafter> vllm_drafter(const Scenario& s, const Architecture& target, co
                                std::uint64_t batched, std::uint64_t act_bytes, std::vector<std::string>& notes) {
     Drafter out;
     if (s.engine.draft_model.empty()) return out;
+    if (s.engine.draft_file)
+        return Error{"draft-model", "vLLM loads a draft model's checkpoint, not a GGUF file: give a built-in model, or choose --engine llama.cpp"};
     if (pp > 1) return Error{"draft-model", "vLLM: a drafter under pipeline parallelism is not modelled (use --pp 1)"};
     Scenario d = s;
     d.engine = EngineSettings{};
@@ -328,7 +330,8 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
                                     "is not modelled"};
     const bool grouped = hybrid || sliding_apart;  // vLLM pages the layers in groups of one size (VllmHybridLayout)
     if (hybrid && !s.engine.draft_model.empty())
-        return Error{"draft-model", "vLLM: a drafter beside a hybrid model (its recurrent state kept per speculative token) is not modelled"};
+        return Error{"draft-model", "vLLM: a separate draft model beside a hybrid model (its layers among the target's groups) is not modelled; "
+                                    "the model's own MTP layers are (--mtp)"};
     if (s.engine.draft_max > 0 && !s.engine.mtp && s.engine.draft_model.empty())
         return Error{"draft-max", "num_speculative_tokens needs a drafter: --draft-model or --mtp"};
     if (s.engine.mtp) {

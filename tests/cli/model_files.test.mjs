@@ -106,6 +106,41 @@ test('bad model files exit 2 with the problem named', () => {
   assert.match(r.stderr, /the header length .* is longer than the file/);
 });
 
+test('--draft-model FILE: llama.cpp\'s -md GGUF read as a model, its weights the tensor bytes @huggingface/gguf lists', async () => {
+  // A 4-layer Llama drafter with Llama 3's 128,256-token vocabulary (llama.cpp takes a drafter within 128 tokens of the
+  // target's): its model buffer is its tensors' bytes, each ggml type's blocks as @huggingface/gguf's tensor infos give them.
+  const file = sampleGguf({ vocab: 128256, name: 'Tiny Drafter' });
+  const path = join(dir, 'tiny-drafter.gguf');
+  writeFileSync(path, file.bytes);
+  const theirs = await gguf(path, { allowLocalFile: true });
+  let bytes = 0;
+  for (const t of theirs.tensorInfos) {
+    const [, , block, blockBytes] = GGML_TYPES.find((x) => x[0] === t.dtype);
+    bytes += (t.shape.reduce((a, d) => a * Number(d), 1) / block) * blockBytes;
+  }
+  const report = cliJson('--model', 'llama-3.1-8b', '--dtype', 'q4_k_m', '--engine', 'llama.cpp', '--gpu', 'rtx-4090', '--context', '8192',
+    '--draft-model', path);
+  const terms = report.engine.devices[0].terms;
+  assert.equal(terms.find((t) => t.key === 'draft_model_buffer').bytes, bytes);
+  // 8,192 cells x 4 layers x (K and V) x 4 KV heads x 32 x 2 bytes (the file's 8 heads of 256 / 8 = 32, 4 KV heads).
+  assert.equal(terms.find((t) => t.key === 'draft_kv_buffer').bytes, 8192 * 4 * 2 * 4 * 32 * 2);
+  assert.match(report.engine.command, new RegExp(` -md ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} --spec-type draft-simple`));
+  // Not a model file, a vocabulary too far from the target's, a projector, a missing file: each named.
+  let r = spawnSync(bin, ['--model', 'llama-3.1-8b', '--engine', 'llama.cpp', '--draft-model', join(dir, 'no-such.gguf')], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--draft-model: "[^"]*no-such\.gguf" is neither a built-in model \(--list-models\) nor a file it can read/);
+  const small = join(dir, 'small-vocab.gguf');
+  writeFileSync(small, sampleGguf({ vocab: 1000 }).bytes);
+  // (an engine's refusal is the engine's answer, as for a built-in drafter: JSON engine.error)
+  assert.equal(cliJson('--model', 'llama-3.1-8b', '--engine', 'llama.cpp', '--draft-model', small).engine.error,
+    "draft-model: llama.cpp refuses a drafter whose vocabulary differs from the target's by more than 128 tokens (128,256 vs 1,000)");
+  const projector = join(dir, 'mmproj-for-drafter.gguf');
+  writeFileSync(projector, mistralSmallMmproj().bytes);
+  r = spawnSync(bin, ['--model', 'llama-3.1-8b', '--engine', 'llama.cpp', '--draft-model', projector], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--draft-model: .*mmproj-for-drafter\.gguf: is not a GGUF model file/);
+});
+
 test('mmproj: llama.cpp\'s projector file read by --mmproj FILE, checked against @huggingface/gguf', async () => {
   // Mistral Small 3.x's projector file (tests/files/model_files.mjs): 86,630,400 bytes at warm-up with flash attention
   // off (82.62 MiB, llama.cpp's own clip.cpp: bench/mmproj/README.md).

@@ -628,7 +628,8 @@ TEST_CASE("vLLM's MTP drafting beside a hybrid model: the MTP attention joins th
     const EngineDevice& g = device(one, "gpu0");
     // The state grows from (3 x 2,048 + 8 x 128 x 128) x 2 = 274,432 bytes to (4 x 2,048 + ...) x 2 = 278,528: still
     // 17 pages of 16 tokens x 1,024 bytes (one KV head of 256 per rank, K and V), so the block stays 272 tokens.
-    const RecurrentShape& gdn = load_preset("qwen3-next-80b-a3b")->architecture.recurrent;
+    const ModelSource next = *load_preset("qwen3-next-80b-a3b");
+    const RecurrentShape& gdn = next.architecture.recurrent;
     CHECK(vllm_recurrent_state_bytes(gdn, 4, 2) == 274'432);
     CHECK(vllm_recurrent_state_bytes(gdn, 4, 2, 1) == 278'528);
     CHECK(vllm_recurrent_state_bytes(gdn, 4, 2, 3) == 286'720);
@@ -914,7 +915,8 @@ TEST_CASE("vLLM pages a hybrid model's recurrent state with the attention blocks
     const Expected<EngineEstimate> drafted =
         engine_estimate(with({{"model", "qwen3-next-80b-a3b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}, {"gpus", "2"}, {"tp", "2"}, {"draft-model", "qwen3-0.6b"}}));
     REQUIRE_FALSE(drafted.ok());
-    CHECK(drafted.error().find("drafter beside a hybrid model") != std::string::npos);
+    CHECK(drafted.error().find("separate draft model beside a hybrid model") != std::string::npos);
+    CHECK(drafted.error().find("(--mtp)") != std::string::npos);
 }
 
 TEST_CASE("vLLM tensor parallelism must divide the heads, as vLLM checks") {
@@ -1861,6 +1863,71 @@ Expected<FileModel> read_file(const llm_memory::test::GgufWriter& w, const char*
 }
 
 }  // namespace
+
+TEST_CASE("llama.cpp's drafter file (--draft-model FILE, -md): its header gives the drafter's weights, KV cache and graph") {
+    // A small Llama drafter GGUF with Llama 3's vocabulary (llama.cpp's -md reads any GGUF whose vocabulary is within
+    // 128 tokens of the target's): 4 layers of 64, 4 heads of 16 (2 KV heads), its tensors in Q8_0 (34 bytes a block of
+    // 32) and F32 norms. Its weights are the file's tensor bytes, as llama.cpp's model buffer holds them.
+    llm_memory::test::GgufWriter w;
+    w.text("general.architecture", "llama");
+    w.text("general.name", "Tiny Drafter");
+    w.u32("llama.block_count", 4);
+    w.u32("llama.context_length", 131072);
+    w.u32("llama.embedding_length", 64);
+    w.u32("llama.feed_forward_length", 128);
+    w.u32("llama.attention.head_count", 4);
+    w.u32("llama.attention.head_count_kv", 2);
+    w.u32("llama.vocab_size", 128256);
+    auto q8 = [](std::uint64_t elements) { return elements / 32 * 34; };
+    w.tensor("token_embd.weight", {64, 128256}, 8, q8(64ULL * 128256));
+    w.tensor("output_norm.weight", {64}, 0, 64 * 4);
+    for (int i = 0; i < 4; ++i) {
+        const std::string b = "blk." + std::to_string(i) + ".";
+        w.tensor(b + "attn_q.weight", {64, 64}, 8, q8(64 * 64));
+        w.tensor(b + "attn_k.weight", {64, 32}, 8, q8(64 * 32));
+        w.tensor(b + "attn_v.weight", {64, 32}, 8, q8(64 * 32));
+        w.tensor(b + "attn_output.weight", {64, 64}, 8, q8(64 * 64));
+        w.tensor(b + "ffn_gate.weight", {64, 128}, 8, q8(64 * 128));
+        w.tensor(b + "ffn_up.weight", {64, 128}, 8, q8(64 * 128));
+        w.tensor(b + "ffn_down.weight", {128, 64}, 8, q8(128 * 64));
+        w.tensor(b + "attn_norm.weight", {64}, 0, 64 * 4);
+        w.tensor(b + "ffn_norm.weight", {64}, 0, 64 * 4);
+    }
+    const Expected<FileModel> file = read_file(w, "tiny-drafter-Q8_0.gguf");
+    REQUIRE(file);
+    const std::uint64_t tensor_bytes = q8(64ULL * 128256) + 64 * 4 + 4 * (q8(2 * 64 * 64 + 2 * 64 * 32 + 3 * 64 * 128) + 2 * 64 * 4);
+    CHECK(file->weight_bytes == tensor_bytes);
+    Scenario s = with({{"model", "llama-3.1-8b"}, {"dtype", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpu", "rtx-4090"}, {"context", "8192"}});
+    s.engine.draft_model = "tiny-drafter-Q8_0.gguf";
+    s.engine.draft_file = std::make_shared<const FileModel>(*file);
+    const EngineEstimate e = run(s);
+    const EngineDevice& g = device(e, "gpu0");
+    CHECK(term(g, "draft_model_buffer") == tensor_bytes);
+    // Its KV cache at the target's n_ctx in f16: 8,192 cells x 4 layers x (K and V) x 2 heads x 16 x 2 bytes.
+    CHECK(term(g, "draft_kv_buffer") == 8192ULL * 4 * 2 * 2 * 16 * 2);
+    CHECK(term(g, "draft_compute_buffer") > 0);
+    CHECK(e.command.find(" -md tiny-drafter-Q8_0.gguf --spec-type draft-simple") != std::string::npos);
+    // Named in the state, kept by its own scenario; elsewhere refused by name (a link cannot carry the file).
+    const std::string state = to_state(s);
+    CHECK(state.find("draft-model=tiny-drafter-Q8_0.gguf") != std::string::npos);
+    const StateResult again = apply_state(s, state);
+    CHECK(again.problems.empty());
+    CHECK(again.scenario.engine.draft_file == s.engine.draft_file);
+    const StateResult fresh = apply_state(Scenario{}, state);
+    REQUIRE(fresh.problems.size() == 1);
+    CHECK(fresh.problems[0].find("a drafter file is not carried by a link or a saved state") != std::string::npos);
+    // A built-in name drops the file; the drafter's format is the file's own; vLLM loads no GGUF drafter.
+    Scenario named = s;
+    REQUIRE(apply_setting(named, "draft-model", "llama-3.2-1b"));
+    CHECK_FALSE(named.engine.draft_file);
+    Scenario typed = s;
+    REQUIRE(apply_setting(typed, "draft-dtype", "q4_k_m"));
+    CHECK(engine_estimate(typed).error() == "draft-dtype: a drafter file holds its own format: leave --draft-dtype out");
+    Scenario v = with({{"model", "llama-3.1-8b"}, {"engine", "vllm"}, {"gpu", "h100-80gb"}});
+    v.engine.draft_model = s.engine.draft_model;
+    v.engine.draft_file = s.engine.draft_file;
+    CHECK(engine_estimate(v).error().find("draft-model: vLLM loads a draft model's checkpoint, not a GGUF file") == 0);
+}
 
 TEST_CASE("llama.cpp's projector file (--mmproj FILE): its header gives the buffer the model's config gives") {
     // Every tower whose buffer was measured with llama.cpp's own clip.cpp (bench/mmproj/README.md), written as its
