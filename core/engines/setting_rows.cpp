@@ -179,7 +179,7 @@ std::vector<SettingSpec> engine_setting_rows() {
          },
          nullptr, "3", "The drafted tokens' logits rows (llama.cpp) and, under vLLM, a hybrid model's state blocks."}),
         for_engine(E::drafter, {"mtp", "[BOOL]", "the model's own MTP layers draft (llama.cpp --spec-type draft-mtp: Qwen3-Next, Qwen3.5; vLLM's mtp speculative config: "
-         "DeepSeek-V3/R1, GLM-4.5): they load, with their KV cache",
+         "those and DeepSeek-V3/R1, GLM-4.5): they load, with their KV cache",
          "MTP drafting", "", K::flag, "true",
          [](Scenario& s, std::string_view t) { return apply_bool(s.engine.mtp, t); },
          [](const Scenario& s) { return s.engine.mtp ? std::string("true") : std::string(); }, nullptr, nullptr, "",
