@@ -10,6 +10,7 @@
 // waits for the look-up to end before it exits).
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -100,7 +101,31 @@ void load_state_file(llm_memory::AppState& app, const std::string& path) {
     std::string text(buffer, n);
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
     if (text.empty()) return;
-    const llm_memory::StateResult result = llm_memory::apply_state(llm_memory::Scenario{}, text);
+    llm_memory::StateResult result = llm_memory::apply_state(llm_memory::Scenario{}, text);
+    // A state naming a file it cannot carry (a projector or drafter file read this run): the rest is restored
+    // without that key, and the notice says which file to open again, rather than the whole scenario dropped.
+    std::string without_files;
+    std::vector<std::string> dropped;
+    for (std::size_t start = 0; start <= text.size();) {
+        const std::size_t end = std::min(text.find('&', start), text.size());
+        const std::string pair = text.substr(start, end - start);
+        const std::string key = pair.substr(0, pair.find('='));
+        bool file_named = false;
+        for (const std::string& problem : result.problems)
+            file_named = file_named || (problem.rfind(key + ": ", 0) == 0 && problem.find(" file is not carried by a link or a saved state") != std::string::npos);
+        if (file_named) dropped.push_back(key);
+        else without_files += (without_files.empty() ? "" : "&") + pair;
+        start = end + 1;
+    }
+    if (!dropped.empty() && dropped.size() == result.problems.size()) {
+        result = llm_memory::apply_state(llm_memory::Scenario{}, without_files);
+        if (result.problems.empty()) {
+            std::string keys;
+            for (const std::string& k : dropped) keys += (keys.empty() ? "" : ", ") + k;
+            std::fprintf(stderr, "llm-memory-gui: restored the saved scenario in %s without %s: the state names a file it cannot carry; "
+                                 "open the file again\n", path.c_str(), keys.c_str());
+        }
+    }
     if (n == sizeof buffer || !result.problems.empty() || !llm_memory::app_take_state(app, result)) {
         std::fprintf(stderr, "llm-memory-gui: ignored the saved scenario in %s (%s)\n", path.c_str(),
                      n == sizeof buffer ? "too long" : result.problems.empty() ? "invalid" : result.problems.front().c_str());
