@@ -149,6 +149,13 @@ Expected<EngineEstimate> engine_estimate(const Scenario& scenario) {
     return Error{"engine", "unknown engine"};
 }
 
+std::uint64_t draft_tokens(const Scenario& s) {
+    if (s.engine.draft_max > 0) return s.engine.draft_max;
+    if (s.engine.kind != EngineKind::vllm) return 3;  // llama.cpp PR #23269 (b9493)
+    if (s.engine.mtp) return s.model ? s.model->architecture.num_nextn_predict_layers : 1;
+    return s.engine.draft_model.empty() ? 0 : 5;
+}
+
 std::string engine_fit_flags(const EngineEstimate& est) {
     switch (est.kind) {
         case EngineKind::llama_cpp: return "-c " + std::to_string(est.context_tokens) + " -ngl " + std::to_string(est.ngl);

@@ -89,6 +89,11 @@ bool engines_in_build();
 // The sentence such a build shows where the engines would be.
 const char* engines_left_out_note();
 
+// Tokens the drafter proposes a step: --draft-max, else the engine's default (llama.cpp's --spec-draft-n-max 3;
+// vLLM's num_speculative_tokens: the MTP layers under --mtp, as speculative.py's n_predict, and 5 printed for a
+// draft model); 0 without a drafter under vLLM.
+std::uint64_t draft_tokens(const Scenario& scenario);
+
 // The engine's estimate for the scenario. Errors (with their setting key): no engine chosen, no model
 // architecture (an engine needs --model, --config or --gguf), a cache type or setting the engine refuses
 // (llama.cpp: a quantized V cache without flash attention; vLLM: tp not dividing the heads).

@@ -39,7 +39,6 @@ constexpr std::uint64_t kF32 = 4;
 constexpr std::uint64_t kOpOffloadMinBatch = 32;
 // A drafter's tokens per step: common/common.h common_params_speculative_draft n_max, 3 since llama.cpp PR #23269
 // (b9493, May 2026; 16 before); --spec-draft-n-max sets it.
-constexpr std::uint64_t kDraftMax = 3;
 
 std::uint64_t pad_up(std::uint64_t value, std::uint64_t pad) { return (value + pad - 1) / pad * pad; }
 std::string n(std::uint64_t v) { return format_count_exact(v); }
@@ -538,7 +537,6 @@ struct Inputs {
     std::shared_ptr<const ModelSource> draft;
     std::uint64_t draft_weight_bytes = 0;
     std::string draft_format;
-    std::string draft_file_name;  // -md FILE: the drafter file's name (printed as given); "" for a built-in model
     KvTypes draft_types;
     // MTP drafting (--spec-type draft-mtp): the model's MTP layers, their bytes in the weights' format.
     std::uint64_t mtp_layers = 0;
@@ -1032,7 +1030,7 @@ std::string command_line(const Scenario& s, const Resolved& r, const Inputs& in,
     if (!s.engine.override_tensor.empty()) cmd += " -ot \"" + s.engine.override_tensor + "\"";
     if (in.draft) {
         // Since llama.cpp PR #23988 (June 2026) -md drafts only under --spec-type draft-simple.
-        cmd += " -md " + (in.draft_file_name.empty() ? in.draft->preset_key + ".gguf" : in.draft_file_name) + " --spec-type draft-simple";
+        cmd += " -md " + (s.engine.draft_file ? s.engine.draft_model : in.draft->preset_key + ".gguf") + " --spec-type draft-simple";
     }
     if (in.mtp_layers > 0) cmd += " --spec-type draft-mtp";
     if (in.draft || in.mtp_layers > 0) {  // the drafter's (or the MTP context's) cache type and tokens a step
@@ -1160,7 +1158,6 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
         in.draft_format = s.engine.draft_file ? "the file's tensors, " + n(d.file_weight_bytes) + " bytes"
                           : df                ? df->label
                                               : format_decimal(d.bytes_per_param) + " bytes per parameter";
-        in.draft_file_name = s.engine.draft_file ? s.engine.draft_model : std::string();
         const Expected<KvTypes> dt = draft_cache_types(s);
         if (!dt) return dt.failure();
         in.draft_types = *dt;
@@ -1268,7 +1265,7 @@ Expected<EngineEstimate> llama_cpp_estimate(const Scenario& s) {
     // (tools/server/server-context.cpp server_output_limits, common_speculative_get_output_limits; PR #23861,
     // May 2026). libllama's default, and every build before, reserves a whole u-batch of logits.
     if (!s.engine.outputs_all)
-        r.outputs_max = s.engine.n_outputs_max > 0 ? s.engine.n_outputs_max : r.n_seq * (1 + (in.draft || in.mtp_layers > 0 ? (s.engine.draft_max > 0 ? s.engine.draft_max : kDraftMax) : 0));
+        r.outputs_max = s.engine.n_outputs_max > 0 ? s.engine.n_outputs_max : r.n_seq * (1 + (in.draft || in.mtp_layers > 0 ? draft_tokens(s) : 0));
     std::uint64_t ctx = s.context_tokens;
     r.context_from_model = false;
     if (ctx == 0) {

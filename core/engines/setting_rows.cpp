@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine.hpp"
 #include "formats.hpp"
 #include "model_presets.hpp"
 #include "setting_rows.hpp"
@@ -174,8 +175,8 @@ std::vector<SettingSpec> engine_setting_rows() {
          [](Scenario& s, std::string_view t) { return apply_whole(s.engine.draft_max, t, 1, 1024); },
          [](const Scenario& s) { return show_whole_if(s.engine.draft_max, 0); },
          [](const Scenario& s) {
-             if (s.engine.kind != EngineKind::vllm) return std::string("3");
-             return s.engine.mtp && s.model ? std::to_string(s.model->architecture.num_nextn_predict_layers) : std::string("5");
+             const std::uint64_t k = draft_tokens(s);
+             return k > 0 ? std::to_string(k) : std::string("5");  // vLLM without a drafter yet: a draft model's
          },
          nullptr, "3", "The drafted tokens' logits rows (llama.cpp) and, under vLLM, a hybrid model's state blocks."}),
         for_engine(E::drafter, {"mtp", "[BOOL]", "the model's own MTP layers draft (llama.cpp --spec-type draft-mtp: Qwen3-Next, Qwen3.5; vLLM's mtp speculative config: "

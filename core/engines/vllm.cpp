@@ -264,7 +264,7 @@ struct MtpShape {
     std::uint64_t block_bytes = 0;        // one MTP decoder layer without its routed experts, in the weights' format, all GPUs
     std::uint64_t expert_bytes = 0;       // its routed experts on one GPU
     std::string expert_steps;             // how they split ("" without experts)
-    std::uint64_t proj_params = 0;        // eh_proj and the three norms
+    std::uint64_t whole_params = 0;       // on every GPU in the model dtype: the three norms, and eh_proj where it is whole
     std::uint64_t model_value_bytes = 2;  // the model dtype's
     std::uint64_t fc_bytes = 0;           // Qwen3-Next's and Qwen3.5's fc (2h -> h) in the weights' format, all GPUs, split over
                                           // tp (qwen3_next_mtp.py: a ColumnParallelLinear); 0 where eh_proj is whole
@@ -279,7 +279,7 @@ Drafter vllm_mtp_drafter(const Architecture& a, const MtpShape& m, std::uint64_t
     out.layers = layers;
     out.kv_row = kv_row;
     out.hidden = a.hidden_size;
-    const std::uint64_t whole = m.fc_bytes > 0 ? 3 * a.hidden_size : m.proj_params;  // on every GPU, in the model dtype
+    const std::uint64_t whole = m.whole_params;
     out.weights = layers * (m.block_bytes / tp + m.expert_bytes + m.fc_bytes / tp + whole * m.model_value_bytes);
     out.weight_steps = n(layers) + " MTP layer" + (layers == 1 ? "" : "s") + " x (the decoder layer" + (m.expert_steps.empty() ? " " : " without its routed experts ") +
                        n(m.block_bytes) + " / tp " + n(tp) + m.expert_steps +
@@ -436,10 +436,9 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
 
     const std::uint64_t kv_row = kv_values_per_token(a, tp);
     const std::uint64_t model_value_bytes = s.dtype == "fp32" ? 4 : 2;  // the model dtype's: the RoPE table, the conv state
-    // Speculative decoding: the MTP layers and num_speculative_tokens (--draft-max; an MTP config without it takes
-    // the model's MTP layers, speculative.py n_predict; a draft model is printed with 5).
+    // Speculative decoding: the MTP layers and num_speculative_tokens (draft_tokens).
     const std::uint64_t mtp_layers = s.engine.mtp ? a.num_nextn_predict_layers : 0;
-    const std::uint64_t spec_tokens = s.engine.draft_max > 0 ? s.engine.draft_max : s.engine.mtp ? mtp_layers : !s.engine.draft_model.empty() ? 5 : 0;
+    const std::uint64_t spec_tokens = draft_tokens(s);
     VllmHybridLayout hybrid_layout;
     const std::uint64_t base_block = s.engine.block_size > 0 ? s.engine.block_size : kDefaultBlock;
     if (hybrid) {
@@ -528,13 +527,14 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         const std::uint64_t per_module = c.mtp_count / a.num_nextn_predict_layers;
         const std::uint64_t tables = c.mtp_table_count / a.num_nextn_predict_layers;
         MtpShape m;
-        m.proj_params = 2 * a.hidden_size * a.hidden_size + 3 * a.hidden_size;
-        const std::uint64_t layer_params_mtp = per_module > tables + m.proj_params ? per_module - tables - m.proj_params : 0;
+        const std::uint64_t proj_params = 2 * a.hidden_size * a.hidden_size + 3 * a.hidden_size;  // eh_proj (fc) and three norms
+        const std::uint64_t layer_params_mtp = per_module > tables + proj_params ? per_module - tables - proj_params : 0;
         const std::uint64_t expert_params = a.is_moe() ? c.expert_count / moe_layers : 0;
         auto rate = [&](std::uint64_t params) { return static_cast<std::uint64_t>(static_cast<u128>(layers_all) * params / layer_params); };
         m.expert_bytes = rate(std::min(expert_params, layer_params_mtp));
         m.block_bytes = rate(layer_params_mtp) - m.expert_bytes;
         if (a.family == ModelFamily::qwen3_next) m.fc_bytes = rate(2 * a.hidden_size * a.hidden_size);
+        m.whole_params = m.fc_bytes > 0 ? 3 * a.hidden_size : proj_params;
         // Its routed experts on the fullest GPU, split as the target's are (under expert parallelism, the first rank's).
         m.model_value_bytes = model_value_bytes;
         if (m.expert_bytes > 0 && moe_split) {
@@ -577,11 +577,11 @@ Expected<EngineEstimate> vllm_estimate(const Scenario& s) {
         first_layer = 0;
         for (std::uint64_t stage = 0; stage < pp; ++stage) {
             // The tensors one block spans on this stage (the same on each of its ranks).
-            // (With MTP, one stage: the MTP layers' attention fills the attention group, so a block spans a whole group.)
+            // (One stage holds every layer, the MTP layers' attention too, so a block spans a whole group.)
             const std::uint64_t stage_tensors =
                 !grouped ? 0
-                : mtp_layers > 0 ? hybrid_layout.group_size
-                                 : stage_group_size(a, hybrid_layout, sliding_apart, first_layer, first_layer + stage_layers[static_cast<std::size_t>(stage)]);
+                : pp == 1 ? hybrid_layout.group_size
+                          : stage_group_size(a, hybrid_layout, sliding_apart, first_layer, first_layer + stage_layers[static_cast<std::size_t>(stage)]);
             for (std::uint64_t rank = 0; rank < tp; ++rank) {
                 EngineDevice d;
                 const std::uint64_t index = (replica * pp + stage) * tp + rank;
