@@ -509,7 +509,7 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
                                        (a.micro_batches_in_flight == 1 ? "" : "es") + " in flight)"
                                  : std::string();
     const std::string eager_scores =
-        a.recompute_scores_bytes > 0 ? " (with its fp32 softmax output and 16-bit scores: eager attention)" : "";
+        a.recompute_scores_bytes > 0 ? " (with its scores' gradient: eager attention)" : "";
     std::string activation_formula =
         t.recompute == Recompute::full
             ? "layers × each layer's input (B·s·b·h) + one layer rebuilt in the backward pass" + eager_scores +

@@ -145,12 +145,12 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
                               " micro-batch" + (a.micro_batches_in_flight == 1 ? "" : "es") + " in flight";
     if (t.key == "activation") {
         const LayerActivations& p = a.per_layer_sum;
-        const std::string scores = a.recompute_scores_bytes > 0 ? " + its fp32 softmax and 16-bit scores " + gb(a.recompute_scores_bytes) : "";
+        const std::string scores = a.recompute_scores_bytes > 0 ? " + its scores' gradient " + gb(a.recompute_scores_bytes) : "";
         const std::string scores_tex = a.recompute_scores_bytes > 0 ? " + \\text{" + gb(a.recompute_scores_bytes) + "}" : "";
         if (s.training.recompute == Recompute::full)
             return Derivation{"", t.label,
                               {formula(std::string("Activations = layers × each layer's input (B·s·b·h) + one layer rebuilt") +
-                                           (a.recompute_scores_bytes > 0 ? " (+ its fp32 softmax output and scores, eager attention)" : "") +
+                                           (a.recompute_scores_bytes > 0 ? " (+ its scores' gradient, eager attention)" : "") +
                                            " + final norm and head inputs",
                                        "\\text{Activations} = L \\cdot B s b h + \\text{one layer} + \\text{outside}"),
                                substitute(shape + ", " + stage + ": inputs " + gb(p.total()) + " + one layer " +

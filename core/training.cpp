@@ -13,6 +13,17 @@ namespace {
 
 u128 ceil_div(u128 n, u128 d) { return (n + d - 1) / d; }
 
+// Bytes eager attention keeps per score. Hugging Face's eager attention for Llama-style models
+// (eager_attention_forward: softmax(..., dtype=torch.float32).to(query.dtype)) and OPT's for fp16 keep the
+// fp32 softmax output (its backward needs it), the dropout mask where there is one, and the 16-bit tensor
+// the product with V keeps: 4 + d + B. GPT-2's and Falcon's softmax stays in the activations' dtype, as
+// Megatron's kernel (Korthikanti's 5as^2b): the softmax output, the dropout mask and its output, B + d(1 + B).
+u128 eager_score_bytes(const Architecture& arch, u128 big_b) {
+    const u128 d = arch.attention_dropout ? 1 : 0;
+    if (is_one_of(arch.family, {ModelFamily::gpt2, ModelFamily::falcon})) return big_b + d * (1 + big_b);
+    return 4 + d + big_b;
+}
+
 std::string big_error() {
     return "the activations come to more than 1 EiB; lower seq-len or micro-batch";
 }
@@ -121,7 +132,6 @@ Expected<LayerActivations> layer_activations(const Architecture& arch, const Tra
     const u128 h = arch.hidden_size;
     const u128 sbh = sb * h;
     const u128 dropout_hidden = arch.hidden_dropout ? 1 : 0;
-    const u128 dropout_attention = arch.attention_dropout ? 1 : 0;
     // The norm and dropout regions are replicated on every TP rank unless sequence parallel splits them.
     auto replicated = [&](u128 bytes) { return shape.sp ? ceil_div(bytes, t) : bytes; };
 
@@ -148,8 +158,7 @@ Expected<LayerActivations> layer_activations(const Architecture& arch, const Tra
     u128 core = 0;
     if (shape.recompute != Recompute::selective) {
         if (shape.attention == AttentionKernel::eager) {
-            // Softmax output (B), softmax-dropout mask (1) and dropout output (B) per score: a s^2 b (B + d(1 + B)).
-            core = q_heads * static_cast<u128>(shape.seq_len) * sb * (big_b + dropout_attention * (1 + big_b));
+            core = q_heads * static_cast<u128>(shape.seq_len) * sb * eager_score_bytes(arch, big_b);
         } else {
             core = q_heads * sb * 4;  // FlashAttention keeps one fp32 log-sum-exp per row and head
         }
@@ -235,7 +244,9 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
             }
             st.live = live;
             if (shape.attention == AttentionKernel::eager)
-                st.scores = static_cast<u128>(arch.num_attention_heads / shape.tp) * shape.seq_len * sb * (4 + big_b);
+                // Beside the rebuilt layer's kept scores (its `live` total), the backward pass of the product
+                // with V makes the probabilities' gradient, B bytes per score.
+                st.scores = static_cast<u128>(arch.num_attention_heads / shape.tp) * shape.seq_len * sb * big_b;
         }
         if (last) {
             // Outside the layers (Korthikanti sec. 4.3): the final norm's input and the output head's input.

@@ -27,7 +27,8 @@ struct Architecture;
 // v, o, gate, up, down: q, v, gate and down) and the attention kernel's output (with its log-sum-exp);
 // recompute the rest in the backward pass.
 enum class Recompute : std::uint8_t { none, selective, full, op_selective };
-// eager: the a x s x s score tensors are materialised and saved; flash (FlashAttention, PyTorch SDPA):
+// eager: the a x s x s score tensors are materialised and saved (the fp32 softmax output beside them where the
+// model's code upcasts it, as Hugging Face's Llama-style models do); flash (FlashAttention, PyTorch SDPA):
 // only the output and the fp32 log-sum-exp per row are saved.
 enum class AttentionKernel : std::uint8_t { flash, eager };
 // full: the whole b x s x V logits, their fp32 upcast, the fp32 log-softmax cross-entropy saves and its
@@ -117,9 +118,9 @@ struct LayerActivations {
 struct TrainingActivations {
     LayerActivations per_layer_sum;     // the stage's layers x micro-batches in flight, by part
     std::uint64_t recompute_live_bytes = 0;  // full or op-selective: one layer rebuilt in the backward pass
-    // Eager attention under full or op-selective recompute: the rebuilt layer's s x s scores beside its
-    // saved 16-bit probabilities: the fp32 softmax output (Hugging Face's eager attention calls
-    // softmax(..., dtype=torch.float32), whose backward keeps it) and the 16-bit scores, 4 + B bytes each.
+    // Eager attention under full or op-selective recompute: beside the rebuilt layer's kept scores (in
+    // recompute_live_bytes: 4 + d + B bytes each for Hugging Face's Llama-style softmax in fp32, B + d(1 + B)
+    // where it stays in 16 bits, see training.cpp), the probabilities' gradient, B bytes per score.
     std::uint64_t recompute_scores_bytes = 0;
     std::uint64_t outside_layers_bytes = 0;  // final norm and output-head inputs (the last stage)
     std::uint64_t activation_bytes = 0;      // all of the above

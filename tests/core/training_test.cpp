@@ -26,6 +26,7 @@ namespace {
 Architecture paper_layer(std::uint64_t h, std::uint64_t a, std::uint64_t layers) {
     Architecture arch;
     arch.model_type = "gpt2";
+    arch.family = ModelFamily::gpt2;  // the softmax stays in 16 bits, as in Megatron's kernel
     arch.hidden_size = h;
     arch.num_attention_heads = a;
     arch.num_key_value_heads = a;
@@ -115,10 +116,9 @@ TEST_CASE("Korthikanti Table 2: full recompute keeps 2sbh per layer plus one lay
     CHECK(full.per_layer_sum.total() == 96 * 2 * sbh);       // Table 2: 2sbh per layer
     CHECK(full.recompute_live_bytes == 114 * sbh);           // the backward pass rebuilds one layer (Eq. 1)
     CHECK(full.outside_layers_bytes == 2 * 2 * sbh);         // final norm and output-head inputs (Sec. 4.3)
-    // Eager attention: the rebuilt layer's fp32 softmax output and 16-bit scores beside it (Hugging Face's
-    // eager attention calls softmax(..., dtype=torch.float32); the paper's Megatron kernel does not, so this
-    // part is ours, outside Table 2): 96 heads x s x s x (4 + 2) bytes.
-    CHECK(full.recompute_scores_bytes == 96ULL * 2048 * 2048 * (4 + 2));
+    // Eager attention: beside the rebuilt layer (its 5as^2b of Table 2 in recompute_live_bytes), the
+    // probabilities' gradient in its backward pass (ours, outside Table 2): 96 heads x s x s x 2 bytes.
+    CHECK(full.recompute_scores_bytes == 96ULL * 2048 * 2048 * 2);
     CHECK(full.activation_bytes == 96 * 2 * sbh + 114 * sbh + full.recompute_scores_bytes + 4 * sbh);
     // With SP the kept layer input is split too (Megatron-LM's distributed checkpoint input).
     const TrainingActivations full_sp = training_activations(gpt3, paper_shape(2048, 8, true, Recompute::full)).value();
@@ -150,9 +150,13 @@ TEST_CASE("op-selective: torchtitan's op-level policy keeps every other matmul's
     CHECK(op.training_activation_bytes < selective.training_activation_bytes);
     CHECK(op.training_activation_bytes < none.training_activation_bytes);
     // Eager attention under op-selective: the scores are recomputed (the math kernel is not in the save
-    // list), and the rebuilt layer's fp32 softmax and scores are live in the backward pass.
+    // list): the rebuilt layer keeps its fp32 softmax and 16-bit probabilities (4 + 2 bytes a score), and
+    // its backward pass makes the probabilities' gradient (2 bytes a score) beside them.
     const Estimate eager = run("model=llama-3-8b&training-mode=detailed&recompute=op-selective&attention=eager");
-    CHECK(eager.training_activations.recompute_scores_bytes == 32ULL * 2048 * 2048 * (4 + 2));
+    const Estimate flash = run("model=llama-3-8b&training-mode=detailed&recompute=op-selective");
+    CHECK(eager.training_activations.recompute_scores_bytes == 32ULL * 2048 * 2048 * 2);
+    CHECK(eager.training_activations.recompute_live_bytes - flash.training_activations.recompute_live_bytes ==
+          32ULL * 2048 * 2048 * (4 + 2) - 32ULL * 2048 * 4);  // the scores replace FlashAttention's log-sum-exp
 }
 
 TEST_CASE("pipeline 1F1B: the first stage holds L layers' worth whatever p is", "[training][korthikanti]") {
@@ -203,9 +207,18 @@ TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Lla
     const Estimate half = run("model=llama-3-8b&training-mode=detailed&loss=half");
     CHECK(half.logits_loss_bytes == 2048ULL * 128256 * 2 * 4);
     CHECK(half.logits_loss_bytes < e.logits_loss_bytes);
-    // Eager attention keeps the softmax output, 2 bytes per score (no dropout: no mask, no dropout output).
+    // Eager attention: transformers' eager_attention_forward (modeling_llama.py) calls
+    // softmax(attn_weights, dim=-1, dtype=torch.float32).to(query.dtype), so the fp32 softmax output (kept by
+    // its backward) and the 16-bit copy (kept by the product with V) are saved: 4 + 2 bytes per score (no
+    // dropout: no mask). The FlashAttention log-sum-exp it replaces is 4 bytes per row and head.
     const Estimate eager = run("model=llama-3-8b&training-mode=detailed&attention=eager");
-    CHECK(eager.training_activation_bytes - e.training_activation_bytes == 32 * (32ULL * 2048 * 2048 * 2 - 32 * sb * 4));
+    CHECK(eager.training_activation_bytes - e.training_activation_bytes == 32 * (32ULL * 2048 * 2048 * (4 + 2) - 32 * sb * 4));
+    // GPT-2's own eager attention (modeling_gpt2.py) keeps its softmax in the weights' dtype: 2 bytes per score
+    // plus the attention dropout's mask (1) and output (2) with GPT-2's attn_pdrop 0.1: Korthikanti's 5as^2b.
+    const Estimate gpt2_flash = run("model=gpt2&training-mode=detailed&seq-len=1024");
+    const Estimate gpt2_eager = run("model=gpt2&training-mode=detailed&seq-len=1024&attention=eager");
+    CHECK(gpt2_eager.training_activation_bytes - gpt2_flash.training_activation_bytes ==
+          12 * (12ULL * 1024 * 1024 * (2 + 1 + 2) - 12 * 1024 * 4));
 }
 
 TEST_CASE("LoRA: a frozen base keeps only the adapted linears' inputs", "[training][lora]") {
