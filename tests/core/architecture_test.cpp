@@ -64,6 +64,11 @@ TEST_CASE("exact totals of real models from their config.json", "[architecture]"
     CHECK(total_of("qwen-7b") == 7'721'324'544ULL);
     CHECK(total_of("qwen-14b") == 14'167'290'880ULL);
     CHECK(total_of("qwen-72b") == 72'287'920'128ULL);
+    // The book's GPT-2 of rasbt/LLMs-from-scratch (fixtures/configs/README.md), untied head: chapter 4 prints
+    // "Total number of parameters: 163,009,536" for vocabulary 50,257 without QKV biases; a GPT-2 config
+    // counts the 27,648 biases too. Its speed chapter's vocabulary of 50,304 adds 47 x 768 x 2 parameters.
+    CHECK(total_of("llms-from-scratch-gpt-124m-v50257") == 163'009'536ULL + 27'648ULL);
+    CHECK(total_of("llms-from-scratch-gpt-124m") == 163'009'536ULL + 27'648ULL + 47ULL * 768 * 2);
     // google/gemma-7b "8.54B" on its Hugging Face page (head_dim 256 != hidden/heads, tied head): 8,537,680,896.
     CHECK(total_of("gemma-7b") == 8'537'680'896ULL);
     // google/gemma-2-9b "9.24B" on its Hugging Face page (four norms per layer): 9,241,705,984.
