@@ -69,6 +69,14 @@ TEST_CASE("exact totals of real models from their config.json", "[architecture]"
     // counts the 27,648 biases too. Its speed chapter's vocabulary of 50,304 adds 47 x 768 x 2 parameters.
     CHECK(total_of("llms-from-scratch-gpt-124m-v50257") == 163'009'536ULL + 27'648ULL);
     CHECK(total_of("llms-from-scratch-gpt-124m") == 163'009'536ULL + 27'648ULL + 47ULL * 768 * 2);
+    // Megatron-LM's GPT-345M (fixtures/configs/README.md): its training log (liguodongiot/llm-action,
+    // train/megatron/gpt2/model_train.md) prints "number of parameters on (tensor, pipeline) model parallel
+    // rank (0, 0): 354871296" at vocabulary 50,304. Under tp 4 it pads to 50,688 and prints 89,714,688 a rank:
+    // four ranks hold it all once and, three times more, what each keeps whole (the 1024 x 1024 position
+    // table, 49 LayerNorms of 2 x 1024, the 48 row-parallel biases of 1024).
+    CHECK(total_of("megatron-gpt-345m-v50304") == 354'871'296ULL);
+    CHECK(total_of("megatron-gpt-345m-v50688") == 4ULL * 89'714'688 - 3ULL * (1024 * 1024 + 49 * 2048 + 48 * 1024));
+    CHECK(total_of("megatron-gpt-345m-v50432") == 354'871'296ULL + (50'432ULL - 50'304) * 1024);
     // google/gemma-7b "8.54B" on its Hugging Face page (head_dim 256 != hidden/heads, tied head): 8,537,680,896.
     CHECK(total_of("gemma-7b") == 8'537'680'896ULL);
     // google/gemma-2-9b "9.24B" on its Hugging Face page (four norms per layer): 9,241,705,984.
