@@ -165,6 +165,8 @@ def setting_text(row):
     if "seq-len" in s:
         parts.append(f"{s.get('micro-batch', 1)} × {s['seq-len']:,} tokens")
         parts.append({"none": "no recompute", "selective": "selective recompute", "full": "full recompute"}[s.get("recompute", "none")])
+        if s.get("attention") == "eager":
+            parts.append("eager attention")
         if s.get("loss") in ("chunked", "half"):
             parts.append(s["loss"] + " loss")
     if "context" in s:
@@ -172,7 +174,10 @@ def setting_text(row):
     if "dtype" in s:
         parts.append(s["dtype"])
     if s.get("gpus", 1) > 1:
-        parts.append(f"{s['gpus']} GPUs, ZeRO-{s.get('zero', 0)}")
+        layout = [f"tp {s['tp']}" + (" with sp" if s.get("sp") == "true" else "")] if s.get("tp", 1) > 1 else []
+        layout += [f"pp {s['pp']}"] if s.get("pp", 1) > 1 else []
+        layout += [f"ZeRO-{s['zero']}"] if s.get("zero", 0) else ([] if layout else ["data parallel"])
+        parts.append(f"{s['gpus']} GPUs, " + ", ".join(layout))
     elif row.get("divide", 1) > 1:
         parts.append(f"per GPU of {row['divide']}")
     if row.get("multiply", 1) > 1:
@@ -185,8 +190,8 @@ def fmt_amount(value_bytes, unit, decimals):
 
 
 def ours_decimals(measured):
-    """As many decimals as the source printed; one for a whole number of GB or GiB (80 GB -> 77.8 GB)."""
-    return decimals_of(measured["value"]) or (1 if measured["unit"] in ("GB", "GiB") else 0)
+    """As many decimals as the source printed, at most four; one for a whole number of GB or GiB (80 GB -> 77.8 GB)."""
+    return min(4, decimals_of(measured["value"])) or (1 if measured["unit"] in ("GB", "GiB") else 0)
 
 
 def decimals_of(text):
