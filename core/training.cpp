@@ -14,10 +14,11 @@ namespace {
 u128 ceil_div(u128 n, u128 d) { return (n + d - 1) / d; }
 
 // Bytes eager attention keeps per score. Hugging Face's eager attention for Llama-style models
-// (eager_attention_forward: softmax(..., dtype=torch.float32).to(query.dtype)) and OPT's for fp16 keep the
-// fp32 softmax output (its backward needs it), the dropout mask where there is one, and the 16-bit tensor
-// the product with V keeps: 4 + d + B. GPT-2's and Falcon's softmax stays in the activations' dtype, as
-// Megatron's kernel (Korthikanti's 5as^2b): the softmax output, the dropout mask and its output, B + d(1 + B).
+// (eager_attention_forward: softmax(..., dtype=torch.float32).to(query.dtype)) keeps the fp32 softmax output
+// (its backward needs it), the dropout mask where there is one, and the 16-bit tensor the product with V
+// keeps: 4 + d + B. OPT's code upcast only fp16 (in bf16 this counts 4 bytes a score it did not keep).
+// GPT-2's and Falcon's softmax (softmax(..., dtype=hidden_states.dtype)) stays in the activations' dtype, as
+// Megatron's kernel does (Korthikanti's 5as^2b): the softmax output, the dropout mask and its output, B + d(1 + B).
 u128 eager_score_bytes(const Architecture& arch, u128 big_b) {
     const u128 d = arch.attention_dropout ? 1 : 0;
     if (is_one_of(arch.family, {ModelFamily::gpt2, ModelFamily::falcon})) return big_b + d * (1 + big_b);
