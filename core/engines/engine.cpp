@@ -151,7 +151,8 @@ Expected<EngineEstimate> engine_estimate(const Scenario& scenario) {
 
 std::uint64_t draft_tokens(const Scenario& s) {
     if (s.engine.draft_max > 0) return s.engine.draft_max;
-    if (s.engine.kind != EngineKind::vllm) return 3;  // llama.cpp PR #23269 (b9493)
+    // llama.cpp: common/common.h common_params_speculative_draft n_max, 3 since PR #23269 (b9493, May 2026; 16 before).
+    if (s.engine.kind != EngineKind::vllm) return 3;
     if (s.engine.mtp) return s.model ? s.model->architecture.num_nextn_predict_layers : 1;
     return s.engine.draft_model.empty() ? 0 : 5;
 }

@@ -37,8 +37,6 @@ constexpr std::uint64_t kCudaContextBytes = 457 * kMiB;
 constexpr std::uint64_t kF32 = 4;
 // ggml-cuda's offload_op: the smallest batch for which an op on host weights runs on the GPU instead.
 constexpr std::uint64_t kOpOffloadMinBatch = 32;
-// A drafter's tokens per step: common/common.h common_params_speculative_draft n_max, 3 since llama.cpp PR #23269
-// (b9493, May 2026; 16 before); --spec-draft-n-max sets it.
 
 std::uint64_t pad_up(std::uint64_t value, std::uint64_t pad) { return (value + pad - 1) / pad * pad; }
 std::string n(std::uint64_t v) { return format_count_exact(v); }

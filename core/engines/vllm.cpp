@@ -279,13 +279,12 @@ Drafter vllm_mtp_drafter(const Architecture& a, const MtpShape& m, std::uint64_t
     out.layers = layers;
     out.kv_row = kv_row;
     out.hidden = a.hidden_size;
-    const std::uint64_t whole = m.whole_params;
-    out.weights = layers * (m.block_bytes / tp + m.expert_bytes + m.fc_bytes / tp + whole * m.model_value_bytes);
+    out.weights = layers * (m.block_bytes / tp + m.expert_bytes + m.fc_bytes / tp + m.whole_params * m.model_value_bytes);
     out.weight_steps = n(layers) + " MTP layer" + (layers == 1 ? "" : "s") + " x (the decoder layer" + (m.expert_steps.empty() ? " " : " without its routed experts ") +
                        n(m.block_bytes) + " / tp " + n(tp) + m.expert_steps +
                        (m.fc_bytes > 0 ? " + fc (2 x " + n(a.hidden_size) + " x " + n(a.hidden_size) + ") " + n(m.fc_bytes) + " / tp " + n(tp) +
-                                             " + three norms " + n(whole) + " x " + n(m.model_value_bytes)
-                                       : " + eh_proj (2 x " + n(a.hidden_size) + " x " + n(a.hidden_size) + ") and three norms " + n(whole) + " x " +
+                                             " + three norms " + n(m.whole_params) + " x " + n(m.model_value_bytes)
+                                       : " + eh_proj (2 x " + n(a.hidden_size) + " x " + n(a.hidden_size) + ") and three norms " + n(m.whole_params) + " x " +
                                              n(m.model_value_bytes) + " on every GPU") +
                        "); the embedding and the head are the target's (eagle.py load_model, llm_base_proposer.py _maybe_share_lm_head)";
     set_proposer_buffers(out, batched, act_bytes);
