@@ -410,7 +410,8 @@ Expected<TrainingShape> training_shape(const Scenario& s, const Estimate& e, con
     // Activations are 16-bit unless the model trains in fp32 (fp32 weights or the pure-fp32 recipe).
     const bool fp32 = s.recipe == "adam-fp32" || e.weight_format == "fp32" ||
                       (e.weight_format.empty() && s.bytes_per_param == Decimal::from_int(4));
-    shape.activation_bytes = fp32 ? 4 : 2;
+    shape.compute_bytes = fp32 ? 4 : 2;
+    shape.activation_bytes = s.qlora && s.upcast_nonquantized ? 4 : shape.compute_bytes;  // see TrainingShape
     if (s.lora_rank == 0) return shape;
     shape.keep_qkv_input = shape.keep_out_input = shape.keep_mlp_input = shape.keep_down_input = false;
     const Expected<std::vector<std::string>> targets = parse_lora_targets(s.lora_targets);
@@ -523,18 +524,18 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
                 a.activation_bytes, TermKind::runtime, kBackward));
     push_peak_row(b, row("logits_loss", "Logits and loss", "Logits + loss",
                 t.loss == LossKind::full
-                    ? "micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes: logits, fp32 upcast, the log-softmax saved "
-                      "for the backward pass, its gradient"
+                    ? "micro-batch × seq-len × vocabulary × (4 + 4 + 4) bytes: the fp32 log-softmax saved for the backward "
+                      "pass and two gradients (the loop has dropped the logits)"
                 : t.loss == LossKind::half
-                    ? "micro-batch × seq-len × vocabulary × 4 × B bytes: the 16-bit logits, the saved log-softmax, the "
-                      "loss's gradient and the log-softmax's gradient (no fp32 upcast)"
-                    : "micro-batch × seq-len × vocabulary × B + one of 8 chunks × (4 + 4) bytes (chunked loss)",
+                    ? "micro-batch × seq-len × vocabulary × 3 × 2 bytes: the saved log-softmax and two gradients, in 16 "
+                      "bits"
+                    : "micro-batch × seq-len × vocabulary × 2 + one of 8 chunks × (4 + 4) bytes (chunked loss)",
                 a.logits_loss_bytes, TermKind::runtime, kBackward));
     const std::uint64_t framework =
-        s.framework_overhead_auto ? default_framework_overhead_bytes(s.gpu_count) : s.framework_overhead_bytes;
+        s.framework_overhead_auto ? default_framework_overhead_bytes(s.gpu_count, s.zero_stage) : s.framework_overhead_bytes;
     push_peak_row(b, row("framework_overhead", "Framework (CUDA context, NCCL)", "Framework",
-                s.framework_overhead_auto ? (s.gpu_count > 1 ? "512 MiB CUDA context + 1.5 GiB NCCL (more than one GPU)"
-                                                             : "512 MiB CUDA context (one GPU, no NCCL)")
+                s.framework_overhead_auto ? (s.gpu_count > 1 || s.zero_stage >= 1 ? "512 MiB CUDA context + 1.5 GiB NCCL (more than one GPU, or ZeRO/FSDP)"
+                                                                                   : "512 MiB CUDA context (one GPU, no NCCL)")
                                           : "as set by framework-overhead",
                 framework, TermKind::runtime, kBothPhases));
     const u128 dynamic = static_cast<u128>(a.activation_bytes) + a.logits_loss_bytes;
@@ -578,12 +579,12 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
     std::uint64_t bucket = 0;
     if (s.zero_stage >= 1 && s.zero_bucket_elements > 0) {
         const std::uint64_t buffers = s.zero_stage <= 2 && s.overlap_comm ? 2 : 1;
-        bucket = buffers * s.zero_bucket_elements * a.value_bytes;
+        bucket = buffers * s.zero_bucket_elements * a.compute_bytes;
         e.zero_bucket_bytes = bucket;
         e.zero_bucket_buffers = buffers;
         push_peak_row(b, row("zero_bucket", "DeepSpeed gradient bucket", "Gradient bucket",
                     std::to_string(buffers) + " × zero-bucket " + std::to_string(s.zero_bucket_elements) +
-                        " elements × B (DeepSpeed's reduce_bucket_size; two with overlap_comm at stage 1-2)",
+                        " elements × 2 bytes, 4 in fp32 (DeepSpeed's reduce_bucket_size; two with overlap_comm at stage 1-2)",
                     bucket, TermKind::runtime, kBothPhases));
     }
     // bitsandbytes' 4-bit matmul dequantizes the whole weight to 16 bits before it multiplies (forward and
@@ -727,7 +728,7 @@ void name_figures(Estimate& e) {
 std::uint64_t peak_with_dp(const Build& b, std::uint64_t dp) {
     const Scenario& s = b.s;
     const std::uint64_t framework =
-        s.framework_overhead_auto ? default_framework_overhead_bytes(dp * b.peak_ranks) : s.framework_overhead_bytes;
+        s.framework_overhead_auto ? default_framework_overhead_bytes(dp * b.peak_ranks, s.zero_stage) : s.framework_overhead_bytes;
     const ModelStates states = per_gpu_states(b.peak_replica_states, s.zero_stage, dp);
     const std::uint64_t temp = per_gpu_states({0, 0, b.peak_replica_temp_bytes}, s.zero_stage, dp).optimizer_bytes;
     const std::uint64_t held = states.weight_bytes + states.optimizer_bytes + framework + b.peak_common_bytes;

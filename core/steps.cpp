@@ -190,17 +190,13 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
     }
     if (t.key == "logits_loss") {
         const std::string vocab = s.model ? std::to_string(s.model->architecture.vocab_size) : "V";
-        const std::string per = s.training.loss == LossKind::full  ? "(" + B + " + 4 + 4 + 4) bytes"
-                                : s.training.loss == LossKind::half ? "4 × " + B + " bytes"
-                                                                    : B + " bytes + one of 8 chunks × (4 + 4) bytes";
+        const std::string c = std::to_string(a.compute_bytes);
+        const std::string per = s.training.loss == LossKind::full  ? "(4 + 4 + 4) bytes"
+                                : s.training.loss == LossKind::half ? "3 × " + c + " bytes"
+                                                                    : c + " bytes + one of 8 chunks × (4 + 4) bytes";
         const std::string tp = s.training.tp > 1 ? " ÷ tp " + std::to_string(s.training.tp) : "";
         return Derivation{"", t.label,
-                          {formula(s.training.loss == LossKind::full
-                                       ? "Logits and loss = micro-batch × seq-len × vocabulary × (B + 4 + 4 + 4) bytes"
-                                   : s.training.loss == LossKind::half
-                                       ? "Logits and loss = micro-batch × seq-len × vocabulary × 4 × B bytes (logits, saved log-softmax, "
-                                         "two gradients; no fp32)"
-                                       : "Logits and loss = micro-batch × seq-len × vocabulary × (B + (4 + 4) ÷ 8) bytes",
+                          {formula("Logits and loss = " + t.formula,  // the terms table's words (estimator.cpp)
                                    "\\text{Logits and loss} = b \\times s \\times V \\times \\text{bytes per logit}"),
                            substitute(std::to_string(s.training.micro_batch) + " × " + std::to_string(s.training.seq_len) + " × " + vocab + tp + " × " + per,
                                       std::to_string(s.training.micro_batch) + " \\times " + std::to_string(s.training.seq_len) + " \\times " + vocab),
@@ -208,12 +204,9 @@ std::optional<Derivation> derive_training(const Scenario& s, const Estimate& e, 
                           t.bytes};
     }
     if (t.key == "framework_overhead") {
-        std::string values = s.framework_overhead_auto
-                                 ? (s.gpu_count > 1 ? "512 MiB CUDA context + 1.5 GiB NCCL (" + std::to_string(s.gpu_count) + " GPUs)"
-                                                    : "512 MiB CUDA context + 0 (one GPU, no NCCL)")
-                                 : "as set: " + format_gib(t.bytes);
+        const std::string values = s.framework_overhead_auto ? t.formula : "as set: " + format_gib(t.bytes);  // estimator.cpp's words
         return Derivation{"", t.label,
-                          {formula("Framework = CUDA context + NCCL buffers (with more than one GPU)",
+                          {formula("Framework = CUDA context + NCCL buffers (with more than one GPU, or ZeRO/FSDP)",
                                    "\\text{Framework} = \\text{CUDA context} + \\text{NCCL}"),
                            substitute(values, "\\text{" + values + "}"), compute(t.bytes)},
                           t.bytes};

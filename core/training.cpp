@@ -91,12 +91,12 @@ const std::vector<Choice>& attention_choices() {
 
 const std::vector<Choice>& loss_choices() {
     static const std::vector<Choice> kChoices = {
-        {"full", "full: all logits, an fp32 copy, the saved log-softmax, its gradient",
-         "full loss: all logits, their fp32 copy and its gradient at once (Hugging Face's causal-LM loss)"},
+        {"full", "full: fp32 over all logits at once",
+         "full loss: the fp32 log-softmax of all logits and two gradients at once (Hugging Face's causal-LM loss)"},
         {"chunked", "chunked: fp32 one chunk of 8 at a time",
          "chunked loss: 16-bit logits, the fp32 loss computed one chunk of 8 at a time (torchtune)"},
         {"half", "half: 16-bit throughout, no fp32 copy",
-         "half loss: no fp32 copy; the 16-bit logits, the saved log-softmax and two gradients (Qwen's first-generation code)"},
+         "half loss: no fp32 copy; the saved 16-bit log-softmax and two gradients (Qwen's first-generation code)"},
     };
     return kChoices;
 }
@@ -253,18 +253,21 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
             // Outside the layers (Korthikanti sec. 4.3): the final norm's input and the output head's input.
             st.outside = replicated(2 * big_b * sbh);
             const u128 logits = ceil_div(sb * arch.vocab_size, t);
-            // full: 16-bit logits, their fp32 upcast, the fp32 log-softmax that cross-entropy saves for the
-            // backward pass (PyTorch's derivatives.yaml: _log_softmax's gradient is computed from its result)
-            // and its fp32 gradient: B + 4 + 4 + 4 bytes per logit. Hugging Face's loss (transformers
-            // loss_utils.py) upcasts with logits.float() before the cross-entropy; torchtune's model returns
-            // output.float(). Measured: Unsloth's Hugging Face + FA2 long-context rows (tests/fixtures/reality.json).
-            // chunked: 16-bit logits, one of 8 chunks upcast with its gradient at a time.
-            // half: four 16-bit tensors of the logits' size at the log-softmax's backward: the logits (kept in
-            // the output), the saved log-softmax, the NLL loss's gradient and the log-softmax's gradient.
+            const u128 c = shape.compute_bytes;
+            // The peak is at the log-softmax's backward. The training loop has dropped the model's output
+            // by then: Hugging Face's Trainer.compute_loss returns only the loss, torchtune's recipes
+            // `del logits`, and an upcast's backward keeps nothing. (A loop that holds its output through
+            // the backward pass, as DeepSpeed-Chat's step 1 does, keeps c more bytes a logit.)
+            // full: the fp32 upcast's result saved by log-softmax (PyTorch's derivatives.yaml: _log_softmax's
+            // gradient is computed from its result), the NLL loss's fp32 gradient and the log-softmax's:
+            // 4 + 4 + 4 bytes a logit. Hugging Face's loss (transformers loss_utils.py) upcasts with
+            // logits.float() before the cross-entropy; torchtune's model returns output.float().
+            // chunked: the 16-bit logits, one of 8 chunks upcast with its gradient at a time.
+            // half: the same three tensors in 16 bits (no upcast: Qwen's first-generation code under fp16).
             switch (shape.loss) {
-                case LossKind::full: st.logits = logits * (big_b + 12); break;
-                case LossKind::chunked: st.logits = logits * big_b + ceil_div(logits, 8) * 8; break;
-                case LossKind::half: st.logits = logits * big_b * 4; break;
+                case LossKind::full: st.logits = logits * 12; break;
+                case LossKind::chunked: st.logits = logits * c + ceil_div(logits, 8) * 8; break;
+                case LossKind::half: st.logits = logits * c * 3; break;
             }
         }
         if (st.total() > kMaxActivationBytes) return Error{"seq-len", big_error()};
@@ -297,6 +300,7 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
     out.logits_loss_bytes = static_cast<std::uint64_t>(chosen.logits);
     out.first_stage = is_first;
     out.value_bytes = shape.activation_bytes;
+    out.compute_bytes = shape.compute_bytes;
     out.stage_layers = per_stage;
     out.micro_batches_in_flight = is_first ? shape.pp : 1;
     return out;
@@ -321,10 +325,10 @@ TrainingClass training_class(bool lora, bool qlora, std::uint64_t gpu_count, int
 PeakBand training_peak_band(TrainingClass klass) {
     // scripts/reality_table.py --band over tests/fixtures/reality.json (the rows used while fitting).
     switch (klass) {
-        case TrainingClass::full: return {1'000'000, 1'100'592};
-        case TrainingClass::lora: return {879'788, 1'151'084};
-        case TrainingClass::qlora: return {881'442, 1'444'798};
-        case TrainingClass::sharded: return {752'104, 1'168'800};
+        case TrainingClass::full: return {1'000'000, 1'141'572};
+        case TrainingClass::lora: return {937'563, 1'168'259};
+        case TrainingClass::qlora: return {914'073, 1'444'798};
+        case TrainingClass::sharded: return {765'609, 1'170'977};
     }
     return {};
 }
@@ -341,8 +345,8 @@ const char* confidence_text(FitConfidence confidence) {
     return confidence_choices()[static_cast<std::size_t>(confidence)].word.c_str();
 }
 
-std::uint64_t default_framework_overhead_bytes(std::uint64_t world_size) {
-    return kCudaContextBytes + (world_size > 1 ? kNcclBytes : 0);
+std::uint64_t default_framework_overhead_bytes(std::uint64_t world_size, int zero_stage) {
+    return kCudaContextBytes + (world_size > 1 || zero_stage >= 1 ? kNcclBytes : 0);
 }
 
 }  // namespace llm_memory

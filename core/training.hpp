@@ -93,7 +93,11 @@ struct TrainingSettings {
 // What one training step looks like on one GPU: the settings plus what the estimator derives from the
 // model and the recipe. Sizes are element counts; bytes are bytes.
 struct TrainingShape : TrainingSettings {
-    std::uint64_t activation_bytes = 2;    // B: bytes of a saved activation (2 for bf16/fp16 compute, 4 fp32)
+    // B: bytes of a saved activation. 2 in bf16/fp16 compute, 4 in fp32, and 4 for QLoRA after PEFT's
+    // prepare_model_for_kbit_training: it casts the embeddings and norms to fp32, and bitsandbytes' Linear4bit
+    // returns its input's dtype (out.to(inp_dtype)), so the residual stream and the layers stay in fp32.
+    std::uint64_t activation_bytes = 2;
+    std::uint64_t compute_bytes = 2;       // the compute dtype's bytes (2, or 4 in fp32): logits, gradient bucket
     // Which linear inputs are saved. A full fine-tune keeps every one. With LoRA the base is frozen: a
     // linear keeps its input only for its weight gradient, so only the LoRA-adapted ones keep theirs
     // (PyTorch's autograd saves mm's input only when the weight needs a gradient; bitsandbytes'
@@ -124,11 +128,12 @@ struct TrainingActivations {
     std::uint64_t recompute_scores_bytes = 0;
     std::uint64_t outside_layers_bytes = 0;  // final norm and output-head inputs (the last stage)
     std::uint64_t activation_bytes = 0;      // all of the above
-    std::uint64_t logits_loss_bytes = 0;     // logits, fp32 upcast, saved log-softmax, gradient (last stage)
+    std::uint64_t logits_loss_bytes = 0;     // the loss's fp32 upcast, saved log-softmax, gradient (last stage)
     std::uint64_t stage_layers = 0;          // layers on this stage: L / p
     std::uint64_t micro_batches_in_flight = 1;  // 1F1B: p on the first stage, 1 on the last
     bool first_stage = true;                 // which stage holds the most (always true when p = 1)
     std::uint64_t value_bytes = 2;           // B, the bytes of one saved activation
+    std::uint64_t compute_bytes = 2;         // the compute dtype's bytes: the logits' (and DeepSpeed's bucket's) width
 };
 
 // The largest sequence length accepted (the same limit as the KV cache's context): 10^8 tokens.
@@ -177,8 +182,10 @@ const char* confidence_text(FitConfidence confidence);  // "safe", "typical"
 
 // The framework's memory when not given: a CUDA context of 512 MiB (PyTorch >= 2.1 with lazy module
 // loading measured 0.47 GB; stas00/ml-engineering, training/performance) plus 1.5 GiB for torch.distributed
-// and NCCL when more than one GPU takes part ("~1-2GB", same source).
-std::uint64_t default_framework_overhead_bytes(std::uint64_t world_size);
+// and NCCL ("~1-2GB", same source) whenever a process group runs: more than one GPU, or ZeRO/FSDP on one.
+// DeepSpeed's initialize starts NCCL on a single GPU too (init_distributed in deepspeed/__init__.py), and
+// its engine's _broadcast_model, the first collective, creates the communicator; FSDP needs a process group.
+std::uint64_t default_framework_overhead_bytes(std::uint64_t world_size, int zero_stage);
 inline constexpr std::uint64_t kCudaContextBytes = 512ULL << 20;
 inline constexpr std::uint64_t kNcclBytes = 3ULL << 29;  // 1.5 GiB
 

@@ -54,8 +54,8 @@ TEST_CASE("report_json: every feature's keys, in their places, with the table's 
           "\"inference_mode\":\"detailed\",\"inference_activation_bytes\":1711788032,\"runtime_reserve_bytes\":1073741824,"
           "\"detailed_inference_bytes\":23830990848,\"gpu\":{\"name\":\"a100-80gb\",\"capacity_bytes\":85899345920,"
           "\"gpus\":4,\"zero_stage\":3,\"per_gpu_bytes\":983175168,\"training_basis\":\"training_peak\","
-          "\"peak_per_gpu_bytes\":13376669491,\"peak_high_per_gpu_bytes\":15634651301,\"fits\":true,\"verdict\":\"fits\","
-          "\"margin_bytes\":72522676429,\"gpus_needed\":1,\"inference\":{\"per_gpu_bytes\":5957747712,\"fits\":true,"
+          "\"peak_per_gpu_bytes\":13232490291,\"peak_high_per_gpu_bytes\":15494941783,\"fits\":true,\"verdict\":\"fits\","
+          "\"margin_bytes\":72666855629,\"gpus_needed\":1,\"inference\":{\"per_gpu_bytes\":5957747712,\"fits\":true,"
           "\"verdict\":\"fits\",\"margin_bytes\":79941598208,\"gpus_needed\":1,\"cards\":["
           // each card's share of the 23,830,990,848 bytes: the cumulative quarters rounded down
           "{\"bytes\":5957747712,\"fits\":true,\"verdict\":\"fits\",\"margin_bytes\":79941598208},"

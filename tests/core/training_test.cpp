@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
 #include "architecture.hpp"
+#include "config_fixtures.hpp"
 #include "estimator.hpp"
 #include "report.hpp"
 #include "settings.hpp"
@@ -171,7 +173,7 @@ TEST_CASE("pipeline 1F1B: the first stage holds L layers' worth whatever p is", 
     CHECK(a4.micro_batches_in_flight == 4);
     CHECK(a4.per_layer_sum.total() == a1.per_layer_sum.total());  // p micro-batches x L/p layers
     CHECK(a4.logits_loss_bytes == 0);                              // the logits live on the last stage
-    CHECK(a1.logits_loss_bytes == 2048ULL * 51200 * (2 + 4 + 4 + 4));
+    CHECK(a1.logits_loss_bytes == 2048ULL * 51200 * (4 + 4 + 4));
 }
 
 TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Llama 3 8B)", "[training]") {
@@ -186,9 +188,11 @@ TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Lla
     const std::uint64_t outside = 2 * 2 * sb * 4096;
     CHECK(e.training_activation_bytes == 32 * per_layer + outside);
     CHECK(e.training_activation_bytes == 11'047'796'736ULL);
-    // Logits: 2048 x 128256 logits x (2 + 4 + 4 + 4) bytes: 16-bit logits, the fp32 upcast, the fp32
-    // log-softmax cross-entropy saves (PyTorch computes _log_softmax's gradient from its result) and its gradient.
-    CHECK(e.logits_loss_bytes == 2048ULL * 128256 * 14);
+    // Logits: 2048 x 128256 logits x (4 + 4 + 4) bytes at the log-softmax's backward: the fp32 log-softmax
+    // cross-entropy saves (PyTorch computes _log_softmax's gradient from its result), the NLL loss's gradient and
+    // the log-softmax's. The 16-bit logits are gone: transformers' Trainer.compute_loss returns only the loss
+    // (the model's output is dropped before accelerator.backward), and the .float() upcast saves nothing.
+    CHECK(e.logits_loss_bytes == 2048ULL * 128256 * 12);
     CHECK(e.framework_overhead_bytes == 512ULL << 20);  // one GPU: the CUDA context only
     CHECK(e.allocator_margin_bytes == (e.training_activation_bytes + e.logits_loss_bytes + 5) / 10);
     // The backward pass holds the weights and the optimizer states but no gradients (one micro-batch per step);
@@ -202,10 +206,10 @@ TEST_CASE("the generalisation: GQA, a gated MLP, no dropout, FlashAttention (Lla
     const Estimate chunked = run("model=llama-3-8b&training-mode=detailed&loss=chunked");
     CHECK(chunked.logits_loss_bytes == 2048ULL * 128256 * 2 + 2048ULL * 128256 / 8 * 8);
     // Half loss (Qwen's first-generation modeling_qwen.py: CrossEntropyLoss on the 16-bit logits, no .float();
-    // under DeepSpeed fp16/bf16 nothing autocasts it): at the log-softmax's backward the logits (kept in the
-    // output), the saved log-softmax, the NLL gradient and the log-softmax gradient, 2 bytes each.
+    // under DeepSpeed fp16/bf16 nothing autocasts it): at the log-softmax's backward the saved log-softmax, the
+    // NLL gradient and the log-softmax gradient, 2 bytes each (the Trainer has dropped the logits).
     const Estimate half = run("model=llama-3-8b&training-mode=detailed&loss=half");
-    CHECK(half.logits_loss_bytes == 2048ULL * 128256 * 2 * 4);
+    CHECK(half.logits_loss_bytes == 2048ULL * 128256 * 2 * 3);
     CHECK(half.logits_loss_bytes < e.logits_loss_bytes);
     // Eager attention: transformers' eager_attention_forward (modeling_llama.py) calls
     // softmax(attn_weights, dim=-1, dtype=torch.float32).to(query.dtype), so the fp32 softmax output (kept by
@@ -249,6 +253,18 @@ TEST_CASE("QLoRA: decoder linears at NF4, embeddings, head and norms at 16 bits 
     // Not a QLoRA run: the setting changes nothing.
     CHECK(run("model=llama-3-8b&lora-rank=16&upcast-nonquantized=false").weight_bytes ==
           run("model=llama-3-8b&lora-rank=16").weight_bytes);
+    // With the upcast the activations are fp32 as well: the embedding's output is fp32, the norms keep it
+    // (transformers' LlamaRMSNorm returns weight * hidden_states.to(input_dtype)), and bitsandbytes' Linear4bit
+    // returns its input's dtype (bitsandbytes/nn/modules.py: matmul_4bit(...).to(inp_dtype)). Every saved
+    // activation doubles but FlashAttention's fp32 log-sum-exp (32 heads x 4 bytes a token in each of 32
+    // layers); the logits stay 16-bit (the upcast head's matmul runs under autocast), so the loss does not move.
+    const Estimate kept = run("model=llama-3-8b&lora-rank=16&qlora&upcast-nonquantized=false&training-mode=detailed");
+    const Estimate upcast = run("model=llama-3-8b&lora-rank=16&qlora&training-mode=detailed");
+    const std::uint64_t lse = 32ULL * 32 * 2048 * 4;
+    CHECK(kept.training_activations.value_bytes == 2);
+    CHECK(upcast.training_activations.value_bytes == 4);
+    CHECK(upcast.training_activation_bytes - lse == 2 * (kept.training_activation_bytes - lse));
+    CHECK(upcast.logits_loss_bytes == kept.logits_loss_bytes);
 }
 
 TEST_CASE("LoRA adapters in fp32 by default, as PEFT's autocast_adapter_dtype casts them", "[training][lora]") {
@@ -397,19 +413,57 @@ TEST_CASE("DeepSpeed ZeRO's gradient bucket: reduce_bucket_size, doubled by over
     CHECK(run("model=llama-3-8b&training-mode=detailed&zero-bucket=2e8").zero_bucket_bytes == 0);
 }
 
+TEST_CASE("ZeRO/FSDP start NCCL on one GPU too, as Qwen's single-GPU Q-LoRA runs under DeepSpeed", "[training][gpu][reality]") {
+    // DeepSpeed's initialize calls init_distributed with the accelerator's backend (NCCL on CUDA) whatever the
+    // GPU count (deepspeed/__init__.py), and the engine's _broadcast_model, its first collective, creates the
+    // communicator (runtime/engine.py; read at v0.12.6). FSDP needs a process group as well. So ZeRO/FSDP on one
+    // GPU holds the same 1.5 GiB for torch.distributed and NCCL as more than one GPU does.
+    CHECK(run("model=llama-3-8b&training-mode=detailed").framework_overhead_bytes == 512ULL << 20);
+    CHECK(run("model=llama-3-8b&training-mode=detailed&zero=2").framework_overhead_bytes == (512ULL << 20) + (3ULL << 29));
+    CHECK(run("model=llama-3-8b&training-mode=detailed&gpus=2").framework_overhead_bytes == (512ULL << 20) + (3ULL << 29));
+    const StateResult zero = apply_state(Scenario{}, "model=llama-3-8b&training-mode=detailed&zero=2");
+    const Estimate one = estimate(zero.scenario).value();
+    CHECK(find_derivation(worked_steps(zero.scenario, one), "framework-overhead")->steps[1].text ==
+          "512 MiB CUDA context + 1.5 GiB NCCL (more than one GPU, or ZeRO/FSDP)");
+    // Measured: Qwen's README, 'Profiling of Memory and Speed' (tests/fixtures/reality.json rows qwen-7b-qlora-256
+    // and -8192): Qwen-7B-Chat-Int4 Q-LoRA, rank 64 on every linear, finetune_qlora_single_gpu.sh under DeepSpeed
+    // ZeRO-2 (ds_config_zero2.json), one A100, 11.5 GB at 256 tokens and 23.5 GB at 8,192 (the whole device).
+    Scenario qwen;
+    const ModelSource qwen_7b = model_from_config(llm_memory::test::fixture("qwen-7b")).value();
+    qwen.param_count = qwen_7b.counts.total_count;  // as the CLI's --config sets them
+    qwen.model = std::make_shared<const ModelSource>(qwen_7b);
+    auto at = [&](const std::string& extra) {
+        const StateResult r = apply_state(qwen, "training-mode=detailed&lora-rank=64&lora-targets=all-linear&qlora&upcast-nonquantized=false"
+                                                "&recipe=adamw-mixed&recompute=full&attention=flash&loss=half&zero=2&zero-bucket=2e8"
+                                                "&overlap-comm=true&grad-accum=8&optimizer-impl=fused" + extra);
+        INFO(extra << ": " << (r.problems.empty() ? std::string() : r.problems.front()));
+        REQUIRE(r.problems.empty());
+        return static_cast<double>(estimate(r.scenario).value().training_peak_bytes);
+    };
+    CHECK(std::abs(at("&seq-len=256") / 11.5e9 - 1.0) < 0.05);
+    CHECK(std::abs(at("&seq-len=8192") / 23.5e9 - 1.0) < 0.05);
+    // Without NCCL's share the short run, where nothing else is large, is 11 % low.
+    CHECK(at("&seq-len=256&framework-overhead=512MiB") / 11.5e9 < 0.9);
+}
+
 TEST_CASE("the GPU verdict for training uses the peak whenever the model is known", "[training][gpu]") {
-    // An 8B QLoRA run on a 24 GB RTX 4090: fits at 2048 tokens, does not at 16K, in simple mode too.
-    const Estimate short_run = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090");
+    // An 8B QLoRA run on a 24 GB RTX 4090 with gradient checkpointing (PEFT's prepare_model_for_kbit_training
+    // turns it on by default): fits at 2048 tokens, does not at 16K, in simple mode too.
+    const Estimate short_run = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090&recompute=full");
     CHECK(short_run.gpu.training_uses_peak);
     CHECK(short_run.gpu.training_verdict != FitVerdict::does_not_fit);
     CHECK(find_term(short_run, "activation")->in_report == false);  // simple mode: the rows stay hidden
-    const Estimate long_run = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090&seq-len=16K");
+    const Estimate long_run = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090&seq-len=16K&recompute=full");
     CHECK(long_run.gpu.training_verdict == FitVerdict::does_not_fit);
     CHECK(long_run.training_bytes == short_run.training_bytes);  // the seed's training total is unchanged
-    // At 16K the full loss alone is 29 GB (16384 x 128256 logits x 14 bytes); full recompute and the chunked
-    // loss bring the run back under 24 GB.
-    const Estimate recompute = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090&seq-len=16K&recompute=full&loss=chunked");
-    CHECK(recompute.gpu.training_verdict != FitVerdict::does_not_fit);
+    // Unsloth's benchmarks (docs.unsloth.ai, 'Llama 3.1 (8B) max. context length'): Hugging Face + FA2 fits
+    // 5,789 tokens of Llama 3.1 8B QLoRA (rank 32, all linear) on a 24 GB card, and no more; so does ours, and
+    // even the chunked loss does not bring 16K back under it.
+    const Estimate measured = run("model=llama-3.1-8b&lora-rank=32&lora-targets=all-linear&qlora&recipe=adamw-mixed&gpu=rtx-4090"
+                                  "&seq-len=5789&recompute=full");
+    CHECK(measured.gpu.training_verdict != FitVerdict::does_not_fit);
+    const Estimate chunked = run("model=llama-3-8b&lora-rank=16&qlora&gpu=rtx-4090&seq-len=16K&recompute=full&loss=chunked");
+    CHECK(chunked.gpu.training_verdict == FitVerdict::does_not_fit);
     // Without a model there is no peak: the verdict stays on the model states, and says so.
     const Estimate typed = run("params=8B&gpu=rtx-4090&trainable=1%");
     CHECK_FALSE(typed.gpu.training_uses_peak);
@@ -536,15 +590,16 @@ TEST_CASE("worked steps: every training term shows its formula with the user's v
                                                   : one->id == "allocator-margin" ? "allocator_margin"
                                                   : one->id == "training-peak" ? "training_peak" : one->id)->bytes);
     }
-    CHECK(find_derivation(d, "logits-loss")->steps[1].text == "1 × 2048 × 128256 × (2 + 4 + 4 + 4) bytes");
-    CHECK(find_derivation(d, "allocator-margin")->steps[1].text == "10% × (8.63 GB + 3.68 GB)");
-    CHECK(find_derivation(d, "framework-overhead")->steps[1].text == "512 MiB CUDA context + 0 (one GPU, no NCCL)");
+    CHECK(find_derivation(d, "logits-loss")->steps[1].text == "1 × 2048 × 128256 × (4 + 4 + 4) bytes");
+    CHECK(find_derivation(d, "allocator-margin")->steps[1].text == "10% × (17.26 GB + 3.15 GB)");
+    CHECK(find_derivation(d, "framework-overhead")->steps[1].text == "512 MiB CUDA context (one GPU, no NCCL)");
     CHECK(find_derivation(d, "weight")->steps[1].text ==
           "N_linear = 6.979321856B decoder linear weights at 4.126953 bits, N − N_linear = 1.050939392B (embeddings, "
           "output head, norms) at 4 bytes, so 6.979321856B × 4.126953 bits + 1.050939392B × 4 bytes");
+    // QLoRA with PEFT's upcast: the residual stream is fp32 (B = 4), all but FlashAttention's fp32 log-sum-exp doubles.
     CHECK(find_derivation(d, "activation")->steps[1].text ==
-          "s = 2048, b = 1, B = 2 bytes, flash attention, 32 layers × 1 micro-batch in flight: norms 1.07 GB + attention "
-          "1.88 GB + attention core 0.0084 GB + MLP 5.64 GB + outside 0.034 GB");
+          "s = 2048, b = 1, B = 4 bytes, flash attention, 32 layers × 1 micro-batch in flight: norms 2.15 GB + attention "
+          "3.76 GB + attention core 0.0084 GB + MLP 11.27 GB + outside 0.067 GB");
 }
 
 TEST_CASE("worked steps: the gathered layers, the gradient bucket and the dequantization workspace", "[training][steps]") {
@@ -632,8 +687,8 @@ TEST_CASE("the optimizer step's peak meets fms-acceleration's Mistral-7B full fi
     for (const auto& [batch, measured] : {std::pair<const char*, double>{"4", 72'971'724'288.0}, {"8", 72'972'117'504.0}}) {
         const Estimate e = run((std::string(state) + batch).c_str());
         INFO("micro-batch " << batch << ": ours " << e.training_peak_bytes);
-        // At 4 sequences the step peaks; at 8 the backward pass is a little over it (72.76 GB against 72.40).
-        CHECK(training_peak_phase(e) == (std::string(batch) == "4" ? Total::training_step : Total::training_backward));
+        // At 4 sequences and at 8 the step peaks, as the measured figures (equal to 0.0005 %) say.
+        CHECK(training_peak_phase(e) == Total::training_step);
         CHECK(std::abs(static_cast<double>(e.training_peak_bytes) / measured - 1.0) < 0.01);
     }
 }

@@ -499,7 +499,7 @@ TEST_CASE("the training peak's band and its three-way verdict are on the canvas,
     // tests/cli/reality_test.py); the canvas draws core's sentences, the same the CLI and the text view print.
     AppState app;
     Headless imgui(app, 1.0f);
-    set_state(app, "model=llama-2-7b&lora-rank=16&qlora&training-mode=detailed&gpu=rtx-4090");
+    set_state(app, "model=llama-2-7b&lora-rank=16&qlora&training-mode=detailed&gpu=rtx-4090&recompute=full");
     run_frames(app, 1280.0f, 6000.0f, 2);
     const std::string band = training_band_sentence(app.estimate);
     REQUIRE(band.rfind("Likely ", 0) == 0);
@@ -510,7 +510,7 @@ TEST_CASE("the training peak's band and its three-way verdict are on the canvas,
     CHECK(app.estimate.gpu.training_verdict == FitVerdict::fits);
     // A card between the peak and the band's high end: "fits unless the run lands at the high end".
     const std::uint64_t between = (app.estimate.training_peak_bytes + app.estimate.training_peak_high_bytes) / 2;
-    StateResult custom = apply_state(Scenario{}, "model=llama-2-7b&lora-rank=16&qlora&training-mode=detailed");
+    StateResult custom = apply_state(Scenario{}, "model=llama-2-7b&lora-rank=16&qlora&training-mode=detailed&recompute=full");
     REQUIRE(custom.problems.empty());
     custom.scenario.gpu_memory_bytes = between;
     REQUIRE(app_set_scenario(app, custom.scenario));
