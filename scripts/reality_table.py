@@ -109,9 +109,14 @@ def row_class(row):
     return "full"
 
 
+def counted(r):
+    """A row that ran and that the table's rule counts (a row marked not_counted is shown, with its reason)."""
+    return r["error"] is not None and not r["row"].get("not_counted")
+
+
 def medians(results):
-    """(median signed error, median |error|, count) over results that ran, or None when there are none."""
-    errors = [r["error"] for r in results if r["error"] is not None]
+    """(median signed error, median |error|, count) over the counted results, or None when there are none."""
+    errors = [r["error"] for r in results if counted(r)]
     if not errors:
         return None
     return statistics.median(errors), statistics.median(abs(e) for e in errors), len(errors)
@@ -130,13 +135,29 @@ def class_table(results):
     return out
 
 
+def uncounted_effect(results, reason):
+    """' Counted, ...': how the class medians those rows would join change with them counted."""
+    marked = [r for r in results if r["row"].get("not_counted") == reason]
+    everyone = [dict(r, row={k: v for k, v in r["row"].items() if k != "not_counted"}) if r in marked else r for r in results]
+    classes = {row_class(r["row"]) for r in marked}
+    now, then = class_table(results), class_table(everyone)
+    changes = []
+    for (label, every, fitted, apart), (_, every2, fitted2, apart2) in zip(now, then):
+        if label not in classes:
+            continue
+        for name, a, b in (("all", every, every2), ("used while fitting", fitted, fitted2), ("not used while fitting", apart, apart2)):
+            if a != b:
+                changes.append(f"{label} {name} {fmt_medians(b)}")
+    return (" Counted, they would make " + "; ".join(changes) + ".") if changes else ""
+
+
 def band(results, klass):
     """The band llm-memory puts around a training peak of this class, from the errors of the class's rows
     used while fitting: a run measures ours / (1 + error), so the 10th and 90th percentile errors (nearest
     rank) give the measured figure's likely range as multipliers of ours, in parts per million, widened to
     contain 1 (the band always holds our own figure)."""
     errors = sorted(r["error"] for r in results
-                    if r["error"] is not None and row_class(r["row"]) == klass and not r["row"].get("held_out"))
+                    if counted(r) and row_class(r["row"]) == klass and not r["row"].get("held_out"))
     if not errors:
         return 1_000_000, 1_000_000
     def rank(p):
@@ -203,8 +224,7 @@ def fmt_error(error):
 
 
 def summary(results, met_only=False):
-    errors = [abs(r["error"]) for r in results
-              if r["error"] is not None and not (met_only and r["row"].get("unmet"))]
+    errors = [abs(r["error"]) for r in results if counted(r) and not (met_only and r["row"].get("unmet"))]
     if not errors:
         return None, None
     return statistics.median(errors), max(errors)
@@ -215,6 +235,7 @@ def markdown(results):
              "| Model | Setting | Measured | Metric | Ours | Error | Source |",
              "|---|---|---|---|---|---|---|"]
     unmet = []
+    uncounted = []
     for r in results:
         row = r["row"]
         m = row["measured"]
@@ -230,24 +251,30 @@ def markdown(results):
             error += f" ({unmet.index(row['unmet']) + 1})"
         if row.get("held_out"):
             error += " †"
+        if row.get("not_counted"):
+            if row["not_counted"] not in uncounted:
+                uncounted.append(row["not_counted"])
+            error += " ‡" * (uncounted.index(row["not_counted"]) + 1)
         source = f"[{row['source']['name']}]({row['source']['url']})"
         lines.append(f"| {row['model']} | {setting_text(row)} | {measured} | {METRIC_LABELS[row['metric']]} | {ours} | {error} | {source} |")
     median, largest = summary(results)
     lines.append("")
     if median is not None:
-        marked = sum(bool(r["row"].get("unmet")) for r in results)
+        count = sum(counted(r) for r in results)
+        marked = sum(counted(r) and bool(r["row"].get("unmet")) for r in results)
         met_median, met_largest = summary(results, met_only=True)
         met_median, met_largest = met_median or 0.0, met_largest or 0.0
-        lines.append(f"Median absolute error {median * 100:.1f} %, largest {largest * 100:.1f} %, over all "
-                     f"{sum(r['error'] is not None for r in results)} rows; {met_median * 100:.1f} % and "
-                     f"{met_largest * 100:.1f} % over the {sum(r['error'] is not None for r in results) - marked} "
-                     f"rows that meet their tolerance.")
+        lines.append(f"Median absolute error {median * 100:.1f} %, largest {largest * 100:.1f} %, over the "
+                     f"{count} counted rows; {met_median * 100:.1f} % and "
+                     f"{met_largest * 100:.1f} % over the {count - marked} rows that meet their tolerance.")
     lines += ["", "† a row not used while fitting: no term, default or constant was chosen by looking at it. "
               "Signed / absolute median error (rows) of the training rows, by class (sharded: more than one GPU "
               "under ZeRO/FSDP; QLoRA, LoRA and full: one GPU):", "",
               "| Class | All rows | Rows used while fitting | Rows not used while fitting |", "|---|---|---|---|"]
     for label, every, fitted, apart in class_table(results):
         lines.append(f"| {label} | {fmt_medians(every)} | {fmt_medians(fitted)} | {fmt_medians(apart)} |")
+    for i, reason in enumerate(uncounted, 1):
+        lines += ["", f"{'‡' * i} shown, not counted in any median or band: {reason}" + uncounted_effect(results, reason)]
     if unmet:
         lines.append("")
         lines.append("Not met yet, kept in the table:")
@@ -277,6 +304,7 @@ def main():
             row = r["row"]
             status = r["problem"] or fmt_error(r["error"])
             mark = f"  [unmet: {row['unmet']}]" if row.get("unmet") else ""
+            mark += "  [not counted]" if row.get("not_counted") else ""
             print(f"{row['id']:32} {row['measured']['value']:>8} {row['measured']['unit']:4} {status}{mark}")
         median, largest = summary(results)
         if median is not None:
