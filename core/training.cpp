@@ -150,16 +150,20 @@ Expected<LayerActivations> layer_activations(const Architecture& arch, const Tra
     const u128 k_heads = arch.uses_mla() ? q_heads : kv_heads;
 
     LayerActivations out;
+    // c: the compute dtype's bytes. It equals B except for QLoRA under PEFT's upcast (B = 4, c = 2), where
+    // the residual stream, the norms and the MLP's own tensors are fp32, but autocast saves 16-bit copies
+    // for the matmuls: the LoRA linears' inputs, the attention's Q, K, V and its output.
+    const u128 c = shape.compute_bytes;
     const u128 norms = replicated(static_cast<u128>(arch.norms_per_layer) * big_b * sbh);
-    // QKV input (B sbh) and the dropout mask after attention (1 byte per element), then Q, K, V and the
+    // QKV input (c sbh) and the dropout mask after attention (1 byte per element), then Q, K, V and the
     // out-projection input on this rank.
     const bool keep_out = shape.keep_out_input || shape.attention == AttentionKernel::flash;
-    const u128 attention = replicated((shape.keep_qkv_input ? big_b * sbh : 0) + dropout_hidden * sbh) +
-                           big_b * sb * (q_heads * qk_dim + k_heads * qk_dim + k_heads * v_dim + (keep_out ? q_heads * v_dim : 0));
+    const u128 attention = replicated((shape.keep_qkv_input ? c * sbh : 0) + dropout_hidden * sbh) +
+                           c * sb * (q_heads * qk_dim + k_heads * qk_dim + k_heads * v_dim + (keep_out ? q_heads * v_dim : 0));
     u128 core = 0;
     if (shape.recompute != Recompute::selective) {
         if (shape.attention == AttentionKernel::eager) {
-            core = q_heads * static_cast<u128>(shape.seq_len) * sb * eager_score_bytes(arch, big_b);
+            core = q_heads * static_cast<u128>(shape.seq_len) * sb * eager_score_bytes(arch, c);
         } else {
             core = q_heads * sb * 4;  // FlashAttention keeps one fp32 log-sum-exp per row and head
         }
@@ -174,8 +178,8 @@ Expected<LayerActivations> layer_activations(const Architecture& arch, const Tra
                 arch.shared_expert_intermediate_size;
         gated = true;
     }
-    const u128 inner = ceil_div(sb * width, t) * big_b * ((gated ? 3 : 1) + (shape.keep_down_input ? 1 : 0));
-    const u128 mlp = replicated((shape.keep_mlp_input ? big_b * sbh : 0) + dropout_hidden * sbh) + inner;
+    const u128 inner = ceil_div(sb * width, t) * (big_b * (gated ? 3 : 1) + (shape.keep_down_input ? c : 0));
+    const u128 mlp = replicated((shape.keep_mlp_input ? c * sbh : 0) + dropout_hidden * sbh) + inner;
     const u128 total = norms + attention + core + mlp;
     if (total > kMaxActivationBytes) return Error{"seq-len", big_error()};
     out.norms = static_cast<std::uint64_t>(norms);
@@ -247,11 +251,11 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
             if (shape.attention == AttentionKernel::eager)
                 // Beside the rebuilt layer's kept scores (its `live` total), the backward pass of the product
                 // with V makes the probabilities' gradient, B bytes per score.
-                st.scores = static_cast<u128>(arch.num_attention_heads / shape.tp) * shape.seq_len * sb * big_b;
+                st.scores = static_cast<u128>(arch.num_attention_heads / shape.tp) * shape.seq_len * sb * shape.compute_bytes;
         }
         if (last) {
             // Outside the layers (Korthikanti sec. 4.3): the final norm's input and the output head's input.
-            st.outside = replicated(2 * big_b * sbh);
+            st.outside = replicated((big_b + shape.compute_bytes) * sbh);  // the head's input: autocast's copy
             const u128 logits = ceil_div(sb * arch.vocab_size, t);
             const u128 c = shape.compute_bytes;
             // The peak is at the log-softmax's backward. The training loop has dropped the model's output

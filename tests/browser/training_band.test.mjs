@@ -16,7 +16,8 @@ const line = (text, start, has = '') => text.split('\n').map((l) => l.trim()).fi
 const flat = (text) => text.replace(/\s+/g, ' ');
 
 // One run of each class, and the verdict each gets on its card (QLoRA with gradient checkpointing, as PEFT's
-// prepare_model_for_kbit_training turns it on: without it the fp32 activations of PEFT's upcast take 16 GB).
+// prepare_model_for_kbit_training turns it on: without it PEFT's upcast keeps 13.6 GB of fp32 activations and
+// the band's high end is over the card).
 const RUNS = [
   ['QLoRA', 'model=llama-2-7b&lora-rank=16&qlora&training-mode=detailed&recompute=full&gpu=rtx-4090', 'fits, '],
   ['LoRA', 'model=llama-2-7b&lora-rank=16&training-mode=detailed&seq-len=4096&gpu-memory=36GB', 'fits unless the run lands at the high end'],
