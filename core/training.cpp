@@ -250,7 +250,7 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
             st.live = live;
             if (shape.attention == AttentionKernel::eager)
                 // Beside the rebuilt layer's kept scores (its `live` total), the backward pass of the product
-                // with V makes the probabilities' gradient, B bytes per score.
+                // with V makes the probabilities' gradient, c bytes per score (16-bit under autocast).
                 st.scores = static_cast<u128>(arch.num_attention_heads / shape.tp) * shape.seq_len * sb * shape.compute_bytes;
         }
         if (last) {

@@ -124,11 +124,11 @@ struct TrainingActivations {
     std::uint64_t recompute_live_bytes = 0;  // full or op-selective: one layer rebuilt in the backward pass
     // Eager attention under full or op-selective recompute: beside the rebuilt layer's kept scores (in
     // recompute_live_bytes: 4 + d + B bytes each for Hugging Face's Llama-style softmax in fp32, B + d(1 + B)
-    // where it stays in 16 bits, see training.cpp), the probabilities' gradient, B bytes per score.
+    // where it stays in 16 bits, see training.cpp), the probabilities' gradient, c (compute_bytes) per score.
     std::uint64_t recompute_scores_bytes = 0;
     std::uint64_t outside_layers_bytes = 0;  // final norm and output-head inputs (the last stage)
     std::uint64_t activation_bytes = 0;      // all of the above
-    std::uint64_t logits_loss_bytes = 0;     // the loss's fp32 upcast, saved log-softmax, gradient (last stage)
+    std::uint64_t logits_loss_bytes = 0;     // at the loss's backward: saved log-softmax, two gradients (last stage)
     std::uint64_t stage_layers = 0;          // layers on this stage: L / p
     std::uint64_t micro_batches_in_flight = 1;  // 1F1B: p on the first stage, 1 on the last
     bool first_stage = true;                 // which stage holds the most (always true when p = 1)
