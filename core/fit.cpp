@@ -722,7 +722,8 @@ std::vector<std::string> fit_view_lines(const std::vector<FitReport>& reports) {
     std::vector<std::string> out;
     for (const FitReport& r : reports) {
         if (!r.error.empty()) out.push_back(r.title + ": no answer: " + r.error);
-        for (const FitAnswer& a : r.answers) out.push_back(r.title + ": " + a.sentence);
+        for (const FitAnswer& a : r.answers)  // "Largest context that fits: ..." names its question already
+            out.push_back(a.sentence.rfind(r.title, 0) == 0 ? a.sentence : r.title + ": " + a.sentence);
     }
     return out;
 }

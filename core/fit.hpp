@@ -145,7 +145,8 @@ std::vector<FitReport> answer_applicable_fit_questions(const Scenario& scenario)
 // error is {"error":"..."}. `leading` members come first (the CLI's engine_flags, engine_command, engine_verdict).
 std::string fit_json(const std::vector<FitReport>& reports, const std::vector<JsonField>& leading = {});
 
-// One line per answer for a text view: "Largest context: <sentence>", or "<title>: no answer: <error>".
+// One line per answer for a text view: "Largest context: <sentence>" (the sentence alone when it starts with the
+// title: "Largest context that fits: ..."), or "<title>: no answer: <error>".
 std::vector<std::string> fit_view_lines(const std::vector<FitReport>& reports);
 
 // The reports as text: each title and sentence, then the estimate at the answer (report_table); a report

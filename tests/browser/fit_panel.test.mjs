@@ -22,16 +22,19 @@ const viewFit = (page) => page.evaluate(() => JSON.parse(Module.ccall('llm_memor
 const cliFit = (state) => JSON.parse(execFileSync(cliPath, ['fit', '--state', state, '--format', 'json'], { encoding: 'utf8' }));
 
 // The text view's lines as `llm-memory fit --format json` gives them: "<title>: <sentence>" per answer
-// (training before inference), "<title>: no answer: <error>" for a question without one.
+// (training before inference), the sentence alone when it starts with its title ("Largest context that fits:
+// ...", not "Largest context: Largest context that fits: ..."), "<title>: no answer: <error>" for a question
+// without one.
 const TITLES = { context: 'Largest context', batch: 'Largest batch', 'seq-len': 'Largest seq-len', 'micro-batch': 'Largest micro-batch',
   gpus: 'Fewest GPUs', bytes: 'Most bits that fit', layers_on_gpu: 'Layers on the GPU (llama.cpp -ngl)' };
 function cliLines(cli) {
   const lines = [];
+  const line = (key, sentence) => (sentence.startsWith(TITLES[key]) ? sentence : `${TITLES[key]}: ${sentence}`);
   for (const [key, report] of Object.entries(cli)) {
     if (key.startsWith('engine_')) continue;  // the CLI's leading engine_flags, engine_command, engine_verdict
     if (report.error) lines.push(`${TITLES[key]}: no answer: ${report.error}`);
-    else if (report.side) lines.push(`${TITLES[key]}: ${report.sentence}`);
-    else for (const side of ['training', 'inference']) lines.push(`${TITLES[key]}: ${report[side].sentence}`);
+    else if (report.side) lines.push(line(key, report.sentence));
+    else for (const side of ['training', 'inference']) lines.push(line(key, report[side].sentence));
   }
   return lines;
 }

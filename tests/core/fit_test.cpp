@@ -241,7 +241,7 @@ TEST_CASE("fit: the JSON has one key per question with the estimate at the answe
     CHECK(json.back() == '}');
     const std::vector<std::string> lines = fit_view_lines(reports);
     REQUIRE(lines.size() == 9);  // context, batch, seq-len, micro-batch, 2 x gpus, 2 x bytes, layers
-    CHECK(lines[0].rfind("Largest context: Largest context that fits: 19,460 tokens", 0) == 0);
+    CHECK(lines[0].rfind("Largest context that fits: 19,460 tokens", 0) == 0);  // not "Largest context: Largest context ..."
     CHECK(lines[2].rfind("Largest seq-len: no answer: even 1 token needs", 0) == 0);
     CHECK(lines[8].rfind("Layers on the GPU (llama.cpp -ngl): -ngl 33 offloads all 32 layers", 0) == 0);
 }
