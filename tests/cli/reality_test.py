@@ -64,6 +64,8 @@ def data_problems(rows):
                 problems.append(f"{name}: {' + '.join(parts)} is {total:.2f}, not {row['measured']['value']}")
         if "unmet" in row and not str(row["unmet"]).strip():
             problems.append(f"{name}: marked unmet without a reason")
+        if "not_counted" in row and not str(row["not_counted"]).strip():
+            problems.append(f"{name}: marked not_counted without a reason (the README prints it beside the row)")
     return problems
 
 
@@ -147,8 +149,8 @@ def main():
         print("ok   reality README: the section is the generated one")
     median, largest = reality.summary(results)
     if median is not None:
-        print(f"reality: median absolute error {median * 100:.1f} %, largest {largest * 100:.1f} % over "
-              f"{sum(r['error'] is not None for r in results)} rows, "
+        print(f"reality: median absolute error {median * 100:.1f} %, largest {largest * 100:.1f} % over the "
+              f"{sum(reality.counted(r) for r in results)} counted rows of {sum(r['error'] is not None for r in results)}, "
               f"{sum(bool(r['row'].get('unmet')) for r in results)} marked unmet")
     return fail
 
