@@ -534,8 +534,8 @@ void add_peak_rows(Build& b, const TrainingActivations& a) {
     const std::uint64_t framework =
         s.framework_overhead_auto ? default_framework_overhead_bytes(s.gpu_count, s.zero_stage) : s.framework_overhead_bytes;
     push_peak_row(b, row("framework_overhead", "Framework (CUDA context, NCCL)", "Framework",
-                s.framework_overhead_auto ? (s.gpu_count > 1 || s.zero_stage >= 1 ? "512 MiB CUDA context + 1.5 GiB NCCL (more than one GPU, or ZeRO/FSDP)"
-                                                                                   : "512 MiB CUDA context (one GPU, no NCCL)")
+                s.framework_overhead_auto ? (framework > kCudaContextBytes ? "512 MiB CUDA context + 1.5 GiB NCCL (more than one GPU, or ZeRO/FSDP)"
+                                                                           : "512 MiB CUDA context (one GPU, no NCCL)")
                                           : "as set by framework-overhead",
                 framework, TermKind::runtime, kBothPhases));
     const u128 dynamic = static_cast<u128>(a.activation_bytes) + a.logits_loss_bytes;

@@ -206,6 +206,7 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
                                " layers (1F1B stages hold equal numbers of layers, as Megatron-LM requires)"};
     const u128 t = shape.tp;
     const u128 big_b = shape.activation_bytes;
+    const u128 c = shape.compute_bytes;  // 16-bit copies under autocast, the logits (see layer_activations)
     const u128 sb = static_cast<u128>(shape.seq_len) * shape.micro_batch;
     const u128 sbh = sb * arch.hidden_size;
     const std::uint64_t per_stage = layers / shape.pp;
@@ -251,13 +252,12 @@ Expected<TrainingActivations> training_activations(const Architecture& arch, con
             if (shape.attention == AttentionKernel::eager)
                 // Beside the rebuilt layer's kept scores (its `live` total), the backward pass of the product
                 // with V makes the probabilities' gradient, c bytes per score (16-bit under autocast).
-                st.scores = static_cast<u128>(arch.num_attention_heads / shape.tp) * shape.seq_len * sb * shape.compute_bytes;
+                st.scores = static_cast<u128>(arch.num_attention_heads / shape.tp) * shape.seq_len * sb * c;
         }
         if (last) {
             // Outside the layers (Korthikanti sec. 4.3): the final norm's input and the output head's input.
-            st.outside = replicated((big_b + shape.compute_bytes) * sbh);  // the head's input: autocast's copy
+            st.outside = replicated((big_b + c) * sbh);  // the head's input: autocast's copy
             const u128 logits = ceil_div(sb * arch.vocab_size, t);
-            const u128 c = shape.compute_bytes;
             // The peak is at the log-softmax's backward. The training loop has dropped the model's output
             // by then: Hugging Face's Trainer.compute_loss returns only the loss, torchtune's recipes
             // `del logits`, and an upcast's backward keeps nothing. (A loop that holds its output through
